@@ -1,0 +1,1 @@
+print("haptics-bench: no benchmark yet")
