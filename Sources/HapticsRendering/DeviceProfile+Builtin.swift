@@ -58,13 +58,16 @@ extension DeviceProfile {
 
     /// Nintendo Switch Pro Controller (057e:2009) through hid-nintendo, which exposes its HD rumble
     /// (two linear resonant actuators) as `FF_RUMBLE`: strong → low band, weak → high band.
+    ///
+    /// The driver paces rumble packets 50 ms apart through an 8-entry queue; faster updates would
+    /// only queue up and play late, so this profile updates every 52 ms (13 jiffies).
     public static let switchPro = DeviceProfile(
         name: "switch-pro",
         displayName: "Nintendo Switch Pro Controller",
         actuator: .dualRumble,
         riseTime: 15_000_000,
         minimumPulse: 20_000_000,
-        controlInterval: 16_000_000,
+        controlInterval: 52_000_000,
         magnitudeExponent: 1.0,
         magnitudeFloor: 0.05
     )

@@ -28,7 +28,7 @@ import Testing
             "dualsense 30 40 8 1.0 0.05 false 0",
             "dualshock4 60 50 8 1.0 0.1 false 0",
             "xbox 60 50 52 1.0 0.1 false 0",
-            "switch-pro 15 20 16 1.0 0.05 false 0",
+            "switch-pro 15 20 52 1.0 0.05 false 0",
             "phone-vibra 80 80 20 1.0 0.2 false 0",
             "constant-force-wheel 10 20 4 1.0 0.0 false 0",
             "simulated 0 4 4 1.0 0.0 false 0",
@@ -45,7 +45,8 @@ import Testing
         }
     }
 
-    @Test func xboxNeverSendsReportsCloserThanFiftyMilliseconds() {
+    @Test func pacedTransportsNeverGetReportsCloserThanFiftyMilliseconds() {
         #expect(DeviceProfile.xboxController.controlInterval >= 50_000_000)
+        #expect(DeviceProfile.switchPro.controlInterval >= 50_000_000)
     }
 }
