@@ -305,3 +305,29 @@ private let rampUp: [G] = [
         #expect(renderer.render(reversed) == renderer.render(pattern))
     }
 }
+
+@Suite struct RendererDeviceKindTests {
+    @Test func constantForceDeviceGetsForceLevels() {
+        // The heavy impact on a wheel: full force for its 160 ms (40 one-jiffy ticks).
+        #expect(Renderer(profile: .constantForceWheel).render(VocabularyFixtures.impactHeavy).golden == [
+            G(0, .constant(level: 32767)), G(160_000_000, .stop),
+        ])
+    }
+
+    @Test func pacedProfilesKeepReportsFiftyMillisecondsApart() {
+        for profile in [DeviceProfile.xboxController, .switchPro] {
+            for (name, pattern) in VocabularyFixtures.all {
+                let offsets = Renderer(profile: profile).render(pattern).commands.map(\.offset)
+                #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $1 - $0 >= 50_000_000 }, "\(profile.name) \(name)")
+            }
+        }
+    }
+
+    @Test func coarseGridSnapsOnsetsToTheNearestTick() {
+        // Xbox ticks every 52 ms: success's second event at 120 ms lands on 104 ms (2.3 ticks).
+        #expect(Renderer(profile: .xboxController).render(VocabularyFixtures.success).golden == [
+            G(0, .rumble(strong: 15814, weak: 15814)), G(52_000_000, .stop),
+            G(104_000_000, .rumble(strong: 65535, weak: 65535)), G(364_000_000, .stop),
+        ])
+    }
+}
