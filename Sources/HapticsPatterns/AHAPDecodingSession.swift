@@ -56,7 +56,11 @@ struct AHAPDecodingSession {
         let members = try self.members(of: entry, path: path, known: Set(kinds))
         let present = kinds.filter { members[$0] != nil }
         guard present.count == 1, let kind = present.first, let body = members[kind] else {
-            let found = present.isEmpty ? "none" : present.map { JSONValue.quoted($0) }.joined(separator: " and ")
+            var found = present.isEmpty ? "none" : present.map { JSONValue.quoted($0) }.joined(separator: " and ")
+            if present.isEmpty, case .object(let all) = entry.content, let other = all.first {
+                // Usually a misspelt kind such as "ParameterCurves": name it next to the error.
+                found += " (the entry has \(JSONValue.quoted(other.key)))"
+            }
             throw error(
                 at: entry, path: path,
                 "expected exactly one of \"Event\", \"Parameter\" or \"ParameterCurve\", found \(found)")

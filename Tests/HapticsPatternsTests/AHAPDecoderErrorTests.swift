@@ -87,6 +87,14 @@ struct AHAPDecoderErrorTests {
                 == #"x.ahap:3:5: Pattern[0]: expected exactly one of "Event", "Parameter" or "ParameterCurve", found none"#)
     }
 
+    @Test func misspeltEntryKindIsNamed() {
+        let entry = #"{ "ParameterCurves": { "ParameterID": "HapticIntensityControl", "Time": 0 } }"#
+        #expect(
+            decodingError(fileWithEntry(entry))
+                == #"x.ahap:3:5: Pattern[0]: expected exactly one of "Event", "Parameter" or "ParameterCurve", found none (the entry has "ParameterCurves")"#
+        )
+    }
+
     @Test func topLevelArray() {
         #expect(decodingError("[]") == "x.ahap:1:1: expected an object at the top level, found an array")
     }
