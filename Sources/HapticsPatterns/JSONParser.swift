@@ -58,6 +58,8 @@ struct JSONParser {
         try checkDepth(depth)
         advance()
         var members: [JSONMember] = []
+        // Index by key so a hostile object with many keys stays linear to read.
+        var indexByKey: [String: Int] = [:]
         try skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             advance()
@@ -76,11 +78,15 @@ struct JSONParser {
             advance()
             try skipWhitespace()
             let value = try parseValue(depth: depth)
-            if let earlier = members.firstIndex(where: { $0.key == key }) {
+            let member = JSONMember(key: key, keyLocation: keyLocation, value: value)
+            if let earlier = indexByKey[key] {
+                // The later value replaces the earlier one where the key first appeared.
                 warn(at: keyLocation, "duplicate key \(JSONValue.quoted(key)); the last value is used")
-                members.remove(at: earlier)
+                members[earlier] = member
+            } else {
+                indexByKey[key] = members.count
+                members.append(member)
             }
-            members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
             try skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","):

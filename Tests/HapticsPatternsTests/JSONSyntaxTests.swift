@@ -124,3 +124,16 @@ struct JSONLeniencyTests {
         #expect(result.pattern.metadata == [MetadataEntry(key: "Text", value: "a\"b\\c/d\né😀")])
     }
 }
+
+@Suite("JSON reading stays linear on hostile input")
+struct JSONScaleTests {
+    @Test func manyMetadataKeysAndDuplicates() throws {
+        let keys = (0..<20_000).map { #""k\#($0)": "v""# }
+        let duplicates = (0..<20_000).map { #""k0": "w\#($0)""# }
+        let text = #"{"Metadata": {"# + (keys + duplicates).joined(separator: ",") + #"}, "Pattern": []}"#
+        let decoded = try AHAPDecoder().decode(text, fileName: "x.ahap")
+        #expect(decoded.pattern.metadata.count == 20_000)
+        #expect(decoded.pattern.metadata[0] == MetadataEntry(key: "k0", value: "w19999"))
+        #expect(decoded.warnings.count == 20_000)
+    }
+}
