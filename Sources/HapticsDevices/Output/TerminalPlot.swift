@@ -37,14 +37,16 @@ public enum TerminalPlot {
 
         let axis = PlotTimeAxis(duration: duration, maximumTicks: max(1, width / 10))
         var axisLine = Array(repeating: Character("─"), count: width)
-        var labelLine = Array(repeating: Character(" "), count: width + 1)
+        var labelLine = Array(repeating: Character(" "), count: width + 16)
         var nextFree = 0
         for tick in axis.ticks {
-            let column = min(Int(tick * Int64(width) / duration), width - 1)
-            axisLine[column] = "┬"
+            // A tick marks the column that starts at its time; the end of the timeline is the
+            // right border, which keeps its corner.
+            let column = Int(tick * Int64(width) / duration)
+            if column < width { axisLine[column] = "┬" }
             let text = Array(axis.label(tick))
-            // Skip a label that would touch the previous one or run past the axis.
-            guard column >= nextFree, column + text.count <= width else { continue }
+            // Skip a label that would touch the previous one.
+            guard column >= nextFree, column + text.count < labelLine.count else { continue }
             labelLine.replaceSubrange(column..<column + text.count, with: text)
             nextFree = column + text.count + 1
         }
@@ -69,7 +71,8 @@ public enum TerminalPlot {
     /// A block whose height rounds `level` up to the next eighth, so any motion shows.
     static func block(for level: Double) -> Character {
         guard level > 0 else { return " " }
-        let index = Int((level * 8).rounded(.up)) - 1
+        // The allowance keeps a kernel value one step above an eighth (0x2000 of 0xFFFF) on that eighth.
+        let index = Int((level * 8 - 1e-3).rounded(.up)) - 1
         return blocks[min(max(index, 0), blocks.count - 1)]
     }
 
