@@ -100,6 +100,21 @@ import Testing
         ])
     }
 
+    @Test func legendWrapsIntoASecondRowAndTheImageGrowsForIt() {
+        let timeline = MotorTimeline(commands: [
+            TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .constant(level: -0x6000)),
+            TimedCommand(offset: 30 * ms, intensity: 1, sharpness: 0, command: .rumble(strong: 0x3000, weak: 0x9000)),
+            TimedCommand(offset: 50 * ms, intensity: 1, sharpness: 0,
+                         command: .periodic(waveform: .sine, periodMilliseconds: 30, magnitude: 0x3000)),
+            TimedCommand(offset: 70 * ms, intensity: 0, sharpness: 0, command: .stop),
+        ], end: 100 * ms)
+        let svg = SVGPlot.render(timeline, title: "mixed", events: [.transient(at: 30 * ms, intensity: 0.5, sharpness: 0.5)])
+        #expect(svg.contains(#"width="720" height="420" viewBox="0 0 720 420""#))
+        #expect(svg.contains(#"<text x="92" y="382">strong (peak 0.19)</text>"#))
+        #expect(svg.contains(#"<text x="92" y="402">level (peak 0.75)</text>"#))
+        #expect(svg.contains(#"<text x="429" y="402">pattern event</text>"#))
+    }
+
     @Test func periodAxisTopIsFourWholeRoundQuarters() {
         #expect([1, 4, 5, 8, 9, 20, 21, 40, 41, 80, 100, 101, 1_000].map(SVGPlot.roundedUp)
             == [4, 4, 8, 8, 20, 20, 40, 40, 80, 80, 100, 200, 1_000])

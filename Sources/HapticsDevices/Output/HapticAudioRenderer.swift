@@ -1,3 +1,5 @@
+import Foundation
+
 /// Makes a haptic signal audible: renders a ``MotorTimeline`` as mono 16-bit PCM, so anyone can
 /// listen to a pattern without a device.
 ///
@@ -98,7 +100,7 @@ public struct HapticAudioRenderer: Sendable, Hashable {
                 if motor == .magnitude && levels.magnitude > 0 {
                     frequencies[slot] = frequency(periodMilliseconds: levels.periodMilliseconds)
                 }
-                value += amplitudes[slot] * _sine(cycles: phases[slot])
+                value += amplitudes[slot] * sin(2 * Double.pi * phases[slot])
                 phases[slot] += frequencies[slot] / Double(sampleRate)
                 if phases[slot] >= 1 { phases[slot] -= 1 }
             }

@@ -2,11 +2,14 @@
 /// axis, the period of periodic effects on a secondary axis in milliseconds, pattern events as
 /// labelled dashed lines, a time axis in milliseconds, a legend and a title.
 ///
+/// A constant force is drawn by its size (0…1), whatever its direction.
 /// The output is deterministic (fixed layout, fixed number formatting), so it can be compared exactly.
 public enum SVGPlot {
     /// Image size and plot area, in SVG user units.
     static let width = 720.0
+    /// Height with one legend row; each further legend row adds ``legendRowHeight``.
     static let height = 400.0
+    static let legendRowHeight = 20.0
     static let plotLeft = 64.0
     static let plotRight = 648.0
     static let plotTop = 84.0
@@ -21,6 +24,8 @@ public enum SVGPlot {
             plotLeft + Double(time - timeline.start) / Double(duration) * (plotRight - plotLeft)
         }
         let y = { (level: Double) -> Double in plotBottom - level * (plotBottom - plotTop) }
+        let legend = legend(timeline, hasPeriod: timeline.periodRange != nil, hasEvents: !events.isEmpty)
+        let height = height + Double(legend.rows - 1) * legendRowHeight
         var svg = """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" \
@@ -84,7 +89,7 @@ public enum SVGPlot {
                 + "stroke-linejoin=\"round\" points=\"\(points)\"/>\n"
         }
 
-        svg += legend(timeline, hasPeriod: periods != nil, hasEvents: !events.isEmpty)
+        svg += legend.svg
         svg += "</svg>\n"
         return svg
     }
@@ -144,7 +149,8 @@ public enum SVGPlot {
         return points.joined(separator: " ")
     }
 
-    static func legend(_ timeline: MotorTimeline, hasPeriod: Bool, hasEvents: Bool) -> String {
+    /// The legend, wrapped into rows that fit the image width, and how many rows it took.
+    static func legend(_ timeline: MotorTimeline, hasPeriod: Bool, hasEvents: Bool) -> (svg: String, rows: Int) {
         var items: [(label: String, stroke: String, dashed: Bool)] = timeline.motors.map {
             ("\($0.rawValue) (peak \(FixedDecimal.format(timeline.peak(of: $0), digits: 2)))", color($0), false)
         }
@@ -153,16 +159,23 @@ public enum SVGPlot {
 
         var svg = "<g font-size=\"12\" fill=\"#333333\">\n"
         var itemX = plotLeft
-        let itemY = height - 18
+        var itemY = height - 18
+        var rows = 1
         for item in items {
+            // Roughly 7 units per character of a 12-unit sans-serif font, plus the swatch and a gap.
+            let itemWidth = 28 + Double(item.label.count) * 7 + 18
+            if itemX > plotLeft && itemX + itemWidth - 18 > width - 16 {
+                itemX = plotLeft
+                itemY += legendRowHeight
+                rows += 1
+            }
             let dash = item.dashed ? " stroke-dasharray=\"4 3\"" : ""
             svg += "<line x1=\"\(n(itemX))\" y1=\"\(n(itemY - 4))\" x2=\"\(n(itemX + 22))\" y2=\"\(n(itemY - 4))\" "
                 + "stroke=\"\(item.stroke)\" stroke-width=\"2\"\(dash)/>\n"
             svg += "<text x=\"\(n(itemX + 28))\" y=\"\(n(itemY))\">\(escaped(item.label))</text>\n"
-            // Roughly 7 units per character of a 12-unit sans-serif font, plus the swatch and a gap.
-            itemX += 28 + Double(item.label.count) * 7 + 18
+            itemX += itemWidth
         }
-        return svg + "</g>\n"
+        return (svg + "</g>\n", rows)
     }
 
     /// The colour of a motor's line.

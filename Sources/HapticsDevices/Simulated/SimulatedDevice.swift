@@ -39,6 +39,9 @@ public final class SimulatedDevice: ActuatorOutput, @unchecked Sendable {
     }
 
     /// Records `command`. Realtime-safe: no allocation, no lock, no logging.
+    ///
+    /// Called by one thread at a time (the scheduler's realtime thread); reading the recording
+    /// from other threads meanwhile is safe.
     public func perform(_ command: ActuatorCommand, channel: ChannelID, deadline: MonotonicInstant, now: MonotonicInstant) {
         let index = count.load(ordering: .relaxed)
         guard index < capacity else {
