@@ -21,8 +21,9 @@ struct PlotTimeAxis {
             }
             decade *= 10
         }
-        step = chosen
-        ticks = Array(stride(from: 0, through: span, by: Int(chosen))).map { Int64($0) }
+        // Spans beyond every round step (centuries) get a single interval.
+        step = chosen > 0 ? chosen : span
+        ticks = Array(stride(from: Int64(0), through: span, by: Int(step)))
     }
 
     /// The label of a tick in milliseconds, with just enough decimals for this step.

@@ -2,10 +2,10 @@
 /// milliseconds, and each motor's peak. Deterministic, so its output can be compared exactly.
 ///
 /// ```
-/// strong │  ████████▄▄▄▄                │ peak 1.00
-/// weak   │      ▄▄▄▄▄▄▄▄▄▄▄▄▄           │ peak 0.47
-///        └┬─────────┬─────────┬─────────┘
-///         0         50        100       ms
+/// strong │█████ ▁▁▁▁▁▁▁▁▁     │ peak 1.00
+/// weak   │▄▄▄▄▄ █             │ peak 1.00
+///        └┬─────────┬─────────┘
+///         0         20        40 ms
 /// ```
 /// Each column shows the highest level reached during its slice of time, so a pulse shorter than a
 /// column still shows.
