@@ -19,7 +19,7 @@ public struct MotorTimeline: Sendable, Hashable {
     /// Creates a timeline from commands at nanosecond offsets.
     ///
     /// Commands at the same offset are applied in order, so the last one wins. Before the first
-    /// command the actuator is silent.
+    /// command the actuator is silent; commands before offset 0 take effect at 0.
     /// - Parameters:
     ///   - commands: commands with their offsets (need not be sorted; ties keep their order).
     ///   - end: where the timeline ends; never earlier than the last command. `nil` = the last command.
