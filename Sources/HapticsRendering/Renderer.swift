@@ -12,7 +12,8 @@ import HapticsPatterns
 /// 3. A transient is a flat pulse at its intensity and sharpness, lasting
 ///    `max(profile.minimumPulse, nominalTransientLength)` rounded up to whole ticks (at least one).
 /// 4. A continuous event is sampled in the middle of each of its ticks through its envelope
-///    (see `ContinuousEnvelope`); an event shorter than the minimum pulse is stretched to it.
+///    (see `ContinuousEnvelope`; attack, decay and release times are read as seconds); an event
+///    shorter than the minimum pulse is stretched to it.
 /// 5. Dynamic parameters and curves apply at each sample: intensity control multiplies, sharpness
 ///    control adds; attack, decay and release controls scale the times by `10 ^ value`, taken at
 ///    the event's onset.

@@ -13,13 +13,17 @@ private func continuous(
     at time: Double = 0, duration: Double = 0.02, intensity: Double = 0.8, sharpness: Double = 0.5,
     attack: Double? = nil, decay: Double? = nil, release: Double? = nil, sustained: Bool? = nil
 ) -> PatternEvent {
-    VocabularyFixtures.continuous(
-        at: time, duration: duration, intensity: intensity, sharpness: sharpness,
-        attack: attack, decay: decay, release: release, sustained: sustained)
+    PatternEvent(
+        kind: .hapticContinuous, time: time, duration: duration,
+        parameters: EventParameters(
+            hapticIntensity: intensity, hapticSharpness: sharpness,
+            attackTime: attack, decayTime: decay, releaseTime: release, sustained: sustained))
 }
 
 private func transient(at time: Double = 0, intensity: Double = 1, sharpness: Double = 0.5) -> PatternEvent {
-    VocabularyFixtures.transient(at: time, intensity: intensity, sharpness: sharpness)
+    PatternEvent(
+        kind: .hapticTransient, time: time,
+        parameters: EventParameters(hapticIntensity: intensity, hapticSharpness: sharpness))
 }
 
 /// Both motors at the same magnitude (mid sharpness on a linear profile).
@@ -67,7 +71,7 @@ private let rampUp: [G] = [
     }
 
     @Test func idealDeviceHasNoLeadTime() {
-        #expect(Renderer(profile: .simulated).render(VocabularyFixtures.selection).leadTime == 0)
+        #expect(Renderer(profile: .simulated).render(Feedback.selection.canonicalPattern).leadTime == 0)
     }
 
     @Test func onsetsSnapToTheNearestTick() {
@@ -81,9 +85,9 @@ private let rampUp: [G] = [
 
     @Test func everyOffsetLiesOnTheControlGrid() {
         for profile in DeviceProfile.builtins {
-            for (name, pattern) in VocabularyFixtures.all {
-                let program = Renderer(profile: profile).render(pattern)
-                #expect(program.commands.allSatisfy { $0.offset % profile.controlInterval == 0 }, "\(profile.name) \(name)")
+            for feedback in Feedback.vocabulary {
+                let program = Renderer(profile: profile).render(feedback.canonicalPattern)
+                #expect(program.commands.allSatisfy { $0.offset % profile.controlInterval == 0 }, "\(profile.name) \(feedback.name)")
             }
         }
     }
@@ -157,6 +161,65 @@ private let rampUp: [G] = [
         #expect(simulated([continuous(release: 0.008)]) == [
             G(0, both(52428)), G(12_000_000, both(39321)), G(16_000_000, both(13107)), G(20_000_000, .stop),
         ])
+    }
+}
+
+/// `AttackTime`, `DecayTime` and `ReleaseTime` are read as seconds; the decoder clamps them to 0…1,
+/// so these are the two ends of what a decoded pattern can hold.
+@Suite struct RendererEnvelopeBoundaryTests {
+    /// An ideal device with 200 ms ticks, so a one-second event has five mid-tick samples.
+    private static let slowGrid = DeviceProfile(
+        name: "slow-grid", displayName: "Slow grid", actuator: .dualRumble,
+        riseTime: 0, minimumPulse: 0, controlInterval: 200_000_000)
+
+    private func slow(_ event: PatternEvent) -> [G] {
+        Renderer(profile: Self.slowGrid).render(Pattern(events: [event])).golden
+    }
+
+    /// `rampUp` on the 200 ms grid: 0.1, 0.3, 0.5, 0.7, 0.9 of intensity 0.8.
+    private let slowRampUp: [G] = [
+        G(0, both(5243)), G(200_000_000, both(15728)), G(400_000_000, both(26214)),
+        G(600_000_000, both(36700)), G(800_000_000, both(47185)), G(1_000_000_000, .stop),
+    ]
+    private let slowRampDown: [G] = [
+        G(0, both(47185)), G(200_000_000, both(36700)), G(400_000_000, both(26214)),
+        G(600_000_000, both(15728)), G(800_000_000, both(5243)), G(1_000_000_000, .stop),
+    ]
+
+    @Test func zeroTimesAreNoEnvelope() {
+        #expect(simulated([continuous(attack: 0, decay: 0, release: 0)]) == [G(0, both(52428)), G(20_000_000, .stop)])
+        // Not sustained with a zero decay time: it decays away over its duration, as with none.
+        #expect(simulated([continuous(attack: 0, decay: 0, release: 0, sustained: false)])
+            == simulated([continuous(sustained: false)]))
+    }
+
+    @Test func oneIsOneSecond() {
+        #expect(slow(continuous(duration: 1, attack: 1)) == slowRampUp)
+        #expect(slow(continuous(duration: 1, release: 1)) == slowRampDown)
+        #expect(slow(continuous(duration: 1, decay: 1, sustained: false)) == slowRampDown)
+    }
+
+    @Test func oneSecondPhasesStayInsideAShortEvent() {
+        // A 20 ms event with a 1 s attack reaches only 2 % of its level and still ends at 20 ms.
+        #expect(simulated([continuous(attack: 1)]) == [
+            G(0, both(105)), G(4_000_000, both(315)), G(8_000_000, both(524)),
+            G(12_000_000, both(734)), G(16_000_000, both(944)), G(20_000_000, .stop),
+        ])
+        #expect(simulated([continuous(release: 1)]) == [
+            G(0, both(944)), G(4_000_000, both(734)), G(8_000_000, both(524)),
+            G(12_000_000, both(315)), G(16_000_000, both(105)), G(20_000_000, .stop),
+        ])
+    }
+
+    @Test func decodedTimesAboveOneRenderAsOneSecond() throws {
+        let text = """
+            {"Pattern": [{"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 1,
+              "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.8},
+                                  {"ParameterID": "AttackTime", "ParameterValue": 2.5}]}}]}
+            """
+        let decoded = try AHAPDecoder().decode(text, fileName: "attack.ahap")
+        #expect(decoded.pattern.events.first?.parameters.attackTime == 1)
+        #expect(Renderer(profile: Self.slowGrid).render(decoded.pattern).golden == slowRampUp)
     }
 }
 
@@ -272,9 +335,9 @@ private let rampUp: [G] = [
 @Suite struct RendererProgramInvariantTests {
     @Test func everyProgramEndsInOneStopWithoutRepeats() {
         for profile in DeviceProfile.builtins {
-            for (name, pattern) in VocabularyFixtures.all {
-                let program = Renderer(profile: profile).render(pattern)
-                let label = "\(profile.name) \(name)"
+            for feedback in Feedback.vocabulary {
+                let program = Renderer(profile: profile).render(feedback.canonicalPattern)
+                let label = "\(profile.name) \(feedback.name)"
                 #expect(program.commands.last?.command == .stop, "\(label)")
                 #expect(program.duration == program.commands.last?.offset, "\(label)")
                 #expect(zip(program.commands, program.commands.dropFirst()).allSatisfy {
@@ -287,10 +350,10 @@ private let rampUp: [G] = [
     @Test func storedLevelsReproduceEveryCommand() {
         // The scheduler re-maps commands from their intensity and sharpness at play time.
         for profile in DeviceProfile.builtins {
-            for (name, pattern) in VocabularyFixtures.all {
-                for command in Renderer(profile: profile).render(pattern).commands where command.command != .stop {
+            for feedback in Feedback.vocabulary {
+                for command in Renderer(profile: profile).render(feedback.canonicalPattern).commands where command.command != .stop {
                     #expect(profile.command(intensity: command.intensity, sharpness: command.sharpness) == command.command,
-                            "\(profile.name) \(name)")
+                            "\(profile.name) \(feedback.name)")
                 }
             }
         }
@@ -298,7 +361,7 @@ private let rampUp: [G] = [
 
     @Test func renderingIsDeterministicAndIndependentOfEventOrder() {
         let renderer = Renderer(profile: .dualSense)
-        let pattern = VocabularyFixtures.error
+        let pattern = Feedback.notification(.error).canonicalPattern
         #expect(renderer.render(pattern) == renderer.render(pattern))
         var reversed = pattern
         reversed.events.reverse()
@@ -309,25 +372,26 @@ private let rampUp: [G] = [
 @Suite struct RendererDeviceKindTests {
     @Test func constantForceDeviceGetsForceLevels() {
         // The heavy impact on a wheel: full force for its 160 ms (40 one-jiffy ticks).
-        #expect(Renderer(profile: .constantForceWheel).render(VocabularyFixtures.impactHeavy).golden == [
+        #expect(Renderer(profile: .constantForceWheel).render(Feedback.impact(.heavy).canonicalPattern).golden == [
             G(0, .constant(level: 32767)), G(160_000_000, .stop),
         ])
     }
 
     @Test func pacedProfilesKeepReportsFiftyMillisecondsApart() {
         for profile in [DeviceProfile.xboxController, .switchPro] {
-            for (name, pattern) in VocabularyFixtures.all {
-                let offsets = Renderer(profile: profile).render(pattern).commands.map(\.offset)
-                #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $1 - $0 >= 50_000_000 }, "\(profile.name) \(name)")
+            for feedback in Feedback.vocabulary {
+                let offsets = Renderer(profile: profile).render(feedback.canonicalPattern).commands.map(\.offset)
+                #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $1 - $0 >= 50_000_000 }, "\(profile.name) \(feedback.name)")
             }
         }
     }
 
     @Test func coarseGridSnapsOnsetsToTheNearestTick() {
-        // Xbox ticks every 52 ms: success's second event at 120 ms lands on 104 ms (2.3 ticks).
-        #expect(Renderer(profile: .xboxController).render(VocabularyFixtures.success).golden == [
+        // Xbox ticks every 52 ms: success's second pulse, 80…240 ms, lands on 104…260 ms
+        // (1.54 → 2 and 4.62 → 5 ticks).
+        #expect(Renderer(profile: .xboxController).render(Feedback.notification(.success).canonicalPattern).golden == [
             G(0, .rumble(strong: 15814, weak: 15814)), G(52_000_000, .stop),
-            G(104_000_000, .rumble(strong: 65535, weak: 65535)), G(364_000_000, .stop),
+            G(104_000_000, .rumble(strong: 65535, weak: 65535)), G(260_000_000, .stop),
         ])
     }
 }

@@ -2,249 +2,192 @@ import Testing
 import HapticsPatterns
 @testable import HapticsRendering
 
-/// Every vocabulary item rendered on three profiles, command by command.
+/// Every vocabulary item's canonical pattern (`Patterns/*.ahap`) rendered on three profiles,
+/// command by command.
 ///
-/// Values were printed with `goldenLiteral(_:)` and checked by hand: e.g. the heavy impact
-/// (sharpness 0.3) drives the strong motor fully and the weak one at 0.6 of its drive; the rigid
-/// impact (sharpness 1) only the weak motor; transients last the profile's minimum pulse.
+/// Values were printed with `goldenLiteral(_:)` and checked by hand against the profile's mapping:
+/// - sharpness 0.5 (notifications, light, medium, heavy) drives both motors equally, so the heavy
+///   impact runs both motors at full drive for 160 ms;
+/// - the rigid impact (sharpness 0.9) is weak-motor dominant: the strong motor gets 0.2 of its drive;
+/// - the soft impact (sharpness 0.1) is strong-motor dominant at a low level (intensity 0.156);
+/// - the selection tick (sharpness 0.7) leans to the weak motor (strong at 0.6 of its drive);
+/// - 40 ms pulses are stretched to the profile's minimum pulse (60 ms on generic-rumble, 80 ms on
+///   phone-vibra; dualsense's 40 ms minimum leaves them as written);
+/// - success and warning are two pulses, error four pulses whose last one ends at 0.48 s as written.
+///   On phone-vibra the stretched first pulse of success reaches the second pulse's onset at 80 ms,
+///   so the two play back to back without a silent gap.
 @Suite struct VocabularyGoldenTests {
-    @Test func genericRumble_selection() {
-        let program = Renderer(profile: .genericRumble).render(VocabularyFixtures.selection)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 17666, weak: 34334)),
-            G(60_000_000, .stop),
-        ])
+    @Test func goldensCoverTheWholeVocabulary() {
+        let names = Feedback.vocabulary.map(\.name).sorted()
+        #expect(Self.genericRumble.keys.sorted() == names)
+        #expect(Self.phoneVibra.keys.sorted() == names)
+        #expect(Self.dualSense.keys.sorted() == names)
     }
 
-    @Test func genericRumble_impactLight() {
-        let program = Renderer(profile: .genericRumble).render(VocabularyFixtures.impactLight)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 13914, weak: 15755)),
-            G(60_000_000, .stop),
-        ])
+    @Test(arguments: Feedback.vocabulary)
+    func genericRumble(_ feedback: Feedback) {
+        let program = Renderer(profile: .genericRumble).render(feedback.canonicalPattern)
+        #expect(program.golden == Self.genericRumble[feedback.name])
     }
 
-    @Test func genericRumble_impactMedium() {
-        let program = Renderer(profile: .genericRumble).render(VocabularyFixtures.impactMedium)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 34334, weak: 34334)),
-            G(80_000_000, .stop),
-        ])
+    @Test(arguments: Feedback.vocabulary)
+    func phoneVibra(_ feedback: Feedback) {
+        let program = Renderer(profile: .phoneVibra).render(feedback.canonicalPattern)
+        #expect(program.golden == Self.phoneVibra[feedback.name])
     }
 
-    @Test func genericRumble_impactHeavy() {
-        let program = Renderer(profile: .genericRumble).render(VocabularyFixtures.impactHeavy)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 65535, weak: 41942)),
-            G(160_000_000, .stop),
-        ])
+    @Test(arguments: Feedback.vocabulary)
+    func dualSense(_ feedback: Feedback) {
+        let program = Renderer(profile: .dualSense).render(feedback.canonicalPattern)
+        #expect(program.golden == Self.dualSense[feedback.name])
     }
 
-    @Test func genericRumble_impactRigid() {
-        let program = Renderer(profile: .genericRumble).render(VocabularyFixtures.impactRigid)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 0, weak: 65535)),
-            G(60_000_000, .stop),
-        ])
-    }
-
-    @Test func genericRumble_impactSoft() {
-        let program = Renderer(profile: .genericRumble).render(VocabularyFixtures.impactSoft)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 15755, weak: 8394)),
-            G(160_000_000, .stop),
-        ])
-    }
-
-    @Test func genericRumble_success() {
-        let program = Renderer(profile: .genericRumble).render(VocabularyFixtures.success)
-        #expect(program.golden == [
+    /// Floor 0.10, 20 ms ticks, 60 ms minimum pulse.
+    static let genericRumble: [String: [G]] = [
+        "notification.success": [
             G(0, .rumble(strong: 15814, weak: 15814)),
             G(60_000_000, .stop),
-            G(120_000_000, .rumble(strong: 65535, weak: 65535)),
-            G(360_000_000, .stop),
-        ])
-    }
-
-    @Test func genericRumble_warning() {
-        let program = Renderer(profile: .genericRumble).render(VocabularyFixtures.warning)
-        #expect(program.golden == [
+            G(80_000_000, .rumble(strong: 65535, weak: 65535)),
+            G(240_000_000, .stop),
+        ],
+        "notification.warning": [
             G(0, .rumble(strong: 65535, weak: 65535)),
             G(120_000_000, .stop),
-            G(360_000_000, .rumble(strong: 34275, weak: 34275)),
-            G(640_000_000, .stop),
-        ])
-    }
-
-    @Test func genericRumble_error() {
-        let program = Renderer(profile: .genericRumble).render(VocabularyFixtures.error)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 34275, weak: 34275)),
+            G(240_000_000, .rumble(strong: 34275, weak: 34275)),
+            G(300_000_000, .stop),
+        ],
+        "notification.error": [
+            G(0, .rumble(strong: 34334, weak: 34334)),
             G(80_000_000, .stop),
-            G(160_000_000, .rumble(strong: 34275, weak: 34275)),
-            G(240_000_000, .stop),
-            G(320_000_000, .rumble(strong: 65535, weak: 65535)),
-            G(480_000_000, .stop),
-        ])
-    }
-
-    @Test func phoneVibra_selection() {
-        let program = Renderer(profile: .phoneVibra).render(VocabularyFixtures.selection)
-        #expect(program.golden == [
-            G(0, .periodic(waveform: .sine, periodMilliseconds: 26, magnitude: 18900)),
+            G(120_000_000, .rumble(strong: 34334, weak: 34334)),
+            G(200_000_000, .stop),
+            G(240_000_000, .rumble(strong: 65535, weak: 65535)),
+            G(400_000_000, .stop),
+            G(440_000_000, .rumble(strong: 15814, weak: 15814)),
+            G(500_000_000, .stop),
+        ],
+        "impact.light": [
+            G(0, .rumble(strong: 15755, weak: 15755)),
+            G(60_000_000, .stop),
+        ],
+        "impact.medium": [
+            G(0, .rumble(strong: 34334, weak: 34334)),
             G(80_000_000, .stop),
-        ])
-    }
-
-    @Test func phoneVibra_impactLight() {
-        let program = Renderer(profile: .phoneVibra).render(VocabularyFixtures.impactLight)
-        #expect(program.golden == [
-            G(0, .periodic(waveform: .sine, periodMilliseconds: 32, magnitude: 10643)),
-            G(80_000_000, .stop),
-        ])
-    }
-
-    @Test func phoneVibra_impactMedium() {
-        let program = Renderer(profile: .phoneVibra).render(VocabularyFixtures.impactMedium)
-        #expect(program.golden == [
-            G(0, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 18900)),
-            G(80_000_000, .stop),
-        ])
-    }
-
-    @Test func phoneVibra_impactHeavy() {
-        let program = Renderer(profile: .phoneVibra).render(VocabularyFixtures.impactHeavy)
-        #expect(program.golden == [
-            G(0, .periodic(waveform: .sine, periodMilliseconds: 41, magnitude: 32767)),
+        ],
+        "impact.heavy": [
+            G(0, .rumble(strong: 65535, weak: 65535)),
             G(160_000_000, .stop),
-        ])
-    }
-
-    @Test func phoneVibra_impactRigid() {
-        let program = Renderer(profile: .phoneVibra).render(VocabularyFixtures.impactRigid)
-        #expect(program.golden == [
-            G(0, .periodic(waveform: .sine, periodMilliseconds: 20, magnitude: 32767)),
-            G(80_000_000, .stop),
-        ])
-    }
-
-    @Test func phoneVibra_impactSoft() {
-        let program = Renderer(profile: .phoneVibra).render(VocabularyFixtures.impactSoft)
-        #expect(program.golden == [
-            G(0, .periodic(waveform: .sine, periodMilliseconds: 47, magnitude: 10643)),
+        ],
+        "impact.soft": [
+            G(0, .rumble(strong: 15755, weak: 8394)),
             G(160_000_000, .stop),
-        ])
-    }
+        ],
+        "impact.rigid": [
+            G(0, .rumble(strong: 18350, weak: 65535)),
+            G(60_000_000, .stop),
+        ],
+        "selection": [
+            G(0, .rumble(strong: 23222, weak: 34334)),
+            G(60_000_000, .stop),
+        ],
+    ]
 
-    @Test func phoneVibra_success() {
-        let program = Renderer(profile: .phoneVibra).render(VocabularyFixtures.success)
-        #expect(program.golden == [
+    /// Floor 0.20, periods 20–50 ms, 20 ms ticks, 80 ms minimum pulse.
+    static let phoneVibra: [String: [G]] = [
+        "notification.success": [
             G(0, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 10669)),
-            G(80_000_000, .stop),
-            G(120_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 32767)),
-            G(360_000_000, .stop),
-        ])
-    }
-
-    @Test func phoneVibra_warning() {
-        let program = Renderer(profile: .phoneVibra).render(VocabularyFixtures.warning)
-        #expect(program.golden == [
+            G(80_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 32767)),
+            G(240_000_000, .stop),
+        ],
+        "notification.warning": [
             G(0, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 32767)),
             G(120_000_000, .stop),
-            G(360_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 18874)),
-            G(640_000_000, .stop),
-        ])
-    }
-
-    @Test func phoneVibra_error() {
-        let program = Renderer(profile: .phoneVibra).render(VocabularyFixtures.error)
-        #expect(program.golden == [
-            G(0, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 18874)),
+            G(240_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 18874)),
+            G(320_000_000, .stop),
+        ],
+        "notification.error": [
+            G(0, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 18900)),
             G(80_000_000, .stop),
-            G(160_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 18874)),
-            G(240_000_000, .stop),
-            G(320_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 32767)),
-            G(480_000_000, .stop),
-        ])
-    }
-
-    @Test func dualSense_selection() {
-        let program = Renderer(profile: .dualSense).render(VocabularyFixtures.selection)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 15006, weak: 32600)),
-            G(40_000_000, .stop),
-        ])
-    }
-
-    @Test func dualSense_impactLight() {
-        let program = Renderer(profile: .dualSense).render(VocabularyFixtures.impactLight)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 11047, weak: 12989)),
-            G(40_000_000, .stop),
-        ])
-    }
-
-    @Test func dualSense_impactMedium() {
-        let program = Renderer(profile: .dualSense).render(VocabularyFixtures.impactMedium)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 32600, weak: 32600)),
+            G(120_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 18900)),
+            G(200_000_000, .stop),
+            G(240_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 32767)),
+            G(400_000_000, .stop),
+            G(440_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 10669)),
+            G(520_000_000, .stop),
+        ],
+        "impact.light": [
+            G(0, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 10643)),
             G(80_000_000, .stop),
-        ])
-    }
-
-    @Test func dualSense_impactHeavy() {
-        let program = Renderer(profile: .dualSense).render(VocabularyFixtures.impactHeavy)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 65535, weak: 40632)),
+        ],
+        "impact.medium": [
+            G(0, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 18900)),
+            G(80_000_000, .stop),
+        ],
+        "impact.heavy": [
+            G(0, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 32767)),
             G(160_000_000, .stop),
-        ])
-    }
-
-    @Test func dualSense_impactRigid() {
-        let program = Renderer(profile: .dualSense).render(VocabularyFixtures.impactRigid)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 0, weak: 65535)),
-            G(40_000_000, .stop),
-        ])
-    }
-
-    @Test func dualSense_impactSoft() {
-        let program = Renderer(profile: .dualSense).render(VocabularyFixtures.impactSoft)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 12989, weak: 5219)),
+        ],
+        "impact.soft": [
+            G(0, .periodic(waveform: .sine, periodMilliseconds: 47, magnitude: 10643)),
             G(160_000_000, .stop),
-        ])
-    }
+        ],
+        "impact.rigid": [
+            G(0, .periodic(waveform: .sine, periodMilliseconds: 23, magnitude: 32767)),
+            G(80_000_000, .stop),
+        ],
+        "selection": [
+            G(0, .periodic(waveform: .sine, periodMilliseconds: 29, magnitude: 18900)),
+            G(80_000_000, .stop),
+        ],
+    ]
 
-    @Test func dualSense_success() {
-        let program = Renderer(profile: .dualSense).render(VocabularyFixtures.success)
-        #expect(program.golden == [
+    /// Floor 0.05, 8 ms ticks, 40 ms minimum pulse.
+    static let dualSense: [String: [G]] = [
+        "notification.success": [
             G(0, .rumble(strong: 13051, weak: 13051)),
             G(40_000_000, .stop),
-            G(120_000_000, .rumble(strong: 65535, weak: 65535)),
-            G(360_000_000, .stop),
-        ])
-    }
-
-    @Test func dualSense_warning() {
-        let program = Renderer(profile: .dualSense).render(VocabularyFixtures.warning)
-        #expect(program.golden == [
+            G(80_000_000, .rumble(strong: 65535, weak: 65535)),
+            G(240_000_000, .stop),
+        ],
+        "notification.warning": [
             G(0, .rumble(strong: 65535, weak: 65535)),
             G(120_000_000, .stop),
-            G(360_000_000, .rumble(strong: 32538, weak: 32538)),
-            G(640_000_000, .stop),
-        ])
-    }
-
-    @Test func dualSense_error() {
-        let program = Renderer(profile: .dualSense).render(VocabularyFixtures.error)
-        #expect(program.golden == [
-            G(0, .rumble(strong: 32538, weak: 32538)),
+            G(240_000_000, .rumble(strong: 32538, weak: 32538)),
+            G(280_000_000, .stop),
+        ],
+        "notification.error": [
+            G(0, .rumble(strong: 32600, weak: 32600)),
             G(80_000_000, .stop),
-            G(160_000_000, .rumble(strong: 32538, weak: 32538)),
-            G(240_000_000, .stop),
-            G(320_000_000, .rumble(strong: 65535, weak: 65535)),
+            G(120_000_000, .rumble(strong: 32600, weak: 32600)),
+            G(200_000_000, .stop),
+            G(240_000_000, .rumble(strong: 65535, weak: 65535)),
+            G(400_000_000, .stop),
+            G(440_000_000, .rumble(strong: 13051, weak: 13051)),
             G(480_000_000, .stop),
-        ])
-    }
+        ],
+        "impact.light": [
+            G(0, .rumble(strong: 12989, weak: 12989)),
+            G(40_000_000, .stop),
+        ],
+        "impact.medium": [
+            G(0, .rumble(strong: 32600, weak: 32600)),
+            G(80_000_000, .stop),
+        ],
+        "impact.heavy": [
+            G(0, .rumble(strong: 65535, weak: 65535)),
+            G(160_000_000, .stop),
+        ],
+        "impact.soft": [
+            G(0, .rumble(strong: 12989, weak: 5219)),
+            G(160_000_000, .stop),
+        ],
+        "impact.rigid": [
+            G(0, .rumble(strong: 15728, weak: 65535)),
+            G(40_000_000, .stop),
+        ],
+        "selection": [
+            G(0, .rumble(strong: 20871, weak: 32600)),
+            G(40_000_000, .stop),
+        ],
+    ]
 }
