@@ -10,21 +10,29 @@ import HapticsPatterns
 /// 2. Time is cut into ticks of the profile's `controlInterval`, counted from the pattern's time
 ///    zero. Event onsets and ends snap to the nearest tick; every command lies on a tick.
 /// 3. A transient is a flat pulse at its intensity and sharpness, lasting
-///    `max(profile.minimumPulse, nominalTransientLength)` rounded up to whole ticks (at least one).
+///    `max(profile.minimumPulse, nominalTransientLength)` rounded up to whole ticks (at least one,
+///    and no further than rule 5 allows).
 /// 4. A continuous event is sampled in the middle of each of its ticks through its envelope
 ///    (see `ContinuousEnvelope`; attack, decay and release times are read as seconds); an event
 ///    shorter than the minimum pulse is stretched to it.
-/// 5. Dynamic parameters and curves apply at each sample: intensity control multiplies, sharpness
+/// 5. Pulses that are separate in the pattern stay separate: where the pattern falls silent (an
+///    onset later than every earlier haptic event's end, by even a nanosecond), the tick before
+///    that onset's tick is silent. Events before the gap are cut short to leave it, even below
+///    the minimum pulse, and onsets never move; only when the two onsets land on the same or
+///    neighbouring ticks is there no room, and the earlier event keeps its one tick (see
+///    `PlacedEvent`).
+/// 6. Dynamic parameters and curves apply at each sample: intensity control multiplies, sharpness
 ///    control adds; attack, decay and release controls scale the times by `10 ^ value`, taken at
 ///    the event's onset.
-/// 6. Overlapping events combine per tick: intensities add up and saturate at 1 (the way the
-///    kernel mixes playing effects, and so a transient on top of a continuous event is still felt),
-///    and the sharpness is the intensity-weighted mean of the events sounding in that tick. Every command is therefore
-///    exactly `profile.command(intensity:sharpness:)` of its stored intensity and sharpness, so the
-///    scheduler can re-map it with dynamic parameters at play time.
-/// 7. A silent tick becomes `.stop`. A command is emitted only when it differs from the previous
+/// 7. Overlapping or touching events combine per tick: intensities add up and saturate at 1 (the
+///    way the kernel mixes playing effects, and so a transient on top of a continuous event is
+///    still felt), and the sharpness is the intensity-weighted mean of the events sounding in that
+///    tick. Every command is therefore exactly `profile.command(intensity:sharpness:)` of its
+///    stored intensity and sharpness, so the scheduler can re-map it with dynamic parameters at
+///    play time.
+/// 8. A silent tick becomes `.stop`. A command is emitted only when it differs from the previous
 ///    one, and the program always ends with a `.stop` at the end of the last tick.
-/// 8. With `profile.overdrive > 0`, each onset from silence is driven at full intensity for that
+/// 9. With `profile.overdrive > 0`, each onset from silence is driven at full intensity for that
 ///    long (rounded up to whole ticks), keeping the sharpness.
 ///
 /// Offsets count from the *send start*, which is `leadTime` (the profile's rise time) before the
@@ -52,12 +60,12 @@ public struct Renderer: Sendable {
             .filter { $0.element.kind.isHaptic && $0.element.time.isFinite && $0.element.time >= 0 }
             .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
-        for event in events {
-            switch event.kind {
+        for placed in PlacedEvent.place(events, interval: interval) {
+            switch placed.event.kind {
             case .hapticTransient:
-                addTransient(event, interval: interval, controls: controls, to: &timeline)
+                addTransient(placed, interval: interval, controls: controls, to: &timeline)
             case .hapticContinuous:
-                addContinuous(event, interval: interval, controls: controls, to: &timeline)
+                addContinuous(placed, interval: interval, controls: controls, to: &timeline)
             case .audioCustom, .audioContinuous:
                 continue
             }
@@ -66,11 +74,12 @@ public struct Renderer: Sendable {
     }
 
     private func addTransient(
-        _ event: PatternEvent, interval: Int64, controls: DynamicControls, to timeline: inout TickTimeline
+        _ placed: PlacedEvent, interval: Int64, controls: DynamicControls, to timeline: inout TickTimeline
     ) {
-        guard let onset = Self.nearestTick(seconds: event.time, interval: interval) else { return }
+        let event = placed.event
+        let onset = placed.onsetTick
         let length = max(profile.minimumPulse, Self.nominalTransientLength)
-        let ticks = max(1, Self.ceilingDivide(length, interval))
+        let ticks = placed.soundingTicks(Self.ceilingDivide(length, interval))
         let intensity = DynamicControls.clamp(event.parameters.resolvedIntensity, 0, 1)
             * controls.intensityScale(at: event.time)
         let sharpness = DynamicControls.clamp(
@@ -81,16 +90,17 @@ public struct Renderer: Sendable {
     }
 
     private func addContinuous(
-        _ event: PatternEvent, interval: Int64, controls: DynamicControls, to timeline: inout TickTimeline
+        _ placed: PlacedEvent, interval: Int64, controls: DynamicControls, to timeline: inout TickTimeline
     ) {
+        let event = placed.event
         let duration = event.resolvedDuration
-        guard duration > 0, duration.isFinite,
-            let onset = Self.nearestTick(seconds: event.time, interval: interval),
-            let end = Self.nearestTick(seconds: event.time + duration, interval: interval)
-        else { return }
-        let ticks = max(1, end - onset, Self.ceilingDivide(profile.minimumPulse, interval))
+        let onset = placed.onsetTick
+        let ticks = placed.soundingTicks(
+            max(placed.endTick - onset, Self.ceilingDivide(profile.minimumPulse, interval)))
         let intervalSeconds = Double(interval) / 1e9
         let parameters = event.parameters
+        // A stretched event lays its envelope over the stretched length (a release still ends it);
+        // an event cut to leave a silent tick keeps its written timing and loses what does not fit.
         let envelope = ContinuousEnvelope(
             duration: max(duration, Double(ticks) * intervalSeconds),
             attack: Self.nonNegative(parameters.resolvedAttackTime)
@@ -160,14 +170,6 @@ public struct Renderer: Sendable {
             duration: commands[commands.count - 1].offset,
             leadTime: max(0, profile.riseTime)
         )
-    }
-
-    /// The tick nearest to a time in seconds (halves round up), or `nil` when out of range.
-    static func nearestTick(seconds: Double, interval: Int64) -> Int64? {
-        let nanoseconds = (seconds * 1e9).rounded()
-        // Ticks must stay representable as nanosecond offsets.
-        guard nanoseconds.isFinite, nanoseconds >= 0, nanoseconds < 9.0e18 else { return nil }
-        return (Int64(nanoseconds) + interval / 2) / interval
     }
 
     static func ceilingDivide(_ value: Int64, _ divisor: Int64) -> Int64 {

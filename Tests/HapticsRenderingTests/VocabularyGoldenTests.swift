@@ -12,10 +12,10 @@ import HapticsPatterns
 /// - the soft impact (sharpness 0.1) is strong-motor dominant at a low level (intensity 0.156);
 /// - the selection tick (sharpness 0.7) leans to the weak motor (strong at 0.6 of its drive);
 /// - 40 ms pulses are stretched to the profile's minimum pulse (60 ms on generic-rumble, 80 ms on
-///   phone-vibra; dualsense's 40 ms minimum leaves them as written);
+///   phone-vibra; dualsense's 40 ms minimum leaves them as written), but never into the tick before
+///   the next pulse: on phone-vibra success's first pulse stops at 60 ms, leaving 60…80 ms silent
+///   before the second pulse's onset, so it is 20 ms shorter than the minimum pulse;
 /// - success and warning are two pulses, error four pulses whose last one ends at 0.48 s as written.
-///   On phone-vibra the stretched first pulse of success reaches the second pulse's onset at 80 ms,
-///   so the two play back to back without a silent gap.
 @Suite struct VocabularyGoldenTests {
     @Test func goldensCoverTheWholeVocabulary() {
         let names = Feedback.vocabulary.map(\.name).sorted()
@@ -96,6 +96,7 @@ import HapticsPatterns
     static let phoneVibra: [String: [G]] = [
         "notification.success": [
             G(0, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 10669)),
+            G(60_000_000, .stop),
             G(80_000_000, .periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 32767)),
             G(240_000_000, .stop),
         ],
