@@ -35,6 +35,8 @@ public final class VirtualDualSense: @unchecked Sendable {
     private let requestBuffer: UnsafeMutableRawPointer
     private let state = Mutex(_State())
     private var reader: _DeviceReaderThread?
+    /// The reader thread's own event buffers (read, reply), freed once the thread has stopped.
+    private var readerBuffers: (UnsafeMutableRawPointer, UnsafeMutableRawPointer)?
 
     private struct _State {
         var isPlugged = true
@@ -80,10 +82,10 @@ public final class VirtualDualSense: @unchecked Sendable {
             let replies = Replies(pairing: pairingReport(), firmware: firmwareReport(), calibration: calibrationReport())
             let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: eventSize, alignment: 8)
             let replyBuffer = UnsafeMutableRawPointer.allocate(byteCount: eventSize, alignment: 8)
+            readerBuffers = (readBuffer, replyBuffer)
             reader = try _DeviceReaderThread(name: "haptics-uhid", device: device) {
                 Self.drain(device, readBuffer: readBuffer, replyBuffer: replyBuffer, replies: replies, log: log)
             }
-            readerBuffers = (readBuffer, replyBuffer)
             let descriptor = Self.usbReportDescriptor
             let uniq = uniqueIdentifier
             let filled = descriptor.withUnsafeBufferPointer { bytes in
@@ -98,8 +100,6 @@ public final class VirtualDualSense: @unchecked Sendable {
             throw error
         }
     }
-
-    private var readerBuffers: (UnsafeMutableRawPointer, UnsafeMutableRawPointer)?
 
     deinit {
         close()
@@ -176,7 +176,7 @@ public final class VirtualDualSense: @unchecked Sendable {
 
     // MARK: Reader thread
 
-    private struct Replies: @unchecked Sendable {
+    private struct Replies: Sendable {
         var pairing: [UInt8]
         var firmware: [UInt8]
         var calibration: [UInt8]
