@@ -42,4 +42,39 @@ struct UInputForceFeedbackSinkTests {
         #expect(records[2].timestampNanoseconds >= afterPlay && records[2].timestampNanoseconds <= afterStop)
         #expect(records.map(\.timestampNanoseconds) == records.map(\.timestampNanoseconds).sorted())
     }
+
+    @Test func aOneSlotDeviceRefusesASecondEffectUntilTheFirstIsErased() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test one-slot sink", maximumEffects: 1))
+        defer { sink.close() }
+        let pad = try FileDescriptor.open(sink.eventNodePath, .readWrite)
+        defer { try? pad.close() }
+
+        var first = rawRumble(strong: 0x1000, weak: 0x2000, length: 100)
+        try pad.uploadEffect(&first)
+        var second = rawRumble(strong: 0x3000, weak: 0x4000)
+        // The input core refuses without asking the device: no upload reaches the sink.
+        #expect(throws: SystemCallError(call: "EVIOCSFF", errno: .noSpace)) { try pad.uploadEffect(&second) }
+        #expect(second.id == -1)
+
+        // An update in place keeps the slot; the device sees the previous version alongside.
+        first.u.rumble.strong_magnitude = 0xFFFF
+        try pad.uploadEffect(&first)
+        #expect(first.id == 0)
+        try pad.eraseEffect(id: first.id)
+        try pad.uploadEffect(&second)
+        #expect(second.id == 0)
+
+        let records = sink.waitForRecords(count: 5)
+        func rumble(_ strong: UInt16, _ weak: UInt16, length: UInt16) -> UploadedForceFeedbackEffect {
+            UploadedForceFeedbackEffect(type: UInt16(FF_RUMBLE), id: 0, direction: 0, replayLength: length,
+                                        replayDelay: 0, parameters: .rumble(strongMagnitude: strong, weakMagnitude: weak))
+        }
+        #expect(records.map(\.event) == [
+            .upload(rumble(0x1000, 0x2000, length: 100), previous: nil),
+            .upload(rumble(0xFFFF, 0x2000, length: 100), previous: rumble(0x1000, 0x2000, length: 100)),
+            .stop(effectID: 0),  // Erasing stops the effect first, then frees the slot.
+            .erase(effectID: 0),
+            .upload(rumble(0x3000, 0x4000, length: 0), previous: nil),
+        ])
+    }
 }
