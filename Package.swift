@@ -28,7 +28,7 @@ let package = Package(
         // Realtime core: lock-free submission, one RT thread, generic over an injected clock.
         .target(name: "HapticsScheduler", dependencies: ["HapticsRendering", "CHapticsSystem"]),
         // Outputs: simulated device (plots, WAV), evdev devices, virtual devices for the testbench.
-        .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "CHapticsSystem"]),
+        .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "CHapticsSystem", "CEvdev"]),
         // Public engine and feedback generators.
         .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
@@ -49,5 +49,6 @@ let package = Package(
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine"]),
+        .testTarget(name: "HapticsKernelTests", dependencies: ["HapticsDevices"]),
     ]
 )

@@ -1,0 +1,106 @@
+import CEvdev
+import Glibc
+
+/// An open file descriptor on a device node (`/dev/input/event*`, `/dev/uinput`, `/dev/uhid`).
+///
+/// A thin typed layer in the style of swift-system: calls throw a ``SystemCallError`` naming the
+/// call and its ``Errno``, `EINTR` is retried, and `EBADF`/`EFAULT` trap because they mean a bug.
+/// The value does not own the descriptor: call ``close()`` exactly once.
+public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
+    /// The raw descriptor.
+    public let rawValue: CInt
+
+    /// Wraps a raw descriptor.
+    public init(rawValue: CInt) { self.rawValue = rawValue }
+
+    /// How the file is opened.
+    public struct AccessMode: RawRepresentable, Hashable, Sendable {
+        /// The raw `O_RDONLY`/`O_WRONLY`/`O_RDWR` flag.
+        public let rawValue: CInt
+        /// Wraps a raw access-mode flag.
+        public init(rawValue: CInt) { self.rawValue = rawValue }
+        /// `O_RDONLY`.
+        public static let readOnly = AccessMode(rawValue: O_RDONLY)
+        /// `O_WRONLY`.
+        public static let writeOnly = AccessMode(rawValue: O_WRONLY)
+        /// `O_RDWR`: force feedback needs it (uploads and triggers are writes to the device).
+        public static let readWrite = AccessMode(rawValue: O_RDWR)
+    }
+
+    /// Extra `open` flags.
+    public struct OpenOptions: OptionSet, Hashable, Sendable {
+        /// The raw flags.
+        public let rawValue: CInt
+        /// Wraps raw `O_*` flags.
+        public init(rawValue: CInt) { self.rawValue = rawValue }
+        /// `O_NONBLOCK`: reads return `EAGAIN` instead of waiting.
+        public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+        /// `O_CLOEXEC`: not inherited by child processes.
+        public static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
+    }
+
+    /// Opens `path`.
+    ///
+    /// The corresponding C function is `open`.
+    public static func open(
+        _ path: String, _ mode: AccessMode, options: OpenOptions = [.closeOnExec]
+    ) throws(SystemCallError) -> FileDescriptor {
+        let descriptor = try _SystemCall.run("open", fileDescriptor: -1) {
+            Int(Glibc.open(path, mode.rawValue | options.rawValue))
+        }
+        return FileDescriptor(rawValue: CInt(descriptor))
+    }
+
+    /// Closes the descriptor. Not retried on `EINTR`: Linux has released it already.
+    ///
+    /// The corresponding C function is `close`.
+    public func close() throws(SystemCallError) {
+        _ = try _SystemCall.run("close", fileDescriptor: rawValue, retryOnInterrupt: false) {
+            Int(Glibc.close(rawValue))
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes and returns how many were read (0 at end of file).
+    ///
+    /// The corresponding C function is `read`.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+        try _SystemCall.run("read", fileDescriptor: rawValue) {
+            Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+        }
+    }
+
+    /// Writes `buffer` and returns how many bytes were written. Does not allocate.
+    ///
+    /// The corresponding C function is `write`.
+    public func write(_ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
+        try _SystemCall.run("write", fileDescriptor: rawValue) {
+            Glibc.write(rawValue, buffer.baseAddress, buffer.count)
+        }
+    }
+
+    /// Waits until the descriptor is readable or `timeoutMilliseconds` pass (-1: forever).
+    /// Returns `true` when readable (or hung up: the next read says why).
+    ///
+    /// The corresponding C function is `poll`.
+    public func waitUntilReadable(timeoutMilliseconds: CInt) throws(SystemCallError) -> Bool {
+        var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        let ready = try _SystemCall.run("poll", fileDescriptor: rawValue) { Int(poll(&entry, 1, timeoutMilliseconds)) }
+        return ready > 0
+    }
+
+    /// An ioctl whose argument is a pointer. `name` is the request's C name, used in errors.
+    internal func ioctl(
+        _ name: StaticString, _ request: UInt, _ argument: UnsafeMutableRawPointer?
+    ) throws(SystemCallError) -> CInt {
+        CInt(try _SystemCall.run(name, fileDescriptor: rawValue) {
+            Int(CEvdev_ioctlPointer(rawValue, request, argument))
+        })
+    }
+
+    /// An ioctl whose argument is passed by value.
+    internal func ioctl(_ name: StaticString, _ request: UInt, value: Int) throws(SystemCallError) -> CInt {
+        CInt(try _SystemCall.run(name, fileDescriptor: rawValue) {
+            Int(CEvdev_ioctlInteger(rawValue, request, value))
+        })
+    }
+}

@@ -1,0 +1,70 @@
+#if DEBUG
+import Synchronization
+
+/// A debug-only seam that records the typed layer's system calls and forces errnos, so error
+/// paths (`ENOSPC`, `ENODEV`, `EACCES`, `EINTR`…) are testable without a device.
+///
+/// Install a ``Driver`` for the duration of a closure with ``withDriver(_:_:)``. It is a task-local
+/// value: only calls made by that task (and the threads it does not hand work to) see it, so tests
+/// running in parallel do not disturb each other. Calls that are not forced still reach the kernel.
+public enum SystemCallMocking {
+    /// One system call seen by the seam.
+    public struct Record: Hashable, Sendable, CustomStringConvertible {
+        /// The call's name, e.g. `"write"` or `"EVIOCSFF"`.
+        public var call: String
+        /// The file descriptor it was made on (-1 for `open`).
+        public var fileDescriptor: CInt
+        /// The errno that was forced on this attempt, if any.
+        public var forcedErrno: Errno?
+
+        /// For example `write(5) → EINTR (Interrupted system call)`.
+        public var description: String {
+            "\(call)(\(fileDescriptor))" + (forcedErrno.map { " → \($0)" } ?? "")
+        }
+    }
+
+    /// Records calls and hands out forced errnos, first in first out per call name.
+    public final class Driver: Sendable {
+        private struct State {
+            var records: [Record] = []
+            var forced: [String: [Errno]] = [:]
+        }
+        private let state = Mutex(State())
+
+        /// Creates a driver that forces nothing yet.
+        public init() {}
+
+        /// Makes the next `count` attempts of `call` fail with `errno` without reaching the kernel.
+        public func force(_ errno: Errno, on call: String, count: Int = 1) {
+            state.withLock { $0.forced[call, default: []].append(contentsOf: repeatElement(errno, count: count)) }
+        }
+
+        /// Every attempt seen so far, in order (retries of `EINTR` are separate attempts).
+        public var records: [Record] { state.withLock { $0.records } }
+
+        fileprivate func intercept(_ call: String, fileDescriptor: CInt) -> Errno? {
+            state.withLock { state in
+                var forced: Errno?
+                if var queue = state.forced[call], !queue.isEmpty {
+                    forced = queue.removeFirst()
+                    state.forced[call] = queue
+                }
+                state.records.append(Record(call: call, fileDescriptor: fileDescriptor, forcedErrno: forced))
+                return forced
+            }
+        }
+    }
+
+    @TaskLocal private static var driver: Driver?
+
+    /// Runs `body` with `driver` recording and forcing the typed layer's system calls.
+    public static func withDriver<Result>(_ driver: Driver, _ body: () throws -> Result) rethrows -> Result {
+        try $driver.withValue(driver, operation: body)
+    }
+
+    internal static func intercept(_ call: StaticString, fileDescriptor: CInt) -> Errno? {
+        guard let driver else { return nil }
+        return driver.intercept(call.description, fileDescriptor: fileDescriptor)
+    }
+}
+#endif

@@ -1,0 +1,99 @@
+import CEvdev
+import Glibc
+
+/// Finds `/dev/input/event*` nodes by what they say they are (`EVIOCGNAME`, `EVIOCGUNIQ`).
+///
+/// Node numbers depend on the order devices appeared, so they change between boots and between
+/// test runs; names and unique identifiers do not.
+public enum EventNodeLookup {
+    /// The directory devtmpfs and udev put event nodes in.
+    public static let inputDirectory = "/dev/input"
+
+    /// The first event node whose name is `name` (and whose unique identifier is `uniqueIdentifier`,
+    /// when given), or `nil`. Nodes that cannot be opened are skipped.
+    public static func find(name: String, uniqueIdentifier: String? = nil) -> String? {
+        for path in eventNodePaths() {
+            guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
+            else { continue }
+            defer { try? descriptor.close() }
+            guard (try? descriptor.deviceName()) == name else { continue }
+            if let uniqueIdentifier, (try? descriptor.uniqueIdentifier()) != uniqueIdentifier { continue }
+            return path
+        }
+        return nil
+    }
+
+    /// Waits until a node matching `name` (and `uniqueIdentifier`) exists and returns its path, or
+    /// `nil` after `timeout`. Drivers create nodes asynchronously (a uhid device is probed in a
+    /// kernel worker); inotify wakes the wait as soon as devtmpfs adds a node.
+    public static func waitForNode(
+        name: String, uniqueIdentifier: String? = nil, timeout: Duration
+    ) throws(SystemCallError) -> String? {
+        let deadline = _Monotonic.now + timeout.nanoseconds
+        let watch = try _DirectoryWatch()
+        defer { watch.close() }
+        while true {
+            try watch.watchInputDirectory()
+            if let path = find(name: name, uniqueIdentifier: uniqueIdentifier) { return path }
+            let remaining = deadline - _Monotonic.now
+            if remaining <= 0 { return nil }
+            try watch.waitForChange(timeoutMilliseconds: CInt(min(remaining / 1_000_000 + 1, 1_000)))
+        }
+    }
+
+    /// Paths of the `event*` nodes present now, in numeric order.
+    public static func eventNodePaths() -> [String] {
+        guard let directory = opendir(inputDirectory) else { return [] }
+        defer { closedir(directory) }
+        var numbers: [Int] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix("event"), let number = Int(name.dropFirst(5)) { numbers.append(number) }
+        }
+        return numbers.sorted().map { "\(inputDirectory)/event\($0)" }
+    }
+}
+
+/// inotify on `/dev/input` — or on `/dev` until the first input device creates `/dev/input`.
+private final class _DirectoryWatch {
+    private let descriptor: FileDescriptor
+    private var watchesInputDirectory = false
+
+    init() throws(SystemCallError) {
+        let raw = try _SystemCall.run("inotify_init1", fileDescriptor: -1) {
+            Int(inotify_init1(CInt(IN_CLOEXEC | IN_NONBLOCK)))
+        }
+        descriptor = FileDescriptor(rawValue: CInt(raw))
+        if inotify_add_watch(descriptor.rawValue, "/dev", UInt32(IN_CREATE)) < 0 {
+            throw SystemCallError(call: "inotify_add_watch", errno: .current)
+        }
+    }
+
+    /// Adds the watch on `/dev/input` once it exists (before scanning, so no node is missed).
+    func watchInputDirectory() throws(SystemCallError) {
+        guard !watchesInputDirectory else { return }
+        if inotify_add_watch(descriptor.rawValue, EventNodeLookup.inputDirectory, UInt32(IN_CREATE | IN_ATTRIB)) >= 0 {
+            watchesInputDirectory = true
+        } else if Errno.current != .noSuchFileOrDirectory {
+            throw SystemCallError(call: "inotify_add_watch", errno: .current)
+        }
+    }
+
+    /// Waits for any change (or the timeout) and drains the queued notifications.
+    func waitForChange(timeoutMilliseconds: CInt) throws(SystemCallError) {
+        guard try descriptor.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds) else { return }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            do {
+                if try descriptor.read(into: buffer) <= 0 { return }
+            } catch where error.errno == .wouldBlock {
+                return
+            }
+        }
+    }
+
+    func close() { try? descriptor.close() }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+
+/// A named thread that calls `handle` whenever a device descriptor is readable, until stopped.
+///
+/// Virtual devices need one: a uinput upload blocks the uploader in `EVIOCSFF` until the device
+/// owner answers, and a uhid probe blocks the kernel until its feature reports are answered, so the
+/// owner must read concurrently with whoever drives the device. Stopping wakes the thread through
+/// a pipe and joins it, so no callback runs after ``stop()`` returns.
+internal final class _DeviceReaderThread: @unchecked Sendable {
+    private let device: FileDescriptor
+    private let wake: FileDescriptor
+    private let wakeWriter: FileDescriptor
+    private let name: String
+    private let handle: () -> Void
+    private var thread: pthread_t?
+
+    /// Starts the thread. `name` is at most 15 characters (the kernel's limit).
+    init(name: String, device: FileDescriptor, handle: @escaping () -> Void) throws(SystemCallError) {
+        precondition(name.utf8.count <= 15, "thread name '\(name)' is longer than 15 characters")
+        self.device = device
+        self.name = name
+        self.handle = handle
+        var ends: [CInt] = [-1, -1]
+        _ = try _SystemCall.run("pipe", fileDescriptor: -1) { Int(pipe(&ends)) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wake = FileDescriptor(rawValue: ends[0])
+        wakeWriter = FileDescriptor(rawValue: ends[1])
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(&thread, nil, { context in
+            let reader = Unmanaged<_DeviceReaderThread>.fromOpaque(context!).takeRetainedValue()
+            reader.run()
+            return nil
+        }, context)
+        if status != 0 {
+            Unmanaged<_DeviceReaderThread>.fromOpaque(context).release()
+            try? wake.close()
+            try? wakeWriter.close()
+            throw SystemCallError(call: "pthread_create", errno: Errno(rawValue: status))
+        }
+        self.thread = thread
+    }
+
+    /// Wakes the thread, waits for it to end and releases the wake descriptor. Idempotent.
+    func stop() {
+        guard let thread else { return }
+        self.thread = nil
+        var one: UInt8 = 1
+        _ = Glibc.write(wakeWriter.rawValue, &one, 1)
+        pthread_join(thread, nil)
+        try? wake.close()
+        try? wakeWriter.close()
+    }
+
+    private func run() {
+        Thread.current.name = name  // Foundation passes it on to pthread_setname_np.
+        var entries = [
+            pollfd(fd: device.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            let ready = poll(&entries, 2, -1)
+            if ready < 0 {
+                if Errno.current == .interrupted { continue }
+                return
+            }
+            if entries[1].revents != 0 { return }
+            if entries[0].revents & Int16(POLLIN) != 0 {
+                handle()
+            } else if entries[0].revents != 0 {
+                return  // POLLHUP/POLLERR: the device is gone; nothing more will arrive.
+            }
+        }
+    }
+}
