@@ -175,7 +175,7 @@ extension Scheduler {
     }
 
     /// Places an active player at program time `offset` at `time`, and sets its level to the one in
-    /// effect there.
+    /// effect there (so a start at offset 0 plays the offset-0 command at once).
     private func place(_ slot: Int, at offset: Int64, time: Int64, now: Int64) {
         let players = realtime.pointee.players
         let storage = programs[players[slot].program]
@@ -190,8 +190,9 @@ extension Scheduler {
         players[slot].anchor = time
         players[slot].anchorPosition = target
         players[slot].iterationBase = 0
+        // Commands at or before the target are history: the last of them is the level in effect.
         var cursor = 0
-        while cursor < storage.count && storage.commands![cursor].offset < target { cursor += 1 }
+        while cursor < storage.loopEnd && storage.commands![cursor].offset <= target { cursor += 1 }
         players[slot].cursor = cursor
         if cursor > 0 && !storage.commands![cursor - 1].command.isSilent {
             let inEffect = storage.commands![cursor - 1]
