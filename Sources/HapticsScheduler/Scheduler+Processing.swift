@@ -10,6 +10,12 @@ extension Scheduler {
     /// order. Must not be called while the realtime thread runs, nor from two threads at once.
     @discardableResult
     public func process() -> MonotonicInstant? {
+        precondition(!running.load(ordering: .acquiring), "Scheduler.process() must not be called while the realtime thread runs")
+        return processPass()
+    }
+
+    /// One processing pass; the realtime loop calls this directly.
+    func processPass() -> MonotonicInstant? {
         let wasProcessing = processing.exchange(true, ordering: .acquiring)
         precondition(!wasProcessing, "Scheduler.process() must not run on two threads at once")
         defer { processing.store(false, ordering: .releasing) }

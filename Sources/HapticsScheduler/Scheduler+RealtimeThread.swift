@@ -24,6 +24,9 @@ extension Scheduler where Clock == SystemMonotonicClock {
                 throw .threadCreationFailed(errno: result)
             }
             book.realtimeThread = thread
+            // Return once the thread is named and has its slack and priority answer, so callers (and
+            // `statistics`) see a configured thread.
+            while !threadConfigured.load(ordering: .acquiring) { sched_yield() }
         }
     }
 
@@ -44,6 +47,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
         running.store(false, ordering: .releasing)
         wakeRealtimeThread()
         pthread_join(thread, nil)
+        threadConfigured.store(false, ordering: .releasing)
     }
 
     /// The realtime loop. Runs on the realtime thread only.
@@ -53,9 +57,10 @@ extension Scheduler where Clock == SystemMonotonicClock {
         timerSlackValue.store(CHapticsSystem_timerSlack(), ordering: .relaxed)
         let refusal = CHapticsSystem_requestRealtimePriority(configuration.realtimePriority)
         priorityResult.store(Int(refusal), ordering: .relaxed)
+        threadConfigured.store(true, ordering: .releasing)
 
         while running.load(ordering: .acquiring) {
-            let next = process()
+            let next = processPass()
             // Park: announce it, then look at the queue once more, so a submission that raced with the
             // announcement is either seen here or wakes the wait below.
             CHapticsSystem_parkBegin(wakeWord)

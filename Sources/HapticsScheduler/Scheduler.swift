@@ -39,6 +39,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
     let wakeWord: UnsafeMutablePointer<UInt32>
     let running = Atomic<Bool>(false)
+    let threadConfigured = Atomic<Bool>(false)
 
     // Statistics.
     let submittedCount = Atomic<Int>(0)

@@ -104,6 +104,14 @@ func runSchedulerBenchmark() {
     print("events recorded: \(recorded) scheduler, \(baseline.count) baseline")
     print("scheduler lateness: p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, max \(microseconds(sorted.last ?? 0)) µs")
     print("baseline  lateness: p50 \(microseconds(baselineP50)) µs, p99 \(microseconds(baselineP99)) µs, max \(microseconds(baselineSorted.last ?? 0)) µs")
+    let worst = lateness.indices.sorted { lateness[$0] > lateness[$1] }.prefix(3)
+    print("scheduler worst: " + worst.map { "\(microseconds(lateness[$0])) µs at event \($0)" }.joined(separator: ", "))
+    let baselineWorst = baseline.indices.sorted { baseline[$0] > baseline[$1] }.prefix(3)
+    print("baseline  worst: " + baselineWorst.map { "\(microseconds(baseline[$0])) µs at event \($0)" }.joined(separator: ", "))
+    let blockMedians = stride(from: 0, to: recorded, by: perBlock).map { first in
+        percentile(lateness[first..<min(first + perBlock, recorded)].sorted(), 0.5)
+    }
+    print("scheduler per-block median lateness (µs): " + blockMedians.map { microseconds($0) }.joined(separator: " "))
     print("realtime thread: SCHED_FIFO \(statistics.realtimePriorityError == 0 ? "granted" : "refused (errno \(statistics.realtimePriorityError ?? -1)), running SCHED_OTHER"), timer slack \(statistics.timerSlack ?? -1) ns, \(statistics.wakeUps) wake-ups")
     print(jsonObject([
         ("p50_lateness_us", microseconds(p50)),
