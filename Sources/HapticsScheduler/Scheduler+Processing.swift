@@ -202,6 +202,7 @@ extension Scheduler {
         players[slot].cursor = cursor
         if cursor > 0 && !storage.commands![cursor - 1].command.isSilent {
             let inEffect = storage.commands![cursor - 1]
+            if dropsStale(inEffect.command, player: slot, deadline: time, now: now) { return }
             players[slot].base = inEffect
             setLevel(slot, render(slot, inEffect), at: time, now: now)
         } else if !players[slot].level.isSilent {
@@ -256,16 +257,21 @@ extension Scheduler {
         }
         let command = storage.commands![cursor]
         players[slot].cursor = cursor + 1
-        let channel = players[slot].channel
-        if case let .dropStale(maximumLateness) = channels[channel].policy,
-           !command.command.isSilent, now - time > maximumLateness {
-            droppedStaleCount.add(1, ordering: .relaxed)
-            trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
-                              command: command.command, deadline: time, time: now))
-            return
-        }
+        if dropsStale(command.command, player: slot, deadline: time, now: now) { return }
         players[slot].base = command.command.isSilent ? nil : command
         setLevel(slot, render(slot, command), at: time, now: now)
+    }
+
+    /// Whether a `dropStale` channel drops this level command because it is too late (counted and
+    /// traced). Silent commands are never dropped.
+    private func dropsStale(_ command: ActuatorCommand, player slot: Int, deadline: Int64, now: Int64) -> Bool {
+        let channel = realtime.pointee.players[slot].channel
+        guard case let .dropStale(maximumLateness) = channels[channel].policy,
+              !command.isSilent, now - deadline > maximumLateness else { return false }
+        droppedStaleCount.add(1, ordering: .relaxed)
+        trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
+                          command: command, deadline: deadline, time: now))
+        return true
     }
 
     /// Ends an active player at `time`. Its channel gets `.stop` when no other player plays there

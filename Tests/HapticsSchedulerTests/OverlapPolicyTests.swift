@@ -84,6 +84,20 @@ struct OverlapPolicyTests {
         ])
     }
 
+    @Test func dropStaleDropsTheLevelOfALateStart() throws {
+        let bench = Bench(policy: .dropStale(maximumLateness: 2 * ms))
+        let t0 = bench.now
+        let player = try bench.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
+        bench.scheduler.start(player, at: bench.at(t0))
+        bench.run(to: t0 + 5 * ms)
+        bench.runOnDeadlines(until: t0 + 100 * ms)
+        #expect(bench.output.recorded == [
+            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.stop, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
+        ])
+        #expect(bench.scheduler.statistics.droppedStale == 1)
+    }
+
     @Test func dropStaleReplacesLikeReplace() throws {
         let bench = Bench(policy: .dropStale(maximumLateness: 1 * ms))
         let t0 = bench.now
