@@ -42,8 +42,9 @@ final class LatenessRecorder: ActuatorOutput, @unchecked Sendable {
 /// `Tools/bench scheduler`: 10⁴ events at a 1 ms period through the realtime thread, interleaved in
 /// blocks with a plain C `clock_nanosleep(TIMER_ABSTIME)` loop on its own thread as the baseline.
 func runSchedulerBenchmark() {
-    let blocks = 20
-    let perBlock = 500
+    // Short alternating blocks sample the machine's changing load evenly for both loops.
+    let blocks = 100
+    let perBlock = 100
     let period: Int64 = 1_000_000
     let lead: Int64 = 5_000_000
     let total = blocks * perBlock
@@ -68,6 +69,7 @@ func runSchedulerBenchmark() {
     }
 
     var baseline = [Int64](repeating: 0, count: total)
+    var baselineDeadlines = [Int64](repeating: 0, count: total)
     let clock = SystemMonotonicClock()
     print("scheduler: \(blocks) blocks of \(perBlock) events at a \(period / 1_000) µs period, interleaved with a C clock_nanosleep loop")
     for block in 0..<blocks {
@@ -80,8 +82,10 @@ func runSchedulerBenchmark() {
         _ = start.advanced(by: Int64(perBlock) * period + 2_000_000).nanoseconds.sleepUntilThisInstant()
         while recorder.stops.load(ordering: .acquiring) < block + 1 { usleep(1_000) }
 
+        let baselineStart = clock.now().nanoseconds + lead
+        for index in 0..<perBlock { baselineDeadlines[block * perBlock + index] = baselineStart + Int64(index) * period }
         let result = baseline.withUnsafeMutableBufferPointer { buffer in
-            CBenchSupport_runSleepLoop(clock.now().nanoseconds + lead, period, Int32(perBlock),
+            CBenchSupport_runSleepLoop(baselineStart, period, Int32(perBlock),
                                        scheduler.configuration.realtimePriority, buffer.baseAddress! + block * perBlock)
         }
         precondition(result == 0, "the baseline thread could not start: \(result)")
@@ -99,6 +103,7 @@ func runSchedulerBenchmark() {
     let baselineP99 = percentile(baselineSorted, 0.99)
     let firstDeadline = deadlines.first ?? 0
     let drift = slope(x: deadlines.map { Double($0 - firstDeadline) / 1e9 }, y: lateness.map { Double($0) / 1_000 })
+    let baselineDrift = slope(x: baselineDeadlines.map { Double($0 - firstDeadline) / 1e9 }, y: baseline.map { Double($0) / 1_000 })
     let statistics = scheduler.statistics
 
     print("events recorded: \(recorded) scheduler, \(baseline.count) baseline")
@@ -111,7 +116,8 @@ func runSchedulerBenchmark() {
     let blockMedians = stride(from: 0, to: recorded, by: perBlock).map { first in
         percentile(lateness[first..<min(first + perBlock, recorded)].sorted(), 0.5)
     }
-    print("scheduler per-block median lateness (µs): " + blockMedians.map { microseconds($0) }.joined(separator: " "))
+    print("scheduler per-block median lateness (µs), min…max over blocks: \(microseconds(blockMedians.min() ?? 0))…\(microseconds(blockMedians.max() ?? 0))")
+    print("drift (least-squares slope of lateness over time): scheduler \(decimal(drift)) µs/s, baseline \(decimal(baselineDrift)) µs/s")
     print("realtime thread: SCHED_FIFO \(statistics.realtimePriorityError == 0 ? "granted" : "refused (errno \(statistics.realtimePriorityError ?? -1)), running SCHED_OTHER"), timer slack \(statistics.timerSlack ?? -1) ns, \(statistics.wakeUps) wake-ups")
     print(jsonObject([
         ("p50_lateness_us", microseconds(p50)),
