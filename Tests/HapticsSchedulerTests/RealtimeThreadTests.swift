@@ -66,6 +66,25 @@ struct RealtimeThreadTests {
         #expect(statistics.wakeUps >= 3)
     }
 
+    @Test func aSubmissionWakesTheThreadSleepingTowardsALaterDeadline() throws {
+        let scheduler = Scheduler(clock: SystemMonotonicClock())
+        let output = RecordingOutput()
+        let channel = scheduler.addChannel(output: output, profile: testRumble)
+        // The thread's next deadline is this program's stop, 10 minutes away.
+        let program = try scheduler.load(rumbleProgram([(0, 100, 200)], duration: 600_000 * ms))
+        let player = try scheduler.makePlayer(program: program, channel: channel)
+        try scheduler.startRealtimeThread()
+        defer { scheduler.stopRealtimeThread() }
+        scheduler.start(player, at: scheduler.clock.now())
+        #expect(waitUntil { output.recorded.count == 1 })
+        let stopAt = scheduler.clock.now()
+        scheduler.stop(player, at: stopAt)
+        #expect(waitUntil { output.recorded.count == 2 })
+        let recorded = output.recorded
+        #expect(recorded.map(\.command) == [.rumble(strong: 100, weak: 200), .stop])
+        #expect(recorded.last?.deadline == stopAt.nanoseconds)
+    }
+
     @Test func stoppingTheThreadSilencesAProgramStillPlaying() throws {
         let scheduler = Scheduler(clock: SystemMonotonicClock())
         let output = RecordingOutput()
