@@ -5,14 +5,14 @@ import HapticsRendering
 @Suite("Overlap policies")
 struct OverlapPolicyTests {
     @Test func replaceSilencesAndRetiresThePreviousPlayer() throws {
-        let bench = Bench(policy: .replace)
-        let t0 = bench.now
-        let first = try bench.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
-        let second = try bench.player(rumbleProgram([(5 * ms, 1_000, 2_000)], duration: 50 * ms))
-        bench.scheduler.start(first, at: bench.at(t0))
-        bench.scheduler.start(second, at: bench.at(t0 + 10 * ms))
-        bench.runOnDeadlines(until: t0 + 200 * ms)
-        #expect(bench.output.recorded == [
+        let rig = SchedulerRig(policy: .replace)
+        let t0 = rig.now
+        let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
+        let second = try rig.player(rumbleProgram([(5 * ms, 1_000, 2_000)], duration: 50 * ms))
+        rig.scheduler.start(first, at: rig.at(t0))
+        rig.scheduler.start(second, at: rig.at(t0 + 10 * ms))
+        rig.runOnDeadlines(until: t0 + 200 * ms)
+        #expect(rig.output.recorded == [
             Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
             Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms),
             Emission(.rumble(strong: 1_000, weak: 2_000), deadline: t0 + 15 * ms, now: t0 + 15 * ms),
@@ -21,14 +21,14 @@ struct OverlapPolicyTests {
     }
 
     @Test func mixSumsLevelsPerMotorWithSaturation() throws {
-        let bench = Bench(policy: .mix)
-        let t0 = bench.now
-        let long = try bench.player(rumbleProgram([(0, 40_000, 100)], duration: 50 * ms))
-        let short = try bench.player(rumbleProgram([(0, 40_000, 200)], duration: 30 * ms))
-        bench.scheduler.start(long, at: bench.at(t0))
-        bench.scheduler.start(short, at: bench.at(t0 + 10 * ms))
-        bench.runOnDeadlines(until: t0 + 200 * ms)
-        #expect(bench.output.recorded == [
+        let rig = SchedulerRig(policy: .mix)
+        let t0 = rig.now
+        let long = try rig.player(rumbleProgram([(0, 40_000, 100)], duration: 50 * ms))
+        let short = try rig.player(rumbleProgram([(0, 40_000, 200)], duration: 30 * ms))
+        rig.scheduler.start(long, at: rig.at(t0))
+        rig.scheduler.start(short, at: rig.at(t0 + 10 * ms))
+        rig.runOnDeadlines(until: t0 + 200 * ms)
+        #expect(rig.output.recorded == [
             Emission(.rumble(strong: 40_000, weak: 100), deadline: t0, now: t0),
             Emission(.rumble(strong: 65_535, weak: 300), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
             Emission(.rumble(strong: 40_000, weak: 100), deadline: t0 + 40 * ms, now: t0 + 40 * ms),
@@ -37,16 +37,16 @@ struct OverlapPolicyTests {
     }
 
     @Test func mixStopOfOnePlayerKeepsTheOther() throws {
-        let bench = Bench(policy: .mix)
-        let t0 = bench.now
-        let a = try bench.player(rumbleProgram([(0, 1_000, 0)], duration: 50 * ms))
-        let b = try bench.player(rumbleProgram([(0, 0, 2_000)], duration: 50 * ms))
-        bench.scheduler.start(a, at: bench.at(t0))
-        bench.scheduler.start(b, at: bench.at(t0))
-        bench.scheduler.stop(a, at: bench.at(t0 + 5 * ms))
-        bench.scheduler.stop(b, at: bench.at(t0 + 7 * ms))
-        bench.runOnDeadlines(until: t0 + 200 * ms)
-        #expect(bench.output.recorded == [
+        let rig = SchedulerRig(policy: .mix)
+        let t0 = rig.now
+        let a = try rig.player(rumbleProgram([(0, 1_000, 0)], duration: 50 * ms))
+        let b = try rig.player(rumbleProgram([(0, 0, 2_000)], duration: 50 * ms))
+        rig.scheduler.start(a, at: rig.at(t0))
+        rig.scheduler.start(b, at: rig.at(t0))
+        rig.scheduler.stop(a, at: rig.at(t0 + 5 * ms))
+        rig.scheduler.stop(b, at: rig.at(t0 + 7 * ms))
+        rig.runOnDeadlines(until: t0 + 200 * ms)
+        #expect(rig.output.recorded == [
             Emission(.rumble(strong: 1_000, weak: 0), deadline: t0, now: t0),
             Emission(.rumble(strong: 1_000, weak: 2_000), deadline: t0, now: t0),
             Emission(.rumble(strong: 0, weak: 2_000), deadline: t0 + 5 * ms, now: t0 + 5 * ms),
@@ -62,22 +62,22 @@ struct OverlapPolicyTests {
     }
 
     @Test func dropStaleDropsLateLevelsButNeverStops() throws {
-        let bench = Bench(policy: .dropStale(maximumLateness: 2 * ms))
-        let t0 = bench.now
-        let player = try bench.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400), (20 * ms, 500, 600)], duration: 30 * ms))
-        bench.scheduler.start(player, at: bench.at(t0))
-        bench.run(to: t0)
-        bench.run(to: t0 + 12 * ms)
-        bench.run(to: t0 + 25 * ms)
-        bench.run(to: t0 + 40 * ms)
-        #expect(bench.output.recorded == [
+        let rig = SchedulerRig(policy: .dropStale(maximumLateness: 2 * ms))
+        let t0 = rig.now
+        let player = try rig.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400), (20 * ms, 500, 600)], duration: 30 * ms))
+        rig.scheduler.start(player, at: rig.at(t0))
+        rig.run(to: t0)
+        rig.run(to: t0 + 12 * ms)
+        rig.run(to: t0 + 25 * ms)
+        rig.run(to: t0 + 40 * ms)
+        #expect(rig.output.recorded == [
             Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
             Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 12 * ms),
             Emission(.stop, deadline: t0 + 30 * ms, now: t0 + 40 * ms),
         ])
-        #expect(bench.scheduler.statistics.droppedStale == 1)
+        #expect(rig.scheduler.statistics.droppedStale == 1)
         var trace: [TraceRecord] = []
-        bench.scheduler.drainTrace(into: &trace)
+        rig.scheduler.drainTrace(into: &trace)
         #expect(trace.filter { $0.event == .droppedStale } == [
             TraceRecord(event: .droppedStale, channel: 0, player: 0, command: .rumble(strong: 500, weak: 600),
                         deadline: t0 + 20 * ms, time: t0 + 25 * ms),
@@ -85,28 +85,28 @@ struct OverlapPolicyTests {
     }
 
     @Test func dropStaleDropsTheLevelOfALateStart() throws {
-        let bench = Bench(policy: .dropStale(maximumLateness: 2 * ms))
-        let t0 = bench.now
-        let player = try bench.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
-        bench.scheduler.start(player, at: bench.at(t0))
-        bench.run(to: t0 + 5 * ms)
-        bench.runOnDeadlines(until: t0 + 100 * ms)
-        #expect(bench.output.recorded == [
+        let rig = SchedulerRig(policy: .dropStale(maximumLateness: 2 * ms))
+        let t0 = rig.now
+        let player = try rig.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
+        rig.scheduler.start(player, at: rig.at(t0))
+        rig.run(to: t0 + 5 * ms)
+        rig.runOnDeadlines(until: t0 + 100 * ms)
+        #expect(rig.output.recorded == [
             Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
             Emission(.stop, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
         ])
-        #expect(bench.scheduler.statistics.droppedStale == 1)
+        #expect(rig.scheduler.statistics.droppedStale == 1)
     }
 
     @Test func dropStaleReplacesLikeReplace() throws {
-        let bench = Bench(policy: .dropStale(maximumLateness: 1 * ms))
-        let t0 = bench.now
-        let first = try bench.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
-        let second = try bench.player(rumbleProgram([(0, 9, 9)], duration: 5 * ms))
-        bench.scheduler.start(first, at: bench.at(t0))
-        bench.scheduler.start(second, at: bench.at(t0 + 1 * ms))
-        bench.runOnDeadlines(until: t0 + 200 * ms)
-        #expect(bench.output.recorded == [
+        let rig = SchedulerRig(policy: .dropStale(maximumLateness: 1 * ms))
+        let t0 = rig.now
+        let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
+        let second = try rig.player(rumbleProgram([(0, 9, 9)], duration: 5 * ms))
+        rig.scheduler.start(first, at: rig.at(t0))
+        rig.scheduler.start(second, at: rig.at(t0 + 1 * ms))
+        rig.runOnDeadlines(until: t0 + 200 * ms)
+        #expect(rig.output.recorded == [
             Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
             Emission(.stop, deadline: t0 + 1 * ms, now: t0 + 1 * ms),
             Emission(.rumble(strong: 9, weak: 9), deadline: t0 + 1 * ms, now: t0 + 1 * ms),
