@@ -10,7 +10,8 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// carries on without it). It loops on `process()` and waits for the next deadline with a futex
     /// wait on an absolute `CLOCK_MONOTONIC` deadline, which a submission interrupts. Control side.
     ///
-    /// Only for a scheduler on `SystemMonotonicClock`: the thread's waits are on that clock.
+    /// Only for a scheduler on `SystemMonotonicClock`: the thread's waits are on that clock. The thread
+    /// keeps the scheduler alive until `stopRealtimeThread()`; returns once the thread is configured.
     public func startRealtimeThread() throws(SchedulerError) {
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
             guard book.realtimeThread == nil else { throw .realtimeThreadAlreadyRunning }
