@@ -1,2 +1,135 @@
+#define _GNU_SOURCE
 #include "CBenchSupport.h"
-int64_t CBenchSupport_placeholder(void) { return 0; }
+#include <errno.h>
+#include <execinfo.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+// MARK: Allocation counter
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *pointer, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void __libc_free(void *pointer);
+
+static int counting;
+static int64_t allocations;
+static int tracing = -1;
+static __thread int inside_trace;
+
+// With HAPTICS_BENCH_TRACE_ALLOCATIONS set, each counted allocation prints a backtrace to stderr, to
+// find where an allocation in a measured window comes from.
+static void trace_allocation(void) {
+    if (tracing < 0) tracing = getenv("HAPTICS_BENCH_TRACE_ALLOCATIONS") != NULL;
+    if (!tracing || inside_trace) return;
+    inside_trace = 1;
+    void *frames[32];
+    int depth = backtrace(frames, 32);
+    backtrace_symbols_fd(frames, depth, 2);
+    write(2, "--\n", 3);
+    inside_trace = 0;
+}
+
+static inline void count_allocation(void) {
+    if (__atomic_load_n(&counting, __ATOMIC_RELAXED) && !inside_trace) {
+        __atomic_add_fetch(&allocations, 1, __ATOMIC_RELAXED);
+        trace_allocation();
+    }
+}
+
+void *malloc(size_t size) {
+    count_allocation();
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size) {
+    count_allocation();
+    return __libc_calloc(count, size);
+}
+
+void *realloc(void *pointer, size_t size) {
+    count_allocation();
+    return __libc_realloc(pointer, size);
+}
+
+void *memalign(size_t alignment, size_t size) {
+    count_allocation();
+    return __libc_memalign(alignment, size);
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+    count_allocation();
+    return __libc_memalign(alignment, size);
+}
+
+int posix_memalign(void **result, size_t alignment, size_t size) {
+    count_allocation();
+    void *pointer = __libc_memalign(alignment, size);
+    if (pointer == NULL) return ENOMEM;
+    *result = pointer;
+    return 0;
+}
+
+void free(void *pointer) {
+    __libc_free(pointer);
+}
+
+void CBenchSupport_beginCountingAllocations(void) {
+    __atomic_store_n(&allocations, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&counting, 1, __ATOMIC_SEQ_CST);
+}
+
+int64_t CBenchSupport_endCountingAllocations(void) {
+    __atomic_store_n(&counting, 0, __ATOMIC_SEQ_CST);
+    return __atomic_load_n(&allocations, __ATOMIC_SEQ_CST);
+}
+
+int64_t CBenchSupport_countedAllocations(void) {
+    return __atomic_load_n(&allocations, __ATOMIC_SEQ_CST);
+}
+
+// MARK: Baseline sleep loop
+
+struct SleepLoop {
+    int64_t firstDeadline;
+    int64_t period;
+    int32_t count;
+    int32_t priority;
+    int64_t *lateness;
+};
+
+static int64_t monotonic_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void *sleep_loop(void *argument) {
+    struct SleepLoop *loop = argument;
+    pthread_setname_np(pthread_self(), "bench-baseline");
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    struct sched_param parameter = { .sched_priority = loop->priority };
+    pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter);
+    for (int32_t i = 0; i < loop->count; i++) {
+        int64_t deadline = loop->firstDeadline + (int64_t)i * loop->period;
+        struct timespec ts = { .tv_sec = deadline / 1000000000LL, .tv_nsec = deadline % 1000000000LL };
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {}
+        loop->lateness[i] = monotonic_now() - deadline;
+    }
+    return NULL;
+}
+
+int CBenchSupport_runSleepLoop(int64_t firstDeadline, int64_t period, int32_t count, int32_t priority, int64_t *lateness) {
+    struct SleepLoop loop = { firstDeadline, period, count, priority, lateness };
+    pthread_t thread;
+    int result = pthread_create(&thread, NULL, sleep_loop, &loop);
+    if (result != 0) return result;
+    pthread_join(thread, NULL);
+    return 0;
+}

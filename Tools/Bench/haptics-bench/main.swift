@@ -1,1 +1,20 @@
-print("haptics-bench: no benchmark yet")
+// haptics-bench: benchmarks of the realtime scheduler (not tests). Run through `Tools/bench <name>`.
+// Each benchmark prints human-readable lines, then one JSON object as its last line.
+//
+// The work happens in nonisolated functions in other files: top-level code here is @MainActor, and a
+// closure written here and run on another thread would trap on the isolation check.
+
+import Glibc
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "scheduler":
+    runSchedulerBenchmark()
+case "submit":
+    runSubmitBenchmark(instructionsPerSubmit: arguments.dropFirst().first.flatMap(Double.init))
+case "submit-count":
+    runSubmitCount(arguments.dropFirst().first.flatMap(Int.init) ?? 0)
+default:
+    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions>")
+    exit(64)
+}

@@ -1,6 +1,27 @@
-// Baselines and counters for the benchmarks (not part of the library).
+// CBenchSupport — baselines and counters for the benchmarks (not part of the library).
+//
+// - An allocation counter: this target defines malloc, calloc, realloc, memalign, posix_memalign and
+//   aligned_alloc over glibc's __libc_* entry points, so every heap allocation of the benchmark
+//   process (Swift runtime included) passes through here; allocations are counted only between
+//   CBenchSupport_beginCountingAllocations and CBenchSupport_endCountingAllocations.
+// - The timing baseline: a plain C loop of clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) on its own
+//   pthread with the same timer slack and priority request as the scheduler's realtime thread, so the
+//   scheduler is compared with the best a hand-written loop gets on the same machine at the same time.
 #ifndef CBENCH_SUPPORT_H
 #define CBENCH_SUPPORT_H
 #include <stdint.h>
-int64_t CBenchSupport_placeholder(void);
+
+/// Starts counting heap allocations (resets the count).
+void CBenchSupport_beginCountingAllocations(void);
+/// Stops counting and returns the number of allocations since the matching begin.
+int64_t CBenchSupport_endCountingAllocations(void);
+/// Allocations counted so far in the current window.
+int64_t CBenchSupport_countedAllocations(void);
+
+/// Runs `count` absolute sleeps on a new pthread (named "bench-baseline", timer slack 1 ns, SCHED_FIFO
+/// asked at `priority`), the i-th until `firstDeadline + i * period` on CLOCK_MONOTONIC, and writes
+/// each wake-up's lateness (CLOCK_MONOTONIC after the sleep − deadline, nanoseconds) to `lateness[i]`.
+/// Returns 0, or the errno of pthread_create.
+int CBenchSupport_runSleepLoop(int64_t firstDeadline, int64_t period, int32_t count, int32_t priority, int64_t *lateness);
+
 #endif

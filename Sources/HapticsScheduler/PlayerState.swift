@@ -1,0 +1,35 @@
+import HapticsRendering
+
+/// A player as the realtime side runs it. Plain values only.
+struct PlayerState {
+    var active = false
+    var generation: UInt32 = 0
+    var program = -1
+    var channel = -1
+    /// Index of the next command to play.
+    var cursor = 0
+    /// The instant at which the program position was `anchorPosition`.
+    var anchor: Int64 = 0
+    /// Program position (nanoseconds of program time, counting loop iterations) at `anchor`.
+    var anchorPosition: Int64 = 0
+    /// Program time at which the current loop iteration started.
+    var iterationBase: Int64 = 0
+    var rate = 1.0
+    var loops = false
+    var intensityScale: Float = 1
+    var sharpnessShift: Float = 0
+    /// Where the next start begins (set by a seek while stopped).
+    var idlePosition: Int64 = 0
+    /// The rendered command in effect, kept to re-map it when a parameter changes.
+    var base: TimedCommand?
+    /// The level this player currently asks of its channel (after parameters).
+    var level: ActuatorCommand = .stop
+
+    init() {}
+
+    init(generation: UInt32, program: Int, channel: Int) {
+        self.generation = generation
+        self.program = program
+        self.channel = channel
+    }
+}

@@ -1,0 +1,13 @@
+import HapticsRendering
+
+/// A loaded program as the realtime side reads it: a copy of the commands in storage that is never
+/// mutated while a player may read it.
+struct ProgramStorage: @unchecked Sendable {
+    var commands: UnsafeMutablePointer<TimedCommand>?
+    var count: Int
+    var duration: Int64
+    /// Commands before the program's trailing `.stop`: a looping player wraps here instead of stopping.
+    var loopEnd: Int
+
+    static let empty = ProgramStorage(commands: nil, count: 0, duration: 0, loopEnd: 0)
+}

@@ -1,0 +1,14 @@
+/// Everything only the processing thread touches, allocated once at init.
+struct RealtimeState {
+    var players: UnsafeMutablePointer<PlayerState>
+    var channelStates: UnsafeMutablePointer<ChannelState>
+    /// Active player slots in start order (mixing is order-independent except for the periodic
+    /// waveform, which the earliest-started player chooses).
+    var activePlayers: UnsafeMutablePointer<Int>
+    var activeCount = 0
+    /// Submitted commands waiting for their time, sorted by time descending (the next one is last);
+    /// equal times keep submission order.
+    var pending: UnsafeMutablePointer<SchedulerCommand>
+    var pendingCount = 0
+    var pendingCapacity: Int
+}

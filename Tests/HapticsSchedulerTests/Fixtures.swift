@@ -1,0 +1,23 @@
+import HapticsRendering
+
+/// A dual-motor profile whose re-mapping the parameter tests compare against.
+let testRumble = DeviceProfile(
+    name: "test-rumble", displayName: "Test rumble", actuator: .dualRumble,
+    riseTime: 0, minimumPulse: 0, controlInterval: 10_000_000)
+
+/// A single periodic vibra, for re-mapping to periodic commands.
+let testVibra = DeviceProfile(
+    name: "test-vibra", displayName: "Test vibra",
+    actuator: .periodic(minimumPeriodMilliseconds: 5, maximumPeriodMilliseconds: 25),
+    riseTime: 0, minimumPulse: 0, controlInterval: 10_000_000)
+
+let ms: Int64 = 1_000_000
+
+/// A rumble program: one level per (offset, strong, weak), then `.stop` at `duration`.
+func rumbleProgram(_ levels: [(Int64, UInt16, UInt16)], duration: Int64, intensity: Float = 1, sharpness: Float = 0.5) -> Program {
+    var commands = levels.map { offset, strong, weak in
+        TimedCommand(offset: offset, intensity: intensity, sharpness: sharpness, command: .rumble(strong: strong, weak: weak))
+    }
+    commands.append(TimedCommand(offset: duration, intensity: 0, sharpness: 0, command: .stop))
+    return Program(profileName: "test-rumble", commands: commands, duration: duration, leadTime: 0)
+}

@@ -1,0 +1,7 @@
+import HapticsRendering
+
+/// A dual-motor rumble profile for the benchmarks (kept here so they do not depend on the built-in
+/// profile table).
+let benchRumble = DeviceProfile(
+    name: "bench-rumble", displayName: "Benchmark rumble", actuator: .dualRumble,
+    riseTime: 0, minimumPulse: 0, controlInterval: 1_000_000)
