@@ -60,6 +60,13 @@ public struct TimedCommand: Sendable, Hashable {
 }
 
 /// A pattern rendered for one device profile: a time-ordered command list, ready to prepare and play.
+///
+/// Time convention (lead-time compensation): offsets count from the *send start* S, the instant
+/// the program starts writing to the device. A command written at S + offset is felt one rise time
+/// (`leadTime`) later, at S + offset + leadTime, which is the pattern time `offset` on a timeline whose
+/// zero is felt at S + leadTime. So offsets equal the pattern times they render, and a player that
+/// wants the pattern's time zero felt at instant T starts the program at S = T − leadTime.
+/// Stops shift the same way: a motor also needs about its rise time to spin down.
 public struct Program: Sendable, Hashable {
     /// The profile the program was rendered for.
     public var profileName: String
