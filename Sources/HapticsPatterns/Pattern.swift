@@ -120,11 +120,11 @@ public struct EventParameters: Sendable, Hashable {
     public var hapticIntensity: Double?
     /// `HapticSharpness`, 0…1 (default 0.5).
     public var hapticSharpness: Double?
-    /// `AttackTime`, seconds (default 0).
+    /// `AttackTime`, a 0…1 adjuster of the envelope attack (not seconds; higher is exponentially longer), default 0.
     public var attackTime: Double?
-    /// `DecayTime`, seconds (default 0).
+    /// `DecayTime`, a 0…1 adjuster of the envelope decay (not seconds; higher is exponentially longer), default 0.
     public var decayTime: Double?
-    /// `ReleaseTime`, seconds (default 0).
+    /// `ReleaseTime`, a 0…1 adjuster of the envelope release (not seconds; higher is exponentially longer), default 0.
     public var releaseTime: Double?
     /// `Sustained`: hold the level for the whole duration (default true).
     public var sustained: Bool?
@@ -134,7 +134,7 @@ public struct EventParameters: Sendable, Hashable {
     public var audioPitch: Double?
     /// `AudioPan`, −1…1 (default 0).
     public var audioPan: Double?
-    /// `AudioBrightness`, 0…1 (default 0.5).
+    /// `AudioBrightness`, 0…1 (default 1: no high-frequency reduction, as Core Haptics documents).
     public var audioBrightness: Double?
 
     /// Creates parameters; all absent by default.
@@ -181,7 +181,7 @@ public struct EventParameters: Sendable, Hashable {
     /// Audio pan with the default applied.
     public var resolvedAudioPan: Double { audioPan ?? 0 }
     /// Audio brightness with the default applied.
-    public var resolvedAudioBrightness: Double { audioBrightness ?? 0.5 }
+    public var resolvedAudioBrightness: Double { audioBrightness ?? 1.0 }
 }
 
 /// The dynamic parameters a pattern (or a running player) can change over time (AHAP `ParameterID`).
