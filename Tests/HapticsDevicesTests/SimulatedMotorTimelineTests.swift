@@ -1,0 +1,113 @@
+import HapticsRendering
+import HapticsScheduler
+import Testing
+@testable import HapticsDevices
+
+@Suite struct SimulatedMotorTimelineTests {
+    let ms: Int64 = 1_000_000
+
+    func levels(strong: Double = 0, weak: Double = 0, magnitude: Double = 0, period: Int = 0,
+                waveform: PeriodicWaveform? = nil, level: Double = 0) -> MotorTimeline.Levels {
+        MotorTimeline.Levels(strong: strong, weak: weak, magnitude: magnitude, periodMilliseconds: period,
+                             waveform: waveform, level: level)
+    }
+
+    @Test func programBecomesPiecewiseConstantLevels() {
+        let program = Program(
+            profileName: "test-rumble",
+            commands: [
+                TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0)),
+                TimedCommand(offset: 30 * ms, intensity: 0.5, sharpness: 1, command: .rumble(strong: 0, weak: 0x8000)),
+                TimedCommand(offset: 50 * ms, intensity: 0, sharpness: 0, command: .stop),
+            ],
+            duration: 60 * ms,
+            leadTime: 0
+        )
+        let timeline = MotorTimeline(program: program)
+        #expect(timeline.start == 0)
+        #expect(timeline.end == 60 * ms)
+        #expect(timeline.motors == [.strong, .weak])
+        #expect(timeline.steps == [
+            MotorTimeline.Step(time: 0, levels: levels(strong: 1)),
+            MotorTimeline.Step(time: 30 * ms, levels: levels(weak: 32768.0 / 65535.0)),
+            MotorTimeline.Step(time: 50 * ms, levels: .silent),
+        ])
+        #expect(timeline.levels(at: 30 * ms - 1) == levels(strong: 1))
+        #expect(timeline.levels(at: 30 * ms) == levels(weak: 32768.0 / 65535.0))
+        #expect(timeline.levels(at: 59 * ms) == .silent)
+        #expect(timeline.peak(of: .strong) == 1)
+        #expect(timeline.peak(of: .weak) == 32768.0 / 65535.0)
+        #expect(timeline.periodRange == nil)
+    }
+
+    @Test func silentBeforeTheFirstCommandLastOfTiesWinsAndRepeatsMerge() {
+        let timeline = MotorTimeline(commands: [
+            TimedCommand(offset: 20 * ms, intensity: 1, sharpness: 0, command: .constant(level: 0x7FFF)),
+            TimedCommand(offset: 10 * ms, intensity: 1, sharpness: 0, command: .constant(level: 100)),
+            TimedCommand(offset: 10 * ms, intensity: 1, sharpness: 0, command: .constant(level: -0x7FFF)),
+            TimedCommand(offset: 15 * ms, intensity: 1, sharpness: 0, command: .constant(level: -0x7FFF)),
+            TimedCommand(offset: 25 * ms, intensity: 0, sharpness: 0, command: .stop),
+        ])
+        #expect(timeline.end == 25 * ms)
+        #expect(timeline.motors == [.level])
+        #expect(timeline.steps == [
+            MotorTimeline.Step(time: 0, levels: .silent),
+            MotorTimeline.Step(time: 10 * ms, levels: levels(level: -1)),
+            MotorTimeline.Step(time: 20 * ms, levels: levels(level: 1)),
+            MotorTimeline.Step(time: 25 * ms, levels: .silent),
+        ])
+        // A constant force counts by its size for plots and sound.
+        #expect(timeline.levels(at: 12 * ms).value(of: .level) == 1)
+    }
+
+    @Test func periodicLevelsKeepPeriodAndWaveformAndClampTheMostNegativeMagnitude() {
+        let timeline = MotorTimeline(commands: [
+            TimedCommand(offset: 0, intensity: 1, sharpness: 0,
+                         command: .periodic(waveform: .square, periodMilliseconds: 40, magnitude: Int16.min)),
+            TimedCommand(offset: 5 * ms, intensity: 1, sharpness: 0,
+                         command: .periodic(waveform: .sine, periodMilliseconds: 10, magnitude: 0x2000)),
+            TimedCommand(offset: 8 * ms, intensity: 1, sharpness: 0,
+                         command: .periodic(waveform: .sine, periodMilliseconds: 90, magnitude: 0)),
+        ], end: 12 * ms, actuator: .periodic(minimumPeriodMilliseconds: 5, maximumPeriodMilliseconds: 100))
+        #expect(timeline.end == 12 * ms)
+        #expect(timeline.motors == [.magnitude])
+        #expect(timeline.steps.map(\.levels) == [
+            levels(magnitude: 1, period: 40, waveform: .square),
+            levels(magnitude: 8192.0 / 32767.0, period: 10, waveform: .sine),
+            levels(magnitude: 0, period: 90, waveform: .sine),
+        ])
+        // The silent 90 ms effect does not count: nothing plays at that period.
+        #expect(timeline.periodRange == 10...40)
+    }
+
+    @Test func actuatorMotorsShowEvenWhenOnlyStopsArrive() {
+        let timeline = MotorTimeline(commands: [TimedCommand(offset: 0, intensity: 0, sharpness: 0, command: .stop)],
+                                     actuator: .dualRumble)
+        #expect(timeline.motors == [.strong, .weak])
+        #expect(timeline.steps == [MotorTimeline.Step(time: 0, levels: .silent)])
+        #expect(timeline.end == 0)
+    }
+
+    @Test func recordingOnOneChannelIsTimedFromItsFirstArrival() {
+        func at(_ nanoseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: nanoseconds) }
+        let recording = [
+            RecordedCommand(time: at(5_000 * ms), deadline: at(5_000 * ms), channel: ChannelID(rawValue: 1),
+                            command: .constant(level: 0x7FFF)),
+            RecordedCommand(time: at(5_002 * ms), deadline: at(5_001 * ms), channel: ChannelID(rawValue: 0),
+                            command: .rumble(strong: 0xFFFF, weak: 0xFFFF)),
+            RecordedCommand(time: at(5_012 * ms), deadline: at(5_011 * ms), channel: ChannelID(rawValue: 0),
+                            command: .stop),
+        ]
+        let timeline = MotorTimeline(recording: recording, channel: ChannelID(rawValue: 0))
+        #expect(timeline.motors == [.strong, .weak])
+        #expect(timeline.steps == [
+            MotorTimeline.Step(time: 0, levels: levels(strong: 1, weak: 1)),
+            MotorTimeline.Step(time: 10 * ms, levels: .silent),
+        ])
+        #expect(timeline.end == 10 * ms)
+
+        let fromOrigin = MotorTimeline(recording: recording, origin: at(4_999 * ms))
+        #expect(fromOrigin.motors == [.strong, .weak, .level])
+        #expect(fromOrigin.steps.map(\.time) == [0, 1 * ms, 3 * ms, 13 * ms])
+    }
+}
