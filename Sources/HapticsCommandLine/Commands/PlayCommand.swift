@@ -60,13 +60,12 @@ struct PlayCommand: Command {
 
     /// Prints (or writes) what a run did: JSON lines, or a terminal drawing and a summary.
     static func report(_ run: SimulatedRun, name: String, json: Bool, plotPath: String?, wavPath: String?, context: CommandContext) throws(CommandLineError) {
-        let timeline = MotorTimeline(recording: run.recording, origin: run.requestedAt, profile: run.profile)
+        let timeline = MotorTimeline(recording: run.recording, origin: run.requestedAt, actuator: run.profile.actuator)
         if let plotPath {
             try write(SVGPlot.render(timeline, title: "\(name) on \(run.profile.displayName)", events: []), to: plotPath)
         }
         if let wavPath {
-            let samples = HapticAudioRenderer().render(timeline)
-            try write(WAVWriter.data(samples: samples, sampleRate: HapticAudioRenderer.sampleRate), to: wavPath)
+            try write(HapticAudioRenderer().renderWAV(timeline), to: wavPath)
         }
         if json {
             for line in run.commandLines(name: name) { context.console.line(line) }
