@@ -1,9 +1,88 @@
 #define _GNU_SOURCE
 #include "CHapticsSystem.h"
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 int64_t CHapticsSystem_monotonicNow(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static struct timespec CHapticsSystem_timespec(int64_t nanoseconds) {
+    struct timespec ts;
+    ts.tv_sec = (time_t)(nanoseconds / 1000000000LL);
+    ts.tv_nsec = (long)(nanoseconds % 1000000000LL);
+    if (ts.tv_nsec < 0) {
+        ts.tv_sec -= 1;
+        ts.tv_nsec += 1000000000L;
+    }
+    return ts;
+}
+
+int CHapticsSystem_sleepUntil(int64_t deadline) {
+    struct timespec ts = CHapticsSystem_timespec(deadline);
+    int result;
+    // clock_nanosleep returns the error number itself (not -1/errno); an absolute sleep is simply
+    // restarted after a signal.
+    do {
+        result = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    } while (result == EINTR);
+    return result;
+}
+
+int CHapticsSystem_setTimerSlack(uint64_t nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, (unsigned long)nanoseconds, 0, 0, 0) == 0 ? 0 : errno;
+}
+
+int64_t CHapticsSystem_timerSlack(void) {
+    int result = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+    return result >= 0 ? (int64_t)result : -(int64_t)errno;
+}
+
+int CHapticsSystem_setThreadName(const char *name) {
+    char truncated[16];
+    int i = 0;
+    for (; i < 15 && name[i] != 0; i++) truncated[i] = name[i];
+    truncated[i] = 0;
+    return pthread_setname_np(pthread_self(), truncated);
+}
+
+int CHapticsSystem_requestRealtimePriority(int priority) {
+    struct sched_param parameter = { .sched_priority = priority };
+    return pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter);
+}
+
+void CHapticsSystem_parkBegin(uint32_t *word) {
+    __atomic_store_n(word, 1u, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void CHapticsSystem_parkEnd(uint32_t *word) {
+    __atomic_store_n(word, 0u, __ATOMIC_SEQ_CST);
+}
+
+int CHapticsSystem_futexWaitUntil(uint32_t *word, uint32_t expected, int64_t deadline) {
+    struct timespec ts = CHapticsSystem_timespec(deadline);
+    long result = syscall(SYS_futex, word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, expected,
+                          deadline < 0 ? NULL : &ts, NULL, FUTEX_BITSET_MATCH_ANY);
+    if (result == 0) return 0;
+    int error = errno;
+    return (error == EAGAIN || error == EINTR) ? 0 : error;
+}
+
+int CHapticsSystem_wakeIfParked(uint32_t *word) {
+    // Pairs with the fence in parkBegin: either the waiter sees the producer's command, or the
+    // producer sees the parked mark and wakes it.
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0) return 0;
+    if (__atomic_exchange_n(word, 0u, __ATOMIC_SEQ_CST) == 0) return 0;
+    syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
+    return 1;
 }

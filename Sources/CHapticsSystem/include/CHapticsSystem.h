@@ -1,10 +1,54 @@
-// Shims for system calls the scheduler needs and Swift cannot call directly:
-// prctl() is variadic, and thread naming/priority are clearer behind one tiny C function each.
+// CHapticsSystem — the few system calls the realtime scheduler needs that Swift cannot call well.
+//
+// Why each shim exists:
+// - clock_gettime/clock_nanosleep: one place that pins the engine's clock to CLOCK_MONOTONIC
+//   (Swift's ContinuousClock reads CLOCK_BOOTTIME on Linux) and retries EINTR on absolute sleeps.
+// - prctl() is variadic, which Swift cannot call.
+// - pthread_setname_np / pthread_setschedparam: clearer behind one function each, returning the errno.
+// - futex(): there is no libc wrapper (syscall() is variadic), and FUTEX_* are macros.
+// - The wake word helpers give the parking protocol C11 sequentially consistent operations on a plain
+//   uint32_t that the kernel's futex can also see (Swift's Atomic does not expose its address).
+//
+// Conventions: functions return 0 on success or a positive errno; none of them allocate.
 #ifndef CHAPTICS_SYSTEM_H
 #define CHAPTICS_SYSTEM_H
 #include <stdint.h>
 
 /// Returns CLOCK_MONOTONIC now, in nanoseconds. The engine's one clock.
 int64_t CHapticsSystem_monotonicNow(void);
+
+/// Sleeps until the absolute CLOCK_MONOTONIC instant `deadline` (nanoseconds), retrying EINTR.
+/// Returns 0, or the errno of clock_nanosleep (never EINTR).
+int CHapticsSystem_sleepUntil(int64_t deadline);
+
+/// Sets the calling thread's timer slack in nanoseconds (prctl PR_SET_TIMERSLACK); 0 or errno.
+int CHapticsSystem_setTimerSlack(uint64_t nanoseconds);
+
+/// Returns the calling thread's timer slack in nanoseconds (prctl PR_GET_TIMERSLACK), or -errno.
+int64_t CHapticsSystem_timerSlack(void);
+
+/// Names the calling thread (at most 15 bytes are kept, as the kernel allows); 0 or errno.
+int CHapticsSystem_setThreadName(const char *name);
+
+/// Asks SCHED_FIFO at `priority` for the calling thread; 0 or errno (EPERM without CAP_SYS_NICE,
+/// which is what containers say — callers carry on without it).
+int CHapticsSystem_requestRealtimePriority(int priority);
+
+/// Marks the waiter as parked: stores 1 into `word` followed by a full fence, so that a check of the
+/// command queue made after this call cannot be ordered before the store.
+void CHapticsSystem_parkBegin(uint32_t *word);
+
+/// Clears the parked mark (stores 0).
+void CHapticsSystem_parkEnd(uint32_t *word);
+
+/// Blocks while `*word == expected`, until the absolute CLOCK_MONOTONIC `deadline` (nanoseconds;
+/// negative = no deadline) or a wake. FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC time.
+/// Returns 0 (woken or word changed), ETIMEDOUT, or another errno. EINTR is returned as 0: the caller
+/// re-checks its state anyway.
+int CHapticsSystem_futexWaitUntil(uint32_t *word, uint32_t expected, int64_t deadline);
+
+/// Called by a producer after publishing work: a full fence, then if `*word` is 1 (parked) sets it to
+/// 0 and wakes one waiter. Returns 1 if a wake was sent, 0 otherwise. Never blocks.
+int CHapticsSystem_wakeIfParked(uint32_t *word);
 
 #endif

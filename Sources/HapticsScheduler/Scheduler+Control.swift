@@ -1,0 +1,136 @@
+import HapticsRendering
+
+extension Scheduler {
+    /// Adds an actuator channel: where its commands go, the profile its dynamic parameters re-map
+    /// with, and how overlapping players combine. Control side. Traps when all
+    /// `maximumChannels` channels exist (a configuration error, like overflowing a fixed-capacity
+    /// buffer).
+    public func addChannel(output: any ActuatorOutput, profile: DeviceProfile, policy: OverlapPolicy = .replace) -> ChannelID {
+        control.withLock { _ in
+            let index = channelCount.load(ordering: .relaxed)
+            precondition(index < configuration.maximumChannels,
+                         "Scheduler.addChannel: all \(configuration.maximumChannels) channels are in use")
+            (channels + index).initialize(to: ChannelSlot(output: output, profile: profile, policy: policy))
+            // Publishes the slot before any player can name it.
+            channelCount.store(index + 1, ordering: .releasing)
+            return ChannelID(rawValue: index)
+        }
+    }
+
+    /// The number of channels added so far.
+    public var channelTotal: Int { channelCount.load(ordering: .acquiring) }
+
+    /// Copies `program`'s commands into storage the processing side reads without locks. Control side.
+    public func load(_ program: Program) throws(SchedulerError) -> ProgramID {
+        try control.withLock { (book: inout ControlBook) throws(SchedulerError) -> ProgramID in
+            reclaimRetiredPrograms(&book)
+            guard let index = book.programLoaded.indices.first(where: { !book.programLoaded[$0] && !book.programRetiring[$0] }) else {
+                throw .tooManyPrograms(maximum: configuration.maximumPrograms)
+            }
+            let count = program.commands.count
+            let storage = UnsafeMutablePointer<TimedCommand>.allocate(capacity: max(1, count))
+            program.commands.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress { storage.initialize(from: base, count: count) }
+            }
+            let endsWithStop = count > 0 && program.commands[count - 1].command == .stop
+            // Published to the processing side by the release store of a player binding that names it.
+            programs[index] = ProgramStorage(
+                commands: storage, count: count, duration: max(0, program.duration),
+                loopEnd: endsWithStop ? count - 1 : count)
+            book.programLoaded[index] = true
+            book.programGenerations[index] &+= 1
+            return ProgramID(index: index, generation: book.programGenerations[index])
+        }
+    }
+
+    /// Unloads a program. Returns `false` (and changes nothing) when the ID is unknown or a player
+    /// still uses the program: release those players first. Storage a stopping player may still be
+    /// reading is freed by a later control call, once the processing side has let go. Control side.
+    @discardableResult
+    public func unload(_ program: ProgramID) -> Bool {
+        control.withLock { book in
+            let index = program.index
+            guard index < configuration.maximumPrograms, book.programLoaded[index],
+                  book.programGenerations[index] == program.generation else { return false }
+            for player in 0..<configuration.maximumPlayers where book.isLive(player: player) && book.playerProgram[player] == index {
+                return false
+            }
+            book.programLoaded[index] = false
+            book.programRetiring[index] = true
+            reclaimRetiredPrograms(&book)
+            return true
+        }
+    }
+
+    /// Whether `program` names a loaded program.
+    public func isLoaded(_ program: ProgramID) -> Bool {
+        control.withLock { book in
+            program.index < configuration.maximumPrograms && book.programLoaded[program.index]
+                && book.programGenerations[program.index] == program.generation
+        }
+    }
+
+    /// Binds a loaded program to a channel as a new, stopped player. Control side.
+    public func makePlayer(program: ProgramID, channel: ChannelID) throws(SchedulerError) -> PlayerID {
+        try control.withLock { (book: inout ControlBook) throws(SchedulerError) -> PlayerID in
+            reclaimRetiredPrograms(&book)
+            let programIndex = program.index
+            guard programIndex < configuration.maximumPrograms, book.programLoaded[programIndex],
+                  book.programGenerations[programIndex] == program.generation else {
+                throw .unknownProgram(program)
+            }
+            guard channel.rawValue >= 0, channel.rawValue < channelCount.load(ordering: .acquiring) else {
+                throw .unknownChannel(channel)
+            }
+            guard let index = book.playerGenerations.indices.first(where: { !book.isLive(player: $0) }) else {
+                throw .tooManyPlayers(maximum: configuration.maximumPlayers)
+            }
+            book.playerGenerations[index] &+= 1
+            book.playerProgram[index] = programIndex
+            let generation = book.playerGenerations[index]
+            playerBindings[index].store(
+                Self.binding(generation: generation, program: programIndex, channel: channel.rawValue),
+                ordering: .sequentiallyConsistent)
+            return PlayerID(index: index, generation: generation)
+        }
+    }
+
+    /// Releases a player: it stops (in silence, if nothing else plays on its channel) at the next
+    /// processing pass, and its ID stops being accepted. Unknown or already released IDs are ignored.
+    /// Control side.
+    public func releasePlayer(_ player: PlayerID) {
+        let released = control.withLock { book -> Bool in
+            let index = player.index
+            guard index < configuration.maximumPlayers, book.playerGenerations[index] == player.generation,
+                  book.isLive(player: index) else { return false }
+            book.playerGenerations[index] &+= 1
+            book.playerProgram[index] = -1
+            playerBindings[index].store(
+                Self.binding(generation: book.playerGenerations[index], program: 0, channel: 0),
+                ordering: .sequentiallyConsistent)
+            return true
+        }
+        // A parked realtime thread retires the player promptly.
+        if released { wakeRealtimeThread() }
+    }
+
+    static func binding(generation: UInt32, program: Int, channel: Int) -> Int {
+        Int(generation) << 32 | program << 16 | channel
+    }
+
+    /// Frees programs that were unloaded once no player slot reads them any more.
+    func reclaimRetiredPrograms(_ book: inout ControlBook) {
+        for index in 0..<configuration.maximumPrograms where book.programRetiring[index] {
+            var reading = false
+            for player in 0..<configuration.maximumPlayers
+            where programInUse[player].load(ordering: .sequentiallyConsistent) == index {
+                reading = true
+                break
+            }
+            guard !reading else { continue }
+            programs[index].commands?.deallocate()
+            programs[index] = .empty
+            book.programRetiring[index] = false
+        }
+    }
+}

@@ -1,0 +1,410 @@
+import HapticsRendering
+
+// Processing: one thread at a time (the realtime thread, or a test after advancing a ManualClock).
+// It owns `realtime`, reads programs and channels without locks, and never allocates, locks or logs.
+extension Scheduler {
+    /// Takes the submitted commands, performs everything due at `clock.now()` in time order, and
+    /// returns the next instant something is due (`nil` when nothing is scheduled).
+    ///
+    /// Submissions and program commands due at the same instant: submissions first, in submission
+    /// order. Must not be called while the realtime thread runs, nor from two threads at once.
+    @discardableResult
+    public func process() -> MonotonicInstant? {
+        let wasProcessing = processing.exchange(true, ordering: .acquiring)
+        precondition(!wasProcessing, "Scheduler.process() must not run on two threads at once")
+        defer { processing.store(false, ordering: .releasing) }
+        let now = clock.now().nanoseconds
+        takeSubmissions()
+        retireReleasedPlayers(now: now)
+        while true {
+            let state = realtime.pointee
+            let submissionTime = state.pendingCount > 0 ? state.pending[state.pendingCount - 1].time : Int64.max
+            var playerTime = Int64.max
+            var playerSlot = -1
+            for position in 0..<state.activeCount {
+                let slot = state.activePlayers[position]
+                let time = nextEventTime(slot)
+                if time < playerTime {
+                    playerTime = time
+                    playerSlot = slot
+                }
+            }
+            if submissionTime <= now && submissionTime <= playerTime {
+                realtime.pointee.pendingCount -= 1
+                apply(state.pending[state.pendingCount - 1], now: now)
+            } else if playerTime <= now {
+                advance(playerSlot, at: playerTime, now: now)
+            } else {
+                let next = min(submissionTime, playerTime)
+                return next == .max ? nil : MonotonicInstant(nanoseconds: next)
+            }
+        }
+    }
+
+    /// Whether submissions wait in the queue that the processing side can take now.
+    var hasWaitingSubmissions: Bool {
+        realtime.pointee.pendingCount < realtime.pointee.pendingCapacity && queue.hasPublishedCommand
+    }
+
+    // MARK: Submissions
+
+    /// Moves queued commands into the time-sorted pending list, as long as it has room (when it does
+    /// not, they wait in the queue and new submissions see a full queue).
+    private func takeSubmissions() {
+        while realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, let command = queue.pop() {
+            let state = realtime.pointee
+            // Sorted by time descending: the insertion point is after every later command and before
+            // the commands due at the same time or earlier, which were submitted before this one.
+            var index = state.pendingCount
+            while index > 0 && state.pending[index - 1].time <= command.time { index -= 1 }
+            if index < state.pendingCount {
+                (state.pending + index + 1).update(from: state.pending + index, count: state.pendingCount - index)
+            }
+            state.pending[index] = command
+            realtime.pointee.pendingCount += 1
+        }
+    }
+
+    private func apply(_ command: SchedulerCommand, now: Int64) {
+        let time = command.time
+        if command.kind == .stopAll {
+            stopEverything(at: time, now: now)
+            return
+        }
+        guard let slot = claim(command, now: now) else {
+            ignoredCount.add(1, ordering: .relaxed)
+            trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop, deadline: time, time: now))
+            return
+        }
+        let players = realtime.pointee.players
+        switch command.kind {
+        case .start:
+            startPlayer(slot, at: time, now: now)
+        case .stop:
+            if players[slot].active { retire(slot, at: time, now: now) }
+            players[slot].idlePosition = 0
+        case .seek:
+            seekPlayer(slot, to: command.argument, at: time, now: now)
+        case .setRate:
+            if players[slot].active { reanchor(slot, at: time) }
+            players[slot].rate = command.value
+        case .setLoop:
+            players[slot].loops = command.argument != 0
+        case .setIntensity:
+            players[slot].intensityScale = Float(max(0, command.value))
+            remapLevel(slot, at: time, now: now)
+        case .setSharpness:
+            players[slot].sharpnessShift = Float(command.value)
+            remapLevel(slot, at: time, now: now)
+        case .otherParameter, .stopAll:
+            break
+        }
+    }
+
+    /// Checks a command's player against the current binding and brings the player's state to that
+    /// binding (a new player in a reused slot starts from fresh settings). Returns the slot, or `nil`
+    /// for a released or unknown player.
+    private func claim(_ command: SchedulerCommand, now: Int64) -> Int? {
+        let slot = Int(command.player)
+        guard slot >= 0 && slot < configuration.maximumPlayers else { return nil }
+        let binding = playerBindings[slot].load(ordering: .acquiring)
+        let generation = UInt32(truncatingIfNeeded: binding >> 32)
+        guard generation == command.generation, generation & 1 == 1 else { return nil }
+        let players = realtime.pointee.players
+        if players[slot].generation != generation {
+            if players[slot].active { retire(slot, at: now, now: now) }
+            players[slot] = PlayerState(generation: generation, program: (binding >> 16) & 0x7FFF, channel: binding & 0xFFFF)
+        }
+        return slot
+    }
+
+    /// Retires active players whose binding changed (released on the control side).
+    private func retireReleasedPlayers(now: Int64) {
+        var position = realtime.pointee.activeCount
+        while position > 0 {
+            position -= 1
+            let slot = realtime.pointee.activePlayers[position]
+            let generation = UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .acquiring) >> 32)
+            if generation != realtime.pointee.players[slot].generation { retire(slot, at: now, now: now) }
+        }
+    }
+
+    // MARK: Players
+
+    private func startPlayer(_ slot: Int, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        if players[slot].active {
+            seekPlayer(slot, to: 0, at: time, now: now)
+            return
+        }
+        let program = players[slot].program
+        // Announce the read before checking the binding once more: either the control side sees
+        // the announcement and keeps the program, or this side sees the release and backs off.
+        programInUse[slot].store(program, ordering: .sequentiallyConsistent)
+        let binding = playerBindings[slot].load(ordering: .sequentiallyConsistent)
+        guard UInt32(truncatingIfNeeded: binding >> 32) == players[slot].generation else {
+            programInUse[slot].store(-1, ordering: .releasing)
+            return
+        }
+        let channel = players[slot].channel
+        if !isMixing(channel) {
+            var position = realtime.pointee.activeCount
+            while position > 0 {
+                position -= 1
+                let other = realtime.pointee.activePlayers[position]
+                if players[other].channel == channel { retire(other, at: time, now: now) }
+            }
+        }
+        players[slot].active = true
+        realtime.pointee.activePlayers[realtime.pointee.activeCount] = slot
+        realtime.pointee.activeCount += 1
+        let position = players[slot].idlePosition
+        players[slot].idlePosition = 0
+        place(slot, at: position, time: time, now: now)
+    }
+
+    private func seekPlayer(_ slot: Int, to offset: Int64, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        let storage = programs[players[slot].program]
+        let target = min(max(0, offset), storage.duration)
+        guard players[slot].active else {
+            players[slot].idlePosition = target
+            return
+        }
+        place(slot, at: target, time: time, now: now)
+    }
+
+    /// Places an active player at program time `offset` at `time`, and sets its level to the one in
+    /// effect there (so a start at offset 0 plays the offset-0 command at once).
+    private func place(_ slot: Int, at offset: Int64, time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        let storage = programs[players[slot].program]
+        var target = offset
+        if target >= storage.duration && storage.count > 0 {
+            guard loopsPlayable(players[slot], storage) else {
+                retire(slot, at: time, now: now)
+                return
+            }
+            target %= storage.duration
+        }
+        players[slot].anchor = time
+        players[slot].anchorPosition = target
+        players[slot].iterationBase = 0
+        // Commands at or before the target are history: the last of them is the level in effect.
+        var cursor = 0
+        while cursor < storage.loopEnd && storage.commands![cursor].offset <= target { cursor += 1 }
+        players[slot].cursor = cursor
+        if cursor > 0 && !storage.commands![cursor - 1].command.isSilent {
+            let inEffect = storage.commands![cursor - 1]
+            players[slot].base = inEffect
+            setLevel(slot, render(slot, inEffect), at: time, now: now)
+        } else if !players[slot].level.isSilent {
+            players[slot].base = nil
+            setLevel(slot, .stop, at: time, now: now)
+        }
+    }
+
+    private func loopsPlayable(_ player: PlayerState, _ storage: ProgramStorage) -> Bool {
+        player.loops && storage.loopEnd > 0 && storage.duration > 0
+    }
+
+    /// Re-anchors an active player at `time` so that a rate change applies from there on.
+    private func reanchor(_ slot: Int, at time: Int64) {
+        let players = realtime.pointee.players
+        let elapsed = time - players[slot].anchor
+        let rate = players[slot].rate
+        let advanced = rate == 1 ? elapsed : Int64((Double(elapsed) * rate).rounded())
+        players[slot].anchorPosition += advanced
+        players[slot].anchor = time
+    }
+
+    /// The instant at which `programTime` (of the current iteration) plays.
+    private func deadline(_ player: PlayerState, _ programTime: Int64) -> Int64 {
+        let distance = player.iterationBase + programTime - player.anchorPosition
+        if player.rate == 1 { return player.anchor + distance }
+        return player.anchor + Int64((Double(distance) / player.rate).rounded())
+    }
+
+    private func nextEventTime(_ slot: Int) -> Int64 {
+        let player = realtime.pointee.players[slot]
+        let storage = programs[player.program]
+        if player.cursor < storage.loopEnd { return deadline(player, storage.commands![player.cursor].offset) }
+        if player.cursor == storage.loopEnd && loopsPlayable(player, storage) { return deadline(player, storage.duration) }
+        if player.cursor < storage.count { return deadline(player, storage.commands![player.cursor].offset) }
+        return deadline(player, storage.duration)
+    }
+
+    /// Performs the player's next event (due at `time`): a command, a loop wrap, or the end.
+    private func advance(_ slot: Int, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        let storage = programs[players[slot].program]
+        let cursor = players[slot].cursor
+        if cursor == storage.loopEnd && loopsPlayable(players[slot], storage) {
+            players[slot].iterationBase += storage.duration
+            players[slot].cursor = 0
+            return
+        }
+        guard cursor < storage.count else {
+            retire(slot, at: time, now: now)
+            return
+        }
+        let command = storage.commands![cursor]
+        players[slot].cursor = cursor + 1
+        let channel = players[slot].channel
+        if case let .dropStale(maximumLateness) = channels[channel].policy,
+           !command.command.isSilent, now - time > maximumLateness {
+            droppedStaleCount.add(1, ordering: .relaxed)
+            trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
+                              command: command.command, deadline: time, time: now))
+            return
+        }
+        players[slot].base = command.command.isSilent ? nil : command
+        setLevel(slot, render(slot, command), at: time, now: now)
+    }
+
+    /// Ends an active player at `time`. Its channel gets `.stop` when no other player plays there
+    /// and the channel is not already silent (the engine-enforced stop), or the new mix otherwise.
+    func retire(_ slot: Int, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        let wasSounding = !players[slot].level.isSilent
+        let channel = players[slot].channel
+        players[slot].active = false
+        players[slot].level = .stop
+        players[slot].base = nil
+        players[slot].cursor = 0
+        removeActive(slot)
+        // Nothing reads the program for this slot any more.
+        programInUse[slot].store(-1, ordering: .releasing)
+
+        var othersPlay = false
+        for position in 0..<realtime.pointee.activeCount
+        where players[realtime.pointee.activePlayers[position]].channel == channel {
+            othersPlay = true
+            break
+        }
+        if othersPlay {
+            if wasSounding && isMixing(channel) { emit(mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now) }
+        } else if !realtime.pointee.channelStates[channel].silent {
+            emit(.stop, channel: channel, player: slot, deadline: time, now: now)
+        }
+    }
+
+    private func removeActive(_ slot: Int) {
+        let active = realtime.pointee.activePlayers
+        let count = realtime.pointee.activeCount
+        guard let position = (0..<count).first(where: { active[$0] == slot }) else { return }
+        // Keeps start order (the mix takes the periodic waveform from the earliest player).
+        if position + 1 < count { (active + position).update(from: active + position + 1, count: count - position - 1) }
+        realtime.pointee.activeCount = count - 1
+    }
+
+    /// Stops every player without per-player output, then sends `.stop` to every channel.
+    func stopEverything(at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        while realtime.pointee.activeCount > 0 {
+            let slot = realtime.pointee.activePlayers[realtime.pointee.activeCount - 1]
+            players[slot].active = false
+            players[slot].level = .stop
+            players[slot].base = nil
+            players[slot].cursor = 0
+            players[slot].idlePosition = 0
+            programInUse[slot].store(-1, ordering: .releasing)
+            realtime.pointee.activeCount -= 1
+        }
+        for channel in 0..<channelCount.load(ordering: .acquiring) {
+            emit(.stop, channel: channel, player: -1, deadline: time, now: now)
+        }
+    }
+
+    // MARK: Levels
+
+    /// The player's command after its dynamic parameters.
+    private func render(_ slot: Int, _ command: TimedCommand) -> ActuatorCommand {
+        let player = realtime.pointee.players[slot]
+        if command.command.isSilent || (player.intensityScale == 1 && player.sharpnessShift == 0) {
+            return command.command
+        }
+        let intensity = min(max(command.intensity * player.intensityScale, 0), 1)
+        let sharpness = min(max(command.sharpness + player.sharpnessShift, 0), 1)
+        return remap(channels[player.channel].profile, intensity: intensity, sharpness: sharpness)
+    }
+
+    private func remap<Mapping: ChannelCommandMapping>(_ mapping: Mapping, intensity: Float, sharpness: Float) -> ActuatorCommand {
+        mapping.command(intensity: intensity, sharpness: sharpness)
+    }
+
+    /// Re-maps the level a playing player holds after a parameter change.
+    private func remapLevel(_ slot: Int, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        guard players[slot].active, let base = players[slot].base else { return }
+        setLevel(slot, render(slot, base), at: time, now: now)
+    }
+
+    private func setLevel(_ slot: Int, _ level: ActuatorCommand, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        players[slot].level = level
+        let channel = players[slot].channel
+        emit(isMixing(channel) ? mixedLevel(channel) : level, channel: channel, player: slot, deadline: time, now: now)
+    }
+
+    private func isMixing(_ channel: Int) -> Bool {
+        if case .mix = channels[channel].policy { return true }
+        return false
+    }
+
+    /// The sum of the levels of the channel's active players, saturating per motor; `.stop` when
+    /// none sounds. Levels of another kind than the first sounding player's are left out.
+    private func mixedLevel(_ channel: Int) -> ActuatorCommand {
+        let players = realtime.pointee.players
+        var mix: ActuatorCommand?
+        for position in 0..<realtime.pointee.activeCount {
+            let player = players[realtime.pointee.activePlayers[position]]
+            guard player.channel == channel, !player.level.isSilent else { continue }
+            guard let sum = mix else {
+                mix = player.level
+                continue
+            }
+            switch (sum, player.level) {
+            case let (.rumble(strong, weak), .rumble(addedStrong, addedWeak)):
+                mix = .rumble(strong: Self.saturatingSum(strong, addedStrong), weak: Self.saturatingSum(weak, addedWeak))
+            case let (.periodic(waveform, period, magnitude), .periodic(_, _, addedMagnitude)):
+                mix = .periodic(waveform: waveform, periodMilliseconds: period,
+                                magnitude: Self.saturatingSum(magnitude, addedMagnitude))
+            case let (.constant(level), .constant(addedLevel)):
+                mix = .constant(level: Self.saturatingSum(level, addedLevel))
+            default:
+                continue
+            }
+        }
+        return mix ?? .stop
+    }
+
+    static func saturatingSum(_ a: UInt16, _ b: UInt16) -> UInt16 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
+    }
+
+    static func saturatingSum(_ a: Int16, _ b: Int16) -> Int16 {
+        Int16(clamping: Int32(a) + Int32(b))
+    }
+
+    // MARK: Output
+
+    private func emit(_ command: ActuatorCommand, channel: Int, player: Int, deadline: Int64, now: Int64) {
+        channels[channel].output.perform(
+            command, channel: ChannelID(rawValue: channel),
+            deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
+        realtime.pointee.channelStates[channel] = ChannelState(last: command, silent: command.isSilent)
+        emittedCount.add(1, ordering: .relaxed)
+        let lateness = now - deadline
+        if lateness > maximumLatenessValue.load(ordering: .relaxed) {
+            maximumLatenessValue.store(lateness, ordering: .relaxed)
+        }
+        trace(TraceRecord(event: .emitted, channel: Int32(channel), player: Int32(player), command: command,
+                          deadline: deadline, time: now))
+    }
+
+    private func trace(_ record: TraceRecord) {
+        if !traceRing.append(record) { traceOverflowCount.add(1, ordering: .relaxed) }
+    }
+}

@@ -1,0 +1,92 @@
+import CHapticsSystem
+import Glibc
+
+/// The name the realtime thread shows in `top -H`, `ps -L` and trace viewers (≤ 15 bytes).
+let realtimeThreadName = "haptics-rt"
+
+extension Scheduler where Clock == SystemMonotonicClock {
+    /// Starts the realtime thread: a pthread named `haptics-rt`, timer slack 1 ns, `SCHED_FIFO` if the
+    /// system grants it (the refusal's errno is kept in `statistics.realtimePriorityError`; the thread
+    /// carries on without it). It loops on `process()` and waits for the next deadline with a futex
+    /// wait on an absolute `CLOCK_MONOTONIC` deadline, which a submission interrupts. Control side.
+    ///
+    /// Only for a scheduler on `SystemMonotonicClock`: the thread's waits are on that clock.
+    public func startRealtimeThread() throws(SchedulerError) {
+        try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
+            guard book.realtimeThread == nil else { throw .realtimeThreadAlreadyRunning }
+            running.store(true, ordering: .releasing)
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let result = pthread_create(&thread, nil, hapticsRealtimeThreadMain, context)
+            guard result == 0 else {
+                Unmanaged<Scheduler<SystemMonotonicClock>>.fromOpaque(context).release()
+                running.store(false, ordering: .releasing)
+                throw .threadCreationFailed(errno: result)
+            }
+            book.realtimeThread = thread
+        }
+    }
+
+    /// Whether the realtime thread runs.
+    public var isRealtimeThreadRunning: Bool {
+        control.withLock { $0.realtimeThread != nil }
+    }
+
+    /// Stops the realtime thread and waits for it to end. Before it ends, every player is stopped,
+    /// pending submissions are discarded and every channel gets `.stop`: the thread always leaves the
+    /// actuators silent. Does nothing when the thread does not run. Control side.
+    public func stopRealtimeThread() {
+        guard let thread = control.withLock({ book -> pthread_t? in
+            let thread = book.realtimeThread
+            book.realtimeThread = nil
+            return thread
+        }) else { return }
+        running.store(false, ordering: .releasing)
+        wakeRealtimeThread()
+        pthread_join(thread, nil)
+    }
+
+    /// The realtime loop. Runs on the realtime thread only.
+    func runRealtimeLoop() {
+        realtimeThreadName.withCString { _ = CHapticsSystem_setThreadName($0) }
+        _ = CHapticsSystem_setTimerSlack(1)
+        timerSlackValue.store(CHapticsSystem_timerSlack(), ordering: .relaxed)
+        let refusal = CHapticsSystem_requestRealtimePriority(configuration.realtimePriority)
+        priorityResult.store(Int(refusal), ordering: .relaxed)
+
+        while running.load(ordering: .acquiring) {
+            let next = process()
+            // Park: announce it, then look at the queue once more, so a submission that raced with the
+            // announcement is either seen here or wakes the wait below.
+            CHapticsSystem_parkBegin(wakeWord)
+            if hasWaitingSubmissions || !running.load(ordering: .acquiring) {
+                CHapticsSystem_parkEnd(wakeWord)
+                continue
+            }
+            _ = CHapticsSystem_futexWaitUntil(wakeWord, 1, next?.nanoseconds ?? -1)
+            CHapticsSystem_parkEnd(wakeWord)
+            wakeUpCount.add(1, ordering: .relaxed)
+        }
+        silenceOnExit()
+    }
+
+    /// Discards pending work, stops every player and sends `.stop` to every channel.
+    private func silenceOnExit() {
+        let wasProcessing = processing.exchange(true, ordering: .acquiring)
+        precondition(!wasProcessing, "Scheduler.process() ran while the realtime thread was stopping")
+        defer { processing.store(false, ordering: .releasing) }
+        while queue.pop() != nil {}
+        realtime.pointee.pendingCount = 0
+        let now = clock.now().nanoseconds
+        stopEverything(at: now, now: now)
+    }
+}
+
+/// The realtime thread's entry point: a nonisolated library function (a closure written in an
+/// executable's top-level code would inherit `@MainActor` isolation and trap on this thread).
+private func hapticsRealtimeThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    let scheduler = Unmanaged<Scheduler<SystemMonotonicClock>>.fromOpaque(context).takeRetainedValue()
+    scheduler.runRealtimeLoop()
+    return nil
+}

@@ -1,0 +1,94 @@
+import CHapticsSystem
+import HapticsPatterns
+
+// Submission: callable from any thread. Each call is one lock-free push of a plain value into the
+// bounded queue plus, only when the realtime thread is parked, one futex wake. No allocation, no lock.
+extension Scheduler {
+    /// Starts `player` at `instant`: its program's offset 0 (or the position a seek chose while it was
+    /// stopped) plays at `instant`. On a `replace` or `dropStale` channel the players already playing
+    /// there are silenced and retired. A started player that is started again restarts from the
+    /// beginning. Returns `false` (and counts a drop) when the queue is full.
+    @discardableResult
+    public func start(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
+        submit(.start, player: player, at: instant)
+    }
+
+    /// Stops `player` at `instant`; the channel gets `.stop` unless another player still plays there.
+    /// Returns `false` (and counts a drop) when the queue is full.
+    @discardableResult
+    public func stop(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
+        submit(.stop, player: player, at: instant)
+    }
+
+    /// Moves `player` to program time `offset` (nanoseconds, clamped to the program) at `instant`.
+    /// A playing player re-emits the level in effect at the new position; a stopped one will start
+    /// there. Returns `false` (and counts a drop) when the queue is full.
+    @discardableResult
+    public func seek(_ player: PlayerID, to offset: Int64, at instant: MonotonicInstant) -> Bool {
+        submit(.seek, player: player, at: instant, argument: offset)
+    }
+
+    /// Sets the playback rate of `player` from `instant` on: program offsets are divided by `rate`
+    /// (2.0 plays twice as fast). `rate` must be finite and greater than 0. Returns `false` (and
+    /// counts a drop) when the queue is full.
+    @discardableResult
+    public func setRate(_ player: PlayerID, _ rate: Double, at instant: MonotonicInstant) -> Bool {
+        precondition(rate > 0 && rate.isFinite, "Scheduler.setRate: the rate must be finite and > 0, not \(rate)")
+        return submit(.setRate, player: player, at: instant, value: rate)
+    }
+
+    /// Makes `player` loop (wrap to offset 0 at the program's duration instead of stopping) or not,
+    /// from `instant` on. Returns `false` (and counts a drop) when the queue is full.
+    @discardableResult
+    public func setLoop(_ player: PlayerID, _ enabled: Bool, at instant: MonotonicInstant) -> Bool {
+        submit(.setLoop, player: player, at: instant, argument: enabled ? 1 : 0)
+    }
+
+    /// Sets a dynamic parameter of `player` from `instant` on. `hapticIntensityControl` multiplies
+    /// each command's intensity, `hapticSharpnessControl` is added to its sharpness; the result is
+    /// re-mapped through the channel's device profile, for the level playing now and every later
+    /// command. Other parameters concern audio or envelopes, which are rendered before scheduling:
+    /// they are accepted and have no effect here. Returns `false` (and counts a drop) when the queue
+    /// is full.
+    @discardableResult
+    public func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant) -> Bool {
+        let kind: SchedulerCommand.Kind
+        switch id {
+        case .hapticIntensityControl: kind = .setIntensity
+        case .hapticSharpnessControl: kind = .setSharpness
+        default: kind = .otherParameter
+        }
+        return submit(kind, player: player, at: instant, value: value)
+    }
+
+    /// Stops every player at `instant` and sends `.stop` to every channel. Returns `false` (and counts
+    /// a drop) when the queue is full.
+    @discardableResult
+    public func stopAll(at instant: MonotonicInstant) -> Bool {
+        push(SchedulerCommand(kind: .stopAll, player: -1, generation: 0, time: instant.nanoseconds, argument: 0, value: 0))
+    }
+
+    private func submit(
+        _ kind: SchedulerCommand.Kind, player: PlayerID, at instant: MonotonicInstant,
+        argument: Int64 = 0, value: Double = 0
+    ) -> Bool {
+        push(SchedulerCommand(
+            kind: kind, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
+            time: instant.nanoseconds, argument: argument, value: value))
+    }
+
+    private func push(_ command: SchedulerCommand) -> Bool {
+        guard queue.push(command) else {
+            droppedCount.add(1, ordering: .relaxed)
+            return false
+        }
+        submittedCount.add(1, ordering: .relaxed)
+        wakeRealtimeThread()
+        return true
+    }
+
+    /// Wakes the realtime thread if it is parked; a fence and one load otherwise.
+    func wakeRealtimeThread() {
+        _ = CHapticsSystem_wakeIfParked(wakeWord)
+    }
+}

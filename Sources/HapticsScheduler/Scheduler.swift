@@ -1,0 +1,147 @@
+import Synchronization
+import HapticsRendering
+
+/// The realtime core: plays programs on actuator channels at absolute `CLOCK_MONOTONIC` deadlines.
+///
+/// Three sides, each with its own rules:
+/// - **Control** (`addChannel`, `load`, `makePlayer`, …) may allocate and takes a mutex.
+/// - **Submission** (`start`, `stop`, `seek`, `setRate`, `setLoop`, `setParameter`, `stopAll`) is
+///   callable from any thread at any rate: one lock-free push into a bounded queue, no allocation, no
+///   lock; a full queue returns `false` and counts a drop.
+/// - **Processing** (`process()`, or the realtime thread that loops on it) owns all playback state and
+///   reads programs and channels without locks; it never allocates, locks or logs.
+///
+/// Generic over its clock so that tests drive `process()` with a `ManualClock` and never sleep.
+public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
+    /// The clock deadlines are measured on.
+    public let clock: Clock
+    /// The capacities this scheduler was created with.
+    public let configuration: SchedulerConfiguration
+
+    let queue: CommandRing
+    let traceRing: TraceRing
+    let control: Mutex<ControlBook>
+
+    // Published by the control side, read by the processing side.
+    let channels: UnsafeMutablePointer<ChannelSlot>
+    let channelCount = Atomic<Int>(0)
+    let programs: UnsafeMutablePointer<ProgramStorage>
+    /// Per player slot: generation << 32 | program << 16 | channel. Odd generations are live players.
+    let playerBindings: UnsafeMutablePointer<Atomic<Int>>
+    /// Per player slot: the program the processing side reads for it, or −1. Lets the control side
+    /// free a program only once nothing reads it.
+    let programInUse: UnsafeMutablePointer<Atomic<Int>>
+
+    // Processing side only.
+    let realtime: UnsafeMutablePointer<RealtimeState>
+    let processing = Atomic<Bool>(false)
+
+    // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
+    let wakeWord: UnsafeMutablePointer<UInt32>
+    let running = Atomic<Bool>(false)
+
+    // Statistics.
+    let submittedCount = Atomic<Int>(0)
+    let droppedCount = Atomic<Int>(0)
+    let droppedStaleCount = Atomic<Int>(0)
+    let emittedCount = Atomic<Int>(0)
+    let ignoredCount = Atomic<Int>(0)
+    let maximumLatenessValue = Atomic<Int64>(0)
+    let wakeUpCount = Atomic<Int>(0)
+    let traceOverflowCount = Atomic<Int>(0)
+    /// −1: not asked yet; otherwise the errno (0 = granted).
+    let priorityResult = Atomic<Int>(-1)
+    /// −1: not started yet; otherwise nanoseconds.
+    let timerSlackValue = Atomic<Int64>(-1)
+
+    /// Creates a scheduler and allocates everything the realtime path will ever use.
+    public init(clock: Clock, configuration: SchedulerConfiguration = .default) {
+        precondition(configuration.maximumPrograms >= 1 && configuration.maximumPrograms <= 0x7FFF,
+                     "SchedulerConfiguration.maximumPrograms must be in 1…32767")
+        precondition(configuration.maximumChannels >= 1 && configuration.maximumChannels <= 0xFFFF,
+                     "SchedulerConfiguration.maximumChannels must be in 1…65535")
+        precondition(configuration.maximumPlayers >= 1, "SchedulerConfiguration.maximumPlayers must be at least 1")
+        self.clock = clock
+        self.configuration = configuration
+        queue = CommandRing(minimumCapacity: configuration.queueCapacity)
+        traceRing = TraceRing(capacity: max(1, configuration.traceCapacity))
+        control = Mutex(ControlBook(configuration: configuration))
+
+        channels = .allocate(capacity: configuration.maximumChannels)
+        programs = .allocate(capacity: configuration.maximumPrograms)
+        programs.initialize(repeating: .empty, count: configuration.maximumPrograms)
+        let playerCount = configuration.maximumPlayers
+        playerBindings = .allocate(capacity: playerCount)
+        programInUse = .allocate(capacity: playerCount)
+        for index in 0..<playerCount {
+            (playerBindings + index).initialize(to: Atomic(0))
+            (programInUse + index).initialize(to: Atomic(-1))
+        }
+
+        let players = UnsafeMutablePointer<PlayerState>.allocate(capacity: playerCount)
+        players.initialize(repeating: PlayerState(), count: playerCount)
+        let channelStates = UnsafeMutablePointer<ChannelState>.allocate(capacity: configuration.maximumChannels)
+        channelStates.initialize(repeating: ChannelState(), count: configuration.maximumChannels)
+        let activePlayers = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
+        activePlayers.initialize(repeating: -1, count: playerCount)
+        let pending = UnsafeMutablePointer<SchedulerCommand>.allocate(capacity: queue.capacity)
+        pending.initialize(repeating: .empty, count: queue.capacity)
+        realtime = .allocate(capacity: 1)
+        realtime.initialize(to: RealtimeState(
+            players: players, channelStates: channelStates, activePlayers: activePlayers,
+            pending: pending, pendingCapacity: queue.capacity))
+
+        wakeWord = .allocate(capacity: 1)
+        wakeWord.initialize(to: 0)
+    }
+
+    deinit {
+        let state = realtime.pointee
+        state.players.deinitialize(count: configuration.maximumPlayers)
+        state.players.deallocate()
+        state.channelStates.deinitialize(count: configuration.maximumChannels)
+        state.channelStates.deallocate()
+        state.activePlayers.deallocate()
+        state.pending.deinitialize(count: state.pendingCapacity)
+        state.pending.deallocate()
+        realtime.deinitialize(count: 1)
+        realtime.deallocate()
+
+        for index in 0..<configuration.maximumPrograms {
+            programs[index].commands?.deallocate()
+        }
+        programs.deinitialize(count: configuration.maximumPrograms)
+        programs.deallocate()
+        channels.deinitialize(count: channelCount.load(ordering: .acquiring))
+        channels.deallocate()
+        playerBindings.deinitialize(count: configuration.maximumPlayers)
+        playerBindings.deallocate()
+        programInUse.deinitialize(count: configuration.maximumPlayers)
+        programInUse.deallocate()
+        wakeWord.deallocate()
+    }
+
+    /// A snapshot of the counters. Control side.
+    public var statistics: SchedulerStatistics {
+        let priority = priorityResult.load(ordering: .relaxed)
+        let slack = timerSlackValue.load(ordering: .relaxed)
+        return SchedulerStatistics(
+            submitted: submittedCount.load(ordering: .relaxed),
+            dropped: droppedCount.load(ordering: .relaxed),
+            droppedStale: droppedStaleCount.load(ordering: .relaxed),
+            emitted: emittedCount.load(ordering: .relaxed),
+            ignored: ignoredCount.load(ordering: .relaxed),
+            maximumLateness: maximumLatenessValue.load(ordering: .relaxed),
+            wakeUps: wakeUpCount.load(ordering: .relaxed),
+            traceOverflows: traceOverflowCount.load(ordering: .relaxed),
+            realtimePriorityError: priority < 0 ? nil : Int32(priority),
+            timerSlack: slack < 0 ? nil : slack)
+    }
+
+    /// Moves every trace record written since the last call into `records` (oldest first) and
+    /// returns how many. Control side; formatting happens here, never on the realtime thread.
+    @discardableResult
+    public func drainTrace(into records: inout [TraceRecord]) -> Int {
+        control.withLock { _ in traceRing.drain(into: &records) }
+    }
+}

@@ -1,0 +1,24 @@
+/// Counters of a scheduler, read on the control side.
+public struct SchedulerStatistics: Sendable, Hashable {
+    /// Submissions accepted into the queue.
+    public var submitted: Int
+    /// Submissions refused because the queue was full.
+    public var dropped: Int
+    /// Level commands dropped by a `dropStale` channel because they were too late.
+    public var droppedStale: Int
+    /// Commands handed to outputs.
+    public var emitted: Int
+    /// Submissions ignored because their player had been released (or never existed).
+    public var ignored: Int
+    /// The largest `now − deadline` of an emitted command, nanoseconds (0 when none was late).
+    public var maximumLateness: Int64
+    /// Times the realtime thread woke up (deadline reached or woken by a submission).
+    public var wakeUps: Int
+    /// Trace records lost because the trace ring was full.
+    public var traceOverflows: Int
+    /// The errno `SCHED_FIFO` was refused with (`EPERM` in containers), 0 when granted, `nil` when the
+    /// realtime thread has not asked yet.
+    public var realtimePriorityError: Int32?
+    /// The timer slack the realtime thread runs with, nanoseconds (`nil` before it started).
+    public var timerSlack: Int64?
+}

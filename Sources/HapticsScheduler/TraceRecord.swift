@@ -1,0 +1,38 @@
+import HapticsRendering
+
+/// One fixed-size record of what the realtime path did, written without allocation and formatted
+/// later, off the realtime thread.
+public struct TraceRecord: Sendable, Hashable {
+    /// What happened.
+    public enum Event: UInt8, Sendable, Hashable {
+        /// A command was handed to the channel's output.
+        case emitted
+        /// A level command was dropped by a `dropStale` channel.
+        case droppedStale
+        /// A submission was ignored (released or unknown player).
+        case ignored
+    }
+
+    /// What happened.
+    public var event: Event
+    /// The channel (−1 when none).
+    public var channel: Int32
+    /// The player slot (−1 when none).
+    public var player: Int32
+    /// The command concerned (`.stop` for ignored submissions).
+    public var command: ActuatorCommand
+    /// When it was due, `CLOCK_MONOTONIC` nanoseconds.
+    public var deadline: Int64
+    /// The scheduler's clock when it was processed.
+    public var time: Int64
+
+    /// Creates a record.
+    public init(event: Event, channel: Int32, player: Int32, command: ActuatorCommand, deadline: Int64, time: Int64) {
+        self.event = event
+        self.channel = channel
+        self.player = player
+        self.command = command
+        self.deadline = deadline
+        self.time = time
+    }
+}

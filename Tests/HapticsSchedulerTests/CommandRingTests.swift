@@ -1,0 +1,42 @@
+import Testing
+@testable import HapticsScheduler
+
+@Suite("Command ring")
+struct CommandRingTests {
+    func command(_ time: Int64) -> SchedulerCommand {
+        SchedulerCommand(kind: .start, player: 1, generation: 1, time: time, argument: 0, value: 0)
+    }
+
+    @Test func capacityIsRoundedUpToAPowerOfTwo() {
+        let capacities = [1, 5, 1024].map { CommandRing(minimumCapacity: $0).capacity }
+        #expect(capacities == [2, 8, 1024])
+    }
+
+    @Test func popsInPushOrderAndRefusesWhenFull() {
+        let ring = CommandRing(minimumCapacity: 4)
+        let accepted = (0..<5).map { ring.push(command(Int64($0))) }
+        #expect(accepted == [true, true, true, true, false])
+        let published = ring.hasPublishedCommand
+        #expect(published)
+        let first = ring.pop()?.time
+        #expect(first == 0)
+        let refills = [ring.push(command(5)), ring.push(command(6))]
+        #expect(refills == [true, false])
+        var times: [Int64] = []
+        while let next = ring.pop() { times.append(next.time) }
+        #expect(times == [1, 2, 3, 5])
+        let drained = !ring.hasPublishedCommand
+        #expect(drained)
+    }
+
+    @Test func keepsOrderOverManyLaps() {
+        let ring = CommandRing(minimumCapacity: 2)
+        var times: [Int64] = []
+        for lap in 0..<100 {
+            let accepted = ring.push(command(Int64(2 * lap))) && ring.push(command(Int64(2 * lap + 1)))
+            #expect(accepted)
+            while let next = ring.pop() { times.append(next.time) }
+        }
+        #expect(times == Array(0..<200))
+    }
+}

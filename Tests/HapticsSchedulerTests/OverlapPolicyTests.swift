@@ -1,0 +1,102 @@
+import Testing
+import HapticsRendering
+@testable import HapticsScheduler
+
+@Suite("Overlap policies")
+struct OverlapPolicyTests {
+    @Test func replaceSilencesAndRetiresThePreviousPlayer() throws {
+        let bench = Bench(policy: .replace)
+        let t0 = bench.now
+        let first = try bench.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
+        let second = try bench.player(rumbleProgram([(5 * ms, 1_000, 2_000)], duration: 50 * ms))
+        bench.scheduler.start(first, at: bench.at(t0))
+        bench.scheduler.start(second, at: bench.at(t0 + 10 * ms))
+        bench.runOnDeadlines(until: t0 + 200 * ms)
+        #expect(bench.output.recorded == [
+            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
+            Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.rumble(strong: 1_000, weak: 2_000), deadline: t0 + 15 * ms, now: t0 + 15 * ms),
+            Emission(.stop, deadline: t0 + 60 * ms, now: t0 + 60 * ms),
+        ])
+    }
+
+    @Test func mixSumsLevelsPerMotorWithSaturation() throws {
+        let bench = Bench(policy: .mix)
+        let t0 = bench.now
+        let long = try bench.player(rumbleProgram([(0, 40_000, 100)], duration: 50 * ms))
+        let short = try bench.player(rumbleProgram([(0, 40_000, 200)], duration: 30 * ms))
+        bench.scheduler.start(long, at: bench.at(t0))
+        bench.scheduler.start(short, at: bench.at(t0 + 10 * ms))
+        bench.runOnDeadlines(until: t0 + 200 * ms)
+        #expect(bench.output.recorded == [
+            Emission(.rumble(strong: 40_000, weak: 100), deadline: t0, now: t0),
+            Emission(.rumble(strong: 65_535, weak: 300), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.rumble(strong: 40_000, weak: 100), deadline: t0 + 40 * ms, now: t0 + 40 * ms),
+            Emission(.stop, deadline: t0 + 50 * ms, now: t0 + 50 * ms),
+        ])
+    }
+
+    @Test func mixStopOfOnePlayerKeepsTheOther() throws {
+        let bench = Bench(policy: .mix)
+        let t0 = bench.now
+        let a = try bench.player(rumbleProgram([(0, 1_000, 0)], duration: 50 * ms))
+        let b = try bench.player(rumbleProgram([(0, 0, 2_000)], duration: 50 * ms))
+        bench.scheduler.start(a, at: bench.at(t0))
+        bench.scheduler.start(b, at: bench.at(t0))
+        bench.scheduler.stop(a, at: bench.at(t0 + 5 * ms))
+        bench.scheduler.stop(b, at: bench.at(t0 + 7 * ms))
+        bench.runOnDeadlines(until: t0 + 200 * ms)
+        #expect(bench.output.recorded == [
+            Emission(.rumble(strong: 1_000, weak: 0), deadline: t0, now: t0),
+            Emission(.rumble(strong: 1_000, weak: 2_000), deadline: t0, now: t0),
+            Emission(.rumble(strong: 0, weak: 2_000), deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(.stop, deadline: t0 + 7 * ms, now: t0 + 7 * ms),
+        ])
+    }
+
+    @Test func mixOfSignedLevelsSaturatesAtTheKernelRange() {
+        #expect(Scheduler<ManualClock>.saturatingSum(Int16(30_000), Int16(10_000)) == 32_767)
+        #expect(Scheduler<ManualClock>.saturatingSum(Int16(-30_000), Int16(-10_000)) == -32_768)
+        #expect(Scheduler<ManualClock>.saturatingSum(Int16(-300), Int16(100)) == -200)
+        #expect(Scheduler<ManualClock>.saturatingSum(UInt16(65_000), UInt16(1_000)) == 65_535)
+    }
+
+    @Test func dropStaleDropsLateLevelsButNeverStops() throws {
+        let bench = Bench(policy: .dropStale(maximumLateness: 2 * ms))
+        let t0 = bench.now
+        let player = try bench.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400), (20 * ms, 500, 600)], duration: 30 * ms))
+        bench.scheduler.start(player, at: bench.at(t0))
+        bench.run(to: t0)
+        bench.run(to: t0 + 12 * ms)
+        bench.run(to: t0 + 25 * ms)
+        bench.run(to: t0 + 40 * ms)
+        #expect(bench.output.recorded == [
+            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 12 * ms),
+            Emission(.stop, deadline: t0 + 30 * ms, now: t0 + 40 * ms),
+        ])
+        #expect(bench.scheduler.statistics.droppedStale == 1)
+        var trace: [TraceRecord] = []
+        bench.scheduler.drainTrace(into: &trace)
+        #expect(trace.filter { $0.event == .droppedStale } == [
+            TraceRecord(event: .droppedStale, channel: 0, player: 0, command: .rumble(strong: 500, weak: 600),
+                        deadline: t0 + 20 * ms, time: t0 + 25 * ms),
+        ])
+    }
+
+    @Test func dropStaleReplacesLikeReplace() throws {
+        let bench = Bench(policy: .dropStale(maximumLateness: 1 * ms))
+        let t0 = bench.now
+        let first = try bench.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
+        let second = try bench.player(rumbleProgram([(0, 9, 9)], duration: 5 * ms))
+        bench.scheduler.start(first, at: bench.at(t0))
+        bench.scheduler.start(second, at: bench.at(t0 + 1 * ms))
+        bench.runOnDeadlines(until: t0 + 200 * ms)
+        #expect(bench.output.recorded == [
+            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
+            Emission(.stop, deadline: t0 + 1 * ms, now: t0 + 1 * ms),
+            Emission(.rumble(strong: 9, weak: 9), deadline: t0 + 1 * ms, now: t0 + 1 * ms),
+            Emission(.stop, deadline: t0 + 6 * ms, now: t0 + 6 * ms),
+        ])
+    }
+}

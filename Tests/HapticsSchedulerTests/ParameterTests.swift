@@ -1,0 +1,101 @@
+import Testing
+import HapticsRendering
+@testable import HapticsScheduler
+
+@Suite("Dynamic parameters re-map through the channel profile")
+struct ParameterTests {
+    let program = rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms, intensity: 0.8, sharpness: 0.5)
+
+    @Test func intensityControlScalesThePlayingLevelAndTheNextCommands() throws {
+        let bench = Bench()
+        let t0 = bench.now
+        let player = try bench.player(program)
+        bench.scheduler.start(player, at: bench.at(t0))
+        bench.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: bench.at(t0 + 5 * ms))
+        bench.runOnDeadlines(until: t0 + 100 * ms)
+        let scaled = testRumble.command(intensity: Float(0.8) * Float(0.5), sharpness: 0.5)
+        #expect(bench.output.recorded == [
+            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
+            Emission(scaled, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(scaled, deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.stop, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
+        ])
+        #expect(scaled != .rumble(strong: 300, weak: 400))
+    }
+
+    @Test func sharpnessControlIsAddedToTheSharpness() throws {
+        let bench = Bench()
+        let t0 = bench.now
+        let player = try bench.player(program)
+        bench.scheduler.setParameter(player, .hapticSharpnessControl, value: 0.25, at: bench.at(t0))
+        bench.scheduler.start(player, at: bench.at(t0))
+        bench.runOnDeadlines(until: t0 + 100 * ms)
+        let shifted = testRumble.command(intensity: 0.8, sharpness: 0.75)
+        #expect(bench.output.recorded == [
+            Emission(shifted, deadline: t0, now: t0),
+            Emission(shifted, deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.stop, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
+        ])
+    }
+
+    @Test func resultsAreClampedToTheNormalizedRange() throws {
+        let bench = Bench()
+        let t0 = bench.now
+        let player = try bench.player(program)
+        bench.scheduler.setParameter(player, .hapticIntensityControl, value: 3, at: bench.at(t0))
+        bench.scheduler.setParameter(player, .hapticSharpnessControl, value: -2, at: bench.at(t0))
+        bench.scheduler.start(player, at: bench.at(t0))
+        bench.run(to: t0)
+        #expect(bench.output.recorded == [Emission(testRumble.command(intensity: 1, sharpness: 0), deadline: t0, now: t0)])
+    }
+
+    @Test func neutralValuesPlayTheProgramAsRendered() throws {
+        let bench = Bench()
+        let t0 = bench.now
+        let player = try bench.player(program)
+        bench.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: bench.at(t0))
+        bench.scheduler.start(player, at: bench.at(t0))
+        bench.scheduler.setParameter(player, .hapticIntensityControl, value: 1, at: bench.at(t0 + 5 * ms))
+        bench.runOnDeadlines(until: t0 + 100 * ms)
+        #expect(bench.output.recorded == [
+            Emission(testRumble.command(intensity: 0.4, sharpness: 0.5), deadline: t0, now: t0),
+            Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.stop, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
+        ])
+    }
+
+    @Test func audioParametersLeaveHapticsUnchanged() throws {
+        let bench = Bench()
+        let t0 = bench.now
+        let player = try bench.player(program)
+        bench.scheduler.start(player, at: bench.at(t0))
+        bench.scheduler.setParameter(player, .audioVolumeControl, value: 0.1, at: bench.at(t0 + 1 * ms))
+        bench.runOnDeadlines(until: t0 + 100 * ms)
+        #expect(bench.output.recorded.map(\.command) == [
+            .rumble(strong: 100, weak: 200), .rumble(strong: 300, weak: 400), .stop,
+        ])
+    }
+
+    @Test func periodicProfilesRemapToPeriodicCommands() throws {
+        let bench = Bench(profile: testVibra)
+        let t0 = bench.now
+        let vibraProgram = Program(
+            profileName: "test-vibra",
+            commands: [
+                TimedCommand(offset: 0, intensity: 0.6, sharpness: 0.5,
+                             command: .periodic(waveform: .sine, periodMilliseconds: 15, magnitude: 20_000)),
+                TimedCommand(offset: 10 * ms, intensity: 0, sharpness: 0, command: .stop),
+            ],
+            duration: 10 * ms, leadTime: 0)
+        let player = try bench.player(vibraProgram)
+        bench.scheduler.start(player, at: bench.at(t0))
+        bench.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: bench.at(t0 + 1 * ms))
+        bench.runOnDeadlines(until: t0 + 100 * ms)
+        #expect(bench.output.recorded == [
+            Emission(.periodic(waveform: .sine, periodMilliseconds: 15, magnitude: 20_000), deadline: t0, now: t0),
+            Emission(testVibra.command(intensity: 0.3, sharpness: 0.5), deadline: t0 + 1 * ms, now: t0 + 1 * ms),
+            Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+        ])
+    }
+}

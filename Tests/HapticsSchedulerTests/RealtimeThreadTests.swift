@@ -1,0 +1,87 @@
+import Glibc
+import Testing
+import HapticsRendering
+@testable import HapticsScheduler
+
+@Suite("Realtime thread")
+struct RealtimeThreadTests {
+    /// Waits until `condition` holds, checking every millisecond for at most `limit` seconds.
+    func waitUntil(seconds limit: Int64 = 10, _ condition: () -> Bool) -> Bool {
+        let end = SystemMonotonicClock().now().advanced(by: limit * 1_000_000_000)
+        while !condition() {
+            if SystemMonotonicClock().now() > end { return false }
+            usleep(1_000)
+        }
+        return true
+    }
+
+    func threadNames() -> [String] {
+        guard let directory = opendir("/proc/self/task") else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let task = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let file = fopen("/proc/self/task/\(task)/comm", "r") else { continue }
+            var buffer = [CChar](repeating: 0, count: 32)
+            if fgets(&buffer, 32, file) != nil {
+                names.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    .trimmingSuffix("\n"))
+            }
+            fclose(file)
+        }
+        return names
+    }
+
+    @Test func playsOnTimeAndLeavesEveryChannelSilent() throws {
+        let scheduler = Scheduler(clock: SystemMonotonicClock())
+        let outputs = [RecordingOutput(), RecordingOutput()]
+        let channels = outputs.map { scheduler.addChannel(output: $0, profile: testRumble, policy: .replace) }
+        let program = try scheduler.load(rumbleProgram([(0, 100, 200), (2 * ms, 300, 400), (4 * ms, 500, 600)], duration: 6 * ms))
+        let players = try channels.map { try scheduler.makePlayer(program: program, channel: $0) }
+        try scheduler.startRealtimeThread()
+        #expect(scheduler.isRealtimeThreadRunning)
+        #expect(throws: SchedulerError.realtimeThreadAlreadyRunning) { try scheduler.startRealtimeThread() }
+        #expect(threadNames().contains("haptics-rt"))
+
+        let start = scheduler.clock.now().advanced(by: 2 * ms)
+        for player in players { #expect(scheduler.start(player, at: start)) }
+        let finished = waitUntil { outputs.allSatisfy { $0.recorded.count >= 4 } }
+        #expect(finished)
+        scheduler.stopRealtimeThread()
+        #expect(scheduler.isRealtimeThreadRunning == false)
+
+        let t0 = start.nanoseconds
+        for (index, output) in outputs.enumerated() {
+            let recorded = output.recorded
+            #expect(recorded.map(\.command) == [
+                .rumble(strong: 100, weak: 200), .rumble(strong: 300, weak: 400), .rumble(strong: 500, weak: 600), .stop, .stop,
+            ])
+            #expect(recorded.prefix(4).map(\.deadline) == [t0, t0 + 2 * ms, t0 + 4 * ms, t0 + 6 * ms])
+            #expect(recorded.allSatisfy { $0.channel == index && $0.now >= $0.deadline })
+            #expect(recorded.last?.command == .stop)
+        }
+        let statistics = scheduler.statistics
+        #expect(statistics.realtimePriorityError != nil)
+        #expect(statistics.timerSlack == 1)
+        #expect(statistics.wakeUps >= 3)
+    }
+
+    @Test func stoppingTheThreadSilencesAProgramStillPlaying() throws {
+        let scheduler = Scheduler(clock: SystemMonotonicClock())
+        let output = RecordingOutput()
+        let channel = scheduler.addChannel(output: output, profile: testRumble)
+        let program = try scheduler.load(rumbleProgram([(0, 100, 200)], duration: 60_000 * ms))
+        let player = try scheduler.makePlayer(program: program, channel: channel)
+        try scheduler.startRealtimeThread()
+        scheduler.start(player, at: scheduler.clock.now())
+        #expect(waitUntil { output.recorded.count >= 1 })
+        scheduler.stopRealtimeThread()
+        #expect(output.recorded.map(\.command) == [.rumble(strong: 100, weak: 200), .stop])
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
