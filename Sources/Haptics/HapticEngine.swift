@@ -128,7 +128,7 @@ public final class HapticEngine: Sendable {
     /// Starts the realtime thread. Throws when the thread cannot be created.
     public func start() throws {
         guard !running.load(ordering: .acquiring) else { return }
-        try scheduler.startRealtimeThread()
+        try scheduler.startRealtime()
         realtime.store(true, ordering: .releasing)
         running.store(true, ordering: .releasing)
     }
@@ -142,12 +142,11 @@ public final class HapticEngine: Sendable {
     /// Stops everything: every device is sent to silence, then the realtime thread ends.
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        _ = scheduler.stopAll(at: scheduler.currentTime())
         if realtime.exchange(false, ordering: .acquiringAndReleasing) {
-            // The realtime thread drains the queue (our stopAll included) and silences every
-            // channel before it ends.
-            scheduler.stopRealtimeThread()
+            // The realtime thread silences every channel before it ends.
+            scheduler.stopRealtime()
         } else {
+            _ = scheduler.stopAll(at: scheduler.currentTime())
             _ = scheduler.process()
         }
     }

@@ -27,14 +27,14 @@ public final class HapticPatternPlayer: Sendable {
                     let player = try engine.scheduler.makePlayer(program: programID, channel: channel)
                     outputs.append((program, programID, player))
                 } catch {
-                    engine.scheduler.unload(programID)
+                    _ = engine.scheduler.unload(programID)
                     throw error
                 }
             }
         } catch {
             for output in outputs {
                 engine.scheduler.releasePlayer(output.player)
-                engine.scheduler.unload(output.programID)
+                _ = engine.scheduler.unload(output.programID)
             }
             throw error
         }
@@ -46,7 +46,7 @@ public final class HapticPatternPlayer: Sendable {
         for output in outputs {
             _ = engine.scheduler.stop(output.player, at: now)
             engine.scheduler.releasePlayer(output.player)
-            engine.scheduler.unload(output.programID)
+            _ = engine.scheduler.unload(output.programID)
         }
     }
 

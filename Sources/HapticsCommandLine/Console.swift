@@ -24,15 +24,24 @@ public final class StandardConsole: Console {
     /// Creates the console.
     public init() {}
     /// Writes to standard output.
-    public func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, stdout) }
-        fflush(stdout)
-    }
+    public func write(_ text: String) { Self.write(text, to: 1) }
     /// Writes to standard error.
-    public func writeError(_ text: String) {
+    public func writeError(_ text: String) { Self.write(text, to: 2) }
+
+    // Straight to the file descriptor: no stdio buffering to flush, nothing shared to guard.
+    private static func write(_ text: String, to descriptor: Int32) {
         var text = text
-        text.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, stderr) }
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
     }
     /// Whether standard output is a terminal.
     public var isTerminal: Bool { isatty(1) == 1 }

@@ -4,9 +4,9 @@ public enum HapticsTool {
     /// The tool's version.
     public static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [
-        ListCommand.self, PlayCommand.self, DemoCommand.self, ValidateCommand.self, PlotCommand.self,
-    ]
+    static var commands: [any Command.Type] {
+        [ListCommand.self, PlayCommand.self, DemoCommand.self, ValidateCommand.self, PlotCommand.self]
+    }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func main(arguments: [String], context: CommandContext) -> Int32 {
