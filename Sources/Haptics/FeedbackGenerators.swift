@@ -1,0 +1,101 @@
+import HapticsPatterns
+import HapticsScheduler
+
+/// Plays impacts of one style: collisions, snaps, landings.
+///
+/// Call `prepare()` shortly before the impact (a prepared generator plays sooner on real devices);
+/// then `impactOccurred(intensity:)`. Safe from any thread; never blocks.
+public final class ImpactFeedbackGenerator: Sendable {
+    /// The impact style.
+    public let style: ImpactStyle
+    /// The engine that plays it.
+    public let engine: HapticEngine
+    private let entry: VocabularyEntry?
+
+    /// Creates a generator for `style` on `engine`.
+    public init(style: ImpactStyle = .medium, engine: HapticEngine) {
+        self.style = style
+        self.engine = engine
+        self.entry = engine.vocabularyEntry(for: .impact(style))
+    }
+
+    /// Gets ready to play within the next few seconds.
+    public func prepare() {
+        if let entry { engine.prepare(entry) }
+    }
+
+    /// Whether a preparation is still holding.
+    public var isPrepared: Bool { entry.map(engine.isPrepared) ?? false }
+
+    /// Plays the impact now, at `intensity` (0…1, clamped).
+    @discardableResult
+    public func impactOccurred(intensity: Double = 1.0) -> PlaybackOutcome {
+        guard let entry else { return .notPlayed(.unsupported) }
+        return engine.play(entry, intensity: min(max(intensity, 0), 1), feltAt: nil)
+    }
+
+    /// Plays the impact so that it is felt at `feltAt` (e.g. when a sound becomes audible).
+    @discardableResult
+    public func impactOccurred(intensity: Double = 1.0, feltAt: MonotonicInstant) -> PlaybackOutcome {
+        guard let entry else { return .notPlayed(.unsupported) }
+        return engine.play(entry, intensity: min(max(intensity, 0), 1), feltAt: feltAt)
+    }
+}
+
+/// Plays the outcome of a task: success, warning or error.
+public final class NotificationFeedbackGenerator: Sendable {
+    /// The engine that plays it.
+    public let engine: HapticEngine
+    private let entries: [VocabularyEntry?]
+
+    /// Creates a generator on `engine`.
+    public init(engine: HapticEngine) {
+        self.engine = engine
+        self.entries = NotificationType.allCases.map { engine.vocabularyEntry(for: .notification($0)) }
+    }
+
+    /// Gets every notification type ready for the next few seconds.
+    public func prepare() {
+        for case let entry? in entries { engine.prepare(entry) }
+    }
+
+    /// Plays the notification of `type` now.
+    @discardableResult
+    public func notificationOccurred(_ type: NotificationType) -> PlaybackOutcome {
+        guard let entry = entries[index(of: type)] else { return .notPlayed(.unsupported) }
+        return engine.play(entry, intensity: 1, feltAt: nil)
+    }
+
+    private func index(of type: NotificationType) -> Int {
+        switch type {
+        case .success: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+}
+
+/// Plays a selection change: a detent while scrolling a picker, a tick of a slider.
+public final class SelectionFeedbackGenerator: Sendable {
+    /// The engine that plays it.
+    public let engine: HapticEngine
+    private let entry: VocabularyEntry?
+
+    /// Creates a generator on `engine`.
+    public init(engine: HapticEngine) {
+        self.engine = engine
+        self.entry = engine.vocabularyEntry(for: .selection)
+    }
+
+    /// Gets ready to play within the next few seconds.
+    public func prepare() {
+        if let entry { engine.prepare(entry) }
+    }
+
+    /// Plays a selection tick now.
+    @discardableResult
+    public func selectionChanged() -> PlaybackOutcome {
+        guard let entry else { return .notPlayed(.unsupported) }
+        return engine.play(entry, intensity: 1, feltAt: nil)
+    }
+}

@@ -1,0 +1,166 @@
+import HapticsPatterns
+import HapticsRendering
+import HapticsScheduler
+
+/// Plays one pattern (e.g. decoded from an AHAP file) on every output of an engine, with the
+/// controls of a media player: start, stop, loop, seek, rate, and dynamic parameters.
+///
+/// The pattern is rendered and loaded when the player is made; the controls are lock-free
+/// submissions. Releasing the player stops it and frees what it loaded.
+public final class HapticPatternPlayer: Sendable {
+    /// The engine it plays on.
+    public let engine: HapticEngine
+    /// The pattern as given.
+    public let pattern: Pattern
+    /// Per output: the program rendered for it, its loaded id and its player.
+    let outputs: [(program: Program, programID: ProgramID, player: PlayerID)]
+
+    init(engine: HapticEngine, pattern: Pattern) throws {
+        self.engine = engine
+        self.pattern = pattern
+        var outputs: [(program: Program, programID: ProgramID, player: PlayerID)] = []
+        do {
+            for (output, channel) in engine.channels {
+                let program = Renderer(profile: output.profile).render(pattern)
+                let programID = try engine.scheduler.load(program)
+                do {
+                    let player = try engine.scheduler.makePlayer(program: programID, channel: channel)
+                    outputs.append((program, programID, player))
+                } catch {
+                    _ = engine.scheduler.unload(programID)
+                    throw error
+                }
+            }
+        } catch {
+            for output in outputs {
+                engine.scheduler.releasePlayer(output.player)
+                _ = engine.scheduler.unload(output.programID)
+            }
+            throw error
+        }
+        self.outputs = outputs
+    }
+
+    deinit {
+        let now = engine.scheduler.currentTime()
+        for output in outputs {
+            _ = engine.scheduler.stop(output.player, at: now)
+            engine.scheduler.releasePlayer(output.player)
+            _ = engine.scheduler.unload(output.programID)
+        }
+    }
+
+    /// How early the first command goes out before the felt onset, the longest over the outputs.
+    public var leadTime: Int64 { outputs.map(\.program.leadTime).max() ?? 0 }
+
+    /// The pattern's length as played (longest program, from the first command to the final stop),
+    /// in nanoseconds.
+    public var duration: Int64 { outputs.map(\.program.duration).max() ?? 0 }
+
+    /// The programs rendered for each output, in output order.
+    public var programs: [Program] { outputs.map(\.program) }
+
+    /// Starts playing: as soon as possible, or felt at `feltAt`.
+    @discardableResult
+    public func start(feltAt: MonotonicInstant? = nil) -> PlaybackOutcome {
+        if let reason = engine.silenceReason() { return .notPlayed(reason) }
+        let playable = outputs.filter { $0.program.commands.contains { !$0.command.isSilent } }
+        guard !playable.isEmpty else { return .notPlayed(.unsupported) }
+        let now = engine.scheduler.currentTime()
+        let earliest = now.advanced(by: playable.map(\.program.leadTime).max() ?? 0)
+        let felt = max(feltAt ?? earliest, earliest)
+        for output in playable {
+            let start = felt.advanced(by: -output.program.leadTime)
+            guard engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: engine.gain, at: start),
+                  engine.scheduler.start(output.player, at: start)
+            else { return .notPlayed(.queueFull) }
+        }
+        return .scheduled(feltAt: felt)
+    }
+
+    /// Stops at `time` (now when `nil`); the devices go silent.
+    @discardableResult
+    public func stop(at time: MonotonicInstant? = nil) -> Bool {
+        let time = time ?? engine.scheduler.currentTime()
+        return outputs.allSatisfy { engine.scheduler.stop($0.player, at: time) }
+    }
+
+    /// Loops the pattern from its end back to its start until stopped (or stops looping).
+    @discardableResult
+    public func setLooping(_ enabled: Bool, at time: MonotonicInstant? = nil) -> Bool {
+        let time = time ?? engine.scheduler.currentTime()
+        return outputs.allSatisfy { engine.scheduler.setLoop($0.player, enabled, at: time) }
+    }
+
+    /// Jumps to `offset` seconds into the pattern.
+    @discardableResult
+    public func seek(to offset: Double, at time: MonotonicInstant? = nil) -> Bool {
+        let time = time ?? engine.scheduler.currentTime()
+        let nanoseconds = Int64((max(offset, 0) * 1e9).rounded())
+        return outputs.allSatisfy { engine.scheduler.seek($0.player, to: nanoseconds, at: time) }
+    }
+
+    /// Plays faster (> 1) or slower (< 1); `rate` must be positive.
+    @discardableResult
+    public func setPlaybackRate(_ rate: Double, at time: MonotonicInstant? = nil) -> Bool {
+        precondition(rate > 0, "playback rate must be positive")
+        let time = time ?? engine.scheduler.currentTime()
+        return outputs.allSatisfy { engine.scheduler.setRate($0.player, rate, at: time) }
+    }
+
+    /// Sends a dynamic parameter to the playing pattern (e.g. `.hapticIntensityControl` 0.5 halves
+    /// it). The intensity control is multiplied by the engine gain.
+    @discardableResult
+    public func send(_ parameter: DynamicParameterID, value: Double, at time: MonotonicInstant? = nil) -> Bool {
+        let time = time ?? engine.scheduler.currentTime()
+        let value = parameter == .hapticIntensityControl ? value * engine.gain : value
+        return outputs.allSatisfy { engine.scheduler.setParameter($0.player, parameter, value: value, at: time) }
+    }
+
+    /// Sends a parameter curve: its control points, linearly interpolated at each output's control
+    /// interval, as timed parameter changes starting at `start` (now when `nil`).
+    @discardableResult
+    public func send(_ curve: ParameterCurve, startingAt start: MonotonicInstant? = nil) -> Bool {
+        let origin = (start ?? engine.scheduler.currentTime()).advanced(by: Int64((curve.time * 1e9).rounded()))
+        guard let first = curve.controlPoints.first, let last = curve.controlPoints.last else { return true }
+        var ok = true
+        for (output, channelOutput) in zip(outputs, engine.channels) {
+            let step = max(channelOutput.output.profile.controlInterval, 1_000_000)
+            let end = Int64((last.time * 1e9).rounded())
+            var t = Int64((first.time * 1e9).rounded())
+            while ok {
+                let value = curve.value(atSeconds: Double(t) / 1e9)
+                let sent = curve.id == .hapticIntensityControl ? value * engine.gain : value
+                ok = engine.scheduler.setParameter(output.player, curve.id, value: sent, at: origin.advanced(by: t))
+                if t >= end { break }
+                t = min(t + step, end)
+            }
+        }
+        return ok
+    }
+}
+
+extension ParameterCurve {
+    /// The curve's value `seconds` after its start: linear between control points, held flat
+    /// before the first and after the last.
+    func value(atSeconds seconds: Double) -> Double {
+        guard var previous = controlPoints.first else { return 0 }
+        if seconds <= previous.time { return previous.value }
+        for point in controlPoints.dropFirst() {
+            if seconds <= point.time {
+                let span = point.time - previous.time
+                guard span > 0 else { return point.value }
+                return previous.value + (point.value - previous.value) * (seconds - previous.time) / span
+            }
+            previous = point
+        }
+        return previous.value
+    }
+}
+
+extension HapticEngine {
+    /// Renders `pattern` for every output and loads it; the player plays it.
+    public func makePlayer(pattern: Pattern) throws -> HapticPatternPlayer {
+        try HapticPatternPlayer(engine: self, pattern: pattern)
+    }
+}

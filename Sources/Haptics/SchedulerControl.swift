@@ -1,0 +1,54 @@
+import HapticsPatterns
+import HapticsRendering
+import HapticsScheduler
+
+/// The part of `Scheduler<Clock>` the engine uses, so the engine itself need not be generic over
+/// the clock: production engines run on `SystemMonotonicClock`, tests on `ManualClock`.
+protocol SchedulerControl: AnyObject, Sendable {
+    func currentTime() -> MonotonicInstant
+    func addChannel(output: any ActuatorOutput, profile: DeviceProfile, policy: OverlapPolicy) -> ChannelID
+    func load(_ program: Program) throws -> ProgramID
+    func unload(_ program: ProgramID) -> Bool
+    func makePlayer(program: ProgramID, channel: ChannelID) throws -> PlayerID
+    func releasePlayer(_ player: PlayerID)
+    func start(_ player: PlayerID, at time: MonotonicInstant) -> Bool
+    func stop(_ player: PlayerID, at time: MonotonicInstant) -> Bool
+    func seek(_ player: PlayerID, to offset: Int64, at time: MonotonicInstant) -> Bool
+    func setRate(_ player: PlayerID, _ rate: Double, at time: MonotonicInstant) -> Bool
+    func setLoop(_ player: PlayerID, _ enabled: Bool, at time: MonotonicInstant) -> Bool
+    func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant) -> Bool
+    func stopAll(at time: MonotonicInstant) -> Bool
+    func process() -> MonotonicInstant?
+    func startRealtime() throws
+    func stopRealtime()
+}
+
+extension Scheduler: SchedulerControl {
+    func currentTime() -> MonotonicInstant { clock.now() }
+
+    // The realtime thread sleeps on CLOCK_MONOTONIC itself, so it exists only for schedulers on the
+    // system clock; engines on other clocks are driven with `process()`.
+    func startRealtime() throws {
+        guard let system = self as? Scheduler<SystemMonotonicClock> else { throw EngineError.clockNotRealtime }
+        try system.startRealtimeThread()
+    }
+
+    func stopRealtime() {
+        (self as? Scheduler<SystemMonotonicClock>)?.stopRealtimeThread()
+    }
+}
+
+/// Errors of the engine itself.
+public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `start()` was called on an engine whose clock is not the system monotonic clock; drive it
+    /// with `startManuallyDriven()` and `process()` instead.
+    case clockNotRealtime
+
+    /// What went wrong.
+    public var description: String {
+        switch self {
+        case .clockNotRealtime:
+            return "the realtime thread needs the system monotonic clock; drive this engine with process()"
+        }
+    }
+}

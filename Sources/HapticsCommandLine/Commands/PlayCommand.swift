@@ -1,0 +1,110 @@
+import Foundation
+import Haptics
+import HapticsDevices
+import HapticsPatterns
+import HapticsRendering
+
+/// `haptics play`: plays a feedback or a pattern file and shows what the device did.
+struct PlayCommand: Command {
+    static let name = "play"
+    static let abstract = "Play a feedback or a pattern file."
+    static let usage = ["play <feedback|file.ahap> [--device simulated] [--profile <name>] [--plot <file.svg>] [--wav <file.wav>] [--json]"]
+    static let options = [
+        HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file."),
+    ] + DeviceOptions.help + [
+        HelpRow("--plot <file.svg>", "Also write the motors over time as an SVG plot."),
+        HelpRow("--wav <file.wav>", "Also write the haptic signal as audible sound (48 kHz WAV)."),
+        HelpRow("--json", "One JSON object per line: every device command, then a summary."),
+    ]
+    static let discussion = """
+        On the simulated device the motors are drawn in the terminal as they were driven, in real time
+        through the realtime scheduler.
+        """
+
+    var target: String
+    var device = DeviceOptions()
+    var plotPath: String?
+    var wavPath: String?
+    var json = false
+
+    init(arguments: [String]) throws(CommandLineError) {
+        var cursor = ArgumentCursor(arguments)
+        var target: String?
+        while let item = cursor.next() {
+            if try device.parse(item, &cursor) { continue }
+            switch item {
+            case let .option("plot", inline): plotPath = try cursor.value(for: "plot", inline: inline)
+            case let .option("wav", inline): wavPath = try cursor.value(for: "wav", inline: inline)
+            case .option("json", nil): json = true
+            case let .option(name, _): throw .usage("unknown option --\(name)")
+            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
+            case let .positional(value):
+                guard target == nil else { throw .usage("unexpected argument '\(value)'") }
+                target = value
+            }
+        }
+        guard let target else { throw .usage("missing the feedback or file to play") }
+        self.target = target
+    }
+
+    func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
+        let target = try PlayTarget(argument: target)
+        if case let .file(_, _, warnings) = target {
+            for warning in warnings { context.console.errorLine(warning.description) }
+        }
+        let run = try SimulatedRun.play(target, profile: device.profile)
+        try Self.report(run, name: target.name, json: json, plotPath: plotPath, wavPath: wavPath, context: context)
+        guard run.outcome.isScheduled else { return ExitStatus.failure }
+        return ExitStatus.success
+    }
+
+    /// Prints (or writes) what a run did: JSON lines, or a terminal drawing and a summary.
+    static func report(_ run: SimulatedRun, name: String, json: Bool, plotPath: String?, wavPath: String?, context: CommandContext) throws(CommandLineError) {
+        let timeline = MotorTimeline(recording: run.recording, origin: run.requestedAt, actuator: run.profile.actuator)
+        if let plotPath {
+            try write(SVGPlot.render(timeline, title: "\(name) on \(run.profile.displayName)", events: []), to: plotPath)
+        }
+        if let wavPath {
+            try write(HapticAudioRenderer().renderWAV(timeline), to: wavPath)
+        }
+        if json {
+            for line in run.commandLines(name: name) { context.console.line(line) }
+            var summary = JSONLine()
+            summary.add("feedback", name)
+            summary.add("device", "simulated")
+            summary.add("profile", run.profile.name)
+            switch run.outcome {
+            case let .scheduled(feltAt):
+                summary.add("outcome", "scheduled")
+                summary.add("felt_ms", Double(feltAt.nanoseconds - run.requestedAt.nanoseconds) / 1e6, digits: 3)
+            case let .notPlayed(reason):
+                summary.add("outcome", "not-played")
+                summary.add("reason", reason.rawValue)
+            }
+            summary.add("commands", run.recording.count)
+            context.console.line(summary.text)
+            return
+        }
+        let color = context.console.isTerminal && context.environment["NO_COLOR"] == nil
+        context.console.line("\(name) on simulated \(run.profile.name)")
+        context.console.write(TerminalPlot.render(timeline, width: 72, color: color))
+        switch run.outcome {
+        case let .scheduled(feltAt):
+            let felt = JSONLine.number(Double(feltAt.nanoseconds - run.requestedAt.nanoseconds) / 1e6, digits: 1)
+            let worst = run.recording.map { $0.time.nanoseconds - $0.deadline.nanoseconds }.max() ?? 0
+            context.console.line("\(run.recording.count) commands, felt at +\(felt) ms, worst lateness \(JSONLine.number(Double(worst) / 1e3, digits: 1)) µs")
+        case let .notPlayed(reason):
+            context.console.line("not played: \(reason)")
+        }
+    }
+
+    static func write(_ text: String, to path: String) throws(CommandLineError) {
+        try write(Array(text.utf8), to: path)
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws(CommandLineError) {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw .failure("\(path): cannot write the file")
+        }
+    }
+}

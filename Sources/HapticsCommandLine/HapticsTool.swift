@@ -1,0 +1,78 @@
+/// The `haptics` command-line tool: picks the subcommand, handles `--help` and `--version`, and
+/// turns errors into messages and exit statuses.
+public enum HapticsTool {
+    /// The tool's version.
+    public static let version = "0.1.0"
+
+    static var commands: [any Command.Type] {
+        [ListCommand.self, PlayCommand.self, DemoCommand.self, ValidateCommand.self, PlotCommand.self]
+    }
+
+    /// Runs the tool with `arguments` (without the program name) and returns the exit status.
+    public static func main(arguments: [String], context: CommandContext) -> Int32 {
+        let console = context.console
+        guard let first = arguments.first else {
+            console.write(overview)
+            return ExitStatus.success
+        }
+        switch first {
+        case "-h", "--help", "help":
+            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                console.write(Help.text(for: command))
+            } else {
+                console.write(overview)
+            }
+            return ExitStatus.success
+        case "--version":
+            console.line("haptics \(version)")
+            return ExitStatus.success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            console.errorLine("haptics: unknown command '\(first)'. See 'haptics --help'.")
+            return ExitStatus.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            console.write(Help.text(for: command))
+            return ExitStatus.success
+        }
+        do throws(CommandLineError) {
+            let parsed = try command.init(arguments: rest)
+            return try parsed.run(context)
+        } catch {
+            switch error {
+            case let .usage(message):
+                console.errorLine("haptics \(command.name): \(message). See 'haptics \(command.name) --help'.")
+            case let .failure(message):
+                console.errorLine("haptics \(command.name): \(message)")
+            }
+            return error.exitStatus
+        }
+    }
+
+    /// The top-level help.
+    static var overview: String {
+        var text = """
+            OVERVIEW: Play, inspect and verify haptic feedback on Linux devices.
+
+            USAGE:
+              haptics <command> [arguments] [options]
+
+            COMMANDS:
+
+            """
+        text += Help.table(commands.map { HelpRow($0.name, $0.abstract) })
+        text += """
+
+            OPTIONS:
+              -h, --help   Show help (also 'haptics <command> --help').
+              --version    Show the version.
+
+            A feedback is written notification.success, impact.heavy, impact.light:0.5, selection.
+
+            """
+        return text
+    }
+}

@@ -1,0 +1,7 @@
+import Foundation
+
+/// The process's environment variables.
+public enum ProcessEnvironment {
+    /// The current environment.
+    public static func current() -> [String: String] { ProcessInfo.processInfo.environment }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import HapticsDevices
+import HapticsPatterns
+import HapticsRendering
+import Testing
+@testable import HapticsCommandLine
+
+@Suite("Commands")
+struct CommandTests {
+    @Test("list prints the vocabulary")
+    func list() {
+        let result = runTool("list")
+        #expect(result.status == 0)
+        #expect(result.output == """
+            notification.success  2 events  240 ms
+            notification.warning  2 events  280 ms
+            notification.error    4 events  480 ms
+            impact.light          1 event   40 ms
+            impact.medium         1 event   80 ms
+            impact.heavy          1 event   160 ms
+            impact.soft           1 event   160 ms
+            impact.rigid          1 event   40 ms
+            selection             1 event   40 ms
+
+            """)
+    }
+
+    @Test("list --json is one object per line")
+    func listJSON() {
+        let lines = runTool("list", "--json").output.split(separator: "\n")
+        #expect(lines.count == 9)
+        #expect(lines.first == #"{"feedback":"notification.success","events":2,"duration_ms":240,"pattern":"Patterns/notification-success.ahap"}"#)
+        #expect(lines.last == #"{"feedback":"selection","events":1,"duration_ms":40,"pattern":"Patterns/selection.ahap"}"#)
+    }
+
+    @Test("validate: exit 0 when all decode, 1 with located errors otherwise")
+    func validate() throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let good = folder + "/good.ahap"
+        let bad = folder + "/bad.ahap"
+        try AHAPEncoder().encode(Feedback.selection.canonicalPattern).write(toFile: good, atomically: true, encoding: .utf8)
+        try """
+            {
+              "Pattern": [
+                { "Event": { "Time": 0, "EventType": "HapticContinuous", "EventDuration": "abc" } }
+              ]
+            }
+            """.write(toFile: bad, atomically: true, encoding: .utf8)
+
+        let ok = runTool("validate", good)
+        #expect(ok.status == 0)
+        #expect(ok.output == "\(good): ok (1 haptic, 0 audio events, 0.04 s, 0 warnings)\n")
+
+        let mixed = runTool("validate", good, bad)
+        #expect(mixed.status == 1)
+        #expect(mixed.error == "\(bad):3:79: Pattern[0].Event.EventDuration: expected a number ≥ 0, found \"abc\"\n")
+
+        let missing = runTool("validate", folder + "/missing.ahap")
+        #expect(missing.status == 1)
+        #expect(missing.error.hasPrefix("\(folder)/missing.ahap: "))
+    }
+
+    @Test("play on the simulated device sends exactly the rendered program, then a summary")
+    func playJSON() throws {
+        let result = runTool("play", "impact.rigid", "--profile", "dualsense", "--json")
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let program = Renderer(profile: .dualSense).render(Feedback.impact(.rigid).canonicalPattern)
+        // The program's commands, then the engine's own stop when it shuts down.
+        let commands = lines.dropLast().map { line in
+            String(line[line.range(of: #""command""#)!.lowerBound...])
+        }
+        var expected = program.commands.map { timed -> String in
+            var line = JSONLine()
+            timed.command.addFields(to: &line)
+            return String(line.text.dropFirst())
+        }
+        expected.append(#""command":"stop"}"#)
+        #expect(commands == expected)
+        let summary = try #require(lines.last)
+        #expect(summary.hasPrefix(#"{"feedback":"impact.rigid","device":"simulated","profile":"dualsense","outcome":"scheduled","felt_ms":"#))
+        #expect(summary.hasSuffix(#","commands":\#(program.commands.count + 1)}"#))
+    }
+
+    @Test("play --plot and --wav write an SVG and a WAV of what the device did")
+    func playWritesFiles() throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = runTool("play", "notification.success", "--plot", folder + "/p.svg", "--wav", folder + "/p.wav")
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("notification.success on simulated simulated\nstrong │"))
+        let svg = try String(contentsOfFile: folder + "/p.svg", encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
+        #expect(svg.contains("notification.success on"))
+        let wav = try WAVReader.read(contentsOf: folder + "/p.wav")
+        #expect(wav.sampleRate == 48_000)
+        #expect(wav.channelCount == 1)
+        // The recording runs from the request to the engine's final stop: at least the pattern.
+        #expect(wav.frameCount >= 48_000 * 240 / 1000)
+        #expect(wav.samples.contains { $0 != 0 })
+    }
+
+    @Test("plot renders a file without playing it")
+    func plotFile() throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = runTool("plot", "impact.heavy", "-o", folder + "/h.svg", "--profile", "generic-rumble")
+        #expect(result.status == 0)
+        let program = Renderer(profile: .genericRumble).render(Feedback.impact(.heavy).canonicalPattern)
+        #expect(result.output == "\(folder)/h.svg: \(program.commands.count) commands over \(program.duration / 1_000_000) ms\n")
+        #expect(program.duration == 160_000_000)
+        let svg = try String(contentsOfFile: folder + "/h.svg", encoding: .utf8)
+        #expect(svg.contains("continuous 160 ms"))
+    }
+
+    @Test("a pattern file that does not decode fails with the located error and exit 1")
+    func playBadFile() throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bad = folder + "/bad.ahap"
+        try #"{"Pattern": [ {"Event": {"Time": -1, "EventType": "HapticTransient"}} ]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let result = runTool("play", bad)
+        #expect(result.status == 1)
+        #expect(result.error == "haptics play: \(bad):1:34: Pattern[0].Event.Time: expected a number ≥ 0, found -1\n")
+        #expect(result.output == "")
+    }
+}
