@@ -26,29 +26,29 @@ let package = Package(
         // Pure: pattern × device profile → program of timed actuator commands.
         .target(name: "HapticsRendering", dependencies: ["HapticsPatterns"]),
         // Realtime core: lock-free submission, one RT thread, generic over an injected clock.
-        .target(name: "HapticsScheduler", dependencies: ["HapticsRendering", "CHapticsSystem"]),
+        .target(name: "HapticsScheduler", dependencies: ["HapticsPatterns", "HapticsRendering", "CHapticsSystem"]),
         // Outputs: simulated device (plots, WAV), evdev devices, virtual devices for the testbench.
         .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "CHapticsSystem", "CEvdev"]),
         // Public engine and feedback generators.
         .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
-        .target(name: "HapticsCommandLine", dependencies: ["Haptics"]),
+        .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),
 
         // Benchmarks (not tests): `Tools/bench <name>`.
         .target(name: "CBenchSupport", path: "Tools/Bench/CBenchSupport"),
         .executableTarget(
             name: "haptics-bench",
-            dependencies: ["HapticsScheduler", "CBenchSupport"],
+            dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsPatterns", "CBenchSupport"],
             path: "Tools/Bench/haptics-bench"
         ),
 
         .testTarget(name: "HapticsPatternsTests", dependencies: ["HapticsPatterns"]),
         .testTarget(name: "HapticsRenderingTests", dependencies: ["HapticsRendering"]),
-        .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler"]),
-        .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices"]),
-        .testTarget(name: "HapticsTests", dependencies: ["Haptics"]),
-        .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine"]),
+        .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsRendering", "CHapticsSystem"]),
+        .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
+        .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine", "HapticsDevices", "HapticsRendering", "HapticsPatterns"]),
         .testTarget(name: "HapticsKernelTests", dependencies: ["HapticsDevices"]),
     ]
 )

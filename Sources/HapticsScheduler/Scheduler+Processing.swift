@@ -338,11 +338,7 @@ extension Scheduler {
         }
         let intensity = min(max(command.intensity * player.intensityScale, 0), 1)
         let sharpness = min(max(command.sharpness + player.sharpnessShift, 0), 1)
-        return remap(channels[player.channel].profile, intensity: intensity, sharpness: sharpness)
-    }
-
-    private func remap<Mapping: ChannelCommandMapping>(_ mapping: Mapping, intensity: Float, sharpness: Float) -> ActuatorCommand {
-        mapping.command(intensity: intensity, sharpness: sharpness)
+        return channels[player.channel].profile.command(intensity: intensity, sharpness: sharpness)
     }
 
     /// Re-maps the level a playing player holds after a parameter change.
