@@ -120,11 +120,14 @@ public struct EventParameters: Sendable, Hashable {
     public var hapticIntensity: Double?
     /// `HapticSharpness`, 0…1 (default 0.5).
     public var hapticSharpness: Double?
-    /// `AttackTime`, a 0…1 adjuster of the envelope attack (not seconds; higher is exponentially longer), default 0.
+    /// `AttackTime`, 0…1, default 0. Apple documents it as an adjuster of the envelope attack; the renderer reads it
+    /// as seconds (0…1 s), see docs/rendering.md.
     public var attackTime: Double?
-    /// `DecayTime`, a 0…1 adjuster of the envelope decay (not seconds; higher is exponentially longer), default 0.
+    /// `DecayTime`, 0…1, default 0. Apple documents it as an adjuster of the envelope decay; the renderer reads it
+    /// as seconds (0…1 s), see docs/rendering.md.
     public var decayTime: Double?
-    /// `ReleaseTime`, a 0…1 adjuster of the envelope release (not seconds; higher is exponentially longer), default 0.
+    /// `ReleaseTime`, 0…1, default 0. Apple documents it as an adjuster of the envelope release; the renderer reads it
+    /// as seconds (0…1 s), see docs/rendering.md.
     public var releaseTime: Double?
     /// `Sustained`: hold the level for the whole duration (default true).
     public var sustained: Bool?
