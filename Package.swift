@@ -16,6 +16,11 @@ let package = Package(
         // C shims: system calls and macros Swift cannot import (function-like macros, variadic prctl).
         .target(name: "CHapticsSystem"),
         .systemLibrary(
+            name: "CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
+        .systemLibrary(
             name: "CEvdev",
             pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]
@@ -27,10 +32,12 @@ let package = Package(
         .target(name: "HapticsRendering", dependencies: ["HapticsPatterns"]),
         // Realtime core: lock-free submission, one RT thread, generic over an injected clock.
         .target(name: "HapticsScheduler", dependencies: ["HapticsPatterns", "HapticsRendering", "CHapticsSystem"]),
+        // Sound: WAV codec, AHAP audio events, ALSA/WAV/null sinks on the engine's clock.
+        .target(name: "HapticsAudio", dependencies: ["HapticsPatterns", "HapticsScheduler", "CHapticsSystem", "CALSA"]),
         // Outputs: simulated device (plots, WAV), evdev devices, virtual devices for the testbench.
-        .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "CHapticsSystem", "CEvdev"]),
+        .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsAudio", "CHapticsSystem", "CEvdev"]),
         // Public engine and feedback generators.
-        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
+        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
         .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),
@@ -46,6 +53,7 @@ let package = Package(
         .testTarget(name: "HapticsPatternsTests", dependencies: ["HapticsPatterns"]),
         .testTarget(name: "HapticsRenderingTests", dependencies: ["HapticsRendering"]),
         .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsRendering", "CHapticsSystem"]),
+        .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsScheduler"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine", "HapticsDevices", "HapticsRendering", "HapticsPatterns"]),

@@ -1,0 +1,1 @@
+// HapticsAudio: sound cues in step with haptics (see docs/audio.md once written).
