@@ -12,7 +12,8 @@ import HapticsRendering
 /// When the evdev actuator is available, only this file changes: `init` creates the actuator on
 /// `eventNodePath` and calls `prepare(program)` with ``program``; ``trigger()`` calls
 /// `perform(playCommand, channel:deadline:now:)` and ``stop()`` calls `perform(.stop, …)`. The
-/// benchmark around it stays as it is.
+/// benchmark around it stays as it is: it learns which effect is ours from the upload the sink
+/// received, not from this type.
 final class EnginePreparedTrigger {
     /// The command a trigger plays: a dual-motor rumble at fixed magnitudes.
     static let playCommand = ActuatorCommand.rumble(strong: 0xC000, weak: 0x4000)
@@ -27,8 +28,7 @@ final class EnginePreparedTrigger {
         duration: 20_000_000, leadTime: 0)
 
     private let device: FileDescriptor
-    /// The slot the kernel assigned to the uploaded effect.
-    let effectID: Int16
+    private let effectID: Int16
 
     /// Opens the event node and uploads the effect (the prepare step: control side, may do ioctls).
     init(eventNodePath: String) throws(SystemCallError) {

@@ -30,11 +30,17 @@ func runTriggerBenchmark() {
     let warmUp = 50
     let sink: UInputForceFeedbackSink
     let ours: EnginePreparedTrigger
+    let oursEffectID: Int16
     let raw: FileDescriptor
     let rawEffectID: Int16
     do {
         sink = try UInputForceFeedbackSink(.init(name: "haptics-bench trigger sink"))
         ours = try EnginePreparedTrigger(eventNodePath: sink.eventNodePath)
+        // Ours is whatever the engine uploaded while preparing: the sink saw it arrive.
+        guard let prepared = sink.waitForRecords(count: 1).first, case let .upload(effect, nil) = prepared.event else {
+            benchFailure("preparing the engine's trigger uploaded no effect: \(sink.records.map(\.event))")
+        }
+        oursEffectID = effect.id
         (raw, rawEffectID) = try openRawTrigger(eventNodePath: sink.eventNodePath)
     } catch {
         benchFailure("cannot set up the uinput sink: \(error) (needs write access to /dev/uinput; `Tools/bench trigger` runs this inside the kernel testbench)")
@@ -44,11 +50,13 @@ func runTriggerBenchmark() {
         try? raw.close()
         sink.close()
     }
-    var measurement = TriggerLatencyMeasurement(sink: sink, recordsSoFar: sink.waitForRecords(count: 2).count)
+    let prepared = sink.waitForRecords(count: 2)
+    guard prepared.count == 2 else { benchFailure("expected two uploads, the sink received \(prepared.map(\.event))") }
+    var measurement = TriggerLatencyMeasurement(sink: sink, recordsSoFar: prepared.count)
     let clock = SystemMonotonicClock()
 
     func oursOnce() -> Int64 {
-        measurement.measure(effectID: ours.effectID) {
+        measurement.measure(effectID: oursEffectID) {
             let start = clock.now().nanoseconds
             do { try ours.trigger() } catch { benchFailure("ours: trigger: \(error)") }
             do { try ours.stop() } catch { benchFailure("ours: stop: \(error)") }
