@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "CBenchSupport", path: "Tools/Bench/CBenchSupport"),
         .executableTarget(
             name: "haptics-bench",
-            dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsPatterns", "CBenchSupport"],
+            dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "CBenchSupport", "CEvdev"],
             path: "Tools/Bench/haptics-bench"
         ),
 

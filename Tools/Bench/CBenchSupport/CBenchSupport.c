@@ -2,11 +2,13 @@
 #include "CBenchSupport.h"
 #include <errno.h>
 #include <execinfo.h>
+#include <linux/input.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -132,4 +134,20 @@ int CBenchSupport_runSleepLoop(int64_t firstDeadline, int64_t period, int32_t co
     if (result != 0) return result;
     pthread_join(thread, NULL);
     return 0;
+}
+
+// MARK: Trigger baseline
+
+int64_t CBenchSupport_rawTrigger(int fd, uint16_t code, int32_t value) {
+    struct input_event event = { .type = EV_FF, .code = code, .value = value };
+    int64_t start = monotonic_now();
+    ssize_t written = write(fd, &event, sizeof event);
+    if (written == (ssize_t)sizeof event) return start;
+    return written < 0 ? -(int64_t)errno : -(int64_t)EIO;
+}
+
+void CBenchSupport_markTrace(const char *label) {
+    // The result is the point: EBADF, and the label in the trace.
+    ssize_t ignored = write(-1, label, strlen(label));
+    (void)ignored;
 }

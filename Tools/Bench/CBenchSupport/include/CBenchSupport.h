@@ -7,6 +7,9 @@
 // - The timing baseline: a plain C loop of clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) on its own
 //   pthread with the same timer slack and priority request as the scheduler's realtime thread, so the
 //   scheduler is compared with the best a hand-written loop gets on the same machine at the same time.
+// - The trigger baseline: a plain C clock_gettime + write(fd, &input_event) — the least any program can
+//   do to start a force-feedback effect that is already uploaded — and a marker that shows up in a
+//   system call trace, so a benchmark can count exactly the system calls between two points.
 #ifndef CBENCH_SUPPORT_H
 #define CBENCH_SUPPORT_H
 #include <stdint.h>
@@ -23,5 +26,14 @@ int64_t CBenchSupport_countedAllocations(void);
 /// each wake-up's lateness (CLOCK_MONOTONIC after the sleep − deadline, nanoseconds) to `lateness[i]`.
 /// Returns 0, or the errno of pthread_create.
 int CBenchSupport_runSleepLoop(int64_t firstDeadline, int64_t period, int32_t count, int32_t priority, int64_t *lateness);
+
+/// The raw C trigger: reads CLOCK_MONOTONIC, then writes one `EV_FF` input event (`code` = effect id,
+/// `value` 1 = play, 0 = stop) to the event node `fd` with a single write(). Returns the clock reading
+/// in nanoseconds (taken just before the write), or -errno when the write failed or was short.
+int64_t CBenchSupport_rawTrigger(int fd, uint16_t code, int32_t value);
+
+/// Makes one system call that a trace shows with `label` in it and that has no effect: write() to
+/// descriptor -1 (it fails with EBADF). Used to mark the start and end of a counted window.
+void CBenchSupport_markTrace(const char *label);
 
 #endif

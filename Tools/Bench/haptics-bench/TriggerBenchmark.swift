@@ -1,0 +1,209 @@
+import CBenchSupport
+import CEvdev
+import Foundation
+import Glibc
+import HapticsDevices
+import HapticsScheduler
+
+/// How many triggers each side makes inside the traced window.
+let tracedTriggers = 1_000
+
+/// Markers that delimit a counted window in the system call trace.
+func traceMarker(_ edge: String, _ side: String) -> String { "haptics-bench:\(edge):\(side)" }
+
+/// `Tools/bench trigger` (inside the kernel testbench guest): a prepared force-feedback trigger on a
+/// uinput sink, the engine's path (``EnginePreparedTrigger``) against a raw C `write()` loop on the
+/// same device.
+///
+/// 1. System calls: this executable runs itself under `strace -f` (``runTriggerWindow(triggers:)``)
+///    and counts what the triggering thread calls between two markers, for each side.
+/// 2. Latency: from a CLOCK_MONOTONIC reading just before the trigger to the kernel's timestamp of the
+///    `EV_FF` event as the uinput sink receives it, in alternating blocks of the two sides, with a
+///    stop after every play and a wait for the sink to have read both, so its 16-event queue never
+///    overflows.
+func runTriggerBenchmark() {
+    print("trigger: a prepared trigger (EV_FF play of an effect uploaded beforehand) on a uinput sink: the engine's path vs a raw C clock_gettime + write() loop on the same device")
+    let traced = countTriggerSystemCalls()
+
+    let blocks = 10
+    let perBlock = 200
+    let warmUp = 50
+    let sink: UInputForceFeedbackSink
+    let ours: EnginePreparedTrigger
+    let oursEffectID: Int16
+    let raw: FileDescriptor
+    let rawEffectID: Int16
+    do {
+        sink = try UInputForceFeedbackSink(.init(name: "haptics-bench trigger sink"))
+        ours = try EnginePreparedTrigger(eventNodePath: sink.eventNodePath)
+        // Ours is whatever the engine uploaded while preparing. EVIOCSFF returns only after the sink
+        // has answered (and recorded) the upload, so the records are complete here.
+        let uploads = sink.records.compactMap { record -> Int16? in
+            if case let .upload(effect, nil) = record.event { return effect.id } else { return nil }
+        }
+        guard let first = uploads.first else {
+            benchFailure("preparing the engine's trigger uploaded no effect: \(sink.records.map(\.event))")
+        }
+        oursEffectID = first
+        (raw, rawEffectID) = try openRawTrigger(eventNodePath: sink.eventNodePath)
+    } catch {
+        benchFailure("cannot set up the uinput sink: \(error) (needs write access to /dev/uinput; `Tools/bench trigger` runs this inside the kernel testbench)")
+    }
+    defer {
+        ours.close()
+        try? raw.close()
+        sink.close()
+    }
+    var measurement = TriggerLatencyMeasurement(sink: sink, recordsSoFar: sink.records.count)
+    let clock = SystemMonotonicClock()
+
+    func oursOnce() -> Int64 {
+        measurement.measure(effectID: oursEffectID) {
+            let start = clock.now().nanoseconds
+            do { try ours.trigger() } catch { benchFailure("ours: trigger: \(error)") }
+            do { try ours.stop() } catch { benchFailure("ours: stop: \(error)") }
+            return start
+        }
+    }
+    func rawOnce() -> Int64 {
+        measurement.measure(effectID: rawEffectID) {
+            let start = CBenchSupport_rawTrigger(raw.rawValue, UInt16(bitPattern: rawEffectID), 1)
+            guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
+            guard CBenchSupport_rawTrigger(raw.rawValue, UInt16(bitPattern: rawEffectID), 0) >= 0 else {
+                benchFailure("raw C: stop failed")
+            }
+            return start
+        }
+    }
+
+    for _ in 0..<warmUp {
+        _ = oursOnce()
+        _ = rawOnce()
+    }
+    var oursLatency: [Int64] = []
+    var rawLatency: [Int64] = []
+    oursLatency.reserveCapacity(blocks * perBlock)
+    rawLatency.reserveCapacity(blocks * perBlock)
+    for block in 0..<(2 * blocks) {
+        // Alternating blocks sample the emulator's changing speed evenly for both sides.
+        for _ in 0..<perBlock {
+            if block % 2 == 0 { oursLatency.append(oursOnce()) } else { rawLatency.append(rawOnce()) }
+        }
+    }
+    oursLatency.sort()
+    rawLatency.sort()
+
+    let p50 = percentile(oursLatency, 0.5)
+    let p99 = percentile(oursLatency, 0.99)
+    let rawP50 = percentile(rawLatency, 0.5)
+    let rawP99 = percentile(rawLatency, 0.99)
+    let ratio = rawP50 > 0 ? Double(p50) / Double(rawP50) : Double.nan
+
+    func line(_ name: String, _ sorted: [Int64]) -> String {
+        "\(name): p50 \(microseconds(percentile(sorted, 0.5))) µs, p90 \(microseconds(percentile(sorted, 0.9))) µs, p99 \(microseconds(percentile(sorted, 0.99))) µs, max \(microseconds(sorted.last!)) µs (\(sorted.count) triggers)"
+    }
+    print("latency, clock read before the trigger → kernel timestamp of the EV_FF event at the device, \(blocks) alternating blocks of \(perBlock) per side after \(warmUp) warm-up triggers each:")
+    print("  " + line("ours ", oursLatency))
+    print("  " + line("raw C", rawLatency))
+    print("  ratio_p50 (ours / raw C): \(decimal(ratio)) (target ≤ 1.2)")
+    print("note: this runs on an emulated CPU (QEMU TCG): absolute microseconds mean nothing here; the ratio of the two sides, measured side by side in one run, is the figure. The kernel stamps input events in whole microseconds.")
+
+    var syscallsPerTrigger = "null"
+    var ioctlsPerTrigger = "null"
+    if let traced {
+        syscallsPerTrigger = decimal(Double(traced.ours.total) / Double(tracedTriggers))
+        ioctlsPerTrigger = decimal(Double(traced.ours.byName["ioctl", default: 0]) / Double(tracedTriggers))
+        print("system calls of the triggering thread between two markers under strace -f, \(tracedTriggers) triggers per side (targets: 1 system call, 0 ioctls):")
+        print("  ours : \(traced.ours.total) (\(traced.ours.summary)) = \(syscallsPerTrigger) per trigger, \(ioctlsPerTrigger) ioctls per trigger")
+        print("  raw C: \(traced.raw.total) (\(traced.raw.summary)) = \(decimal(Double(traced.raw.total) / Double(tracedTriggers))) per trigger")
+    } else {
+        print("system calls: not measured (see above)")
+    }
+
+    print(jsonObject([
+        ("p50_us", microseconds(p50)),
+        ("p99_us", microseconds(p99)),
+        ("raw_c_p50_us", microseconds(rawP50)),
+        ("raw_c_p99_us", microseconds(rawP99)),
+        ("ratio_p50", ratio.isFinite ? decimal(ratio) : "null"),
+        ("syscalls_per_trigger", syscallsPerTrigger),
+        ("ioctls_per_trigger", ioctlsPerTrigger),
+        ("triggers", String(oursLatency.count)),
+    ]))
+}
+
+/// Runs ``runTriggerWindow(triggers:)`` in a child process under `strace -f` and counts the
+/// triggering thread's system calls in each side's window; `nil` (with the reason printed) when
+/// strace is missing or the log lacks a window.
+func countTriggerSystemCalls() -> (ours: TraceWindow, raw: TraceWindow)? {
+    let log = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/haptics-bench-trigger.\(getpid()).strace"
+    defer { unlink(log) }
+    let status = runChildProcess(["strace", "-f", "-qq", "-o", log, "--", executablePath(), "trigger-window", String(tracedTriggers)])
+    guard status == 0 else {
+        print("system calls: `strace -f` of the trigger window did not succeed (exit status \(status.map(String.init) ?? "none")); is strace installed?")
+        return nil
+    }
+    guard let text = try? String(contentsOfFile: log, encoding: .utf8) else {
+        print("system calls: strace wrote no log at \(log)")
+        return nil
+    }
+    guard let ours = TraceWindow(log: text, begin: traceMarker("begin", "ours"), end: traceMarker("end", "ours")),
+          let raw = TraceWindow(log: text, begin: traceMarker("begin", "raw"), end: traceMarker("end", "raw"))
+    else {
+        print("system calls: the strace log has no complete marked window")
+        return nil
+    }
+    return (ours, raw)
+}
+
+/// `haptics-bench trigger-window N`, run under strace by ``countTriggerSystemCalls()``: sets up a
+/// sink and both sides, then makes `triggers` plays per side between markers and nothing else.
+/// Plays are not stopped inside the window (a stop is a write too); the sink may miss some of them
+/// in its 16-event queue, which changes nothing for the triggering thread.
+func runTriggerWindow(triggers: Int) {
+    do {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-bench trigger-window sink"))
+        defer { sink.close() }
+        let ours = try EnginePreparedTrigger(eventNodePath: sink.eventNodePath)
+        defer { ours.close() }
+        let (raw, rawEffectID) = try openRawTrigger(eventNodePath: sink.eventNodePath)
+        defer { try? raw.close() }
+
+        CBenchSupport_markTrace(traceMarker("begin", "ours"))
+        for _ in 0..<triggers { try ours.trigger() }
+        CBenchSupport_markTrace(traceMarker("end", "ours"))
+        try ours.stop()
+
+        CBenchSupport_markTrace(traceMarker("begin", "raw"))
+        for _ in 0..<triggers where CBenchSupport_rawTrigger(raw.rawValue, UInt16(bitPattern: rawEffectID), 1) < 0 {
+            benchFailure("raw C: write failed")
+        }
+        CBenchSupport_markTrace(traceMarker("end", "raw"))
+        _ = CBenchSupport_rawTrigger(raw.rawValue, UInt16(bitPattern: rawEffectID), 0)
+    } catch {
+        benchFailure("trigger window: \(error)")
+    }
+}
+
+/// The raw C side's own descriptor and effect on the same device, uploaded the usual way.
+func openRawTrigger(eventNodePath: String) throws(SystemCallError) -> (FileDescriptor, Int16) {
+    let device = try FileDescriptor.open(eventNodePath, .readWrite)
+    var effect = ff_effect()
+    effect.type = UInt16(FF_RUMBLE)
+    effect.id = -1
+    effect.u.rumble.strong_magnitude = 0xC000
+    effect.u.rumble.weak_magnitude = 0x4000
+    do {
+        try device.uploadEffect(&effect)
+    } catch {
+        try? device.close()
+        throw error
+    }
+    return (device, effect.id)
+}
+
+/// Prints `message` and ends the benchmark with status 1.
+func benchFailure(_ message: String) -> Never {
+    print("haptics-bench: \(message)")
+    exit(1)
+}
