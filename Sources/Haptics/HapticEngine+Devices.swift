@@ -49,7 +49,7 @@ extension HapticEngine {
             let channel = scheduler.addChannel(output: output.device, profile: output.profile, policy: configuration.overlapPolicy)
             let renderer = Renderer(profile: output.profile)
             var device = EngineDevice(output: output, channel: channel, programs: [], programIDs: [], players: [])
-            let hardwareGain = output.device is any HardwareGainOutput
+            let gainOutput = EngineDevice.hardwareGain(of: output.device)
             do {
                 for entry in vocabulary {
                     let program = renderer.render(entry.feedback.canonicalPattern)
@@ -61,14 +61,14 @@ extension HapticEngine {
                     entry.fill(channel.rawValue, with: VocabularySlot(
                         player: player, leadTime: program.leadTime,
                         playable: program.commands.contains { !$0.command.isSilent },
-                        hardwareGain: hardwareGain))
+                        hardwareGain: gainOutput != nil))
                 }
             } catch {
                 // The channel stays unpublished (and unused); give back what was loaded.
                 release(device)
                 throw .schedulerFull(error as? SchedulerError ?? .tooManyPrograms(maximum: configuration.scheduler.maximumPrograms))
             }
-            if let gainOutput = output.device as? any HardwareGainOutput { try? gainOutput.setGain(gain) }
+            try? gainOutput?.setGain(gain)
             devices.append(device)
             roster.publish(channel.rawValue)
             return channel
@@ -78,6 +78,9 @@ extension HapticEngine {
     /// Retires a device's channel and delivers `.deviceLost`, once.
     func reportLoss(of channel: ChannelID, error: DeviceError) {
         guard let device = retire(channel) else { return }
+        // A lost evdev device can do nothing more: give its descriptor back so the kernel can let
+        // the device go (close makes no further calls on a lost device).
+        (device.output.device as? EvdevActuator)?.close()
         eventHub.deliver(.deviceLost(name: device.output.name, path: device.output.path, error: error))
     }
 
