@@ -3,8 +3,8 @@ import HapticsDevices
 import HapticsPatterns
 import Testing
 
-@Suite(.requiresKernelTestbench, .serialized)
-struct EngineHotplugTests {
+extension EngineKernelTests {
+@Suite struct Hotplug {
     @Test func unplugMidPatternReportsTheLossTheSinkPlaysOnAndAReplugIsPickedUp() throws {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test engine sink"))
         defer { sink.close() }
@@ -18,7 +18,18 @@ struct EngineHotplugTests {
         ])
         let log = EngineEventLog()
         engine.setEventHandler { log.append($0) }
-        try engine.watchForDevices(in: "/dev/input", opening: HapticEngine.evdevOutput(path:))
+        // Suites of other files may plug devices in meanwhile: this engine opens only the two
+        // controllers of this test (matched by the MAC address they report as uniq).
+        let replugMAC: [UInt8] = [0x01, 0x00, 0xAD, 0xDE, 0x5E, 0x06]
+        let ours = Set([controller.uniqueIdentifier, "06:5e:de:ad:00:01"])
+        try engine.watchForDevices(in: "/dev/input") { path throws(DeviceError) in
+            let output = try HapticEngine.evdevOutput(path: path)
+            guard let actuator = output.device as? EvdevActuator, ours.contains(actuator.device.info.uniqueIdentifier) else {
+                (output.device as? EvdevActuator)?.close()
+                throw .noForceFeedback(path: path)  // Not one of this test's devices.
+            }
+            return output
+        }
         try engine.start()
         defer { engine.stop() }
         #expect(engine.profiles.map(\.name) == ["generic-rumble", "dualsense"])
@@ -57,7 +68,8 @@ struct EngineHotplugTests {
         #expect(!after.contains { if case .upload = $0 { true } else { false } })
 
         // Re-plug: a new controller is picked up through hotplug and plays.
-        let replugged = try VirtualDualSense()
+        let replugged = try VirtualDualSense(macAddress: replugMAC)
+        #expect(replugged.uniqueIdentifier == "06:5e:de:ad:00:01")
         defer { replugged.close() }
         let newNode = try #require(try replugged.waitForGamepadNode())
         try #require(waitUntil { log.all.contains(.deviceAdded(name: VirtualDualSense.deviceName, path: newNode)) })
@@ -67,4 +79,5 @@ struct EngineHotplugTests {
         let played = replugged.waitForOutputReports { motorStates($0) == [[0xFF, 0xFF], [0, 0]] }
         #expect(motorStates(played) == [[0xFF, 0xFF], [0, 0]])
     }
+}
 }

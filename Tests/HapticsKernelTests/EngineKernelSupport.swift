@@ -3,6 +3,12 @@ import Haptics
 import HapticsDevices
 import HapticsPatterns
 import Synchronization
+import Testing
+
+/// The engine and CLI kernel suites, nested here so that they run one test at a time: a test that
+/// watches /dev/input, or finds a device by name, must not see another of these tests' devices.
+@Suite(.requiresKernelTestbench, .serialized)
+struct EngineKernelTests {}
 
 /// Engine events as they arrive, collected on the engine's control-side threads.
 final class EngineEventLog: Sendable {
