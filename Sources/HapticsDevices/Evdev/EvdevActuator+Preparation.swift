@@ -109,8 +109,8 @@ extension EvdevActuator {
             guard !state.isClosed else { return }
             try _throwIfLost()
             do throws(SystemCallError) {
-                try device.descriptor.writeInputEvent(type: UInt16(EV_FF), code: UInt16(FF_GAIN), value: value)
                 _ActuatorCounters.bump(counters.writes)
+                try device.descriptor.writeInputEvent(type: UInt16(EV_FF), code: UInt16(FF_GAIN), value: value)
             } catch {
                 throw _deviceError(error)
             }
@@ -153,12 +153,7 @@ extension EvdevActuator {
     /// `EVIOCSFF` on the control side; the kernel writes the id back into `effect`.
     func _upload(_ effect: inout ff_effect) throws(SystemCallError) {
         _ActuatorCounters.bump(counters.preparedUploads)
-        do throws(SystemCallError) {
-            try device.descriptor.uploadEffect(&effect)
-        } catch {
-            if error.errno == .noSuchDevice { _failed(.upload, error.errno) }
-            throw error
-        }
+        try device.descriptor.uploadEffect(&effect)
     }
 
     func _throwIfLost() throws(DeviceError) {
@@ -166,7 +161,7 @@ extension EvdevActuator {
     }
 
     func _deviceError(_ error: SystemCallError) -> DeviceError {
-        if error.errno == .noSuchDevice { _failed(.upload, error.errno) }
+        if error.errno == .noSuchDevice { _failed(error.call == "write" ? .write : .upload, error.errno) }
         return DeviceError(path: device.path, failure: error)
     }
 

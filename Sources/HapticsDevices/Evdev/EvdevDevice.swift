@@ -52,6 +52,13 @@ public final class EvdevDevice: Sendable {
         }
     }
 
+    /// Adopts an already open `descriptor` described by `info` (tests drive the actuator's error
+    /// paths this way on a descriptor that is not an input device).
+    init(info: EvdevDeviceInfo, descriptor: FileDescriptor) {
+        self.info = info
+        self.descriptor = descriptor
+    }
+
     deinit { close() }
 
     /// Closes the descriptor; the kernel stops and erases every effect it uploaded. Idempotent.
