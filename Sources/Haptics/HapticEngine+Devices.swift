@@ -102,12 +102,12 @@ extension HapticEngine {
         for program in device.programIDs { _ = scheduler.unload(program) }
     }
 
-    /// The path of the live device with this event node, if any.
+    /// Whether a live device has this event node.
     func hasOutput(path: String) -> Bool {
         devices.withLock { $0.contains { $0.output.path == path } }
     }
 
-    /// The live device on `path`, if any.
+    /// The channel of the live device on `path`, if any.
     func channel(path: String) -> ChannelID? {
         devices.withLock { $0.first { $0.output.path == path }?.channel }
     }
