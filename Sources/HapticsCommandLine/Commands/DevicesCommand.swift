@@ -28,17 +28,18 @@ struct DevicesCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         let directory = DeviceSelection.directory(context)
-        let devices = DeviceCatalog.discover(directory: directory)
-        if json {
-            for device in devices { context.console.line(Self.jsonLine(device)) }
-            return ExitStatus.success
-        }
-        guard !devices.isEmpty else {
-            context.console.line("no force-feedback devices in \(directory)")
-            return ExitStatus.success
-        }
+        context.console.write(Self.render(DeviceCatalog.discover(directory: directory), directory: directory, json: json))
+        return ExitStatus.success
+    }
+
+    /// The listing of `devices` found in `directory`: a table followed by a note per node that
+    /// cannot be opened, or one JSON line per device.
+    static func render(_ devices: [EvdevDeviceInfo], directory: String, json: Bool) -> String {
+        if json { return devices.map { jsonLine($0) + "\n" }.joined() }
+        guard !devices.isEmpty else { return "no force-feedback devices in \(directory)\n" }
         var rows = [["PATH", "NAME", "ID", "FF", "SLOTS", "PROFILE"]]
         for device in devices {
+            // A node that could not even be opened read-only has nothing but its path.
             let known = !device.name.isEmpty || device.slots > 0
             rows.append([
                 device.path,
@@ -49,11 +50,11 @@ struct DevicesCommand: Command {
                 device.accessError == nil ? DeviceCatalog.profile(for: device).name : "(no access)",
             ])
         }
-        context.console.write(Self.table(rows))
+        var text = table(rows)
         for device in devices {
-            if let error = device.accessError { context.console.line("note: \(error)") }
+            if let error = device.accessError { text += "note: \(error)\n" }
         }
-        return ExitStatus.success
+        return text
     }
 
     /// One device as a JSON line.

@@ -161,7 +161,8 @@ struct EmulateCommand: Command {
         if json {
             var line = JSONLine()
             line.add("t_ms", Double(record.timestampNanoseconds - origin) / 1e6, digits: 1)
-            return line.text.dropLast() + "," + fields.text.dropFirst()
+            line.append(fields)
+            return line.text
         }
         return "+\(milliseconds(record.timestampNanoseconds, origin: origin)) ms  \(text)"
     }
