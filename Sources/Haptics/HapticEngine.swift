@@ -62,7 +62,8 @@ public final class HapticEngine: Sendable {
 
         /// A simulated device of the given profile (records everything it is told).
         public static func simulated(_ profile: DeviceProfile = .simulated) -> Output {
-            Output(device: SimulatedDevice(profile: profile), profile: profile, name: "simulated \(profile.name)")
+            Output(device: SimulatedDevice(profile: profile), profile: profile,
+                   name: profile.name == DeviceProfile.simulated.name ? "simulated" : "simulated \(profile.name)")
         }
     }
 

@@ -35,4 +35,17 @@ struct HotplugEngineTests {
         #expect(fixture.engine.outputs.isEmpty)
         #expect(fixture.engine.play(.selection) == .notPlayed(.noDevice))
     }
+
+    @Test("an engine discovering a folder without force-feedback devices plays on a simulated device")
+    func discoveringFallsBackToSimulated() throws {
+        let directory = NSTemporaryDirectory() + "haptics-discover-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A regular file named like an event node is not an input device (EVIOCGBIT: ENOTTY).
+        #expect(FileManager.default.createFile(atPath: directory + "/event0", contents: Data([1, 2, 3])))
+        let engine = HapticEngine(discovering: directory)
+        #expect(engine.outputs.map(\.name) == ["simulated"])
+        #expect(engine.outputs.map(\.path) == [nil])
+        #expect(HapticEngine.discoverOutputs(in: directory).isEmpty)
+    }
 }
