@@ -6,6 +6,7 @@
 // - ioctl() itself is variadic, which Swift cannot call; CEvdev_ioctl* pass one argument of a known kind.
 // - struct uhid_event is a packed 4 KiB union; Swift would import its 4096-byte descriptor array as a
 //   4096-element tuple. The uhid helpers fill and read the event in C, where the layout is the header's.
+// - syscall() is variadic too; the per-thread credential shim uses it for raw setresuid/setresgid.
 // All shims are static inline: no symbols, no library of our own, nothing to link besides libevdev.
 #ifndef CEVDEV_SHIM_H
 #define CEVDEV_SHIM_H
@@ -15,6 +16,9 @@
 #include <linux/uinput.h>
 #include <linux/uhid.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -44,10 +48,23 @@ static inline unsigned long CEvdev_EVIOCGBIT(unsigned int type, unsigned int len
 static inline unsigned long CEvdev_EVIOCGNAME(unsigned int length) { return EVIOCGNAME(length); }
 /// EVIOCGUNIQ(length): the device's unique identifier (a DualSense reports its MAC address).
 static inline unsigned long CEvdev_EVIOCGUNIQ(unsigned int length) { return EVIOCGUNIQ(length); }
+/// EVIOCGPHYS(length): the device's physical location ("usb-0000:00:14.0-1/input0").
+static inline unsigned long CEvdev_EVIOCGPHYS(unsigned int length) { return EVIOCGPHYS(length); }
 /// EVIOCGID: bus type, vendor, product and version.
 static inline unsigned long CEvdev_EVIOCGID(void) { return EVIOCGID; }
 /// EVIOCSCLOCKID: the clock stamped on this file descriptor's events (CLOCK_MONOTONIC for the engine).
 static inline unsigned long CEvdev_EVIOCSCLOCKID(void) { return EVIOCSCLOCKID; }
+
+// MARK: - Per-thread credentials
+
+/// Sets the calling thread's real, effective and saved user and group ids with the raw system calls.
+/// glibc's setresuid() applies to every thread of the process; the raw call changes only the caller,
+/// which lets a test running as root open a node as an unprivileged user on one thread of its own
+/// (capabilities are dropped with the effective uid). Returns 0, or -1 and sets errno.
+static inline int CEvdev_setThreadCredentials(uid_t user, gid_t group) {
+    if (syscall(SYS_setresgid, group, group, group) != 0) return -1;
+    return (int)syscall(SYS_setresuid, user, user, user);
+}
 
 // MARK: - uinput request codes
 

@@ -23,32 +23,28 @@ extension HapticEngine {
     func play(_ entry: VocabularyEntry, intensity: Double, feltAt: MonotonicInstant?) -> PlaybackOutcome {
         if let reason = silenceReason() { return .notPlayed(reason) }
         let now = scheduler.currentTime()
-        let earliest = now.advanced(by: entry.maximumLeadTime)
+        let earliest = now.advanced(by: entry.maximumLeadTime(roster))
         // Every output starts early by its own lead time, so devices with different rise times are
         // felt together; a felt time that can no longer be met moves to the earliest possible one.
         let felt = max(feltAt ?? earliest, earliest)
-        let level = intensity * gain
+        let gain = self.gain
         var scheduled = false
-        for output in entry.players where output.playable {
-            let start = felt.advanced(by: -output.leadTime)
-            guard scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start),
-                  scheduler.start(output.player, at: start)
+        // Lock-free walk over the channels published so far; a channel lost meanwhile is skipped,
+        // and a submission that races its retirement is ignored by the scheduler.
+        for channel in 0..<roster.upperBound where roster.isLive(channel) {
+            let slot = entry.slot(channel)
+            guard slot.playable else { continue }
+            let start = felt.advanced(by: -slot.leadTime)
+            // A device with a hardware gain applies the gain itself: its levels stay as prepared.
+            let level = slot.hardwareGain ? intensity : intensity * gain
+            guard scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start),
+                  scheduler.start(slot.player, at: start)
             else { return .notPlayed(.queueFull) }
             scheduled = true
         }
         guard scheduled else { return .notPlayed(.unsupported) }
         entry.preparedUntil.store(now.nanoseconds + configuration.prepareLifetime, ordering: .relaxed)
         return .scheduled(feltAt: felt)
-    }
-
-    /// Marks an item prepared for the next few seconds (`Configuration.prepareLifetime`).
-    func prepare(_ entry: VocabularyEntry) {
-        entry.preparedUntil.store(scheduler.currentTime().nanoseconds + configuration.prepareLifetime, ordering: .relaxed)
-    }
-
-    /// Whether an item's preparation still holds.
-    func isPrepared(_ entry: VocabularyEntry) -> Bool {
-        scheduler.currentTime().nanoseconds < entry.preparedUntil.load(ordering: .relaxed)
     }
 }
 

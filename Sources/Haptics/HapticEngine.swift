@@ -1,3 +1,4 @@
+import Dispatch
 import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
@@ -7,8 +8,10 @@ import Synchronization
 /// The haptic engine: owns the output devices and the realtime scheduler, prepares programs, and
 /// plays feedback and patterns on time.
 ///
-/// Create one per application. Every public method may be called from any thread; the play calls
-/// of prepared generators never block and never allocate.
+/// Create one per application. Devices can be given at creation and added later (`addOutput`,
+/// or hotplug with `watchForDevices`); a device that is lost (unplugged) is removed and reported
+/// as an `Event`, and the others play on. Every public method may be called from any thread; the
+/// play calls of prepared generators never block and never allocate.
 public final class HapticEngine: Sendable {
     /// Settings fixed at creation.
     public struct Configuration: Sendable {
@@ -17,17 +20,23 @@ public final class HapticEngine: Sendable {
         /// How long a `prepare()` stays valid without a play, in nanoseconds (the guidelines: a few
         /// seconds); then the prepared resources are released.
         public var prepareLifetime: Int64
-        /// Capacities of the scheduler.
+        /// How often a started engine looks for lost devices and expired preparations, in
+        /// nanoseconds. Off the realtime thread.
+        public var housekeepingInterval: Int64
+        /// Capacities of the scheduler. `maximumChannels` bounds how many devices the engine can
+        /// have added over its lifetime (a lost device's channel is not reused).
         public var scheduler: SchedulerConfiguration
 
         /// Creates a configuration.
         public init(
             overlapPolicy: OverlapPolicy = .replace,
             prepareLifetime: Int64 = 5_000_000_000,
+            housekeepingInterval: Int64 = 50_000_000,
             scheduler: SchedulerConfiguration = SchedulerConfiguration()
         ) {
             self.overlapPolicy = overlapPolicy
             self.prepareLifetime = prepareLifetime
+            self.housekeepingInterval = housekeepingInterval
             self.scheduler = scheduler
         }
     }
@@ -38,53 +47,65 @@ public final class HapticEngine: Sendable {
         public let device: any ActuatorOutput
         /// What the device can do.
         public let profile: DeviceProfile
-        /// Creates an output.
-        public init(device: any ActuatorOutput, profile: DeviceProfile) {
+        /// A name for people (`Sony Interactive Entertainment Wireless Controller`).
+        public let name: String
+        /// The event node (`/dev/input/event5`), or `nil` for devices without one.
+        public let path: String?
+
+        /// Creates an output; the name defaults to the profile's display name.
+        public init(device: any ActuatorOutput, profile: DeviceProfile, name: String? = nil, path: String? = nil) {
             self.device = device
             self.profile = profile
+            self.name = name ?? profile.displayName
+            self.path = path
         }
+
         /// A simulated device of the given profile (records everything it is told).
         public static func simulated(_ profile: DeviceProfile = .simulated) -> Output {
-            Output(device: SimulatedDevice(profile: profile), profile: profile)
+            Output(device: SimulatedDevice(profile: profile), profile: profile,
+                   name: profile.name == DeviceProfile.simulated.name ? "simulated" : "simulated \(profile.name)")
         }
     }
 
     let scheduler: any SchedulerControl
     let configuration: Configuration
-    /// The outputs and their scheduler channels; fixed at creation.
-    let channels: [(output: Output, channel: ChannelID)]
+    /// Which channels are live, for lock-free readers (plays, pattern starts).
+    let roster: ChannelRoster
+    /// The control side's devices (live ones only), under a lock that plays never take.
+    let devices = Mutex<[EngineDevice]>([])
+    let eventHub = EventHub()
+    let background = Mutex<EngineBackground>(EngineBackground())
     private let enabled = Atomic<Bool>(true)
     private let applicationActive = Atomic<Bool>(true)
     private let running = Atomic<Bool>(false)
     private let gainBits = Atomic<UInt64>(Double(1).bitPattern)
     private let realtime = Atomic<Bool>(false)
-    /// The vocabulary, rendered for every output and loaded once at creation, so that a prepared
-    /// feedback plays with two lock-free submissions and nothing else. Immutable after `init`.
+    /// The vocabulary: one entry per item, each with a player per channel, loaded when a device
+    /// is added, so that a prepared feedback plays with two lock-free submissions and nothing else.
     let vocabulary: [VocabularyEntry]
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
-    /// says `.noDevice`). Call `start()` before playing.
+    /// says `.noDevice` until one is added). Call `start()` before playing.
     public convenience init(outputs: [Output], configuration: Configuration = Configuration()) {
         self.init(clock: SystemMonotonicClock(), outputs: outputs, configuration: configuration)
     }
 
     /// Creates an engine on any clock; with a `ManualClock`, drive it with `process()` (tests).
+    /// Outputs beyond `configuration.scheduler.maximumChannels` are left out.
     public init<Clock: HapticClock>(clock: Clock, outputs: [Output], configuration: Configuration = Configuration()) {
-        let scheduler = Scheduler(clock: clock, configuration: configuration.scheduler)
-        self.scheduler = scheduler
+        scheduler = Scheduler(clock: clock, configuration: configuration.scheduler)
         self.configuration = configuration
-        let channels = outputs.map { output in
-            (output: output, channel: scheduler.addChannel(output: output.device, profile: output.profile, policy: configuration.overlapPolicy))
+        roster = ChannelRoster(capacity: configuration.scheduler.maximumChannels)
+        vocabulary = Feedback.vocabulary.map {
+            VocabularyEntry(feedback: $0, channelCapacity: configuration.scheduler.maximumChannels)
         }
-        self.channels = channels
-        self.vocabulary = Feedback.vocabulary.map { feedback in
-            VocabularyEntry(feedback: feedback, loading: feedback.canonicalPattern, on: channels, into: scheduler)
-        }
+        for output in outputs { _ = try? install(output) }
     }
 
     deinit {
         // Nothing keeps rumbling: an engine that goes away leaves every device silent.
         stop()
+        eventHub.finish()
     }
 
     // MARK: Switches
@@ -98,10 +119,18 @@ public final class HapticEngine: Sendable {
         }
     }
 
-    /// Global gain, 0…1, applied to every feedback's intensity. 0 mutes.
+    /// Global gain, 0…1. 0 mutes. Devices with a hardware gain (evdev `FF_GAIN`) get it set on the
+    /// device, so what was prepared stays prepared; on the others it scales every intensity.
+    /// Setting it is a control-side call (it may write to devices).
     public var gain: Double {
         get { Double(bitPattern: gainBits.load(ordering: .acquiring)) }
-        set { gainBits.store(min(max(newValue, 0), 1).bitPattern, ordering: .releasing) }
+        set {
+            let clamped = min(max(newValue, 0), 1)
+            gainBits.store(clamped.bitPattern, ordering: .releasing)
+            let outputs = devices.withLock { $0.compactMap(\.hardwareGain) }
+            // A device that refuses the gain shows up as lost at the next housekeeping.
+            for output in outputs { try? output.setGain(clamped) }
+        }
     }
 
     /// Whether the application is active; feedback only plays while it is. Becoming inactive stops
@@ -120,27 +149,34 @@ public final class HapticEngine: Sendable {
     /// The engine's clock, now (`CLOCK_MONOTONIC` for a production engine).
     public var now: MonotonicInstant { scheduler.currentTime() }
 
+    /// The devices the engine plays on now, in the order they were added.
+    public var outputs: [Output] { devices.withLock { $0.map(\.output) } }
+
     /// The profiles of the outputs, in order.
-    public var profiles: [DeviceProfile] { channels.map(\.output.profile) }
+    public var profiles: [DeviceProfile] { outputs.map(\.profile) }
 
     // MARK: Lifecycle
 
-    /// Starts the realtime thread. Throws when the thread cannot be created.
+    /// Starts the realtime thread and the housekeeping timer (lost devices, expired
+    /// preparations). Throws when the thread cannot be created.
     public func start() throws {
         guard !running.load(ordering: .acquiring) else { return }
         try scheduler.startRealtime()
         realtime.store(true, ordering: .releasing)
         running.store(true, ordering: .releasing)
+        startHousekeeping()
     }
 
     /// Marks the engine running without a realtime thread: the caller drives it with `process()`
-    /// (tests on a manual clock, or a host loop that owns timing itself).
+    /// and `performHousekeeping()` (tests on a manual clock, or a host loop that owns timing itself).
     public func startManuallyDriven() {
         running.store(true, ordering: .releasing)
     }
 
-    /// Stops everything: every device is sent to silence, then the realtime thread ends.
+    /// Stops everything: hotplug watching and housekeeping end, every device is sent to silence,
+    /// then the realtime thread ends.
     public func stop() {
+        stopBackgroundWork()
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         if realtime.exchange(false, ordering: .acquiringAndReleasing) {
             // The realtime thread silences every channel before it ends.
@@ -164,7 +200,7 @@ public final class HapticEngine: Sendable {
         if !isEnabled { return .disabled }
         if gain == 0 { return .muted }
         if !isApplicationActive { return .applicationInactive }
-        if channels.isEmpty { return .noDevice }
+        if roster.liveCount == 0 { return .noDevice }
         if !isRunning { return .engineStopped }
         return nil
     }

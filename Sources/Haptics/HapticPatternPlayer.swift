@@ -12,20 +12,24 @@ public final class HapticPatternPlayer: Sendable {
     public let engine: HapticEngine
     /// The pattern as given.
     public let pattern: Pattern
-    /// Per output: the program rendered for it, its loaded id and its player.
-    let outputs: [(program: Program, programID: ProgramID, player: PlayerID)]
+    /// Per output it was made for: the program rendered for it, its loaded id and its player.
+    let outputs: [PatternOutput]
 
     init(engine: HapticEngine, pattern: Pattern) throws {
         self.engine = engine
         self.pattern = pattern
-        var outputs: [(program: Program, programID: ProgramID, player: PlayerID)] = []
+        var outputs: [PatternOutput] = []
+        let devices = engine.devices.withLock { $0 }
         do {
-            for (output, channel) in engine.channels {
-                let program = Renderer(profile: output.profile).render(pattern)
+            for device in devices {
+                let program = Renderer(profile: device.output.profile).render(pattern)
                 let programID = try engine.scheduler.load(program)
                 do {
-                    let player = try engine.scheduler.makePlayer(program: programID, channel: channel)
-                    outputs.append((program, programID, player))
+                    let player = try engine.scheduler.makePlayer(program: programID, channel: device.channel)
+                    outputs.append(PatternOutput(
+                        program: program, programID: programID, player: player, channel: device.channel,
+                        controlInterval: device.output.profile.controlInterval,
+                        hardwareGain: device.hardwareGain != nil, preparable: device.preparable))
                 } catch {
                     _ = engine.scheduler.unload(programID)
                     throw error
@@ -60,18 +64,29 @@ public final class HapticPatternPlayer: Sendable {
     /// The programs rendered for each output, in output order.
     public var programs: [Program] { outputs.map(\.program) }
 
-    /// Starts playing: as soon as possible, or felt at `feltAt`.
+    /// Gets every device ready for this pattern (evdev: its effects uploaded now, so starting it
+    /// costs no upload). Control side: may block. Unused preparations expire like the generators'.
+    public func prepare() {
+        let live = outputs.filter { engine.roster.isLive($0.channel.rawValue) }
+        engine.prepare(live.compactMap { output in output.preparable.map { ($0, output.program, output.channel) } })
+    }
+
+    /// Starts playing: as soon as possible, or felt at `feltAt`. Devices lost since the player was
+    /// made are skipped; devices added since then do not play it (make a new player for them).
     @discardableResult
     public func start(feltAt: MonotonicInstant? = nil) -> PlaybackOutcome {
         if let reason = engine.silenceReason() { return .notPlayed(reason) }
-        let playable = outputs.filter { $0.program.commands.contains { !$0.command.isSilent } }
+        let playable = outputs.filter { output in
+            engine.roster.isLive(output.channel.rawValue) && output.program.commands.contains { !$0.command.isSilent }
+        }
         guard !playable.isEmpty else { return .notPlayed(.unsupported) }
         let now = engine.scheduler.currentTime()
         let earliest = now.advanced(by: playable.map(\.program.leadTime).max() ?? 0)
         let felt = max(feltAt ?? earliest, earliest)
         for output in playable {
             let start = felt.advanced(by: -output.program.leadTime)
-            guard engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: engine.gain, at: start),
+            let level = output.hardwareGain ? 1 : engine.gain
+            guard engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start),
                   engine.scheduler.start(output.player, at: start)
             else { return .notPlayed(.queueFull) }
         }
@@ -113,8 +128,10 @@ public final class HapticPatternPlayer: Sendable {
     @discardableResult
     public func send(_ parameter: DynamicParameterID, value: Double, at time: MonotonicInstant? = nil) -> Bool {
         let time = time ?? engine.scheduler.currentTime()
-        let value = parameter == .hapticIntensityControl ? value * engine.gain : value
-        return outputs.allSatisfy { engine.scheduler.setParameter($0.player, parameter, value: value, at: time) }
+        return outputs.allSatisfy { output in
+            let sent = parameter == .hapticIntensityControl && !output.hardwareGain ? value * engine.gain : value
+            return engine.scheduler.setParameter(output.player, parameter, value: sent, at: time)
+        }
     }
 
     /// Sends a parameter curve: its control points, linearly interpolated at each output's control
@@ -124,13 +141,13 @@ public final class HapticPatternPlayer: Sendable {
         let origin = (start ?? engine.scheduler.currentTime()).advanced(by: Int64((curve.time * 1e9).rounded()))
         guard let first = curve.controlPoints.first, let last = curve.controlPoints.last else { return true }
         var ok = true
-        for (output, channelOutput) in zip(outputs, engine.channels) {
-            let step = max(channelOutput.output.profile.controlInterval, 1_000_000)
+        for output in outputs {
+            let step = max(output.controlInterval, 1_000_000)
             let end = Int64((last.time * 1e9).rounded())
             var t = Int64((first.time * 1e9).rounded())
             while ok {
                 let value = curve.value(atSeconds: Double(t) / 1e9)
-                let sent = curve.id == .hapticIntensityControl ? value * engine.gain : value
+                let sent = curve.id == .hapticIntensityControl && !output.hardwareGain ? value * engine.gain : value
                 ok = engine.scheduler.setParameter(output.player, curve.id, value: sent, at: origin.advanced(by: t))
                 if t >= end { break }
                 t = min(t + step, end)

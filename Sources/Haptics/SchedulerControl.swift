@@ -7,6 +7,7 @@ import HapticsScheduler
 protocol SchedulerControl: AnyObject, Sendable {
     func currentTime() -> MonotonicInstant
     func addChannel(output: any ActuatorOutput, profile: DeviceProfile, policy: OverlapPolicy) -> ChannelID
+    var channelTotal: Int { get }
     func load(_ program: Program) throws -> ProgramID
     func unload(_ program: ProgramID) -> Bool
     func makePlayer(program: ProgramID, channel: ChannelID) throws -> PlayerID
@@ -35,20 +36,5 @@ extension Scheduler: SchedulerControl {
 
     func stopRealtime() {
         (self as? Scheduler<SystemMonotonicClock>)?.stopRealtimeThread()
-    }
-}
-
-/// Errors of the engine itself.
-public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `start()` was called on an engine whose clock is not the system monotonic clock; drive it
-    /// with `startManuallyDriven()` and `process()` instead.
-    case clockNotRealtime
-
-    /// What went wrong.
-    public var description: String {
-        switch self {
-        case .clockNotRealtime:
-            return "the realtime thread needs the system monotonic clock; drive this engine with process()"
-        }
     }
 }

@@ -23,6 +23,11 @@ struct JSONLine {
         fields.append("\(Self.quote(key)):\(raw)")
     }
 
+    /// Adds every field of `other`, after the fields already here.
+    mutating func append(_ other: JSONLine) {
+        fields += other.fields
+    }
+
     /// The object as text.
     var text: String { "{" + fields.joined(separator: ",") + "}" }
 

@@ -9,7 +9,17 @@ struct UsageTests {
         (["play", "selection", "--bogus"], "haptics play: unknown option --bogus. See 'haptics play --help'.\n"),
         (["play", "selection", "--plot"], "haptics play: option --plot needs a value. See 'haptics play --help'.\n"),
         (["play", "selection", "--profile", "nope"], "haptics play: unknown profile 'nope' (available: generic-rumble, dualsense, dualshock4, xbox, switch-pro, phone-vibra, constant-force-wheel, simulated). See 'haptics play --help'.\n"),
-        (["play", "selection", "--device", "/dev/input/event9"], "haptics play: unknown device '/dev/input/event9' (available: simulated). See 'haptics play --help'.\n"),
+        (["play", "selection", "--device"], "haptics play: option --device needs a value. See 'haptics play --help'.\n"),
+        (["play", "selection", "--device", "/dev/input/event9", "--wav", "x.wav"], "haptics play: --plot and --wav need --device simulated. See 'haptics play --help'.\n"),
+        (["devices", "extra"], "haptics devices: unexpected argument 'extra'. See 'haptics devices --help'.\n"),
+        (["devices", "--all"], "haptics devices: unknown option --all. See 'haptics devices --help'.\n"),
+        (["info"], "haptics info: missing the device (a path or part of its name). See 'haptics info --help'.\n"),
+        (["info", "pad", "extra"], "haptics info: unexpected argument 'extra'. See 'haptics info --help'.\n"),
+        (["verify"], "haptics verify: missing the device (a path or part of its name). See 'haptics verify --help'.\n"),
+        (["verify", "pad", "-x"], "haptics verify: unknown option -x. See 'haptics verify --help'.\n"),
+        (["emulate"], "haptics emulate: missing the device kind (dualsense or rumble-pad). See 'haptics emulate --help'.\n"),
+        (["emulate", "joystick"], "haptics emulate: unknown device kind 'joystick' (available: dualsense, rumble-pad). See 'haptics emulate --help'.\n"),
+        (["emulate", "dualsense", "rumble-pad"], "haptics emulate: unexpected argument 'rumble-pad'. See 'haptics emulate --help'.\n"),
         (["play", "impact.huge"], "haptics play: unknown feedback \"impact.huge\"; valid names: notification.success, notification.warning, notification.error, impact.light, impact.medium, impact.heavy, impact.soft, impact.rigid, selection. See 'haptics play --help'.\n"),
         (["validate"], "haptics validate: missing the files to validate. See 'haptics validate --help'.\n"),
         (["plot", "selection"], "haptics plot: missing -o <out.svg>. See 'haptics plot --help'.\n"),
@@ -43,10 +53,14 @@ struct UsageTests {
 
             COMMANDS:
               list      List the feedback vocabulary.
+              devices   List the force-feedback devices.
+              info      Show one device's identity, capabilities and profile.
               play      Play a feedback or a pattern file.
               demo      Play every feedback of the vocabulary in turn.
               validate  Check pattern files; exit 0 when all decode, 1 otherwise.
               plot      Draw what a feedback or pattern file does on a device, as SVG.
+              verify    Exercise each effect type on a device and report what really works.
+              emulate   Create a virtual device and print what it is sent, until Ctrl-C.
 
             OPTIONS:
               -h, --help   Show help (also 'haptics <command> --help').
@@ -65,11 +79,11 @@ struct UsageTests {
             OVERVIEW: Play a feedback or a pattern file.
 
             USAGE:
-              haptics play <feedback|file.ahap> [--device simulated] [--profile <name>] [--plot <file.svg>] [--wav <file.wav>] [--json]
+              haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--plot <file.svg>] [--wav <file.wav>] [--json]
 
             ARGUMENTS AND OPTIONS:
               <feedback|file.ahap>  A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file.
-              --device <name>       Where to play: simulated (default).
+              --device <device>     Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated.
               --profile <name>      Device profile the simulated device behaves like (default: simulated).
               --plot <file.svg>     Also write the motors over time as an SVG plot.
               --wav <file.wav>      Also write the haptic signal as audible sound (48 kHz WAV).
@@ -77,7 +91,8 @@ struct UsageTests {
               -h, --help            Show this help.
 
             On the simulated device the motors are drawn in the terminal as they were driven, in real time
-            through the realtime scheduler.
+            through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
+            and then played; --plot and --wav need the simulated device.
 
             """)
     }

@@ -8,21 +8,26 @@ import HapticsRendering
 struct PlayCommand: Command {
     static let name = "play"
     static let abstract = "Play a feedback or a pattern file."
-    static let usage = ["play <feedback|file.ahap> [--device simulated] [--profile <name>] [--plot <file.svg>] [--wav <file.wav>] [--json]"]
+    static let usage = ["play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--plot <file.svg>] [--wav <file.wav>] [--json]"]
     static let options = [
         HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file."),
-    ] + DeviceOptions.help + [
+        HelpRow("--device <device>", "Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated."),
+        HelpRow("--profile <name>", "Device profile the simulated device behaves like (default: simulated)."),
+    ] + [
         HelpRow("--plot <file.svg>", "Also write the motors over time as an SVG plot."),
         HelpRow("--wav <file.wav>", "Also write the haptic signal as audible sound (48 kHz WAV)."),
         HelpRow("--json", "One JSON object per line: every device command, then a summary."),
     ]
     static let discussion = """
         On the simulated device the motors are drawn in the terminal as they were driven, in real time
-        through the realtime scheduler.
+        through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
+        and then played; --plot and --wav need the simulated device.
         """
 
     var target: String
     var device = DeviceOptions()
+    /// `--device` as given; `nil`: the first force-feedback device, else simulated.
+    var deviceArgument: String?
     var plotPath: String?
     var wavPath: String?
     var json = false
@@ -31,6 +36,10 @@ struct PlayCommand: Command {
         var cursor = ArgumentCursor(arguments)
         var target: String?
         while let item = cursor.next() {
+            if case let .option("device", inline) = item {
+                deviceArgument = try cursor.value(for: "device", inline: inline)
+                continue
+            }
             if try device.parse(item, &cursor) { continue }
             switch item {
             case let .option("plot", inline): plotPath = try cursor.value(for: "plot", inline: inline)
@@ -45,6 +54,9 @@ struct PlayCommand: Command {
         }
         guard let target else { throw .usage("missing the feedback or file to play") }
         self.target = target
+        if let deviceArgument, deviceArgument != "simulated", plotPath != nil || wavPath != nil {
+            throw .usage("--plot and --wav need --device simulated")
+        }
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
@@ -52,10 +64,63 @@ struct PlayCommand: Command {
         if case let .file(_, _, warnings) = target {
             for warning in warnings { context.console.errorLine(warning.description) }
         }
+        if let path = try realDevice(context) {
+            let run = try DeviceRun.play(target, path: path)
+            Self.report(run, name: target.name, json: json, context: context)
+            return run.outcome.isScheduled ? ExitStatus.success : ExitStatus.failure
+        }
         let run = try SimulatedRun.play(target, profile: device.profile)
         try Self.report(run, name: target.name, json: json, plotPath: plotPath, wavPath: wavPath, context: context)
         guard run.outcome.isScheduled else { return ExitStatus.failure }
         return ExitStatus.success
+    }
+
+    /// The event node to play on, or `nil` for the simulated device. Without `--device` that is the
+    /// first force-feedback device this process can open (none, or --plot/--wav: simulated).
+    func realDevice(_ context: CommandContext) throws(CommandLineError) -> String? {
+        switch deviceArgument {
+        case "simulated"?:
+            return nil
+        case let argument?:
+            return try DeviceSelection.find(argument, context: context).path
+        case nil:
+            guard plotPath == nil, wavPath == nil else { return nil }
+            let directory = DeviceSelection.directory(context)
+            guard let first = DeviceCatalog.discover(directory: directory).first(where: { $0.accessError == nil }) else {
+                context.console.errorLine("no force-feedback device in \(directory); playing on the simulated device")
+                return nil
+            }
+            return first.path
+        }
+    }
+
+    /// Prints what a run on a real device did.
+    static func report(_ run: DeviceRun, name: String, json: Bool, context: CommandContext) {
+        let path = run.output.path ?? "?"
+        if json {
+            var summary = JSONLine()
+            summary.add("feedback", name)
+            summary.add("device", path)
+            summary.add("name", run.output.name)
+            summary.add("profile", run.output.profile.name)
+            switch run.outcome {
+            case let .scheduled(feltAt):
+                summary.add("outcome", "scheduled")
+                summary.add("felt_ms", Double(feltAt.nanoseconds - run.requestedAt.nanoseconds) / 1e6, digits: 3)
+            case let .notPlayed(reason):
+                summary.add("outcome", "not-played")
+                summary.add("reason", reason.rawValue)
+            }
+            context.console.line(summary.text)
+            return
+        }
+        context.console.line("\(name) on \(run.output.name) (\(path)), profile \(run.output.profile.name)")
+        switch run.outcome {
+        case let .scheduled(feltAt):
+            context.console.line("felt at +\(JSONLine.number(Double(feltAt.nanoseconds - run.requestedAt.nanoseconds) / 1e6, digits: 1)) ms")
+        case let .notPlayed(reason):
+            context.console.line("not played: \(reason)")
+        }
     }
 
     /// Prints (or writes) what a run did: JSON lines, or a terminal drawing and a summary.

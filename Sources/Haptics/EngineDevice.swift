@@ -1,0 +1,28 @@
+import HapticsDevices
+import HapticsRendering
+import HapticsScheduler
+
+/// The control side's record of one output the engine plays on: its channel, and per vocabulary
+/// item the program rendered for it and the scheduler resources holding that program.
+struct EngineDevice {
+    let output: HapticEngine.Output
+    let channel: ChannelID
+    /// Per vocabulary item, in `HapticEngine.vocabulary` order.
+    var programs: [Program]
+    var programIDs: [ProgramID]
+    var players: [PlayerID]
+
+    /// The device as a preparable output (evdev: uploads at prepare time), if it is one.
+    var preparable: (any PreparableOutput)? { output.device as? any PreparableOutput }
+    /// The device as an output with a hardware gain (evdev `FF_GAIN`), if it is one and the
+    /// device really has the gain.
+    var hardwareGain: (any HardwareGainOutput)? { Self.hardwareGain(of: output.device) }
+
+    static func hardwareGain(of device: any ActuatorOutput) -> (any HardwareGainOutput)? {
+        // An evdev actuator speaks the protocol whatever the device; only FF_GAIN devices apply it.
+        if let evdev = device as? EvdevActuator, !evdev.supportsHardwareGain { return nil }
+        return device as? any HardwareGainOutput
+    }
+    /// The device as an output that reports its own loss (evdev `ENODEV`), if it is one.
+    var lossReporting: (any LossReportingOutput)? { output.device as? any LossReportingOutput }
+}

@@ -1,0 +1,25 @@
+import HapticsScheduler
+
+/// Errors of the engine itself.
+public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `start()` was called on an engine whose clock is not the system monotonic clock; drive it
+    /// with `startManuallyDriven()` and `process()` instead.
+    case clockNotRealtime
+    /// Every scheduler channel has been used: the engine can have had at most this many devices
+    /// over its lifetime (`SchedulerConfiguration.maximumChannels`).
+    case tooManyOutputs(maximum: Int)
+    /// The scheduler has no room left for the device's programs or players.
+    case schedulerFull(SchedulerError)
+
+    /// What went wrong.
+    public var description: String {
+        switch self {
+        case .clockNotRealtime:
+            return "the realtime thread needs the system monotonic clock; drive this engine with process()"
+        case let .tooManyOutputs(maximum):
+            return "the engine has used all \(maximum) device channels (SchedulerConfiguration.maximumChannels)"
+        case let .schedulerFull(error):
+            return "no room for the device's programs: \(error)"
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import HapticsDevices
+
+extension HapticEngine {
+    /// Something that happened to the engine's devices. Delivered on a control-side thread (the
+    /// engine's housekeeping or hotplug thread, or the caller of `addOutput`), never on the
+    /// realtime thread.
+    public enum Event: Sendable, Hashable {
+        /// A device was added (at runtime, e.g. plugged in) and is ready to play.
+        case deviceAdded(name: String, path: String?)
+        /// A device stopped working (unplugged) and was removed; the other devices are unaffected.
+        case deviceLost(name: String, path: String?, error: DeviceError)
+    }
+
+    /// Events from now on, as an async sequence. Every access makes a new subscription; it ends
+    /// when the engine goes away.
+    public var events: AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        eventHub.subscribe(continuation)
+        return stream
+    }
+
+    /// Calls `handler` with every event from now on (replacing any previous handler; `nil`
+    /// removes it). The handler runs on a control-side thread and must not block for long.
+    public func setEventHandler(_ handler: (@Sendable (Event) -> Void)?) {
+        eventHub.setHandler(handler)
+    }
+}

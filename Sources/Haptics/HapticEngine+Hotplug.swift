@@ -1,0 +1,68 @@
+import Dispatch
+import HapticsDevices
+import HapticsScheduler
+
+extension HapticEngine {
+    /// Opens an event node as an output, or says why not (`noForceFeedback`, `permissionDenied`…).
+    public typealias DeviceOpener = @Sendable (_ path: String) throws(DeviceError) -> Output
+
+    /// Watches `directory` for event nodes: a new force-feedback node is opened with `opener`,
+    /// added (the vocabulary loaded on it, current preparations prepared on it) and reported as
+    /// `.deviceAdded`; a removed node's device is removed and reported as `.deviceLost`. Nodes
+    /// that cannot be opened are skipped (a permission change re-tries them). Replaces an earlier
+    /// watch; ends with `stop()`.
+    public func watchForDevices(in directory: String = "/dev/input", opening opener: @escaping DeviceOpener) throws(DeviceError) {
+        let monitor: HotplugMonitor
+        do {
+            monitor = try HotplugMonitor(directory: directory) { [weak self] change in
+                self?.handle(change, opener: opener)
+            }
+        } catch {
+            throw .systemCall(path: directory, error)
+        }
+        let previous = background.withLock { background in
+            defer { background.hotplug = monitor }
+            return background.hotplug
+        }
+        previous?.stop()
+    }
+
+    /// Applies one hotplug change. Runs on the monitor's thread.
+    func handle(_ change: HotplugMonitor.Change, opener: DeviceOpener) {
+        switch change {
+        case let .appeared(path):
+            guard !hasOutput(path: path), let output = try? opener(path) else { return }
+            try? addOutput(output)
+        case let .disappeared(path):
+            guard let channel = channel(path: path) else { return }
+            let reported = devices.withLock { $0.first { $0.channel == channel }?.lossReporting?.lossError }
+            // The node is gone, so is the device: writes to it would fail with ENODEV.
+            let error = reported ?? SystemCallError(call: "IN_DELETE", errno: .noSuchDevice)
+            reportLoss(of: channel, error: .deviceLost(path: path, error))
+        }
+    }
+
+    /// Starts the periodic housekeeping of a started engine.
+    func startHousekeeping() {
+        let interval = max(configuration.housekeepingInterval, 1_000_000)
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "haptics.housekeeping"))
+        timer.schedule(deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)))
+        timer.setEventHandler { [weak self] in self?.performHousekeeping() }
+        let previous = background.withLock { background in
+            defer { background.housekeeping = timer }
+            return background.housekeeping
+        }
+        previous?.cancel()
+        timer.resume()
+    }
+
+    /// Ends hotplug watching and housekeeping.
+    func stopBackgroundWork() {
+        let (timer, monitor) = background.withLock { background in
+            defer { background = EngineBackground() }
+            return (background.housekeeping, background.hotplug)
+        }
+        timer?.cancel()
+        monitor?.stop()
+    }
+}

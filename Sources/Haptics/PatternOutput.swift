@@ -1,0 +1,18 @@
+import HapticsDevices
+import HapticsRendering
+import HapticsScheduler
+
+/// What a pattern player holds for one device: the program rendered for it and its scheduler
+/// resources, plus what the controls need to know about the device.
+struct PatternOutput: Sendable {
+    let program: Program
+    let programID: ProgramID
+    let player: PlayerID
+    let channel: ChannelID
+    /// The device profile's control interval (parameter curves are sampled at it).
+    let controlInterval: Int64
+    /// Whether the device applies the engine gain itself.
+    let hardwareGain: Bool
+    /// The device, when it can prepare programs ahead of time.
+    let preparable: (any PreparableOutput)?
+}

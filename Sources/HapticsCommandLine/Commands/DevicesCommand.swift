@@ -1,0 +1,94 @@
+import HapticsDevices
+
+/// `haptics devices`: the force-feedback devices present, and nodes that cannot be opened.
+struct DevicesCommand: Command {
+    static let name = "devices"
+    static let abstract = "List the force-feedback devices."
+    static let usage = ["devices [--json]"]
+    static let options = [HelpRow("--json", "One JSON object per device.")]
+    static let discussion = """
+        Columns: event node, name, bus:vendor:product, force-feedback types, effect slots, and the
+        device profile feedback is rendered with. Nodes that may not be opened for writing are listed
+        too, with what to do about it.
+        """
+
+    var json = false
+
+    init(arguments: [String]) throws(CommandLineError) {
+        var cursor = ArgumentCursor(arguments)
+        while let item = cursor.next() {
+            switch item {
+            case .option("json", nil): json = true
+            case let .option(name, _): throw .usage("unknown option --\(name)")
+            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
+            case let .positional(value): throw .usage("unexpected argument '\(value)'")
+            }
+        }
+    }
+
+    func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
+        let directory = DeviceSelection.directory(context)
+        context.console.write(Self.render(DeviceCatalog.discover(directory: directory), directory: directory, json: json))
+        return ExitStatus.success
+    }
+
+    /// The listing of `devices` found in `directory`: a table followed by a note per node that
+    /// cannot be opened, or one JSON line per device.
+    static func render(_ devices: [EvdevDeviceInfo], directory: String, json: Bool) -> String {
+        if json { return devices.map { jsonLine($0) + "\n" }.joined() }
+        guard !devices.isEmpty else { return "no force-feedback devices in \(directory)\n" }
+        var rows = [["PATH", "NAME", "ID", "FF", "SLOTS", "PROFILE"]]
+        for device in devices {
+            // A node that could not even be opened read-only has nothing but its path.
+            let known = !device.name.isEmpty || device.slots > 0
+            rows.append([
+                device.path,
+                device.name.isEmpty ? "?" : device.name,
+                known ? device.id.busVendorProduct : "?",
+                known ? ForceFeedbackNames.effectTypes(device.forceFeedbackCodes).joined(separator: ",") : "?",
+                known ? String(device.slots) : "?",
+                device.accessError == nil ? DeviceCatalog.profile(for: device).name : "(no access)",
+            ])
+        }
+        var text = table(rows)
+        for device in devices {
+            if let error = device.accessError { text += "note: \(error)\n" }
+        }
+        return text
+    }
+
+    /// One device as a JSON line.
+    static func jsonLine(_ device: EvdevDeviceInfo) -> String {
+        var line = JSONLine()
+        line.add("path", device.path)
+        line.add("name", device.name)
+        line.add("bus", InputID.hex4(device.id.bus))
+        line.add("vendor", InputID.hex4(device.id.vendor))
+        line.add("product", InputID.hex4(device.id.product))
+        line.add("ff", raw: "[" + ForceFeedbackNames.names(device.forceFeedbackCodes).map(JSONLine.quote).joined(separator: ",") + "]")
+        line.add("slots", device.slots)
+        line.add("profile", DeviceCatalog.profile(for: device).name)
+        if let error = device.accessError {
+            line.add("access", "denied")
+            line.add("error", error.description)
+        } else {
+            line.add("access", "read-write")
+        }
+        return line.text
+    }
+
+    /// Left-aligned columns separated by two spaces; the last column is not padded.
+    static func table(_ rows: [[String]]) -> String {
+        guard let columns = rows.first?.count else { return "" }
+        let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = ""
+        for row in rows {
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                line += column == columns - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import HapticsDevices
+import HapticsScheduler
+
+/// `haptics emulate`: creates a virtual force-feedback device and shows what drivers and
+/// applications send it, until interrupted.
+struct EmulateCommand: Command {
+    static let name = "emulate"
+    static let abstract = "Create a virtual device and print what it is sent, until Ctrl-C."
+    static let usage = ["emulate dualsense|rumble-pad [--json]"]
+    static let options = [
+        HelpRow("dualsense", "A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor bytes of every output report."),
+        HelpRow("rumble-pad", "A 16-slot rumble pad over uinput: prints every upload, play, stop, erase and gain."),
+        HelpRow("--json", "One JSON object per line."),
+    ]
+    static let discussion = """
+        Needs root (write access to /dev/uhid or /dev/uinput) and, for dualsense, the hid-playstation
+        module loaded. Ctrl-C (SIGINT) or SIGTERM destroys the device and exits 0. Other programs
+        find the device like any other, e.g. with 'haptics devices'.
+        """
+
+    enum Kind: String {
+        case dualsense
+        case rumblePad = "rumble-pad"
+    }
+
+    var kind: Kind
+    var json = false
+
+    init(arguments: [String]) throws(CommandLineError) {
+        var cursor = ArgumentCursor(arguments)
+        var kind: Kind?
+        while let item = cursor.next() {
+            switch item {
+            case .option("json", nil): json = true
+            case let .option(name, _): throw .usage("unknown option --\(name)")
+            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
+            case let .positional(value):
+                guard kind == nil else { throw .usage("unexpected argument '\(value)'") }
+                guard let parsed = Kind(rawValue: value) else {
+                    throw .usage("unknown device kind '\(value)' (available: dualsense, rumble-pad)")
+                }
+                kind = parsed
+            }
+        }
+        guard let kind else { throw .usage("missing the device kind (dualsense or rumble-pad)") }
+        self.kind = kind
+    }
+
+    func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
+        InterruptSignal.install()
+        defer { InterruptSignal.uninstall() }
+        let origin = SystemMonotonicClock().now().nanoseconds
+        switch kind {
+        case .dualsense:
+            let controller: VirtualDualSense
+            do {
+                controller = try VirtualDualSense()
+            } catch {
+                throw .failure("cannot create the DualSense: \(error) (needs root and /dev/uhid)")
+            }
+            defer { controller.close() }
+            let node = (try? controller.waitForGamepadNode()) ?? nil
+            announce(node.map { "DualSense on \($0)" } ?? "DualSense (no gamepad node: is hid-playstation loaded?)", context)
+            var shown = 0
+            waitForInterrupt {
+                let reports = controller.outputReports
+                for report in reports.dropFirst(shown) { context.console.line(line(for: report, origin: origin)) }
+                shown = reports.count
+            }
+        case .rumblePad:
+            let sink: UInputForceFeedbackSink
+            do {
+                sink = try UInputForceFeedbackSink(.init(name: "haptics rumble pad"))
+            } catch {
+                throw .failure("cannot create the rumble pad: \(error) (needs root and /dev/uinput)")
+            }
+            defer { sink.close() }
+            announce("rumble pad on \(sink.eventNodePath)", context)
+            var shown = 0
+            waitForInterrupt {
+                let records = sink.records
+                for record in records.dropFirst(shown) { context.console.line(line(for: record, origin: origin)) }
+                shown = records.count
+            }
+        }
+        return ExitStatus.success
+    }
+
+    private func announce(_ what: String, _ context: CommandContext) {
+        if json {
+            var line = JSONLine()
+            line.add("emulating", kind.rawValue)
+            line.add("device", what)
+            context.console.line(line.text)
+        } else {
+            context.console.line("emulating \(what); Ctrl-C to stop")
+        }
+    }
+
+    /// Calls `poll` every 10 ms until SIGINT or SIGTERM, and once more after it.
+    private func waitForInterrupt(_ poll: () -> Void) {
+        while !InterruptSignal.isPending {
+            poll()
+            usleep(10_000)
+        }
+        poll()
+    }
+
+    private func milliseconds(_ nanoseconds: Int64, origin: Int64) -> String {
+        JSONLine.number(Double(nanoseconds - origin) / 1e6, digits: 1)
+    }
+
+    func line(for report: DualSenseOutputReport, origin: Int64) -> String {
+        if json {
+            var line = JSONLine()
+            line.add("t_ms", Double(report.receivedAtNanoseconds - origin) / 1e6, digits: 1)
+            line.add("report", Int(report.reportID))
+            line.add("sets_motors", report.setsMotors)
+            if report.setsMotors {
+                line.add("weak", Int(report.weakMotor))
+                line.add("strong", Int(report.strongMotor))
+            }
+            return line.text
+        }
+        let time = "+\(milliseconds(report.receivedAtNanoseconds, origin: origin)) ms"
+        guard report.setsMotors else { return "\(time)  report 0x\(InputID.hex4(UInt16(report.reportID)).suffix(2)): lights, motors unchanged" }
+        return "\(time)  motors weak \(report.weakMotor) strong \(report.strongMotor)"
+    }
+
+    func line(for record: UInputForceFeedbackRecord, origin: Int64) -> String {
+        var fields = JSONLine()
+        var text: String
+        switch record.event {
+        case let .upload(effect, previous):
+            fields.add("event", previous == nil ? "upload" : "update")
+            fields.add("effect", Int(effect.id))
+            text = "\(previous == nil ? "upload" : "update") effect \(effect.id): \(Self.describe(effect, into: &fields))"
+        case let .erase(id):
+            fields.add("event", "erase")
+            fields.add("effect", Int(id))
+            text = "erase effect \(id)"
+        case let .play(id, count):
+            fields.add("event", "play")
+            fields.add("effect", Int(id))
+            fields.add("count", Int(count))
+            text = "play effect \(id) ×\(count)"
+        case let .stop(id):
+            fields.add("event", "stop")
+            fields.add("effect", Int(id))
+            text = "stop effect \(id)"
+        case let .gain(value):
+            fields.add("event", "gain")
+            fields.add("value", Int(value))
+            text = "gain \(value)"
+        case let .autocenter(value):
+            fields.add("event", "autocenter")
+            fields.add("value", Int(value))
+            text = "autocenter \(value)"
+        }
+        if json {
+            var line = JSONLine()
+            line.add("t_ms", Double(record.timestampNanoseconds - origin) / 1e6, digits: 1)
+            line.append(fields)
+            return line.text
+        }
+        return "+\(milliseconds(record.timestampNanoseconds, origin: origin)) ms  \(text)"
+    }
+
+    static func describe(_ effect: UploadedForceFeedbackEffect, into fields: inout JSONLine) -> String {
+        let length = effect.replayLength == 0 ? "until stopped" : "\(effect.replayLength) ms"
+        fields.add("length_ms", Int(effect.replayLength))
+        switch effect.parameters {
+        case let .rumble(strong, weak):
+            fields.add("type", "rumble")
+            fields.add("strong", Int(strong))
+            fields.add("weak", Int(weak))
+            return "rumble strong \(strong) weak \(weak), \(length)"
+        case let .periodic(waveform, period, magnitude, _, _, _):
+            fields.add("type", "periodic")
+            fields.add("waveform", Int(waveform))
+            fields.add("period_ms", Int(period))
+            fields.add("magnitude", Int(magnitude))
+            return "periodic waveform \(waveform) period \(period) ms magnitude \(magnitude), \(length)"
+        case let .constant(level, _):
+            fields.add("type", "constant")
+            fields.add("level", Int(level))
+            return "constant level \(level), \(length)"
+        case .undecoded:
+            fields.add("type", Int(effect.type))
+            return "type \(effect.type), \(length)"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import HapticsDevices
+import HapticsRendering
+
+/// `haptics info`: everything known about one device, and the profile it plays with.
+struct InfoCommand: Command {
+    static let name = "info"
+    static let abstract = "Show one device's identity, capabilities and profile."
+    static let usage = ["info <device> [--json]"]
+    static let options = [
+        HelpRow("<device>", "An event node path (/dev/input/event5) or part of the device's name."),
+        HelpRow("--json", "One JSON object."),
+    ]
+
+    var device: String
+    var json = false
+
+    init(arguments: [String]) throws(CommandLineError) {
+        var cursor = ArgumentCursor(arguments)
+        var device: String?
+        while let item = cursor.next() {
+            switch item {
+            case .option("json", nil): json = true
+            case let .option(name, _): throw .usage("unknown option --\(name)")
+            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
+            case let .positional(value):
+                guard device == nil else { throw .usage("unexpected argument '\(value)'") }
+                device = value
+            }
+        }
+        guard let device else { throw .usage("missing the device (a path or part of its name)") }
+        self.device = device
+    }
+
+    func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
+        let info = try DeviceSelection.find(device, context: context)
+        let profile = DeviceCatalog.profile(for: info)
+        if json {
+            var line = JSONLine()
+            line.add("path", info.path)
+            line.add("name", info.name)
+            line.add("bus", InputID.hex4(info.id.bus))
+            line.add("vendor", InputID.hex4(info.id.vendor))
+            line.add("product", InputID.hex4(info.id.product))
+            line.add("version", InputID.hex4(info.id.version))
+            line.add("phys", info.physicalLocation)
+            line.add("uniq", info.uniqueIdentifier)
+            line.add("ff", raw: "[" + ForceFeedbackNames.names(info.forceFeedbackCodes).map(JSONLine.quote).joined(separator: ",") + "]")
+            line.add("slots", info.slots)
+            line.add("profile", profile.name)
+            line.add("rise_ms", Double(profile.riseTime) / 1e6, digits: 1)
+            line.add("access", info.accessError == nil ? "read-write" : "denied")
+            context.console.line(line.text)
+            return ExitStatus.success
+        }
+        let rows = [
+            HelpRow("path", info.path),
+            HelpRow("name", info.name),
+            HelpRow("id", "bus \(InputID.hex4(info.id.bus)) vendor \(InputID.hex4(info.id.vendor)) product \(InputID.hex4(info.id.product)) version \(InputID.hex4(info.id.version))"),
+            HelpRow("phys", info.physicalLocation.isEmpty ? "-" : info.physicalLocation),
+            HelpRow("uniq", info.uniqueIdentifier.isEmpty ? "-" : info.uniqueIdentifier),
+            HelpRow("effects", ForceFeedbackNames.names(info.forceFeedbackCodes).joined(separator: " ")),
+            HelpRow("slots", String(info.slots)),
+            HelpRow("profile", "\(profile.name) (\(profile.displayName)), rise \(JSONLine.number(Double(profile.riseTime) / 1e6, digits: 1)) ms"),
+            HelpRow("access", info.accessError.map(\.description) ?? "read-write"),
+        ]
+        for row in rows { context.console.line(row.syntax + ":" + String(repeating: " ", count: 9 - row.syntax.count) + row.help) }
+        return ExitStatus.success
+    }
+}

@@ -1,0 +1,120 @@
+import CEvdev
+import Glibc
+import HapticsRendering
+
+/// Finds force-feedback devices and picks the device profile each one is rendered for.
+public enum DeviceCatalog {
+    /// A device the catalog knows by vendor and product id.
+    public struct KnownDevice: Hashable, Sendable {
+        /// The vendor id.
+        public var vendor: UInt16
+        /// The product id, or `nil` for every product of the vendor.
+        public var product: UInt16?
+        /// The built-in profile it plays with.
+        public var profile: DeviceProfile
+
+        /// Creates an entry.
+        public init(vendor: UInt16, product: UInt16?, profile: DeviceProfile) {
+            self.vendor = vendor
+            self.product = product
+            self.profile = profile
+        }
+    }
+
+    /// Known devices, matched in order (exact product ids before vendor-wide entries).
+    ///
+    /// Sony DualSense (USB 054c:0ce6, DualSense Edge 054c:0df2) through hid-playstation; DualShock 4
+    /// (054c:05c4, second revision 054c:09cc) through hid-sony; every Microsoft (045e) pad through
+    /// xpad or hid-microsoft; the Switch Pro Controller (057e:2009) through hid-nintendo.
+    public static let knownDevices: [KnownDevice] = [
+        KnownDevice(vendor: 0x054C, product: 0x0CE6, profile: .dualSense),
+        KnownDevice(vendor: 0x054C, product: 0x0DF2, profile: .dualSense),
+        KnownDevice(vendor: 0x054C, product: 0x05C4, profile: .dualShock4),
+        KnownDevice(vendor: 0x054C, product: 0x09CC, profile: .dualShock4),
+        KnownDevice(vendor: 0x057E, product: 0x2009, profile: .switchPro),
+        KnownDevice(vendor: 0x045E, product: nil, profile: .xboxController),
+    ]
+
+    /// The force-feedback event nodes in `directory`, sorted by path (numerically: `event2` before
+    /// `event10`).
+    ///
+    /// Nodes that can be opened read-write and have force feedback are described fully. Nodes this
+    /// process may not open for writing are not hidden: they are listed with ``EvdevDeviceInfo/accessError``
+    /// set (`permissionDenied`, pointing at the udev rule), with their capabilities when a read-only
+    /// open still works (then only those with force feedback), or with nothing but the path and the
+    /// error when the node cannot be opened at all. Nodes without force feedback are left out.
+    public static func discover(directory: String = "/dev/input") -> [EvdevDeviceInfo] {
+        var found: [EvdevDeviceInfo] = []
+        for path in eventNodePaths(in: directory) {
+            if let info = describe(path: path) { found.append(info) }
+        }
+        return found
+    }
+
+    /// Describes one node for ``discover(directory:)``; `nil` when it has no force feedback.
+    static func describe(path: String) -> EvdevDeviceInfo? {
+        var accessError: DeviceError?
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .readWrite, options: [.nonBlocking, .closeOnExec])
+        } catch {
+            accessError = DeviceError(path: path, failure: error)
+            // Capabilities only need read access: say what the device could do once permitted.
+            guard let readOnly = try? FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec]) else {
+                return EvdevDeviceInfo(path: path, name: "", id: InputID(bus: 0, vendor: 0, product: 0, version: 0),
+                                       physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [], slots: 0,
+                                       accessError: accessError)
+            }
+            descriptor = readOnly
+        }
+        defer { try? descriptor.close() }
+        do {
+            var info = try EvdevDevice.readInfo(path: path, descriptor: descriptor)
+            guard info.hasForceFeedback else { return nil }
+            info.accessError = accessError
+            return info
+        } catch {
+            // Not an input device after all (ENOTTY), or gone meanwhile: nothing to drive.
+            return nil
+        }
+    }
+
+    /// The `event*` entries of `directory`, in numeric order.
+    static func eventNodePaths(in directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var numbers: [Int] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix("event"), let number = Int(name.dropFirst(5)) { numbers.append(number) }
+        }
+        let separator = directory.hasSuffix("/") ? "" : "/"
+        return numbers.sorted().map { "\(directory)\(separator)event\($0)" }
+    }
+
+    /// The profile `device` plays with, carrying the device's real slot count in `limits.slots`.
+    ///
+    /// A known vendor/product gets its built-in profile. Otherwise the force-feedback bits decide:
+    /// `FF_RUMBLE` → ``DeviceProfile/genericRumble``; `FF_PERIODIC` without rumble →
+    /// ``DeviceProfile/phoneVibra``; `FF_CONSTANT` alone → ``DeviceProfile/constantForceWheel``.
+    /// A device with none of them (it cannot be opened for force feedback anyway) gets the generic
+    /// rumble profile.
+    public static func profile(for device: EvdevDeviceInfo) -> DeviceProfile {
+        var profile: DeviceProfile
+        if let known = knownDevices.first(where: { $0.vendor == device.id.vendor && ($0.product ?? device.id.product) == device.id.product }) {
+            profile = known.profile
+        } else if device.supportsRumble {
+            profile = .genericRumble
+        } else if device.supportsPeriodic {
+            profile = .phoneVibra
+        } else if device.supportsConstant {
+            profile = .constantForceWheel
+        } else {
+            profile = .genericRumble
+        }
+        profile.limits.slots = device.slots
+        return profile
+    }
+}

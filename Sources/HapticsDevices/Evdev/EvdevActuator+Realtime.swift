@@ -1,0 +1,170 @@
+import CEvdev
+import Glibc
+import HapticsRendering
+import HapticsScheduler
+
+extension EvdevActuator {
+    /// Plays `command` now. Realtime-safe: no allocation, no lock, no logging.
+    ///
+    /// - silence: one `write()` (stop the playing effect), none when nothing plays;
+    /// - a prepared level: one `write()` (play), or two when another level plays (stop, play);
+    /// - any other level: an in-place `EVIOCSFF` of the streaming effect, then a play `write()`
+    ///   unless the streaming effect already plays.
+    /// After close or loss, nothing (the command is counted as dropped).
+    public func perform(_ command: ActuatorCommand, channel: ChannelID, deadline: MonotonicInstant, now: MonotonicInstant) {
+        guard _enter() else {
+            _ActuatorCounters.bump(counters.droppedCommands)
+            return
+        }
+        defer { activeCalls.subtract(1, ordering: .sequentiallyConsistent) }
+        _ActuatorCounters.bump(counters.commands)
+        let key = _EffectLevel.key(command)
+        guard key != 0 else {
+            _silence()
+            return
+        }
+        let state = realtime
+        // The level that plays already: play again (restarts its safety-net length). One write.
+        if state.pointee.playingEntry >= 0, table.key(state.pointee.playingEntry) == key {
+            table.touch(state.pointee.playingEntry, at: now.nanoseconds)
+            _ActuatorCounters.bump(counters.preparedTriggers)
+            _ = _write(code: UInt16(bitPattern: table.effectID(state.pointee.playingEntry)), value: 1)
+            return
+        }
+        let entry = table.claimForPlaying(key)
+        if entry >= 0 {
+            _silence()
+            table.touch(entry, at: now.nanoseconds)
+            state.pointee.playingEntry = entry
+            _ActuatorCounters.bump(counters.preparedTriggers)
+            _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1)
+            return
+        }
+        _stream(key)
+    }
+
+    /// Claims a place among running `perform` calls, unless the actuator is closing or lost.
+    @inline(__always)
+    func _enter() -> Bool {
+        activeCalls.add(1, ordering: .sequentiallyConsistent)
+        if isShutDown.load(ordering: .sequentiallyConsistent) || loss.load(ordering: .relaxed) != 0 {
+            activeCalls.subtract(1, ordering: .sequentiallyConsistent)
+            return false
+        }
+        return true
+    }
+
+    /// Stops whatever plays (a table entry or the streaming effect): one write, or none.
+    @inline(__always)
+    func _silence() {
+        let state = realtime
+        if state.pointee.playingEntry >= 0 {
+            let entry = state.pointee.playingEntry
+            state.pointee.playingEntry = -1
+            _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 0)
+            table.releaseFromPlaying(entry)
+        }
+        if state.pointee.streamPlaying {
+            state.pointee.streamPlaying = false
+            _ = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 0)
+        }
+    }
+
+    /// Plays a level that was not prepared through the streaming effect.
+    @inline(__always)
+    func _stream(_ key: UInt64) {
+        let state = realtime
+        _ActuatorCounters.bump(counters.streamedLevels)
+        if state.pointee.playingEntry >= 0 {
+            let entry = state.pointee.playingEntry
+            state.pointee.playingEntry = -1
+            _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 0)
+            table.releaseFromPlaying(entry)
+        }
+        if state.pointee.streamKey != key {
+            if state.pointee.streamEffect.id >= 0,
+               _EffectLevel.compatibilityClass(state.pointee.streamKey) != _EffectLevel.compatibilityClass(key) {
+                // The kernel refuses an in-place update that changes the effect type: start over.
+                if state.pointee.streamPlaying {
+                    state.pointee.streamPlaying = false
+                    _ = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 0)
+                }
+                _ = _erase(state.pointee.streamEffect.id)
+                state.pointee.streamEffect.id = -1
+                state.pointee.streamKey = 0
+            }
+            _EffectLevel.fill(&state.pointee.streamEffect, key: key,
+                              lengthMilliseconds: UInt16(streamingLength.load(ordering: .relaxed)))
+            _ActuatorCounters.bump(counters.streamingUploads)
+            let result = withUnsafeMutablePointer(to: &state.pointee.streamEffect) { effect in
+                let descriptor = device.descriptor.rawValue
+                return _SystemCall.perform("EVIOCSFF", fileDescriptor: descriptor) {
+                    Int(CEvdev_ioctlPointer(descriptor, CEvdev_EVIOCSFF(), effect))
+                }
+            }
+            if case .failure(let errno) = result {
+                _failed(.upload, errno)
+                if state.pointee.streamKey == 0 { state.pointee.streamEffect.id = -1 }
+                // Never leave the previous level playing in place of this one.
+                if state.pointee.streamPlaying, loss.load(ordering: .relaxed) == 0 {
+                    state.pointee.streamPlaying = false
+                    _ = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 0)
+                }
+                return
+            }
+            state.pointee.streamKey = key
+        }
+        // An in-place update of a playing effect takes effect at once: no second play needed.
+        if !state.pointee.streamPlaying {
+            state.pointee.streamPlaying = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 1)
+        }
+    }
+
+    /// Writes one `EV_FF` event (play `value` 1, stop 0). Returns whether it reached the kernel.
+    @inline(__always)
+    func _write(code: UInt16, value: Int32) -> Bool {
+        var event = input_event()
+        event.type = UInt16(EV_FF)
+        event.code = code
+        event.value = value
+        _ActuatorCounters.bump(counters.writes)
+        let descriptor = device.descriptor.rawValue
+        let result = withUnsafeBytes(of: &event) { bytes in
+            _SystemCall.perform("write", fileDescriptor: descriptor) {
+                Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+            }
+        }
+        if case .failure(let errno) = result {
+            _failed(.write, errno)
+            return false
+        }
+        return true
+    }
+
+    /// Erases effect `id` (`EVIOCRMFF`). Returns whether the kernel accepted.
+    @discardableResult
+    func _erase(_ id: Int16) -> Bool {
+        _ActuatorCounters.bump(counters.erasures)
+        let descriptor = device.descriptor.rawValue
+        let result = _SystemCall.perform("EVIOCRMFF", fileDescriptor: descriptor) {
+            Int(CEvdev_ioctlInteger(descriptor, CEvdev_EVIOCRMFF(), Int(id)))
+        }
+        if case .failure(let errno) = result {
+            _failed(.erase, errno)
+            return false
+        }
+        return true
+    }
+
+    /// Books a failed call: `ENODEV` publishes the loss (first one wins), `ENOSPC` is counted apart.
+    @inline(__always)
+    func _failed(_ call: _Call, _ errno: Errno) {
+        if errno == .noSuchDevice {
+            let word = call.rawValue << 32 | Int(errno.rawValue)
+            _ = loss.compareExchange(expected: 0, desired: word, ordering: .releasing)
+            return
+        }
+        if errno == .noSpace { _ActuatorCounters.bump(counters.noSpaceErrors) }
+        _ActuatorCounters.bump(counters.failedCalls)
+    }
+}

@@ -1,0 +1,193 @@
+import CEvdev
+import Glibc
+import HapticsRendering
+import HapticsScheduler
+import Synchronization
+
+/// Drives an evdev force-feedback device from the scheduler's realtime thread, with every level
+/// a program needs uploaded ahead of time so that a trigger is one `write()`.
+///
+/// - **Prepared table.** ``prepare(_:)`` (control side) uploads each distinct non-silent level of
+///   the program with `EVIOCSFF` into a fixed table of at most `slots − 1` entries (and at most
+///   ``Configuration/maximumPreparedLevels``); the kernel-assigned id is kept and reused. When the
+///   table is full, the least recently used entry that is neither playing nor part of the program
+///   being prepared is erased (`EVIOCRMFF`). Entries are published with release/acquire atomics.
+/// - **Trigger.** ``perform(_:channel:deadline:now:)`` (realtime thread) scans at most 16 entries
+///   lock-free. A prepared level from silence is exactly one `write()` of `EV_FF` (play); a prepared
+///   level while another plays is two (stop, then play — ff-memless sums every playing effect, so
+///   two are never left playing); silence is one (stop). No ioctl, no allocation, no lock, no log.
+/// - **Streaming slot.** One slot is kept for levels that were not prepared (continuous patterns,
+///   dynamic parameters): the realtime thread updates its own streaming effect in place (`EVIOCSFF`
+///   with the same id; the first one allocates) and plays it if it is not playing. That is the only
+///   ioctl on the realtime thread, counted in ``statistics``. On a 1-slot device the table is empty
+///   and every level streams.
+/// - **Safety net.** Each prepared level carries `replay.length` = its longest hold in the programs
+///   prepared so far plus ``Configuration/safetyMargin``; the engine sends its own stops, the length
+///   only ends a level if the engine hangs.
+/// - **Loss.** When a call fails with `ENODEV` (unplugged), ``lossError`` is published and the
+///   actuator makes no further system calls on the device; nothing traps.
+/// - **Close.** ``close()`` (and deinit) waits for a running `perform` to return, stops what plays,
+///   erases every effect it uploaded and closes the descriptor.
+///
+/// One actuator serves one scheduler channel: `perform` must be called from one thread at a time.
+public final class EvdevActuator: PreparableOutput, HardwareGainOutput, LossReportingOutput, @unchecked Sendable {
+    /// The device this actuator drives (and closes).
+    public let device: EvdevDevice
+    /// The tuning it was created with.
+    public let configuration: Configuration
+
+    let clock: any HapticClock
+    let table: _PreparedLevelTable
+    let counters = _ActuatorCounters()
+    /// State only the realtime thread touches (and ``close()`` once the realtime thread is out).
+    let realtime: UnsafeMutablePointer<_RealtimeState>
+    /// Serializes the control side (prepare, expire, gain, close). The realtime thread never takes it.
+    let control: Mutex<_ControlState>
+
+    /// `perform` calls in progress, and whether ``close()`` has begun: `close` sets the flag, then
+    /// waits for the count to reach zero before it touches the descriptor.
+    let activeCalls = Atomic<Int>(0)
+    let isShutDown = Atomic<Bool>(false)
+    /// The loss, published once in one word: `call << 32 | errno` (0: none).
+    let loss = Atomic<Int>(0)
+    /// The streaming effect's `replay.length` in ms, set by `prepare`, read by the realtime thread.
+    let streamingLength: Atomic<Int>
+
+    /// Drives `device`. `clock` stamps prepares for LRU and expiry; use the scheduler's clock.
+    public init(device: EvdevDevice, clock: any HapticClock = SystemMonotonicClock(),
+                configuration: Configuration = Configuration()) {
+        self.device = device
+        self.configuration = configuration
+        self.clock = clock
+        let capacity = max(0, min(device.info.slots - 1, configuration.maximumPreparedLevels, 16))
+        table = _PreparedLevelTable(capacity: capacity)
+        realtime = .allocate(capacity: 1)
+        realtime.initialize(to: _RealtimeState())
+        control = Mutex(_ControlState(capacity: capacity))
+        streamingLength = Atomic(Self.milliseconds(configuration.minimumStreamingLength))
+    }
+
+    /// Opens the event node at `path` (see ``EvdevDevice/init(path:)``) and drives it.
+    public convenience init(path: String, clock: any HapticClock = SystemMonotonicClock(),
+                            configuration: Configuration = Configuration()) throws(DeviceError) {
+        self.init(device: try EvdevDevice(path: path), clock: clock, configuration: configuration)
+    }
+
+    deinit {
+        close()
+        realtime.deinitialize(count: 1).deallocate()
+    }
+
+    /// How many levels can be prepared at once (`slots − 1`, at most 16; 0 on a 1-slot device).
+    public var preparedCapacity: Int { table.capacity }
+
+    /// Whether the device applies a gain (`FF_GAIN`).
+    public var supportsHardwareGain: Bool { device.info.supportsGain }
+
+    /// Counters since creation.
+    public var statistics: EvdevActuatorStatistics { counters.snapshot }
+
+    /// The levels prepared now, as `(level, kernel effect id)` in table order (for diagnostics and tests).
+    public var preparedLevels: [(command: ActuatorCommand, effectID: Int16)] {
+        (0..<table.capacity).compactMap { index in
+            let phase = table.phase(index)
+            guard phase == .ready || phase == .playing else { return nil }
+            return (Self.command(forKey: table.key(index)), table.effectID(index))
+        }
+    }
+
+    /// The error that ended the device (`write: ENODEV`…), or `nil` while it works.
+    public var lossError: SystemCallError? {
+        let word = loss.load(ordering: .acquiring)
+        guard word != 0 else { return nil }
+        return SystemCallError(call: _Call(rawValue: word >> 32)?.name ?? "write",
+                               errno: Errno(rawValue: CInt(truncatingIfNeeded: word & 0xFFFF_FFFF)))
+    }
+
+    /// Stops what plays, erases every uploaded effect and closes the device. Waits for a running
+    /// `perform` to return first; later `perform` calls do nothing. Idempotent; also done on deinit.
+    ///
+    /// The corresponding ioctl is `EVIOCRMFF`, then the C function `close`.
+    public func close() {
+        control.withLock { state in
+            guard !state.isClosed else { return }
+            state.isClosed = true
+            isShutDown.store(true, ordering: .sequentiallyConsistent)
+            // The realtime thread never blocks on us; we wait for it (a write takes microseconds).
+            while activeCalls.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
+            if loss.load(ordering: .acquiring) == 0 {
+                _silence()
+                for index in 0..<table.capacity where table.phase(index) != .free {
+                    _ = _erase(table.effectID(index))
+                    table.free(index)
+                }
+                if realtime.pointee.streamEffect.id >= 0 {
+                    _ = _erase(realtime.pointee.streamEffect.id)
+                    realtime.pointee.streamEffect.id = -1
+                    realtime.pointee.streamKey = 0
+                }
+            }
+            device.close()
+        }
+    }
+
+    static func milliseconds(_ nanoseconds: Int64) -> Int {
+        let rounded = (max(0, nanoseconds) + 999_999) / 1_000_000
+        return Int(min(rounded, Int64(UInt16.max)))
+    }
+
+    /// The command a level key stands for.
+    static func command(forKey key: UInt64) -> ActuatorCommand {
+        let low = UInt16(truncatingIfNeeded: key)
+        switch key >> 56 {
+        case 1: return .rumble(strong: UInt16(truncatingIfNeeded: key >> 16), weak: low)
+        case 2:
+            return .periodic(waveform: PeriodicWaveform(rawValue: UInt8(truncatingIfNeeded: key >> 48)) ?? .sine,
+                             periodMilliseconds: UInt16(truncatingIfNeeded: key >> 32), magnitude: Int16(bitPattern: low))
+        case 3: return .constant(level: Int16(bitPattern: low))
+        default: return .stop
+        }
+    }
+}
+
+/// What the realtime thread knows about the device: which effect plays, and its streaming effect.
+struct _RealtimeState {
+    /// The table entry playing now, or -1.
+    var playingEntry = -1
+    /// Whether the streaming effect plays now.
+    var streamPlaying = false
+    /// The level the streaming effect holds (0: none uploaded yet).
+    var streamKey: UInt64 = 0
+    /// The streaming effect as last uploaded; `id` -1 until the first upload allocates a slot.
+    var streamEffect: ff_effect = {
+        var effect = ff_effect()
+        effect.id = -1
+        return effect
+    }()
+}
+
+/// Control-side bookkeeping, under the actuator's mutex.
+struct _ControlState {
+    var isClosed = false
+    /// The `replay.length` (ms) each table entry was uploaded with.
+    var uploadedLengths: [Int]
+    /// The longest hold (ns) of each level in the programs prepared so far.
+    var longestHolds: [UInt64: Int64] = [:]
+    /// The longest hold of any level prepared so far.
+    var longestHold: Int64 = 0
+
+    init(capacity: Int) { uploadedLengths = Array(repeating: 0, count: capacity) }
+}
+
+/// The device calls the actuator makes, as small integers the realtime thread can publish atomically.
+enum _Call: Int {
+    case write = 1, upload = 2, erase = 3
+
+    var name: String {
+        switch self {
+        case .write: "write"
+        case .upload: "EVIOCSFF"
+        case .erase: "EVIOCRMFF"
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Testing
+@testable import HapticsCommandLine
+
+@Suite("Help of the device commands")
+struct DeviceCommandHelpTests {
+    @Test("devices --help")
+    func devicesHelp() {
+        let result = runTool("devices", "--help")
+        #expect(result.status == 0)
+        #expect(result.output == """
+            OVERVIEW: List the force-feedback devices.
+
+            USAGE:
+              haptics devices [--json]
+
+            ARGUMENTS AND OPTIONS:
+              --json      One JSON object per device.
+              -h, --help  Show this help.
+
+            Columns: event node, name, bus:vendor:product, force-feedback types, effect slots, and the
+            device profile feedback is rendered with. Nodes that may not be opened for writing are listed
+            too, with what to do about it.
+
+            """)
+    }
+
+    @Test("info --help")
+    func infoHelp() {
+        #expect(runTool("info", "--help").output == """
+            OVERVIEW: Show one device's identity, capabilities and profile.
+
+            USAGE:
+              haptics info <device> [--json]
+
+            ARGUMENTS AND OPTIONS:
+              <device>    An event node path (/dev/input/event5) or part of the device's name.
+              --json      One JSON object.
+              -h, --help  Show this help.
+
+            """)
+    }
+
+    @Test("verify --help")
+    func verifyHelp() {
+        #expect(runTool("verify", "--help").output == """
+            OVERVIEW: Exercise each effect type on a device and report what really works.
+
+            USAGE:
+              haptics verify <device> [--json]
+
+            ARGUMENTS AND OPTIONS:
+              <device>    An event node path (/dev/input/event5) or part of the device's name.
+              --json      One JSON object per effect type.
+              -h, --help  Show this help.
+
+            Each advertised type (rumble, periodic, constant) is uploaded, played, stopped and erased;
+            the gain is set to half and back. Capability bits do not prove an effect works: a type is
+            reported as works, rejected (with the call and errno that refused it), or not advertised.
+            The device plays short, weak effects while this runs. Exit status 1 when an advertised type
+            is rejected.
+
+            """)
+    }
+
+    @Test("emulate --help and help emulate agree")
+    func emulateHelp() {
+        let direct = runTool("emulate", "--help")
+        #expect(direct.output == runTool("help", "emulate").output)
+        #expect(direct.output == """
+            OVERVIEW: Create a virtual device and print what it is sent, until Ctrl-C.
+
+            USAGE:
+              haptics emulate dualsense|rumble-pad [--json]
+
+            ARGUMENTS AND OPTIONS:
+              dualsense   A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor bytes of every output report.
+              rumble-pad  A 16-slot rumble pad over uinput: prints every upload, play, stop, erase and gain.
+              --json      One JSON object per line.
+              -h, --help  Show this help.
+
+            Needs root (write access to /dev/uhid or /dev/uinput) and, for dualsense, the hid-playstation
+            module loaded. Ctrl-C (SIGINT) or SIGTERM destroys the device and exits 0. Other programs
+            find the device like any other, e.g. with 'haptics devices'.
+
+            """)
+    }
+}
+
+@Suite("Device commands without devices")
+struct DeviceCommandTests {
+    @Test("devices says where it looked when there is nothing; --json prints no line")
+    func noDevices() {
+        let text = runTool("devices")
+        #expect(text.status == 0)
+        #expect(text.output == "no force-feedback devices in \(emptyInputDirectory)\n")
+        let json = runTool("devices", "--json")
+        #expect(json.status == 0)
+        #expect(json.output == "")
+    }
+
+    @Test("info and verify say exactly why a device cannot be used, and exit 1", arguments: [
+        (["info", "/nonexistent/event0"], "haptics info: /nonexistent/event0: open: ENOENT (No such file or directory)\n"),
+        (["info", "/dev/null"], "haptics info: /dev/null: EVIOCGBIT: ENOTTY (Inappropriate ioctl for device)\n"),
+        (["verify", "/dev/null"], "haptics verify: /dev/null: EVIOCGBIT: ENOTTY (Inappropriate ioctl for device)\n"),
+        (["play", "selection", "--device", "/dev/null"], "haptics play: /dev/null: EVIOCGBIT: ENOTTY (Inappropriate ioctl for device)\n"),
+    ])
+    func unusableDevices(arguments: [String], message: String) {
+        let console = BufferConsole()
+        let context = CommandContext(console: console, environment: ["HAPTICS_INPUT_DIRECTORY": emptyInputDirectory])
+        #expect(HapticsTool.main(arguments: arguments, context: context) == 1)
+        #expect(console.errorOutput == message)
+        #expect(console.output == "")
+    }
+
+    @Test("a name matching no device lists what was looked at")
+    func nameWithoutMatch() {
+        let result = runTool("verify", "dualsense")
+        #expect(result.status == 1)
+        #expect(result.error == "haptics verify: no force-feedback device named like 'dualsense' in \(emptyInputDirectory)\n")
+    }
+
+    @Test("play without --device falls back to the simulated device and says so")
+    func playFallsBackToSimulated() {
+        let result = runTool("play", "selection", "--json")
+        #expect(result.status == 0)
+        #expect(result.error == "no force-feedback device in \(emptyInputDirectory); playing on the simulated device\n")
+        #expect(result.output.split(separator: "\n").last?.hasPrefix(#"{"feedback":"selection","device":"simulated","profile":"simulated","outcome":"scheduled""#) == true)
+    }
+
+    @Test("device tables line up their columns")
+    func table() {
+        #expect(DevicesCommand.table([["PATH", "NAME", "SLOTS"], ["/dev/input/event12", "pad", "16"]]) == """
+            PATH                NAME  SLOTS
+            /dev/input/event12  pad   16
+
+            """)
+    }
+}

@@ -1,0 +1,72 @@
+import CEvdev
+import HapticsDevices
+import Testing
+@testable import HapticsCommandLine
+
+@Suite("Device listings and emulator lines")
+struct DeviceListingTests {
+    static let dualSense = EvdevDeviceInfo(
+        path: "/dev/input/event5", name: "Sony Interactive Entertainment Wireless Controller",
+        id: InputID(bus: 0x03, vendor: 0x054C, product: 0x0CE6, version: 0x8111), physicalLocation: "usb-1/input0",
+        uniqueIdentifier: "c0:ff:ee:00:00:01",
+        forceFeedbackCodes: Set([FF_RUMBLE, FF_PERIODIC, FF_SQUARE, FF_TRIANGLE, FF_SINE, FF_GAIN].map(UInt16.init)), slots: 16)
+    static let locked = EvdevDeviceInfo(
+        path: "/dev/input/event12", name: "Wheel", id: InputID(bus: 0x03, vendor: 0x046D, product: 0xC24F, version: 1),
+        physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: Set([FF_CONSTANT, FF_AUTOCENTER].map(UInt16.init)),
+        slots: 8, accessError: .permissionDenied(path: "/dev/input/event12"))
+
+    @Test("the table has one row per device, profiles from the catalog, and the udev hint per locked node")
+    func table() {
+        #expect(DevicesCommand.render([Self.dualSense, Self.locked], directory: "/dev/input", json: false) == """
+            PATH                NAME                                                ID              FF                    SLOTS  PROFILE
+            /dev/input/event5   Sony Interactive Entertainment Wireless Controller  0003:054c:0ce6  rumble,periodic,gain  16     dualsense
+            /dev/input/event12  Wheel                                               0003:046d:c24f  constant,autocenter   8      (no access)
+            note: /dev/input/event12: permission denied; install Tools/udev/70-haptics.rules (TAG+="uaccess" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group
+
+            """)
+    }
+
+    @Test("--json has every capability code by name, the profile, and the access")
+    func json() {
+        #expect(DevicesCommand.render([Self.dualSense, Self.locked], directory: "/dev/input", json: true) == """
+            {"path":"/dev/input/event5","name":"Sony Interactive Entertainment Wireless Controller","bus":"0003","vendor":"054c","product":"0ce6","ff":["rumble","periodic","square","triangle","sine","gain"],"slots":16,"profile":"dualsense","access":"read-write"}
+            {"path":"/dev/input/event12","name":"Wheel","bus":"0003","vendor":"046d","product":"c24f","ff":["constant","autocenter"],"slots":8,"profile":"constant-force-wheel","access":"denied","error":"/dev/input/event12: permission denied; install Tools/udev/70-haptics.rules (TAG+=\\"uaccess\\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"}
+
+            """)
+    }
+
+    @Test("emulate prints each record of the rumble pad with the time since it started")
+    func rumblePadLines() throws {
+        let command = try EmulateCommand(arguments: ["rumble-pad"])
+        let json = try EmulateCommand(arguments: ["rumble-pad", "--json"])
+        let upload = UInputForceFeedbackRecord(
+            event: .upload(UploadedForceFeedbackEffect(type: UInt16(FF_RUMBLE), id: 2, direction: 0, replayLength: 100, replayDelay: 0,
+                                                       parameters: .rumble(strongMagnitude: 0x8000, weakMagnitude: 0x4000)), previous: nil),
+            timestampNanoseconds: 1_012_340_000)
+        #expect(command.line(for: upload, origin: 1_000_000_000) == "+12.3 ms  upload effect 2: rumble strong 32768 weak 16384, 100 ms")
+        #expect(json.line(for: upload, origin: 1_000_000_000)
+                == #"{"t_ms":12.3,"event":"upload","effect":2,"length_ms":100,"type":"rumble","strong":32768,"weak":16384}"#)
+        let play = UInputForceFeedbackRecord(event: .play(effectID: 2, count: 1), timestampNanoseconds: 1_020_000_000)
+        #expect(command.line(for: play, origin: 1_000_000_000) == "+20 ms  play effect 2 ×1")
+        #expect(json.line(for: play, origin: 1_000_000_000) == #"{"t_ms":20,"event":"play","effect":2,"count":1}"#)
+        let gain = UInputForceFeedbackRecord(event: .gain(0x7FFF), timestampNanoseconds: 1_000_000_000)
+        #expect(command.line(for: gain, origin: 1_000_000_000) == "+0 ms  gain 32767")
+    }
+
+    @Test("emulate prints the DualSense's motor bytes, and says when a report leaves them alone")
+    func dualSenseLines() throws {
+        let command = try EmulateCommand(arguments: ["dualsense"])
+        var bytes = [UInt8](repeating: 0, count: 63)
+        bytes[0] = 0x02
+        bytes[1] = 0x02
+        bytes[3] = 0x40
+        bytes[4] = 0x80
+        let rumble = DualSenseOutputReport(bytes: bytes, receivedAtNanoseconds: 1_005_000_000)
+        #expect(command.line(for: rumble, origin: 1_000_000_000) == "+5 ms  motors weak 64 strong 128")
+        bytes[1] = 0
+        let lights = DualSenseOutputReport(bytes: bytes, receivedAtNanoseconds: 1_006_000_000)
+        #expect(command.line(for: lights, origin: 1_000_000_000) == "+6 ms  report 0x02: lights, motors unchanged")
+        let json = try EmulateCommand(arguments: ["dualsense", "--json"])
+        #expect(json.line(for: rumble, origin: 1_000_000_000) == #"{"t_ms":5,"report":2,"sets_motors":true,"weak":64,"strong":128}"#)
+    }
+}

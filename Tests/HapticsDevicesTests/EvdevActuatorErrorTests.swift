@@ -1,0 +1,173 @@
+import CEvdev
+import Glibc
+import HapticsRendering
+import HapticsScheduler
+import Testing
+@testable import HapticsDevices
+
+/// The actuator's error paths on the host, on the write end of a pipe standing in for an event node:
+/// every `write()` the actuator makes can be read back, every ioctl fails with `ENOTTY` unless the
+/// mocking seam forces another errno.
+@Suite struct EvdevActuatorErrorTests {
+    static let path = "/dev/input/event7"
+    static let channel = ChannelID(rawValue: 0)
+    static let t0 = MonotonicInstant(nanoseconds: 1_000_000_000)
+    static let level = ActuatorCommand.rumble(strong: 0x8000, weak: 0x4000)
+    static let program = Program(profileName: "generic-rumble", commands: [
+        TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: level),
+        TimedCommand(offset: 60_000_000, intensity: 0, sharpness: 0, command: .stop),
+    ], duration: 60_000_000, leadTime: 0)
+
+    /// An actuator whose device descriptor is a pipe's write end; returns the read end too.
+    static func makeActuator(codes: [CInt] = [FF_RUMBLE, FF_GAIN], slots: Int = 4) throws -> (EvdevActuator, FileDescriptor) {
+        var ends: [CInt] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+        let info = EvdevDeviceInfo(path: path, name: "test pad", id: InputID(bus: 6, vendor: 0x1209, product: 1, version: 1),
+                                   physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: Set(codes.map { UInt16($0) }),
+                                   slots: slots)
+        let device = EvdevDevice(info: info, descriptor: FileDescriptor(rawValue: ends[1]))
+        return (EvdevActuator(device: device, clock: ManualClock(start: t0.nanoseconds)), FileDescriptor(rawValue: ends[0]))
+    }
+
+    /// Every input event written so far: (type, code, value).
+    static func writtenEvents(_ reader: FileDescriptor) -> [[Int32]] {
+        var events: [[Int32]] = []
+        var event = input_event()
+        while let count = try? withUnsafeMutableBytes(of: &event, { try reader.read(into: $0) }), count > 0 {
+            events.append([Int32(event.type), Int32(event.code), event.value])
+        }
+        return events
+    }
+
+    @Test func theTableHoldsOneLevelLessThanTheSlotsAndNothingOnAOneSlotDevice() throws {
+        let (sixteen, reader16) = try Self.makeActuator(slots: 16)
+        let (one, reader1) = try Self.makeActuator(slots: 1)
+        let (many, readerMany) = try Self.makeActuator(slots: 64)
+        defer { for reader in [reader16, reader1, readerMany] { try? reader.close() } }
+        #expect(sixteen.preparedCapacity == 15)
+        #expect(one.preparedCapacity == 0)
+        #expect(many.preparedCapacity == 16)  // The realtime scan stays at 16 entries at most.
+    }
+
+    @Test func gainIsOneWriteOfFFGainTruncatedToSixteenBits() throws {
+        let (actuator, reader) = try Self.makeActuator()
+        defer { try? reader.close() }
+        try actuator.setGain(0.5)
+        try actuator.setGain(1)
+        try actuator.setGain(0)
+        #expect(Self.writtenEvents(reader) == [
+            [Int32(EV_FF), Int32(FF_GAIN), 0x7FFF], [Int32(EV_FF), Int32(FF_GAIN), 0xFFFF], [Int32(EV_FF), Int32(FF_GAIN), 0],
+        ])
+        #expect(actuator.statistics.writes == 3)
+    }
+
+    @Test func gainOnADeviceWithoutFFGainIsATypedError() throws {
+        let (actuator, reader) = try Self.makeActuator(codes: [FF_RUMBLE])
+        defer { try? reader.close() }
+        #expect(throws: DeviceError.systemCall(path: Self.path, SystemCallError(call: "FF_GAIN", errno: .invalidArgument))) {
+            try actuator.setGain(0.5)
+        }
+        #expect(Self.writtenEvents(reader) == [])
+    }
+
+    @Test func anUploadTheDeviceRefusesIsATypedErrorAndNothingIsPrepared() throws {
+        let (actuator, reader) = try Self.makeActuator()
+        defer { try? reader.close() }
+        #expect(throws: DeviceError.systemCall(path: Self.path, SystemCallError(call: "EVIOCSFF", errno: .inappropriateIOCTL))) {
+            try actuator.prepare(Self.program)
+        }
+        #expect(actuator.preparedLevels.isEmpty)
+    }
+
+    @Test func closeOfAnActuatorWithNothingUploadedOnlyClosesTheDescriptor() throws {
+        let (actuator, reader) = try Self.makeActuator()
+        defer { try? reader.close() }
+        actuator.close()
+        actuator.close()
+        #expect(actuator.device.isClosed)
+        actuator.perform(Self.level, channel: Self.channel, deadline: Self.t0, now: Self.t0)
+        #expect(actuator.statistics.droppedCommands == 1)
+        #expect(actuator.statistics.commands == 0)
+    }
+
+    #if DEBUG
+    @Test func noSpaceAtPrepareWithNothingToEvictIsThrownTyped() throws {
+        let (actuator, reader) = try Self.makeActuator()
+        defer { try? reader.close() }
+        let driver = SystemCallMocking.Driver()
+        driver.force(.noSpace, on: "EVIOCSFF")
+
+        #expect(throws: DeviceError.systemCall(path: Self.path, SystemCallError(call: "EVIOCSFF", errno: .noSpace))) {
+            try SystemCallMocking.withDriver(driver) { try actuator.prepare(Self.program) }
+        }
+        #expect(driver.records.map(\.description) == ["EVIOCSFF(\(actuator.device.descriptor.rawValue)) → ENOSPC (No space left on device)"])
+        #expect(actuator.statistics.noSpaceErrors == 1)
+        #expect(actuator.preparedLevels.isEmpty)
+    }
+
+    @Test func noSpaceWhileStreamingIsCountedAndNothingPlays() throws {
+        let (actuator, reader) = try Self.makeActuator(slots: 1)
+        defer { try? reader.close() }
+        let driver = SystemCallMocking.Driver()
+        driver.force(.noSpace, on: "EVIOCSFF")
+
+        SystemCallMocking.withDriver(driver) {
+            actuator.perform(Self.level, channel: Self.channel, deadline: Self.t0, now: Self.t0)
+            actuator.perform(.stop, channel: Self.channel, deadline: Self.t0, now: Self.t0)
+        }
+
+        // The streaming upload failed, so there is nothing to play and nothing to stop.
+        #expect(driver.records.map(\.call) == ["EVIOCSFF"])
+        #expect(Self.writtenEvents(reader) == [])
+        #expect(actuator.lossError == nil)
+        let statistics = actuator.statistics
+        #expect(statistics.commands == 2)
+        #expect(statistics.streamedLevels == 1)
+        #expect(statistics.streamingUploads == 1)
+        #expect(statistics.noSpaceErrors == 1)
+        #expect(statistics.failedCalls == 1)
+        #expect(statistics.writes == 0)
+    }
+
+    @Test func noSuchDeviceOnAWritePublishesTheLossAndEndsAllSystemCalls() throws {
+        let (actuator, reader) = try Self.makeActuator()
+        defer { try? reader.close() }
+        let driver = SystemCallMocking.Driver()
+        driver.force(.noSuchDevice, on: "write")
+        let descriptor = actuator.device.descriptor.rawValue
+        let gone = SystemCallError(call: "write", errno: .noSuchDevice)
+
+        #expect(throws: DeviceError.deviceLost(path: Self.path, gone)) {
+            try SystemCallMocking.withDriver(driver) { try actuator.setGain(0.5) }
+        }
+        #expect(actuator.lossError == gone)
+        SystemCallMocking.withDriver(driver) {
+            actuator.perform(Self.level, channel: Self.channel, deadline: Self.t0, now: Self.t0)
+            actuator.perform(.stop, channel: Self.channel, deadline: Self.t0, now: Self.t0)
+            actuator.expirePreparations(unusedSince: Self.t0.advanced(by: 10_000_000_000))
+        }
+        #expect(throws: DeviceError.deviceLost(path: Self.path, gone)) { try actuator.prepare(Self.program) }
+        SystemCallMocking.withDriver(driver) { actuator.close() }
+
+        // After the loss only the descriptor is closed: no stop, no erase on a device that is gone.
+        #expect(driver.records.map(\.description) == ["write(\(descriptor)) → ENODEV (No such device)", "close(\(descriptor))"])
+        #expect(actuator.statistics.droppedCommands == 2)
+    }
+
+    @Test func noSuchDeviceOnTheRealtimeThreadIsPublishedWithoutATrap() throws {
+        let (actuator, reader) = try Self.makeActuator(slots: 1)
+        defer { try? reader.close() }
+        let driver = SystemCallMocking.Driver()
+        driver.force(.noSuchDevice, on: "EVIOCSFF")
+        SystemCallMocking.withDriver(driver) {
+            actuator.perform(Self.level, channel: Self.channel, deadline: Self.t0, now: Self.t0)
+            actuator.perform(.rumble(strong: 1, weak: 2), channel: Self.channel, deadline: Self.t0, now: Self.t0)
+        }
+        #expect(actuator.lossError == SystemCallError(call: "EVIOCSFF", errno: .noSuchDevice))
+        #expect(driver.records.map(\.call) == ["EVIOCSFF"])
+        #expect(actuator.statistics.droppedCommands == 1)
+        #expect(actuator.statistics.failedCalls == 0)
+    }
+    #endif
+}

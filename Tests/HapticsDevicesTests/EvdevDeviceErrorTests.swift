@@ -1,0 +1,90 @@
+import CEvdev
+import Glibc
+import HapticsDevices
+import Testing
+
+@Suite struct EvdevDeviceErrorTests {
+    @Test func permissionDeniedPointsAtTheUdevRule() {
+        #expect(DeviceError.permissionDenied(path: "/dev/input/event7").description
+            == "/dev/input/event7: permission denied; install Tools/udev/70-haptics.rules (TAG+=\"uaccess\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group")
+    }
+
+    @Test func systemCallFailuresMapToDeviceErrors() {
+        let path = "/dev/input/event7"
+        #expect(DeviceError(path: path, failure: SystemCallError(call: "open", errno: .permissionDenied)) == .permissionDenied(path: path))
+        #expect(DeviceError(path: path, failure: SystemCallError(call: "open", errno: .operationNotPermitted)) == .permissionDenied(path: path))
+        let gone = SystemCallError(call: "write", errno: .noSuchDevice)
+        #expect(DeviceError(path: path, failure: gone) == .deviceLost(path: path, gone))
+        #expect(DeviceError(path: path, failure: gone).description == "/dev/input/event7: device lost (write: ENODEV (No such device))")
+        let full = SystemCallError(call: "EVIOCSFF", errno: .noSpace)
+        #expect(DeviceError(path: path, failure: full) == .systemCall(path: path, full))
+    }
+
+    @Test func aNodeThatIsNotAnInputDeviceIsNotListed() throws {
+        let directory = try TemporaryDirectory()
+        try directory.createFile("event3")
+        // ioctls on a regular file fail with ENOTTY: nothing to drive, so nothing is listed.
+        #expect(DeviceCatalog.discover(directory: directory.path) == [])
+        #expect(throws: DeviceError.systemCall(path: directory.path + "/event3",
+                                               SystemCallError(call: "EVIOCGBIT", errno: .inappropriateIOCTL))) {
+            try EvdevDevice(path: directory.path + "/event3")
+        }
+    }
+
+    #if DEBUG
+    @Test func openingWithoutPermissionThrowsPermissionDenied() throws {
+        let driver = SystemCallMocking.Driver()
+        driver.force(.permissionDenied, on: "open")
+        #expect(throws: DeviceError.permissionDenied(path: "/dev/input/event7")) {
+            try SystemCallMocking.withDriver(driver) { try EvdevDevice(path: "/dev/input/event7") }
+        }
+        #expect(driver.records.map(\.description) == ["open(-1) → EACCES (Permission denied)"])
+    }
+
+    @Test func unreadableNodesAreListedWithTheirErrorInNumericOrder() throws {
+        let directory = try TemporaryDirectory()
+        for name in ["event10", "event3", "mouse0", "js0"] { try directory.createFile(name) }
+        let driver = SystemCallMocking.Driver()
+        // Read-write and read-only opens of both event nodes are refused.
+        driver.force(.permissionDenied, on: "open", count: 4)
+
+        let found = SystemCallMocking.withDriver(driver) { DeviceCatalog.discover(directory: directory.path) }
+
+        let unknown = InputID(bus: 0, vendor: 0, product: 0, version: 0)
+        #expect(found == ["event3", "event10"].map { name in
+            let path = directory.path + "/" + name
+            return EvdevDeviceInfo(path: path, name: "", id: unknown, physicalLocation: "", uniqueIdentifier: "",
+                                   forceFeedbackCodes: [], slots: 0, accessError: .permissionDenied(path: path))
+        })
+        #expect(driver.records.map(\.call) == ["open", "open", "open", "open"])
+    }
+    #endif
+}
+
+/// A directory under the system's temporary directory, removed with its files on deinit.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/haptics-evdev-tests.XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else { throw Errno(rawValue: errno) }
+        path = String(cString: created)
+    }
+
+    func createFile(_ name: String) throws {
+        let descriptor = Glibc.open(path + "/" + name, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Errno(rawValue: errno) }
+        Glibc.close(descriptor)
+    }
+
+    deinit {
+        if let directory = opendir(path) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { unlink(path + "/" + name) }
+            }
+            closedir(directory)
+        }
+        rmdir(path)
+    }
+}

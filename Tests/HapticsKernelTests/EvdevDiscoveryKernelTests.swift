@@ -1,0 +1,91 @@
+import CEvdev
+import Glibc
+import HapticsDevices
+import HapticsRendering
+import Testing
+
+@Suite(.requiresKernelTestbench, .serialized)
+struct EvdevDiscoveryKernelTests {
+    @Test func discoveryDescribesAUInputSinkAndPicksTheGenericRumbleProfile() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test discovery sink", maximumEffects: 16))
+        defer { sink.close() }
+
+        let found = try #require(DeviceCatalog.discover().first { $0.path == sink.eventNodePath })
+        #expect(found == EvdevDeviceInfo(
+            path: sink.eventNodePath, name: "haptics-test discovery sink",
+            id: InputID(bus: UInt16(BUS_VIRTUAL), vendor: 0x1209, product: 0x0001, version: 0),
+            physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [UInt16(FF_RUMBLE)], slots: 16))
+        var expected = DeviceProfile.genericRumble
+        expected.limits.slots = 16
+        #expect(DeviceCatalog.profile(for: found) == expected)
+        // Discovery lists only force-feedback nodes, sorted by node number.
+        let paths = DeviceCatalog.discover().map(\.path)
+        #expect(paths == paths.sorted { Int($0.dropFirst(16))! < Int($1.dropFirst(16))! })
+    }
+
+    @Test func aOneSlotSinkGetsAProfileWithOneSlot() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test one-slot discovery", maximumEffects: 1))
+        defer { sink.close() }
+        let device = try EvdevDevice(path: sink.eventNodePath)
+        defer { device.close() }
+        #expect(device.info.slots == 1)
+        #expect(DeviceCatalog.profile(for: device.info).limits.slots == 1)
+        #expect(DeviceCatalog.profile(for: device.info).name == "generic-rumble")
+    }
+
+    @Test func theVirtualDualSenseIsRecognisedByVendorAndProduct() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        let device = try EvdevDevice(path: node)
+        defer { device.close() }
+
+        #expect(device.info.name == VirtualDualSense.deviceName)
+        let id = device.info.id
+        // hid-playstation sets the version's top bit (0x0100 created → 0x8100) to tell its nodes from hid-sony's.
+        #expect([id.bus, id.vendor, id.product, id.version] == [UInt16(BUS_USB), 0x054C, 0x0CE6, 0x8100])
+        #expect(device.info.uniqueIdentifier == controller.uniqueIdentifier)
+        #expect(device.info.physicalLocation == "")  // hid-playstation gives its nodes no phys.
+        #expect(device.info.slots == 16)
+        #expect(device.info.supportsRumble && device.info.supportsGain)
+        var expected = DeviceProfile.dualSense
+        expected.limits.slots = 16
+        #expect(DeviceCatalog.profile(for: device.info) == expected)
+        // The driver's motion sensor and touchpad nodes have no force feedback and are not listed.
+        #expect(DeviceCatalog.discover().filter { $0.name.hasPrefix(VirtualDualSense.deviceName) }.map(\.path) == [node])
+    }
+
+    @Test func openingANodeWithoutPermissionGivesTheDocumentedError() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test permission sink", maximumEffects: 4))
+        defer { sink.close() }
+        let path = sink.eventNodePath
+        // devtmpfs creates event nodes root-owned with mode 0600; an ordinary user may not open them.
+        var status = stat()
+        try #require(stat(path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(status.st_uid == 0)
+
+        let outcome = JoinedValue<(String, [EvdevDeviceInfo])>()
+        let ran = EvdevKernel.asUnprivilegedUser {
+            let opened: String
+            do throws(DeviceError) {
+                let device = try EvdevDevice(path: path)
+                device.close()
+                opened = "opened"
+            } catch {
+                opened = error.description
+            }
+            outcome.value = (opened, DeviceCatalog.discover().filter { $0.path == path })
+        }
+        try #require(ran)
+        let (opened, listed) = try #require(outcome.value)
+
+        #expect(opened == "\(path): permission denied; install Tools/udev/70-haptics.rules (TAG+=\"uaccess\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group")
+        #expect(listed == [EvdevDeviceInfo(path: path, name: "", id: InputID(bus: 0, vendor: 0, product: 0, version: 0),
+                                              physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [], slots: 0,
+                                              accessError: .permissionDenied(path: path))])
+        // Root, on this thread, still opens it: the refusal was the permission, nothing else.
+        let device = try EvdevDevice(path: path)
+        device.close()
+    }
+}

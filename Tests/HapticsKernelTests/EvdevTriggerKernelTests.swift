@@ -1,0 +1,245 @@
+import CEvdev
+import Glibc
+import HapticsDevices
+import HapticsRendering
+import HapticsScheduler
+import Testing
+
+@Suite(.requiresKernelTestbench, .serialized)
+struct EvdevTriggerKernelTests {
+    static let ms = EvdevKernel.ms
+
+    /// A one-pulse program: `level` for 20 ms, then silence.
+    static func pulse(_ level: ActuatorCommand) -> Program {
+        Program(profileName: "generic-rumble", commands: [
+            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: level),
+            TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
+        ], duration: 20 * ms, leadTime: 0)
+    }
+
+    /// 50 distinct levels: different strong and weak magnitudes for each pattern.
+    static let fiftyLevels: [ActuatorCommand] = (0..<50).map { (index: Int) -> ActuatorCommand in
+        let strong = UInt16(1_000 + index * 1_200)
+        let weak = UInt16(60_000 - index * 1_100)
+        return .rumble(strong: strong, weak: weak)
+    }
+
+    #if DEBUG
+    @Test func aPreparedTriggerIsExactlyOneWriteAndTheSinkSeesExactlyOnePlay() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test one-write sink", maximumEffects: 16))
+        defer { sink.close() }
+        let actuator = try EvdevActuator(path: sink.eventNodePath)
+        defer { actuator.close() }
+        let level = ActuatorCommand.rumble(strong: 0x8000, weak: 0x4000)
+        try actuator.prepare(Self.pulse(level))
+        try #require(sink.waitForRecords(count: 1).count == 1)
+        let descriptor = actuator.device.descriptor.rawValue
+
+        for trigger in 1...5 {
+            // Every call through the typed system-call layer, recorded by the debug seam.
+            let driver = SystemCallMocking.Driver()
+            SystemCallMocking.withDriver(driver) { EvdevKernel.perform(actuator, level) }
+            #expect(driver.records.map(\.description) == ["write(\(descriptor))"])
+            // The kernel's side: exactly one more record, a play of the prepared id.
+            let records = sink.waitForRecords(count: 2 * trigger)
+            #expect(records.count == 2 * trigger)
+            #expect(records.last?.event == .play(effectID: 0, count: 1))
+
+            let stopDriver = SystemCallMocking.Driver()
+            SystemCallMocking.withDriver(stopDriver) { EvdevKernel.perform(actuator, .stop) }
+            #expect(stopDriver.records.map(\.description) == ["write(\(descriptor))"])
+            #expect(sink.waitForRecords(count: 2 * trigger + 1).last?.event == .stop(effectID: 0))
+        }
+
+        // The kernel's own count of write system calls made by this thread: one per trigger, and the
+        // recorder above already showed no ioctl went with it.
+        let before = try #require(EvdevKernel.threadWriteCalls())
+        EvdevKernel.perform(actuator, level)
+        let after = try #require(EvdevKernel.threadWriteCalls())
+        #expect(after - before == 1)
+        EvdevKernel.perform(actuator, .stop)
+        #expect(sink.waitForRecords(count: 13).suffix(2).map(\.event) == [.play(effectID: 0, count: 1), .stop(effectID: 0)])
+
+        let statistics = actuator.statistics
+        #expect(statistics.preparedTriggers == 6)
+        #expect(statistics.writes == 12)
+        #expect(statistics.preparedUploads == 1)
+        #expect(statistics.streamingUploads == 0)
+    }
+    #endif
+
+    @Test func aLevelChangeStopsTheOldEffectBeforePlayingTheNewOne() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test level change sink", maximumEffects: 16))
+        defer { sink.close() }
+        let actuator = try EvdevActuator(path: sink.eventNodePath)
+        let first = ActuatorCommand.rumble(strong: 0x1000, weak: 0x2000)
+        let second = ActuatorCommand.rumble(strong: 0x3000, weak: 0x4000)
+        let unprepared = ActuatorCommand.rumble(strong: 0x5000, weak: 0x6000)
+        try actuator.prepare(Self.pulse(first))
+        try actuator.prepare(Self.pulse(second))
+        for command in [first, second, second, unprepared, first, ActuatorCommand.stop] {
+            EvdevKernel.perform(actuator, command)
+        }
+        actuator.close()
+        let stream = UploadedForceFeedbackEffect(type: UInt16(FF_RUMBLE), id: 2, direction: 0, replayLength: 2_000,
+                                                 replayDelay: 0, parameters: .rumble(strongMagnitude: 0x5000, weakMagnitude: 0x6000))
+        let expected: [UInputForceFeedbackEvent] = [
+            EvdevKernel.rumbleUpload(id: 0, strong: 0x1000, weak: 0x2000, holdNanoseconds: 20 * Self.ms),
+            EvdevKernel.rumbleUpload(id: 1, strong: 0x3000, weak: 0x4000, holdNanoseconds: 20 * Self.ms),
+            .play(effectID: 0, count: 1),
+            .stop(effectID: 0), .play(effectID: 1, count: 1),
+            .play(effectID: 1, count: 1),  // The same level again: played again, one write.
+            .stop(effectID: 1), .upload(stream, previous: nil), .play(effectID: 2, count: 1),  // Not prepared: streamed.
+            .stop(effectID: 2), .play(effectID: 0, count: 1),
+            .stop(effectID: 0),
+            .stop(effectID: 0), .erase(effectID: 0), .stop(effectID: 1), .erase(effectID: 1),
+            .stop(effectID: 2), .erase(effectID: 2),
+        ]
+        #expect(sink.waitForRecords(count: expected.count).map(\.event) == expected)
+    }
+
+    /// 10,000 triggers cycling through 50 patterns (stride 7, so consecutive triggers differ and
+    /// every pattern recurs only after 49 others: the worst case for the prepared table). Each is
+    /// prepared, then played and stopped without sleeping: the test is about slots, not time.
+    func tenThousandTriggers(slots: UInt32) throws -> (records: [UInputForceFeedbackRecord], statistics: EvdevActuatorStatistics) {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test \(slots)-slot stress sink", maximumEffects: slots))
+        defer { sink.close() }
+        let actuator = try EvdevActuator(path: sink.eventNodePath)
+        let programs = Self.fiftyLevels.map(Self.pulse)
+        for trigger in 0..<10_000 {
+            let pattern = trigger * 7 % 50
+            try actuator.prepare(programs[pattern])
+            EvdevKernel.perform(actuator, Self.fiftyLevels[pattern])
+            EvdevKernel.perform(actuator, .stop)
+        }
+        actuator.close()
+        let statistics = actuator.statistics
+        // One record per write (play or stop), per upload, and a stop plus an erase per erasure.
+        let count = statistics.writes + statistics.preparedUploads + statistics.streamingUploads + 2 * statistics.erasures
+        return (sink.waitForRecords(count: count, timeout: .seconds(30)), statistics)
+    }
+
+    @Test func tenThousandTriggersOfFiftyPatternsOnSixteenSlotsNeverExceedTheSlots() throws {
+        let (records, statistics) = try tenThousandTriggers(slots: 16)
+        #expect(statistics.noSpaceErrors == 0)
+        #expect(statistics.failedCalls == 0)
+        #expect(statistics.preparedTriggers == 10_000)
+        #expect(statistics.streamedLevels == 0)
+        let live = EvdevKernel.liveEffects(records)
+        #expect(live.maximum == 15)  // The table's 15 entries; the streaming slot was never needed.
+        #expect(live.final == 0)
+        #expect(records.filter { if case .play = $0.event { true } else { false } }.count == 10_000)
+    }
+
+    @Test func tenThousandTriggersOfFiftyPatternsOnOneSlotStreamInPlace() throws {
+        let (records, statistics) = try tenThousandTriggers(slots: 1)
+        #expect(statistics.noSpaceErrors == 0)
+        #expect(statistics.failedCalls == 0)
+        #expect(statistics.streamedLevels == 10_000)
+        #expect(statistics.streamingUploads == 10_000)
+        #expect(statistics.preparedUploads == 0)
+        let live = EvdevKernel.liveEffects(records)
+        #expect(live.maximum == 1)
+        #expect(live.final == 0)
+        #expect(records.filter { if case .play = $0.event { true } else { false } }.count == 10_000)
+        // Every streamed level after the first is an in-place update of effect 0.
+        let updates = records.filter { if case .upload(_, previous: .some) = $0.event { true } else { false } }
+        #expect(updates.count == 9_999)
+    }
+
+    @Test func noSpaceFromSlotsHeldElsewhereEvictsAndRetriesThenIsThrownTyped() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test shared slots sink", maximumEffects: 4))
+        defer { sink.close() }
+        // Another descriptor (as another application would) holds two of the four slots.
+        let other = try FileDescriptor.open(sink.eventNodePath, .readWrite)
+        defer { try? other.close() }
+        var held = [rawRumble(strong: 1, weak: 1), rawRumble(strong: 2, weak: 2)]
+        for index in held.indices { try other.uploadEffect(&held[index]) }
+
+        let actuator = try EvdevActuator(path: sink.eventNodePath)
+        defer { actuator.close() }
+        let levels = (1...4).map { ActuatorCommand.rumble(strong: UInt16($0) * 0x1000, weak: 0) }
+        try actuator.prepare(Self.pulse(levels[0]))
+        try actuator.prepare(Self.pulse(levels[1]))
+        // The device is full: ENOSPC, the least recently used level goes, the upload is retried.
+        try actuator.prepare(Self.pulse(levels[2]))
+        #expect(actuator.statistics.noSpaceErrors == 1)
+        #expect(actuator.statistics.evictions == 1)
+        // The table's first entry was evicted; the retried upload got that level's kernel slot.
+        #expect(actuator.preparedLevels.map(\.command) == [levels[1], levels[2]])
+        #expect(actuator.preparedLevels.map(\.effectID) == [3, 2])
+
+        // A third slot held elsewhere: a two-level program cannot fit, and nothing may be evicted
+        // for it but its own levels: a typed ENOSPC.
+        var third = rawRumble(strong: 3, weak: 3)
+        try actuator.prepare(Self.pulse(levels[1]))  // levels[1] most recently used; levels[2] goes next.
+        actuator.expirePreparations(unusedSince: SystemMonotonicClock().now())
+        try other.uploadEffect(&third)
+        let twoLevels = Program(profileName: "generic-rumble", commands: [
+            TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: levels[0]),
+            TimedCommand(offset: 20 * Self.ms, intensity: 1, sharpness: 0, command: levels[3]),
+            TimedCommand(offset: 40 * Self.ms, intensity: 0, sharpness: 0, command: .stop),
+        ], duration: 40 * Self.ms, leadTime: 0)
+        #expect(throws: DeviceError.systemCall(path: sink.eventNodePath, SystemCallError(call: "EVIOCSFF", errno: .noSpace))) {
+            try actuator.prepare(twoLevels)
+        }
+        #expect(actuator.preparedLevels.map(\.command) == [levels[0]])
+    }
+
+    @Test func gainHalvesTheDualSenseMotorBytes() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        let actuator = try EvdevActuator(path: node)
+        defer { actuator.close() }
+        let levels: [ActuatorCommand] = [.rumble(strong: 0xFFFF, weak: 0xFFFF), .rumble(strong: 0x8000, weak: 0x4000)]
+        for level in levels { try actuator.prepare(Self.pulse(level)) }
+
+        try actuator.setGain(0.5)  // FF_GAIN 0x7FFF
+        for level in levels {
+            EvdevKernel.perform(actuator, level)
+            controller.waitForOutputReports { VirtualDualSenseTests.motorStates($0).count >= 1 && VirtualDualSenseTests.motorStates($0).last != [0, 0] }
+            EvdevKernel.perform(actuator, .stop)
+            controller.waitForOutputReports { VirtualDualSenseTests.motorStates($0).last == [0, 0] }
+        }
+        try actuator.setGain(1)
+        EvdevKernel.perform(actuator, levels[1])
+        let reports = controller.waitForOutputReports { VirtualDualSenseTests.motorStates($0).last == [0x40, 0x80] }
+        EvdevKernel.perform(actuator, .stop)
+
+        // ff-memless scales each magnitude by gain/0xFFFF: 0xFFFF → 0x7FFF (byte 0x7F),
+        // 0x8000 → 0x3FFF (0x3F), 0x4000 → 0x1FFF (0x1F). At gain 1 the bytes are 0x40 and 0x80 again.
+        #expect(VirtualDualSenseTests.motorStates(reports) == [[0x7F, 0x7F], [0, 0], [0x1F, 0x3F], [0, 0], [0x40, 0x80]])
+    }
+
+    @Test func unplugMidPatternPublishesTheLossAndAnotherDeviceGoesOn() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        let pad = try EvdevActuator(path: node)
+        defer { pad.close() }
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test survivor sink", maximumEffects: 16))
+        defer { sink.close() }
+        let survivor = try EvdevActuator(path: sink.eventNodePath)
+        defer { survivor.close() }
+        let level = ActuatorCommand.rumble(strong: 0x8000, weak: 0x4000)
+        try pad.prepare(Self.pulse(level))
+        try survivor.prepare(Self.pulse(level))
+
+        EvdevKernel.perform(pad, level)
+        controller.waitForOutputReports { VirtualDualSenseTests.motorStates($0).last == [0x40, 0x80] }
+        try controller.unplug()
+        EvdevKernel.perform(pad, .stop)  // Mid-pattern: the stop finds the device gone.
+        #expect(pad.lossError == SystemCallError(call: "write", errno: .noSuchDevice))
+        EvdevKernel.perform(pad, level)  // No further system call, no trap.
+        #expect(pad.statistics.droppedCommands == 1)
+        #expect(throws: DeviceError.deviceLost(path: node, SystemCallError(call: "write", errno: .noSuchDevice))) {
+            try pad.prepare(Self.pulse(.rumble(strong: 1, weak: 1)))
+        }
+
+        EvdevKernel.perform(survivor, level)
+        EvdevKernel.perform(survivor, .stop)
+        #expect(survivor.lossError == nil)
+        #expect(sink.waitForRecords(count: 3).map(\.event).suffix(2) == [.play(effectID: 0, count: 1), .stop(effectID: 0)])
+    }
+}
