@@ -186,6 +186,34 @@ struct EvdevTriggerKernelTests {
         #expect(actuator.preparedLevels.map(\.command) == [levels[0]])
     }
 
+    @Test func preparationsUnusedSinceAnInstantExpireAndFreeTheirSlots() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test expiry sink", maximumEffects: 16))
+        defer { sink.close() }
+        let clock = ManualClock(start: 5_000 * Self.ms)
+        let actuator = try EvdevActuator(path: sink.eventNodePath, clock: clock)
+        defer { actuator.close() }
+        let levels = (1...4).map { ActuatorCommand.rumble(strong: UInt16($0) * 0x1000, weak: 0x0800) }
+        for level in levels { try actuator.prepare(Self.pulse(level)) }  // Prepared at 5 s.
+
+        clock.advance(by: 3_000 * Self.ms)
+        try actuator.prepare(Self.pulse(levels[1]))  // Prepared again at 8 s: recently used.
+        let eight = clock.now()
+        actuator.perform(levels[2], channel: EvdevKernel.channel, deadline: eight, now: eight)  // Played at 8 s…
+        actuator.perform(levels[3], channel: EvdevKernel.channel, deadline: eight, now: eight)  // …and still playing.
+        actuator.expirePreparations(unusedSince: MonotonicInstant(nanoseconds: 7_000 * Self.ms))
+
+        // Only levels[0] was neither prepared, played nor playing since 7 s.
+        #expect(actuator.preparedLevels.map(\.command) == Array(levels[1...]))
+        let records = sink.waitForRecords(count: 9)
+        #expect(records.suffix(5).map(\.event) == [
+            .play(effectID: 2, count: 1), .stop(effectID: 2), .play(effectID: 3, count: 1),
+            .stop(effectID: 0), .erase(effectID: 0),
+        ])
+        // A freed slot is reused by the next prepare.
+        try actuator.prepare(Self.pulse(.rumble(strong: 0xAAAA, weak: 0)))
+        #expect(actuator.preparedLevels.map(\.effectID) == [0, 1, 2, 3])
+    }
+
     @Test func gainHalvesTheDualSenseMotorBytes() throws {
         let controller = try VirtualDualSense()
         defer { controller.close() }
