@@ -214,6 +214,53 @@ struct EvdevTriggerKernelTests {
         #expect(actuator.preparedLevels.map(\.effectID) == [0, 1, 2, 3])
     }
 
+    @Test func periodicAndConstantLevelsUploadTheirOwnEffectTypesAndTheStreamChangesType() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test periodic and constant sink",
+                                                     effectTypes: [UInt16(FF_PERIODIC), UInt16(FF_SINE), UInt16(FF_SQUARE), UInt16(FF_CONSTANT)],
+                                                     maximumEffects: 2))
+        defer { sink.close() }
+        let actuator = try EvdevActuator(path: sink.eventNodePath)
+        // The input core adds FF_RUMBLE to any periodic device (it emulates rumble with periodic effects).
+        #expect(actuator.device.info.forceFeedbackCodes == Set([FF_RUMBLE, FF_PERIODIC, FF_SINE, FF_SQUARE, FF_CONSTANT].map { UInt16($0) }))
+        #expect(DeviceCatalog.profile(for: actuator.device.info).name == "constant-force-wheel")
+        #expect(actuator.preparedCapacity == 1)
+        let sine = ActuatorCommand.periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 10_000)
+        let constant = ActuatorCommand.constant(level: 5_000)
+        let square = ActuatorCommand.periodic(waveform: .square, periodMilliseconds: 20, magnitude: -8_000)
+        try actuator.prepare(Self.pulse(sine))
+        for command in [sine, constant, square, ActuatorCommand.stop] { EvdevKernel.perform(actuator, command) }
+        actuator.close()
+
+        /// (type, id, replay length, parameters summary) of an upload.
+        func upload(_ event: UInputForceFeedbackEvent) -> [Int]? {
+            guard case let .upload(effect, previous: nil) = event else { return nil }
+            switch effect.parameters {
+            case let .periodic(waveform, period, magnitude, offset, phase, envelope):
+                let flat = [envelope.attackLength, envelope.attackLevel, envelope.fadeLength, envelope.fadeLevel] == [0, 0, 0, 0]
+                return [Int(effect.type), Int(effect.id), Int(effect.replayLength), Int(waveform), Int(period), Int(magnitude),
+                        Int(offset), Int(phase), flat ? 0 : 1]
+            case let .constant(level, envelope):
+                let flat = [envelope.attackLength, envelope.attackLevel, envelope.fadeLength, envelope.fadeLevel] == [0, 0, 0, 0]
+                return [Int(effect.type), Int(effect.id), Int(effect.replayLength), Int(level), flat ? 0 : 1]
+            default: return []
+            }
+        }
+        let records = sink.waitForRecords(count: 15).map(\.event)
+        try #require(records.count == 15)
+        #expect(upload(records[0]) == [Int(FF_PERIODIC), 0, 120, Int(FF_SINE), 35, 10_000, 0, 0, 0])
+        #expect(records[1...2] == [.play(effectID: 0, count: 1), .stop(effectID: 0)])
+        // Not prepared: the streaming effect is allocated as a constant force…
+        #expect(upload(records[3]) == [Int(FF_CONSTANT), 1, 2_000, 5_000, 0])
+        #expect(records[4...6] == [.play(effectID: 1, count: 1), .stop(effectID: 1), .stop(effectID: 1)])
+        // …and a periodic level cannot replace it in place: erased, allocated again with the new type.
+        #expect(records[7] == .erase(effectID: 1))
+        #expect(upload(records[8]) == [Int(FF_PERIODIC), 1, 2_000, Int(FF_SQUARE), 20, -8_000, 0, 0, 0])
+        #expect(Array(records[9...]) == [
+            .play(effectID: 1, count: 1), .stop(effectID: 1),
+            .stop(effectID: 0), .erase(effectID: 0), .stop(effectID: 1), .erase(effectID: 1),
+        ])
+    }
+
     @Test func gainHalvesTheDualSenseMotorBytes() throws {
         let controller = try VirtualDualSense()
         defer { controller.close() }

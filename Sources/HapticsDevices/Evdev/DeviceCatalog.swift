@@ -97,20 +97,23 @@ public enum DeviceCatalog {
     /// The profile `device` plays with, carrying the device's real slot count in `limits.slots`.
     ///
     /// A known vendor/product gets its built-in profile. Otherwise the force-feedback bits decide:
-    /// `FF_RUMBLE` → ``DeviceProfile/genericRumble``; `FF_PERIODIC` without rumble →
-    /// ``DeviceProfile/phoneVibra``; `FF_CONSTANT` alone → ``DeviceProfile/constantForceWheel``.
-    /// A device with none of them (it cannot be opened for force feedback anyway) gets the generic
-    /// rumble profile.
+    /// `FF_CONSTANT` → ``DeviceProfile/constantForceWheel`` (gamepads never advertise a constant
+    /// force; wheels and joysticks do, often beside `FF_PERIODIC`); else `FF_RUMBLE` →
+    /// ``DeviceProfile/genericRumble``; else `FF_PERIODIC` → ``DeviceProfile/phoneVibra``. The
+    /// kernel blurs rumble and periodic: ff-memless adds `FF_PERIODIC` to every rumble device and the
+    /// input core adds `FF_RUMBLE` to every periodic device (each emulated with the other), so a
+    /// vibra motor usually reads as rumble, and rumble is what it is driven with. A device with none
+    /// of them (it cannot be opened for force feedback anyway) gets the generic rumble profile.
     public static func profile(for device: EvdevDeviceInfo) -> DeviceProfile {
         var profile: DeviceProfile
         if let known = knownDevices.first(where: { $0.vendor == device.id.vendor && ($0.product ?? device.id.product) == device.id.product }) {
             profile = known.profile
+        } else if device.supportsConstant {
+            profile = .constantForceWheel
         } else if device.supportsRumble {
             profile = .genericRumble
         } else if device.supportsPeriodic {
             profile = .phoneVibra
-        } else if device.supportsConstant {
-            profile = .constantForceWheel
         } else {
             profile = .genericRumble
         }
