@@ -261,6 +261,27 @@ struct EvdevTriggerKernelTests {
         ])
     }
 
+    @Test func preparingAgainUploadsNothingAndDeinitEndsInSilence() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test deinit sink", maximumEffects: 16))
+        defer { sink.close() }
+        let level = ActuatorCommand.rumble(strong: 0x2222, weak: 0x3333)
+        do {
+            let actuator = try EvdevActuator(path: sink.eventNodePath)
+            try actuator.prepare(Self.pulse(level))
+            try actuator.prepare(Self.pulse(level))  // Idempotent: the level is already there.
+            #expect(actuator.statistics.preparedUploads == 1)
+            EvdevKernel.perform(actuator, level)
+            #expect(sink.waitForRecords(count: 2).count == 2)
+            // The last reference goes while the level plays: deinit stops it and erases it.
+        }
+        #expect(sink.waitForRecords(count: 5).map(\.event) == [
+            EvdevKernel.rumbleUpload(id: 0, strong: 0x2222, weak: 0x3333, holdNanoseconds: 20 * Self.ms),
+            .play(effectID: 0, count: 1),
+            .stop(effectID: 0),
+            .stop(effectID: 0), .erase(effectID: 0),
+        ])
+    }
+
     @Test func gainHalvesTheDualSenseMotorBytes() throws {
         let controller = try VirtualDualSense()
         defer { controller.close() }
