@@ -29,7 +29,8 @@ import Testing
         Case(device: device(0x1209, 0x0001, [FF_RUMBLE, FF_PERIODIC]), profile: "generic-rumble"),
         Case(device: device(0x0000, 0x0000, [FF_PERIODIC, FF_GAIN]), profile: "phone-vibra"),
         Case(device: device(0x046D, 0xC24F, [FF_CONSTANT, FF_GAIN, FF_AUTOCENTER]), profile: "constant-force-wheel"),
-        Case(device: device(0x046D, 0xC24F, [FF_CONSTANT, FF_PERIODIC]), profile: "phone-vibra"),
+        // A PID wheel also has periodic effects (and the input core adds rumble): still a wheel.
+        Case(device: device(0x046D, 0xC262, [FF_CONSTANT, FF_PERIODIC, FF_RUMBLE, FF_GAIN]), profile: "constant-force-wheel"),
     ]
 
     @Test(arguments: cases)

@@ -93,25 +93,6 @@ enum EvdevKernel {
     }
 }
 
-/// What a thread started by ``EvdevKernel/asUnprivilegedUser(user:group:_:)`` runs; read after the join.
-final class UnprivilegedRun: @unchecked Sendable {
-    let body: @Sendable () -> Void
-    let user: uid_t
-    let group: gid_t
-    var didRun = false
-
-    init(_ body: @escaping @Sendable () -> Void, user: uid_t, group: gid_t) {
-        self.body = body
-        self.user = user
-        self.group = group
-    }
-}
-
-/// A value a test thread writes and the test reads after joining it.
-final class JoinedValue<Value>: @unchecked Sendable {
-    var value: Value?
-}
-
 extension Substring {
     fileprivate func trimmingCharacters(in set: String) -> Substring {
         var trimmed = self

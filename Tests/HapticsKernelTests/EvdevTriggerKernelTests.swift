@@ -186,6 +186,102 @@ struct EvdevTriggerKernelTests {
         #expect(actuator.preparedLevels.map(\.command) == [levels[0]])
     }
 
+    @Test func preparationsUnusedSinceAnInstantExpireAndFreeTheirSlots() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test expiry sink", maximumEffects: 16))
+        defer { sink.close() }
+        let clock = ManualClock(start: 5_000 * Self.ms)
+        let actuator = try EvdevActuator(path: sink.eventNodePath, clock: clock)
+        defer { actuator.close() }
+        let levels = (1...4).map { ActuatorCommand.rumble(strong: UInt16($0) * 0x1000, weak: 0x0800) }
+        for level in levels { try actuator.prepare(Self.pulse(level)) }  // Prepared at 5 s.
+
+        clock.advance(by: 3_000 * Self.ms)
+        try actuator.prepare(Self.pulse(levels[1]))  // Prepared again at 8 s: recently used.
+        let eight = clock.now()
+        actuator.perform(levels[2], channel: EvdevKernel.channel, deadline: eight, now: eight)  // Played at 8 s…
+        actuator.perform(levels[3], channel: EvdevKernel.channel, deadline: eight, now: eight)  // …and still playing.
+        actuator.expirePreparations(unusedSince: MonotonicInstant(nanoseconds: 7_000 * Self.ms))
+
+        // Only levels[0] was neither prepared, played nor playing since 7 s.
+        #expect(actuator.preparedLevels.map(\.command) == Array(levels[1...]))
+        let records = sink.waitForRecords(count: 9)
+        #expect(records.suffix(5).map(\.event) == [
+            .play(effectID: 2, count: 1), .stop(effectID: 2), .play(effectID: 3, count: 1),
+            .stop(effectID: 0), .erase(effectID: 0),
+        ])
+        // A freed slot is reused by the next prepare.
+        try actuator.prepare(Self.pulse(.rumble(strong: 0xAAAA, weak: 0)))
+        #expect(actuator.preparedLevels.map(\.effectID) == [0, 1, 2, 3])
+    }
+
+    @Test func periodicAndConstantLevelsUploadTheirOwnEffectTypesAndTheStreamChangesType() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test periodic and constant sink",
+                                                     effectTypes: [UInt16(FF_PERIODIC), UInt16(FF_SINE), UInt16(FF_SQUARE), UInt16(FF_CONSTANT)],
+                                                     maximumEffects: 2))
+        defer { sink.close() }
+        let actuator = try EvdevActuator(path: sink.eventNodePath)
+        // The input core adds FF_RUMBLE to any periodic device (it emulates rumble with periodic effects).
+        #expect(actuator.device.info.forceFeedbackCodes == Set([FF_RUMBLE, FF_PERIODIC, FF_SINE, FF_SQUARE, FF_CONSTANT].map { UInt16($0) }))
+        #expect(DeviceCatalog.profile(for: actuator.device.info).name == "constant-force-wheel")
+        #expect(actuator.preparedCapacity == 1)
+        let sine = ActuatorCommand.periodic(waveform: .sine, periodMilliseconds: 35, magnitude: 10_000)
+        let constant = ActuatorCommand.constant(level: 5_000)
+        let square = ActuatorCommand.periodic(waveform: .square, periodMilliseconds: 20, magnitude: -8_000)
+        try actuator.prepare(Self.pulse(sine))
+        for command in [sine, constant, square, ActuatorCommand.stop] { EvdevKernel.perform(actuator, command) }
+        actuator.close()
+
+        /// (type, id, replay length, parameters summary) of an upload.
+        func upload(_ event: UInputForceFeedbackEvent) -> [Int]? {
+            guard case let .upload(effect, previous: nil) = event else { return nil }
+            switch effect.parameters {
+            case let .periodic(waveform, period, magnitude, offset, phase, envelope):
+                let flat = [envelope.attackLength, envelope.attackLevel, envelope.fadeLength, envelope.fadeLevel] == [0, 0, 0, 0]
+                return [Int(effect.type), Int(effect.id), Int(effect.replayLength), Int(waveform), Int(period), Int(magnitude),
+                        Int(offset), Int(phase), flat ? 0 : 1]
+            case let .constant(level, envelope):
+                let flat = [envelope.attackLength, envelope.attackLevel, envelope.fadeLength, envelope.fadeLevel] == [0, 0, 0, 0]
+                return [Int(effect.type), Int(effect.id), Int(effect.replayLength), Int(level), flat ? 0 : 1]
+            default: return []
+            }
+        }
+        let records = sink.waitForRecords(count: 15).map(\.event)
+        try #require(records.count == 15)
+        #expect(upload(records[0]) == [Int(FF_PERIODIC), 0, 120, Int(FF_SINE), 35, 10_000, 0, 0, 0])
+        #expect(records[1...2] == [.play(effectID: 0, count: 1), .stop(effectID: 0)])
+        // Not prepared: the streaming effect is allocated as a constant force…
+        #expect(upload(records[3]) == [Int(FF_CONSTANT), 1, 2_000, 5_000, 0])
+        #expect(records[4...6] == [.play(effectID: 1, count: 1), .stop(effectID: 1), .stop(effectID: 1)])
+        // …and a periodic level cannot replace it in place: erased, allocated again with the new type.
+        #expect(records[7] == .erase(effectID: 1))
+        #expect(upload(records[8]) == [Int(FF_PERIODIC), 1, 2_000, Int(FF_SQUARE), 20, -8_000, 0, 0, 0])
+        #expect(Array(records[9...]) == [
+            .play(effectID: 1, count: 1), .stop(effectID: 1),
+            .stop(effectID: 0), .erase(effectID: 0), .stop(effectID: 1), .erase(effectID: 1),
+        ])
+    }
+
+    @Test func preparingAgainUploadsNothingAndDeinitEndsInSilence() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test deinit sink", maximumEffects: 16))
+        defer { sink.close() }
+        let level = ActuatorCommand.rumble(strong: 0x2222, weak: 0x3333)
+        do {
+            let actuator = try EvdevActuator(path: sink.eventNodePath)
+            try actuator.prepare(Self.pulse(level))
+            try actuator.prepare(Self.pulse(level))  // Idempotent: the level is already there.
+            #expect(actuator.statistics.preparedUploads == 1)
+            EvdevKernel.perform(actuator, level)
+            #expect(sink.waitForRecords(count: 2).count == 2)
+            // The last reference goes while the level plays: deinit stops it and erases it.
+        }
+        #expect(sink.waitForRecords(count: 5).map(\.event) == [
+            EvdevKernel.rumbleUpload(id: 0, strong: 0x2222, weak: 0x3333, holdNanoseconds: 20 * Self.ms),
+            .play(effectID: 0, count: 1),
+            .stop(effectID: 0),
+            .stop(effectID: 0), .erase(effectID: 0),
+        ])
+    }
+
     @Test func gainHalvesTheDualSenseMotorBytes() throws {
         let controller = try VirtualDualSense()
         defer { controller.close() }

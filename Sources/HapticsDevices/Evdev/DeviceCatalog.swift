@@ -4,23 +4,6 @@ import HapticsRendering
 
 /// Finds force-feedback devices and picks the device profile each one is rendered for.
 public enum DeviceCatalog {
-    /// A device the catalog knows by vendor and product id.
-    public struct KnownDevice: Hashable, Sendable {
-        /// The vendor id.
-        public var vendor: UInt16
-        /// The product id, or `nil` for every product of the vendor.
-        public var product: UInt16?
-        /// The built-in profile it plays with.
-        public var profile: DeviceProfile
-
-        /// Creates an entry.
-        public init(vendor: UInt16, product: UInt16?, profile: DeviceProfile) {
-            self.vendor = vendor
-            self.product = product
-            self.profile = profile
-        }
-    }
-
     /// Known devices, matched in order (exact product ids before vendor-wide entries).
     ///
     /// Sony DualSense (USB 054c:0ce6, DualSense Edge 054c:0df2) through hid-playstation; DualShock 4
@@ -97,20 +80,23 @@ public enum DeviceCatalog {
     /// The profile `device` plays with, carrying the device's real slot count in `limits.slots`.
     ///
     /// A known vendor/product gets its built-in profile. Otherwise the force-feedback bits decide:
-    /// `FF_RUMBLE` → ``DeviceProfile/genericRumble``; `FF_PERIODIC` without rumble →
-    /// ``DeviceProfile/phoneVibra``; `FF_CONSTANT` alone → ``DeviceProfile/constantForceWheel``.
-    /// A device with none of them (it cannot be opened for force feedback anyway) gets the generic
-    /// rumble profile.
+    /// `FF_CONSTANT` → ``DeviceProfile/constantForceWheel`` (gamepads never advertise a constant
+    /// force; wheels and joysticks do, often beside `FF_PERIODIC`); else `FF_RUMBLE` →
+    /// ``DeviceProfile/genericRumble``; else `FF_PERIODIC` → ``DeviceProfile/phoneVibra``. The
+    /// kernel blurs rumble and periodic: ff-memless adds `FF_PERIODIC` to every rumble device and the
+    /// input core adds `FF_RUMBLE` to every periodic device (each emulated with the other), so a
+    /// vibra motor usually reads as rumble, and rumble is what it is driven with. A device with none
+    /// of them (it cannot be opened for force feedback anyway) gets the generic rumble profile.
     public static func profile(for device: EvdevDeviceInfo) -> DeviceProfile {
         var profile: DeviceProfile
         if let known = knownDevices.first(where: { $0.vendor == device.id.vendor && ($0.product ?? device.id.product) == device.id.product }) {
             profile = known.profile
+        } else if device.supportsConstant {
+            profile = .constantForceWheel
         } else if device.supportsRumble {
             profile = .genericRumble
         } else if device.supportsPeriodic {
             profile = .phoneVibra
-        } else if device.supportsConstant {
-            profile = .constantForceWheel
         } else {
             profile = .genericRumble
         }

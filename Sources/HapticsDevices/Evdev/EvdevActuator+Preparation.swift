@@ -90,6 +90,9 @@ extension EvdevActuator {
                 _erase(table.effectID(index))
                 table.free(index)
             }
+            // Holds of levels that only ever streamed would otherwise pile up over a long session.
+            let kept = Set((0..<table.capacity).filter { table.phase($0) != .free }.map { table.key($0) })
+            state.longestHolds = state.longestHolds.filter { kept.contains($0.key) }
         }
     }
 

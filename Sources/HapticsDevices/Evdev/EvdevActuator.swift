@@ -92,7 +92,7 @@ public final class EvdevActuator: PreparableOutput, HardwareGainOutput, LossRepo
         (0..<table.capacity).compactMap { index in
             let phase = table.phase(index)
             guard phase == .ready || phase == .playing else { return nil }
-            return (Self.command(forKey: table.key(index)), table.effectID(index))
+            return (_EffectLevel.command(table.key(index)), table.effectID(index))
         }
     }
 
@@ -134,60 +134,5 @@ public final class EvdevActuator: PreparableOutput, HardwareGainOutput, LossRepo
     static func milliseconds(_ nanoseconds: Int64) -> Int {
         let rounded = (max(0, nanoseconds) + 999_999) / 1_000_000
         return Int(min(rounded, Int64(UInt16.max)))
-    }
-
-    /// The command a level key stands for.
-    static func command(forKey key: UInt64) -> ActuatorCommand {
-        let low = UInt16(truncatingIfNeeded: key)
-        switch key >> 56 {
-        case 1: return .rumble(strong: UInt16(truncatingIfNeeded: key >> 16), weak: low)
-        case 2:
-            return .periodic(waveform: PeriodicWaveform(rawValue: UInt8(truncatingIfNeeded: key >> 48)) ?? .sine,
-                             periodMilliseconds: UInt16(truncatingIfNeeded: key >> 32), magnitude: Int16(bitPattern: low))
-        case 3: return .constant(level: Int16(bitPattern: low))
-        default: return .stop
-        }
-    }
-}
-
-/// What the realtime thread knows about the device: which effect plays, and its streaming effect.
-struct _RealtimeState {
-    /// The table entry playing now, or -1.
-    var playingEntry = -1
-    /// Whether the streaming effect plays now.
-    var streamPlaying = false
-    /// The level the streaming effect holds (0: none uploaded yet).
-    var streamKey: UInt64 = 0
-    /// The streaming effect as last uploaded; `id` -1 until the first upload allocates a slot.
-    var streamEffect: ff_effect = {
-        var effect = ff_effect()
-        effect.id = -1
-        return effect
-    }()
-}
-
-/// Control-side bookkeeping, under the actuator's mutex.
-struct _ControlState {
-    var isClosed = false
-    /// The `replay.length` (ms) each table entry was uploaded with.
-    var uploadedLengths: [Int]
-    /// The longest hold (ns) of each level in the programs prepared so far.
-    var longestHolds: [UInt64: Int64] = [:]
-    /// The longest hold of any level prepared so far.
-    var longestHold: Int64 = 0
-
-    init(capacity: Int) { uploadedLengths = Array(repeating: 0, count: capacity) }
-}
-
-/// The device calls the actuator makes, as small integers the realtime thread can publish atomically.
-enum _Call: Int {
-    case write = 1, upload = 2, erase = 3
-
-    var name: String {
-        switch self {
-        case .write: "write"
-        case .upload: "EVIOCSFF"
-        case .erase: "EVIOCRMFF"
-        }
     }
 }

@@ -69,4 +69,17 @@ internal enum _EffectLevel {
         case .sawDown: UInt16(FF_SAW_DOWN)
         }
     }
+
+    /// The command a level key stands for.
+    static func command(_ key: UInt64) -> ActuatorCommand {
+        let low = UInt16(truncatingIfNeeded: key)
+        switch key >> 56 {
+        case 1: return .rumble(strong: UInt16(truncatingIfNeeded: key >> 16), weak: low)
+        case 2:
+            return .periodic(waveform: PeriodicWaveform(rawValue: UInt8(truncatingIfNeeded: key >> 48)) ?? .sine,
+                             periodMilliseconds: UInt16(truncatingIfNeeded: key >> 32), magnitude: Int16(bitPattern: low))
+        case 3: return .constant(level: Int16(bitPattern: low))
+        default: return .stop
+        }
+    }
 }

@@ -1,0 +1,12 @@
+/// Control-side bookkeeping, under the actuator's mutex.
+struct _ControlState {
+    var isClosed = false
+    /// The `replay.length` (ms) each table entry was uploaded with.
+    var uploadedLengths: [Int]
+    /// The longest hold (ns) of each level in the programs prepared so far.
+    var longestHolds: [UInt64: Int64] = [:]
+    /// The longest hold of any level prepared so far.
+    var longestHold: Int64 = 0
+
+    init(capacity: Int) { uploadedLengths = Array(repeating: 0, count: capacity) }
+}

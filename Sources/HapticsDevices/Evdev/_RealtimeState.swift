@@ -1,0 +1,17 @@
+import CEvdev
+
+/// What the realtime thread knows about the device: which effect plays, and its streaming effect.
+struct _RealtimeState {
+    /// The table entry playing now, or -1.
+    var playingEntry = -1
+    /// Whether the streaming effect plays now.
+    var streamPlaying = false
+    /// The level the streaming effect holds (0: none uploaded yet).
+    var streamKey: UInt64 = 0
+    /// The streaming effect as last uploaded; `id` -1 until the first upload allocates a slot.
+    var streamEffect: ff_effect = {
+        var effect = ff_effect()
+        effect.id = -1
+        return effect
+    }()
+}
