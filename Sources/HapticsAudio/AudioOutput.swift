@@ -78,7 +78,8 @@ public final class AudioOutput: @unchecked Sendable {
 
     // MARK: Control side
 
-    /// The stream format the sink granted (valid after ``open()``).
+    /// The stream format the sink granted (valid after ``open()``). Render voices at its
+    /// `sampleRate`: a device may grant another rate than the one asked for.
     public var streamFormat: AudioStreamFormat { sink.format }
 
     /// Opens the sink, for driving the output with ``process()``. ``start()`` opens it too.
@@ -177,6 +178,13 @@ public final class AudioOutput: @unchecked Sendable {
     /// The current output latency estimate in nanoseconds: how long a frame handed to the sink now
     /// waits before it is heard (smoothed; 0 before the first reading).
     public var latency: Int64 { latencyValue.load(ordering: .relaxed) }
+
+    /// How far ahead of now a voice must be scheduled to be heard on time: the latency plus one
+    /// period (a voice arriving just after a period was mixed waits for the next one). "As soon as
+    /// possible" for a cue is `now + minimumLeadTime`.
+    public var minimumLeadTime: Int64 {
+        latency + sink.format.nanoseconds(frames: Int64(sink.format.periodFrames))
+    }
 
     /// Mute switch: while muted, voices keep their time and run silently.
     public var isMuted: Bool {

@@ -58,6 +58,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         }
         #expect(audio.samples == expected)
         #expect(output.latency == 0)
+        #expect(output.minimumLeadTime == 5_333_333)          // one 256-frame period
         #expect(output.statistics == AudioOutputStatistics(periods: 4, scheduled: 2, completed: 2))
     }
 

@@ -86,10 +86,3 @@ final class AudioLoopbackCapture {
         throw LoopbackError(call: call, reason: String(cString: snd_strerror(result)))
     }
 }
-
-/// A failed ALSA call in the loopback test.
-struct LoopbackError: Error, CustomStringConvertible {
-    var call: String
-    var reason: String
-    var description: String { "\(call): \(reason)" }
-}
