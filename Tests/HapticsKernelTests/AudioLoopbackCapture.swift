@@ -12,12 +12,15 @@ final class AudioLoopbackCapture {
     let periodFrames: Int
     private var pcm: OpaquePointer?
     private var status: OpaquePointer?
-    private(set) var samples: [Int16] = []
+    let isFloat: Bool
+    /// Captured stereo samples, interleaved, in −1…1.
+    private(set) var samples: [Float] = []
     private(set) var origins: [Int64] = []
     private var framesRead: Int64 = 0
 
-    init(device: String = "hw:Loopback,1,0", periodFrames: Int, capacityFrames: Int) throws {
+    init(device: String = "hw:Loopback,1,0", periodFrames: Int, capacityFrames: Int, float: Bool) throws {
         self.periodFrames = periodFrames
+        isFloat = float
         samples.reserveCapacity(2 * capacityFrames)
         try check(snd_pcm_open(&pcm, device, SND_PCM_STREAM_CAPTURE, 0), "snd_pcm_open")
         var hardware: OpaquePointer?
@@ -25,7 +28,7 @@ final class AudioLoopbackCapture {
         defer { snd_pcm_hw_params_free(hardware) }
         try check(snd_pcm_hw_params_any(pcm, hardware), "snd_pcm_hw_params_any")
         try check(snd_pcm_hw_params_set_access(pcm, hardware, SND_PCM_ACCESS_RW_INTERLEAVED), "set_access")
-        try check(snd_pcm_hw_params_set_format(pcm, hardware, SND_PCM_FORMAT_S16_LE), "set_format")
+        try check(snd_pcm_hw_params_set_format(pcm, hardware, float ? SND_PCM_FORMAT_FLOAT_LE : SND_PCM_FORMAT_S16_LE), "set_format")
         try check(snd_pcm_hw_params_set_channels(pcm, hardware, 2), "set_channels")
         try check(snd_pcm_hw_params_set_rate(pcm, hardware, 48_000, 0), "set_rate")
         try check(snd_pcm_hw_params_set_period_size(pcm, hardware, snd_pcm_uframes_t(periodFrames), 0), "set_period_size")
@@ -50,10 +53,15 @@ final class AudioLoopbackCapture {
 
     /// Reads one period (blocking) and its timing.
     func readPeriod() throws {
-        var buffer = [Int16](repeating: 0, count: 2 * periodFrames)
+        var buffer = [UInt8](repeating: 0, count: 2 * periodFrames * (isFloat ? 4 : 2))
         let count = buffer.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(periodFrames)) }
         try check(Int32(truncatingIfNeeded: count < 0 ? count : 0), "snd_pcm_readi")
-        samples += buffer[0..<2 * Int(count)]
+        buffer.withUnsafeBytes { bytes in
+            for index in 0..<2 * Int(count) {
+                samples.append(isFloat ? bytes.load(fromByteOffset: 4 * index, as: Float.self)
+                    : Float(bytes.load(fromByteOffset: 2 * index, as: Int16.self)) / 32_768)
+            }
+        }
         framesRead += Int64(count)
         try check(snd_pcm_status(pcm, status), "snd_pcm_status")
         var stamp = snd_htimestamp_t()
@@ -67,11 +75,11 @@ final class AudioLoopbackCapture {
     var origin: Int64 { origins.min() ?? 0 }
 
     /// Capture frames where the left channel rises above `threshold` after at least `quiet` silent frames.
-    func onsets(threshold: Int16, quiet: Int) -> [Int] {
+    func onsets(threshold: Float, quiet: Int) -> [Int] {
         var found: [Int] = []
         var silent = quiet
         for frame in 0..<samples.count / 2 {
-            if abs(Int(samples[2 * frame])) >= Int(threshold) {
+            if abs(samples[2 * frame]) >= threshold {
                 if silent >= quiet { found.append(frame) }
                 silent = 0
             } else {

@@ -10,10 +10,20 @@ import Testing
 /// timestamps, and each click's onset is compared with its scheduled instant.
 @Suite(.requiresKernelTestbench, .serialized)
 struct AudioLoopbackTests {
-    @Test func clicksBecomeAudibleAtTheirScheduledInstantsWithinOnePeriod() throws {
+    @Test func sixteenBitClicksBecomeAudibleAtTheirScheduledInstantsWithinOnePeriod() throws {
+        try playClicksThroughTheLoopback(sampleFormat: .signed16)
+    }
+
+    @Test func floatClicksBecomeAudibleAtTheirScheduledInstantsWithinOnePeriod() throws {
+        try playClicksThroughTheLoopback(sampleFormat: .float32)
+    }
+
+    // One test per format rather than a parameterized one: the testbench counts whole tests.
+    func playClicksThroughTheLoopback(sampleFormat: AudioStreamFormat.SampleFormat) throws {
         try #require(access("/proc/asound/Loopback", F_OK) == 0, "snd-aloop is not loaded: no Loopback card")
-        let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 256, periodCount: 4, sampleFormat: .signed16)
-        let capture = try AudioLoopbackCapture(periodFrames: format.periodFrames, capacityFrames: 48_000 * 4)
+        let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 256, periodCount: 4, sampleFormat: sampleFormat)
+        let capture = try AudioLoopbackCapture(periodFrames: format.periodFrames, capacityFrames: 48_000 * 4,
+                                               float: sampleFormat == .float32)
         let sink = ALSAAudioSink(device: "hw:Loopback,0,0", format: format)
         let output = AudioOutput(sink: sink)
         try output.start()
@@ -31,7 +41,7 @@ struct AudioLoopbackTests {
         while CHapticsSystem_monotonicNow() < end.nanoseconds { try capture.readPeriod() }
         output.stop()
 
-        let onsets = capture.onsets(threshold: 8_000, quiet: 480)
+        let onsets = capture.onsets(threshold: 0.25, quiet: 480)
         try #require(onsets.count == scheduled.count, "found \(onsets.count) click onsets, expected \(scheduled.count)")
         let origin = capture.origin
         var errors: [Int64] = []
@@ -40,7 +50,7 @@ struct AudioLoopbackTests {
             errors.append(heard - instant.nanoseconds)
         }
         let statistics = output.statistics
-        print("audio-loopback: period \(Double(period) / 1e6) ms, latency \(Double(output.latency) / 1e6) ms, "
+        print("audio-loopback (\(sampleFormat)): period \(Double(period) / 1e6) ms, latency \(Double(output.latency) / 1e6) ms, "
             + "onset errors (ms) \(errors.map { (Double($0) / 1e4).rounded() / 100 }), "
             + "max |error| \(Double(errors.map { abs($0) }.max()!) / 1e6) ms, underruns \(statistics.underruns), "
             + "late \(statistics.late), SCHED_FIFO errno \(statistics.realtimePriorityError)")
