@@ -1,4 +1,5 @@
 import Foundation
+import HapticsAudio
 import HapticsDevices
 import HapticsPatterns
 import HapticsRendering

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsAudio
 import HapticsRendering
 import Testing
 @testable import HapticsDevices

@@ -1,4 +1,5 @@
 import Foundation
+import HapticsAudio
 
 /// Makes a haptic signal audible: renders a ``MotorTimeline`` as mono 16-bit PCM, so anyone can
 /// listen to a pattern without a device.

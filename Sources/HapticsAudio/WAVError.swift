@@ -10,6 +10,12 @@ public enum WAVError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidFormat(String)
     /// The encoding is not 16-bit integer PCM.
     case unsupportedEncoding(formatTag: UInt16, bitsPerSample: UInt16)
+    /// The encoding is none of 8/16/24-bit PCM or 32-bit float (``WAVReader/decodeSamples(_:)``).
+    case unsupportedSampleFormat(formatTag: UInt16, bitsPerSample: UInt16)
+    /// More than two channels (``WAVReader/decodeSamples(_:)`` reads mono and stereo).
+    case unsupportedChannelCount(Int)
+    /// A 32-bit float sample is NaN or infinite.
+    case nonFiniteSample(frame: Int)
     /// The file could not be read.
     case unreadable(path: String, reason: String)
     /// The file could not be written.
@@ -29,6 +35,13 @@ public enum WAVError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .unsupportedEncoding(formatTag, bitsPerSample):
             return "WAV encoding not supported: format tag \(formatTag), \(bitsPerSample) bits per sample "
                 + "(expected 16-bit PCM, format tag 1)"
+        case let .unsupportedSampleFormat(formatTag, bitsPerSample):
+            return "WAV encoding not supported: format tag \(formatTag), \(bitsPerSample) bits per sample "
+                + "(expected 8-, 16- or 24-bit PCM, format tag 1, or 32-bit float, format tag 3)"
+        case let .unsupportedChannelCount(count):
+            return "WAV file has \(count) channels (expected 1 or 2)"
+        case let .nonFiniteSample(frame):
+            return "WAV float sample at frame \(frame) is not a finite number"
         case let .unreadable(path, reason):
             return "cannot read \(path): \(reason)"
         case let .unwritable(path, reason):

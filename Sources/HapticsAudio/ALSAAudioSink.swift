@@ -1,0 +1,168 @@
+import CALSA
+#if canImport(Glibc)
+import Glibc
+#endif
+import HapticsScheduler
+
+/// A sink playing through an ALSA PCM device (`default`, `hw:0,0`, `hw:Loopback,0,0`, …).
+///
+/// Opened stereo at the format's rate and sample format, with the period and buffer sizes as close
+/// to the requested ones as the device allows (``format`` reports what it granted). Playback
+/// starts once the buffer is full, so the stream begins with one buffer of silence. Timestamps are
+/// enabled on `CLOCK_MONOTONIC` (`SND_PCM_TSTAMP_TYPE_MONOTONIC`): after every period the sink reads
+/// the status — the delay (`snd_pcm_delay`: frames written but not yet heard) and the `htstamp` of
+/// that same pointer reading — and reports it as an ``AudioTimestamp``.
+///
+/// An underrun (`-EPIPE`) or suspend (`-ESTRPIPE`) is recovered with `snd_pcm_recover` and the period
+/// written again; any other error — `-ENODEV` when the device is unplugged, `-EBADFD` when the
+/// stream is unusable — is reported as a lost device.
+public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
+    /// The device name given to `snd_pcm_open`.
+    public let device: String
+    /// The stream format: the requested one until ``open()``, then what the device granted.
+    public private(set) var format: AudioStreamFormat
+    private var pcm: OpaquePointer?
+    private var status: OpaquePointer?
+    private var conversion: UnsafeMutableRawPointer?
+    private var framesWritten: Int64 = 0
+
+    /// Creates a sink for `device` (`default` unless the user chose one).
+    public init(device: String = "default", format: AudioStreamFormat = AudioStreamFormat()) {
+        self.device = device
+        self.format = format
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Opens and configures the device. The corresponding C function is `snd_pcm_open`.
+    public func open() throws(AudioSinkError) -> AudioTimestamp? {
+        close()
+        var handle: OpaquePointer?
+        try check(snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0), "snd_pcm_open")
+        pcm = handle
+        do {
+            try configure()
+        } catch {
+            close()
+            throw error
+        }
+        framesWritten = 0
+        return nil
+    }
+
+    private func configure() throws(AudioSinkError) {
+        guard let pcm else { return }
+        var hardware: OpaquePointer?
+        try check(snd_pcm_hw_params_malloc(&hardware), "snd_pcm_hw_params_malloc")
+        defer { snd_pcm_hw_params_free(hardware) }
+        try check(snd_pcm_hw_params_any(pcm, hardware), "snd_pcm_hw_params_any")
+        try check(snd_pcm_hw_params_set_access(pcm, hardware, SND_PCM_ACCESS_RW_INTERLEAVED),
+                  "snd_pcm_hw_params_set_access")
+        let sampleFormat = format.sampleFormat == .signed16 ? SND_PCM_FORMAT_S16_LE : SND_PCM_FORMAT_FLOAT_LE
+        try check(snd_pcm_hw_params_set_format(pcm, hardware, sampleFormat), "snd_pcm_hw_params_set_format")
+        try check(snd_pcm_hw_params_set_channels(pcm, hardware, 2), "snd_pcm_hw_params_set_channels")
+        var rate = UInt32(format.sampleRate)
+        try check(snd_pcm_hw_params_set_rate_near(pcm, hardware, &rate, nil), "snd_pcm_hw_params_set_rate_near")
+        var period = snd_pcm_uframes_t(format.periodFrames)
+        try check(snd_pcm_hw_params_set_period_size_near(pcm, hardware, &period, nil),
+                  "snd_pcm_hw_params_set_period_size_near")
+        var buffer = snd_pcm_uframes_t(format.periodFrames * format.periodCount)
+        try check(snd_pcm_hw_params_set_buffer_size_near(pcm, hardware, &buffer),
+                  "snd_pcm_hw_params_set_buffer_size_near")
+        try check(snd_pcm_hw_params(pcm, hardware), "snd_pcm_hw_params")
+        try check(snd_pcm_hw_params_get_period_size(hardware, &period, nil), "snd_pcm_hw_params_get_period_size")
+        try check(snd_pcm_hw_params_get_buffer_size(hardware, &buffer), "snd_pcm_hw_params_get_buffer_size")
+        format = AudioStreamFormat(sampleRate: Int(rate), periodFrames: Int(period),
+                                   periodCount: max(1, Int(buffer) / Int(period)),
+                                   sampleFormat: format.sampleFormat)
+
+        var software: OpaquePointer?
+        try check(snd_pcm_sw_params_malloc(&software), "snd_pcm_sw_params_malloc")
+        defer { snd_pcm_sw_params_free(software) }
+        try check(snd_pcm_sw_params_current(pcm, software), "snd_pcm_sw_params_current")
+        // Start once the whole buffer is queued; wake the writer for every period of room.
+        try check(snd_pcm_sw_params_set_start_threshold(pcm, software, buffer), "snd_pcm_sw_params_set_start_threshold")
+        try check(snd_pcm_sw_params_set_avail_min(pcm, software, period), "snd_pcm_sw_params_set_avail_min")
+        try check(snd_pcm_sw_params_set_tstamp_mode(pcm, software, SND_PCM_TSTAMP_ENABLE),
+                  "snd_pcm_sw_params_set_tstamp_mode")
+        try check(snd_pcm_sw_params_set_tstamp_type(pcm, software, SND_PCM_TSTAMP_TYPE_MONOTONIC),
+                  "snd_pcm_sw_params_set_tstamp_type")
+        try check(snd_pcm_sw_params(pcm, software), "snd_pcm_sw_params")
+
+        var statusPointer: OpaquePointer?
+        try check(snd_pcm_status_malloc(&statusPointer), "snd_pcm_status_malloc")
+        status = statusPointer
+        let bytesPerSample = format.sampleFormat == .signed16 ? 2 : 4
+        conversion = .allocate(byteCount: 2 * Int(period) * bytesPerSample, alignment: 16)
+        try check(snd_pcm_prepare(pcm), "snd_pcm_prepare")
+    }
+
+    /// Writes one period (blocking while the buffer is full), recovering underruns, then reads the
+    /// status. The corresponding C functions are `snd_pcm_writei` and `snd_pcm_status`.
+    public func write(_ frames: UnsafePointer<Float>) -> AudioSinkWrite {
+        guard let pcm, let conversion else { return AudioSinkWrite(status: .deviceLost(errno: EBADFD), timestamp: nil) }
+        let periodFrames = format.periodFrames
+        let count = 2 * periodFrames
+        switch format.sampleFormat {
+        case .signed16:
+            let samples = conversion.assumingMemoryBound(to: Int16.self)
+            for index in 0..<count { samples[index] = WAVFileSink.pcm16(frames[index]) }
+        case .float32:
+            let samples = conversion.assumingMemoryBound(to: Float.self)
+            for index in 0..<count { samples[index] = min(max(frames[index], -1), 1) }
+        }
+        let bytesPerFrame = format.sampleFormat == .signed16 ? 4 : 8
+        var recovered = false
+        var done = 0
+        while done < periodFrames {
+            let result = snd_pcm_writei(pcm, conversion + done * bytesPerFrame, snd_pcm_uframes_t(periodFrames - done))
+            if result >= 0 {
+                done += Int(result)
+                continue
+            }
+            let code = Int32(result)
+            if code == -EINTR { continue }
+            if code == -EPIPE || code == -ESTRPIPE, snd_pcm_recover(pcm, code, 1) == 0 {
+                recovered = true
+                continue
+            }
+            return AudioSinkWrite(status: .deviceLost(errno: -code), timestamp: nil)
+        }
+        framesWritten += Int64(periodFrames)
+        return AudioSinkWrite(status: recovered ? .recoveredUnderrun : .written, timestamp: readTimestamp())
+    }
+
+    /// The delay and its htstamp, when the stream runs (before it starts there is nothing to time).
+    private func readTimestamp() -> AudioTimestamp? {
+        guard let pcm, let status, snd_pcm_status(pcm, status) == 0,
+              snd_pcm_status_get_state(status) == SND_PCM_STATE_RUNNING else { return nil }
+        var stamp = snd_htimestamp_t()
+        snd_pcm_status_get_htstamp(status, &stamp)
+        let instant = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
+        guard instant > 0 else { return nil }
+        return AudioTimestamp(framesWritten: framesWritten, delayFrames: Int64(snd_pcm_status_get_delay(status)),
+                              instant: MonotonicInstant(nanoseconds: instant))
+    }
+
+    /// Drops what is queued and closes the device. The corresponding C function is `snd_pcm_close`.
+    public func close() {
+        if let pcm {
+            snd_pcm_drop(pcm)
+            snd_pcm_close(pcm)
+            self.pcm = nil
+        }
+        if let status {
+            snd_pcm_status_free(status)
+            self.status = nil
+        }
+        conversion?.deallocate()
+        conversion = nil
+    }
+
+    private func check(_ result: Int32, _ call: String) throws(AudioSinkError) {
+        guard result < 0 else { return }
+        throw AudioSinkError(device: device, call: call, errno: -result, reason: String(cString: snd_strerror(result)))
+    }
+}

@@ -1,0 +1,13 @@
+import HapticsScheduler
+
+/// Something the audio thread wants the control side to know, reported without blocking it.
+public enum AudioEvent: Sendable, Hashable {
+    /// The device is gone or unusable (`errno`, e.g. `ENODEV` 19, `EBADFD` 77): the audio thread
+    /// stopped, later voices are refused, and nothing else (haptics) is affected.
+    case deviceLost(errno: Int32)
+    /// The device ran dry at `instant` and was recovered; sound resumed after a gap.
+    case underrunRecovered(at: MonotonicInstant)
+    /// A voice was placed `lateness` nanoseconds after the instant it should have been audible
+    /// (it was scheduled too close to that instant for the output latency); it played from its start.
+    case voiceLate(lateness: Int64)
+}

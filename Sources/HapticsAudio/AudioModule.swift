@@ -1,1 +1,0 @@
-// HapticsAudio: sound cues in step with haptics (see docs/audio.md once written).

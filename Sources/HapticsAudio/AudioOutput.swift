@@ -1,0 +1,371 @@
+import CHapticsSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+import HapticsScheduler
+import Synchronization
+
+/// Plays voices through a sink so that each becomes audible at the monotonic instant asked for.
+///
+/// The audio thread (`haptics-audio`, or calls to ``process()`` when driving it by hand) mixes one
+/// period at a time into a buffer allocated up front and hands it to the sink. After every period
+/// the sink reports where the stream is (see ``AudioTimestamp``); from those readings the output
+/// knows the instant each stream position becomes audible, and places a voice's first frame at the
+/// position audible at its ``schedule(_:audibleAt:)`` instant — to the frame. A voice asked for
+/// sooner than the latency allows plays from its start at once and is counted late.
+///
+/// Realtime path (the audio thread, ``process()``): no allocation, no blocking lock, no logging.
+/// ``schedule(_:audibleAt:)`` is lock-free from any thread. Losing the device ends the audio thread
+/// with ``AudioEvent/deviceLost(errno:)``; it never blocks or crashes anything else.
+public final class AudioOutput: @unchecked Sendable {
+    /// The sink.
+    public let sink: any AudioSink
+    /// Sizes and policies.
+    public let configuration: AudioOutputConfiguration
+
+    private let commands: _AudioRing<_VoiceCommand>
+    private let retired: _AudioRing<_VoiceCommand>
+    private let events: _AudioRing<_EventRecord>
+    private let retireLock = Mutex(())
+    private let eventLock = Mutex(())
+    private let control = Mutex<pthread_t?>(nil)
+
+    private let muted = Atomic<Bool>(false)
+    private let lost = Atomic<Bool>(false)
+    private let opened = Atomic<Bool>(false)
+    private let running = Atomic<Bool>(false)
+    private let processing = Atomic<Bool>(false)
+    private let latencyValue = Atomic<Int64>(0)
+    private let periodCount = Atomic<Int>(0)
+    private let scheduledCount = Atomic<Int>(0)
+    private let droppedCount = Atomic<Int>(0)
+    private let lateCount = Atomic<Int>(0)
+    private let maximumLatenessValue = Atomic<Int64>(0)
+    private let completedCount = Atomic<Int>(0)
+    private let underrunCount = Atomic<Int>(0)
+    private let priorityResult = Atomic<Int32>(0)
+    private let threadConfigured = Atomic<Bool>(false)
+
+    // Owned by whoever mixes (the audio thread, or `process()`); `processing` keeps them apart.
+    private let active: UnsafeMutablePointer<_ActiveVoice>
+    private var activeCount = 0
+    private var buffer: UnsafeMutablePointer<Float>
+    private var framesWritten: Int64 = 0
+    private var clock: _StreamClock
+    private var format: AudioStreamFormat
+
+    /// Creates an output on `sink`. Nothing is opened until ``open()`` or ``start()``.
+    public init(sink: any AudioSink, configuration: AudioOutputConfiguration = AudioOutputConfiguration()) {
+        self.sink = sink
+        self.configuration = configuration
+        commands = _AudioRing(minimumCapacity: configuration.queueCapacity, filler: .empty)
+        retired = _AudioRing(minimumCapacity: configuration.queueCapacity + configuration.maximumVoices,
+                             filler: .empty)
+        events = _AudioRing(minimumCapacity: 64, filler: .empty)
+        active = .allocate(capacity: configuration.maximumVoices)
+        format = sink.format
+        buffer = .allocate(capacity: 2 * sink.format.periodFrames)
+        clock = _StreamClock(sampleRate: sink.format.sampleRate, window: configuration.timingWindow)
+    }
+
+    deinit {
+        stop()
+        releaseEverything()
+        active.deallocate()
+        buffer.deallocate()
+        clock.deallocate()
+    }
+
+    // MARK: Control side
+
+    /// The stream format the sink granted (valid after ``open()``). Render voices at its
+    /// `sampleRate`: a device may grant another rate than the one asked for.
+    public var streamFormat: AudioStreamFormat { sink.format }
+
+    /// Opens the sink, for driving the output with ``process()``. ``start()`` opens it too.
+    public func open() throws(AudioSinkError) {
+        guard !opened.load(ordering: .acquiring) else { return }
+        let initial = try sink.open()
+        let granted = sink.format
+        if granted.periodFrames != format.periodFrames {
+            // The device chose another period: the mixing buffer follows what it granted.
+            buffer.deallocate()
+            buffer = .allocate(capacity: 2 * granted.periodFrames)
+        }
+        format = granted
+        clock = _StreamClock(sampleRate: granted.sampleRate, window: configuration.timingWindow)
+        framesWritten = 0
+        lost.store(false, ordering: .releasing)
+        if let initial { observe(initial) }
+        opened.store(true, ordering: .releasing)
+    }
+
+    /// Opens the sink if needed and starts the audio thread: named `haptics-audio`, timer slack 1 ns,
+    /// `SCHED_FIFO` if granted (the refusal is kept in ``statistics``).
+    public func start() throws(AudioOutputError) {
+        do {
+            try open()
+        } catch {
+            throw .sink(error)
+        }
+        try control.withLock { (thread: inout pthread_t?) throws(AudioOutputError) in
+            guard thread == nil else { return }
+            running.store(true, ordering: .releasing)
+            threadConfigured.store(false, ordering: .releasing)
+            var handle = pthread_t()
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let result = pthread_create(&handle, nil, hapticsAudioThreadMain, context)
+            guard result == 0 else {
+                Unmanaged<AudioOutput>.fromOpaque(context).release()
+                running.store(false, ordering: .releasing)
+                throw .threadCreationFailed(errno: result)
+            }
+            thread = handle
+            while !threadConfigured.load(ordering: .acquiring) { sched_yield() }
+        }
+    }
+
+    /// Whether the audio thread runs.
+    public var isRunning: Bool { control.withLock { $0 != nil } }
+
+    /// Stops the audio thread (within a period), closes the sink and releases every voice.
+    public func stop() {
+        let thread = control.withLock { (thread: inout pthread_t?) -> pthread_t? in
+            defer { thread = nil }
+            return thread
+        }
+        if let thread {
+            running.store(false, ordering: .releasing)
+            pthread_join(thread, nil)
+        }
+        if opened.exchange(false, ordering: .acquiringAndReleasing) {
+            sink.close()
+        }
+        releaseEverything()
+    }
+
+    /// Queues `voice` to become audible at `audibleAt` (`CLOCK_MONOTONIC`). Lock-free from any
+    /// thread, no allocation. `false` (and counted as dropped) when the queue is full or the device
+    /// is lost.
+    public func schedule(_ voice: AudioVoice, audibleAt: MonotonicInstant) -> Bool {
+        drainRetired()
+        guard !lost.load(ordering: .acquiring) else {
+            droppedCount.add(1, ordering: .relaxed)
+            return false
+        }
+        let retained = Unmanaged.passRetained(voice).toOpaque()
+        let command = _VoiceCommand(voice: retained, frames: UnsafePointer(voice.frames), frameCount: voice.frameCount,
+                                    audibleAt: audibleAt.nanoseconds)
+        guard commands.push(command) else {
+            Unmanaged<AudioVoice>.fromOpaque(retained).release()
+            droppedCount.add(1, ordering: .relaxed)
+            return false
+        }
+        scheduledCount.add(1, ordering: .relaxed)
+        return true
+    }
+
+    /// Queues every voice of a pattern that starts at `patternStart`; returns how many were accepted.
+    @discardableResult
+    public func schedule(_ voices: [ScheduledVoice], patternStart: MonotonicInstant) -> Int {
+        var accepted = 0
+        for placed in voices where schedule(placed.voice, audibleAt: patternStart.advanced(by: placed.timeOffset)) {
+            accepted += 1
+        }
+        return accepted
+    }
+
+    /// The current output latency estimate in nanoseconds: how long a frame handed to the sink now
+    /// waits before it is heard (smoothed; 0 before the first reading).
+    public var latency: Int64 { latencyValue.load(ordering: .relaxed) }
+
+    /// How far ahead of now a voice must be scheduled to be heard on time: the latency plus one
+    /// period (a voice arriving just after a period was mixed waits for the next one). "As soon as
+    /// possible" for a cue is `now + minimumLeadTime`.
+    public var minimumLeadTime: Int64 {
+        latency + sink.format.nanoseconds(frames: Int64(sink.format.periodFrames))
+    }
+
+    /// Mute switch: while muted, voices keep their time and run silently.
+    public var isMuted: Bool {
+        get { muted.load(ordering: .relaxed) }
+        set { muted.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Whether the device was lost (the output then refuses voices until opened again).
+    public var isDeviceLost: Bool { lost.load(ordering: .acquiring) }
+
+    /// Counters so far.
+    public var statistics: AudioOutputStatistics {
+        AudioOutputStatistics(
+            periods: periodCount.load(ordering: .relaxed), scheduled: scheduledCount.load(ordering: .relaxed),
+            dropped: droppedCount.load(ordering: .relaxed), late: lateCount.load(ordering: .relaxed),
+            maximumLateness: maximumLatenessValue.load(ordering: .relaxed),
+            completed: completedCount.load(ordering: .relaxed), underruns: underrunCount.load(ordering: .relaxed),
+            realtimePriorityError: priorityResult.load(ordering: .relaxed))
+    }
+
+    /// The events reported since the last call, oldest first. Control side.
+    public func drainEvents() -> [AudioEvent] {
+        drainRetired()
+        return eventLock.withLock { _ in
+            var list: [AudioEvent] = []
+            while let record = events.pop() {
+                if let event = record.event { list.append(event) }
+            }
+            return list
+        }
+    }
+
+    /// The instant stream position `frame` becomes audible by the current estimate, or `nil` before
+    /// the first reading. For tests and diagnostics; only meaningful while no thread runs.
+    public func audibleInstant(ofFrame frame: Int64) -> MonotonicInstant? {
+        guard clock.isValid else { return nil }
+        return MonotonicInstant(nanoseconds: clock.origin + format.nanoseconds(frames: frame))
+    }
+
+    // MARK: Realtime path
+
+    /// Mixes and writes one period. The audio thread loops on it; call it yourself to drive an
+    /// output without a thread (offline WAV rendering, tests). Returns `false` once the device is lost.
+    @discardableResult
+    public func process() -> Bool {
+        let wasProcessing = processing.exchange(true, ordering: .acquiring)
+        precondition(!wasProcessing, "AudioOutput.process() called while another process() or the audio thread runs")
+        defer { processing.store(false, ordering: .releasing) }
+        guard opened.load(ordering: .acquiring), !lost.load(ordering: .acquiring) else { return false }
+        return mixPeriod()
+    }
+
+    private func mixPeriod() -> Bool {
+        let periodFrames = format.periodFrames
+        while let command = commands.pop() {
+            if activeCount < configuration.maximumVoices {
+                active[activeCount] = _ActiveVoice(command: command, start: _ActiveVoice.unplaced)
+                activeCount += 1
+            } else {
+                droppedCount.add(1, ordering: .relaxed)
+                retire(command)
+            }
+        }
+        let first = framesWritten
+        let end = first + Int64(periodFrames)
+        buffer.update(repeating: 0, count: 2 * periodFrames)
+        var index = 0
+        while index < activeCount {
+            var voice = active[index]
+            if voice.start == _ActiveVoice.unplaced, clock.isValid {
+                let position = format.frames(nanoseconds: voice.command.audibleAt - clock.origin)
+                if position < end {
+                    if position < first {
+                        let lateness = format.nanoseconds(frames: first - position)
+                        lateCount.add(1, ordering: .relaxed)
+                        maximumLatenessValue.max(lateness, ordering: .relaxed)
+                        report(.late, lateness)
+                        voice.start = first
+                    } else {
+                        voice.start = position
+                    }
+                }
+            }
+            if voice.start != _ActiveVoice.unplaced, let frames = voice.command.frames {
+                let from = max(first, voice.start)
+                let to = min(end, voice.start + Int64(voice.command.frameCount))
+                if from < to {
+                    for position in from..<to {
+                        let target = Int(position - first) * 2
+                        let source = Int(position - voice.start) * 2
+                        buffer[target] += frames[source]
+                        buffer[target + 1] += frames[source + 1]
+                    }
+                }
+                if voice.start + Int64(voice.command.frameCount) <= end, retire(voice.command) {
+                    completedCount.add(1, ordering: .relaxed)
+                    activeCount -= 1
+                    active[index] = active[activeCount]
+                    continue
+                }
+            }
+            active[index] = voice
+            index += 1
+        }
+        if muted.load(ordering: .relaxed) { buffer.update(repeating: 0, count: 2 * periodFrames) }
+
+        let result = sink.write(UnsafePointer(buffer))
+        switch result.status {
+        case .written:
+            break
+        case .recoveredUnderrun:
+            underrunCount.add(1, ordering: .relaxed)
+            clock.reset()
+            report(.underrun, result.timestamp?.instant.nanoseconds ?? CHapticsSystem_monotonicNow())
+        case let .deviceLost(code):
+            lost.store(true, ordering: .releasing)
+            report(.deviceLost, Int64(code))
+            return false
+        }
+        framesWritten = end
+        periodCount.add(1, ordering: .relaxed)
+        if let timestamp = result.timestamp { observe(timestamp) }
+        return true
+    }
+
+    private func observe(_ timestamp: AudioTimestamp) {
+        clock.observe(timestamp)
+        latencyValue.store(clock.latency, ordering: .relaxed)
+    }
+
+    /// Hands a finished voice back for release on the control side; `false` if the way back is full
+    /// (the caller keeps it and tries again next period).
+    @discardableResult
+    private func retire(_ command: _VoiceCommand) -> Bool {
+        retired.push(command)
+    }
+
+    private func report(_ kind: _EventRecord.Kind, _ value: Int64) {
+        _ = events.push(_EventRecord(kind: kind, value: value))
+    }
+
+    /// The realtime loop on the audio thread.
+    fileprivate func runAudioThread() {
+        "haptics-audio".withCString { _ = CHapticsSystem_setThreadName($0) }
+        _ = CHapticsSystem_setTimerSlack(1)
+        priorityResult.store(CHapticsSystem_requestRealtimePriority(configuration.realtimePriority), ordering: .relaxed)
+        threadConfigured.store(true, ordering: .releasing)
+        let wasProcessing = processing.exchange(true, ordering: .acquiring)
+        precondition(!wasProcessing, "the audio thread started while AudioOutput.process() runs")
+        while running.load(ordering: .acquiring), mixPeriod() {}
+        processing.store(false, ordering: .releasing)
+    }
+
+    // MARK: Control-side plumbing
+
+    /// Releases voices the audio thread finished with. Skips when another thread is at it.
+    private func drainRetired() {
+        _ = retireLock.withLockIfAvailable { _ in
+            while let command = retired.pop() { release(command) }
+        }
+    }
+
+    /// Releases every voice anywhere (no thread runs).
+    private func releaseEverything() {
+        retireLock.withLock { _ in
+            while let command = retired.pop() { release(command) }
+            while let command = commands.pop() { release(command) }
+            for index in 0..<activeCount { release(active[index].command) }
+            activeCount = 0
+        }
+    }
+
+    private func release(_ command: _VoiceCommand) {
+        if let voice = command.voice { Unmanaged<AudioVoice>.fromOpaque(voice).release() }
+    }
+}
+
+/// The audio thread's entry point: a nonisolated library function, so it never inherits an actor.
+private func hapticsAudioThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    let output = Unmanaged<AudioOutput>.fromOpaque(context).takeRetainedValue()
+    output.runAudioThread()
+    return nil
+}

@@ -1,0 +1,20 @@
+/// Sizes and policies of an audio output, fixed at creation.
+public struct AudioOutputConfiguration: Sendable, Hashable {
+    /// Voice start commands that can wait for the audio thread.
+    public var queueCapacity: Int
+    /// Voices playing or waiting for their start at once.
+    public var maximumVoices: Int
+    /// Periods over which the stream's timing is estimated (see ``AudioOutput/latency``).
+    public var timingWindow: Int
+    /// `SCHED_FIFO` priority asked for the audio thread (refusal is tolerated).
+    public var realtimePriority: Int32
+
+    /// Creates a configuration.
+    public init(queueCapacity: Int = 256, maximumVoices: Int = 64, timingWindow: Int = 16, realtimePriority: Int32 = 60) {
+        precondition(queueCapacity > 0 && maximumVoices > 0 && timingWindow > 0, "audio output sizes must be positive")
+        self.queueCapacity = queueCapacity
+        self.maximumVoices = maximumVoices
+        self.timingWindow = timingWindow
+        self.realtimePriority = realtimePriority
+    }
+}

@@ -1,0 +1,32 @@
+/// Counters of an audio output, read on the control side.
+public struct AudioOutputStatistics: Sendable, Hashable {
+    /// Periods written to the sink.
+    public var periods: Int
+    /// Voices accepted by `schedule`.
+    public var scheduled: Int
+    /// Voices refused: queue full, no free voice slot, or the device lost.
+    public var dropped: Int
+    /// Voices that became audible later than asked.
+    public var late: Int
+    /// The largest lateness of a late voice, in nanoseconds.
+    public var maximumLateness: Int64
+    /// Voices played to their end.
+    public var completed: Int
+    /// Underruns recovered.
+    public var underruns: Int
+    /// Whether the audio thread could get `SCHED_FIFO` (its refusal's errno otherwise; 0 = granted).
+    public var realtimePriorityError: Int32
+
+    /// Creates statistics.
+    public init(periods: Int = 0, scheduled: Int = 0, dropped: Int = 0, late: Int = 0, maximumLateness: Int64 = 0,
+                completed: Int = 0, underruns: Int = 0, realtimePriorityError: Int32 = 0) {
+        self.periods = periods
+        self.scheduled = scheduled
+        self.dropped = dropped
+        self.late = late
+        self.maximumLateness = maximumLateness
+        self.completed = completed
+        self.underruns = underruns
+        self.realtimePriorityError = realtimePriorityError
+    }
+}

@@ -1,0 +1,68 @@
+import HapticsPatterns
+
+/// Why the sound of a pattern could not be loaded, located at the pattern file and the event.
+///
+/// `description`: `sounds/hit.ahap: AudioCustom event at 0.25 s (events[2]): EventWaveformPath
+/// "../x.wav" leaves the pattern's folder`.
+public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the waveform an event names.
+    public enum Problem: Error, Sendable, Hashable {
+        /// The event has no `EventWaveformPath` (or an empty one).
+        case noWaveformPath
+        /// The path is absolute; waveforms are named relative to the pattern.
+        case absolutePath
+        /// The path climbs out of the pattern's folder with `..`.
+        case escapesFolder
+        /// The path resolves, through a symbolic link, to a file outside the pattern's folder.
+        case symbolicLinkEscapes(resolved: String)
+        /// No file at the path.
+        case missing
+        /// The path names something that is not a regular file.
+        case notRegularFile
+        /// The file is larger than the loader's limit.
+        case tooLarge(size: Int, limit: Int)
+        /// The file exists but cannot be read.
+        case unreadable(reason: String)
+        /// The file is not a WAV file the engine plays.
+        case invalidWAV(WAVError)
+    }
+
+    /// The pattern file, as given to the loader.
+    public var patternFile: String
+    /// The event's index in `Pattern.events`.
+    public var eventIndex: Int
+    /// The event's time in seconds.
+    public var eventTime: Double
+    /// The path as written in the pattern.
+    public var waveformPath: String
+    /// What is wrong.
+    public var problem: Problem
+
+    /// Creates an error.
+    public init(patternFile: String, eventIndex: Int, eventTime: Double, waveformPath: String, problem: Problem) {
+        self.patternFile = patternFile
+        self.eventIndex = eventIndex
+        self.eventTime = eventTime
+        self.waveformPath = waveformPath
+        self.problem = problem
+    }
+
+    /// `file: AudioCustom event at T s (events[i]): EventWaveformPath "p" <what is wrong>`.
+    public var description: String {
+        let subject = "\(patternFile): AudioCustom event at \(eventTime.formatted) s (events[\(eventIndex)]): "
+        let path = "EventWaveformPath \"\(waveformPath)\""
+        switch problem {
+        case .noWaveformPath: return subject + "EventWaveformPath is missing or empty"
+        case .absolutePath: return subject + "\(path) is absolute; name the file relative to the pattern's folder"
+        case .escapesFolder: return subject + "\(path) leaves the pattern's folder"
+        case let .symbolicLinkEscapes(resolved):
+            return subject + "\(path) leaves the pattern's folder through a symbolic link (to \(resolved))"
+        case .missing: return subject + "\(path): no such file"
+        case .notRegularFile: return subject + "\(path) is not a regular file"
+        case let .tooLarge(size, limit):
+            return subject + "\(path) is \(size) bytes, more than the limit of \(limit) bytes"
+        case let .unreadable(reason): return subject + "\(path) cannot be read: \(reason)"
+        case let .invalidWAV(error): return subject + "\(path): \(error)"
+        }
+    }
+}

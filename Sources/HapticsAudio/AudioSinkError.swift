@@ -1,0 +1,24 @@
+/// Why a sink could not be opened: the call that failed, on which device or file, and the errno.
+public struct AudioSinkError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The device name or file path.
+    public var device: String
+    /// The failing call (`snd_pcm_open`, `snd_pcm_hw_params_set_rate_near`, `open`…).
+    public var call: String
+    /// The positive errno.
+    public var errno: Int32
+    /// The system's text for the error (`snd_strerror` / `strerror`).
+    public var reason: String
+
+    /// Creates an error.
+    public init(device: String, call: String, errno: Int32, reason: String) {
+        self.device = device
+        self.call = call
+        self.errno = errno
+        self.reason = reason
+    }
+
+    /// `cannot open audio device "hw:9": snd_pcm_open: No such file or directory (errno 2)`.
+    public var description: String {
+        "cannot open audio device \"\(device)\": \(call): \(reason) (errno \(errno))"
+    }
+}

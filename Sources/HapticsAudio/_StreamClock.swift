@@ -1,0 +1,56 @@
+/// Where a stream's frames become audible, estimated from the sink's readings.
+///
+/// Each reading gives the instant stream position 0 was audible (its *origin*). A device reports
+/// its position only as often as its pointer moves, and a pointer only ever lags the sound, so
+/// every reading's origin is the true one or later: the estimate is the **minimum** origin of the
+/// last `window` readings — the freshest pointer, free of the lag — which still follows a sound
+/// card whose crystal drifts against `CLOCK_MONOTONIC`. An underrun restarts the estimate.
+///
+/// The latency is the delay of each reading (`snd_pcm_delay` in nanoseconds: how long a frame
+/// written then waits to be heard), exponentially smoothed with weight 1/8 per reading.
+struct _StreamClock {
+    let sampleRate: Int
+    private let window: Int
+    private let origins: UnsafeMutablePointer<Int64>
+    private var count = 0
+    private var next = 0
+    private(set) var origin: Int64 = 0
+    private(set) var latency: Int64 = 0
+    private var hasLatency = false
+
+    init(sampleRate: Int, window: Int) {
+        self.sampleRate = sampleRate
+        self.window = window
+        origins = .allocate(capacity: window)
+        origins.initialize(repeating: 0, count: window)
+    }
+
+    func deallocate() {
+        origins.deallocate()
+    }
+
+    /// Whether a reading has arrived since the start or the last reset.
+    var isValid: Bool { count > 0 }
+
+    mutating func observe(_ timestamp: AudioTimestamp) {
+        origins[next] = timestamp.origin(sampleRate: sampleRate)
+        next = (next + 1) % window
+        count = min(count + 1, window)
+        var lowest = Int64.max
+        for index in 0..<count { lowest = min(lowest, origins[index]) }
+        origin = lowest
+        let delay = timestamp.delayFrames * 1_000_000_000 / Int64(sampleRate)
+        if hasLatency {
+            latency += (delay - latency) / 8
+        } else {
+            latency = delay
+            hasLatency = true
+        }
+    }
+
+    /// Forgets the origin readings (the stream restarted after a gap); the latency estimate stays.
+    mutating func reset() {
+        count = 0
+        next = 0
+    }
+}

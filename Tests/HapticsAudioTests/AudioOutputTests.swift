@@ -1,0 +1,208 @@
+import Foundation
+import HapticsScheduler
+import Testing
+@testable import HapticsAudio
+
+/// A device that plays a few periods, then fails the way a real one does (unplugged, or run dry).
+final class FailingSink: AudioSink, @unchecked Sendable {
+    let format = AudioStreamFormat(periodFrames: 64)
+    let failure: AudioSinkWrite.Status
+    let failAt: Int
+    var writes = 0
+
+    init(failure: AudioSinkWrite.Status, failAt: Int) {
+        self.failure = failure
+        self.failAt = failAt
+    }
+
+    func open() throws(AudioSinkError) -> AudioTimestamp? {
+        AudioTimestamp(framesWritten: 0, delayFrames: 0, instant: .init(nanoseconds: 0))
+    }
+
+    func write(_ frames: UnsafePointer<Float>) -> AudioSinkWrite {
+        writes += 1
+        let written = AudioTimestamp(framesWritten: Int64(writes * 64), delayFrames: 128,
+                                     instant: .init(nanoseconds: Int64(writes) * 4_000_000))
+        return AudioSinkWrite(status: writes == failAt ? failure : .written, timestamp: writes == failAt ? nil : written)
+    }
+
+    func close() {}
+}
+
+@Suite struct AudioOutputTests {
+    let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+    let click = AudioVoice(stereoSamples: [0.5, 0.25, -0.5, -0.25])
+
+    func offlineWAV(_ folder: TemporaryFolder, configuration: AudioOutputConfiguration = AudioOutputConfiguration())
+        throws -> (AudioOutput, String) {
+        let path = folder.path + "/out.wav"
+        let output = AudioOutput(sink: WAVFileSink(path: path, timing: .offline(start: start)), configuration: configuration)
+        try output.open()
+        return (output, path)
+    }
+
+    @Test func aVoiceLandsInTheWAVFileAtTheExactFrameOfItsInstant() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (output, path) = try offlineWAV(folder)
+        #expect(output.schedule(click, audibleAt: start.advanced(by: 12_500_000)))     // frame 600
+        #expect(output.schedule(click, audibleAt: start.advanced(by: 20_000_000)))     // frame 960
+        for _ in 0..<4 { #expect(output.process()) }
+        output.stop()
+        let audio = try WAVReader.read(contentsOf: path)
+        #expect(audio.channelCount == 2)
+        #expect(audio.frameCount == 1_024)
+        var expected = [Int16](repeating: 0, count: 2 * 1_024)
+        for frame in [600, 960] {
+            expected.replaceSubrange(2 * frame..<2 * frame + 4, with: [16_384, 8_192, -16_384, -8_192])
+        }
+        #expect(audio.samples == expected)
+        #expect(output.latency == 0)
+        #expect(output.minimumLeadTime == 5_333_333)          // one 256-frame period
+        #expect(output.statistics == AudioOutputStatistics(periods: 4, scheduled: 2, completed: 2))
+    }
+
+    @Test func aPatternsVoicesKeepTheirOffsetsFromThePatternStart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (output, path) = try offlineWAV(folder)
+        let voices = [
+            ScheduledVoice(eventIndex: 0, frameOffset: 0, timeOffset: 0, voice: click),
+            ScheduledVoice(eventIndex: 3, frameOffset: 240, timeOffset: 5_000_000, voice: click),
+        ]
+        #expect(output.schedule(voices, patternStart: start.advanced(by: 1_000_000)) == 2)   // frames 48 and 288
+        output.process()
+        output.process()
+        output.stop()
+        let samples = try WAVReader.read(contentsOf: path).samples
+        #expect(samples.indices.filter { samples[$0] != 0 } == [96, 97, 98, 99, 576, 577, 578, 579])
+    }
+
+    @Test func aVoiceAskedTooLatePlaysAtOnceFromItsStartAndIsCountedLate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (output, path) = try offlineWAV(folder)
+        output.process()
+        output.process()
+        #expect(output.schedule(click, audibleAt: start.advanced(by: 1_000_000)))      // frame 48, already written
+        output.process()
+        output.stop()
+        let samples = try WAVReader.read(contentsOf: path).samples
+        #expect(samples.indices.filter { samples[$0] != 0 } == [1_024, 1_025, 1_026, 1_027])
+        #expect(output.drainEvents() == [.voiceLate(lateness: 9_666_666)])          // (512 − 48) frames
+        #expect(output.statistics.late == 1)
+        #expect(output.statistics.maximumLateness == 9_666_666)
+    }
+
+    @Test func mutedVoicesKeepTheirTimeSilently() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (output, path) = try offlineWAV(folder)
+        output.isMuted = true
+        #expect(output.schedule(AudioVoice(stereoSamples: Array(repeating: 1, count: 1_000)), audibleAt: start))
+        output.process()
+        output.isMuted = false
+        output.process()
+        output.process()
+        output.stop()
+        let samples = try WAVReader.read(contentsOf: path).samples
+        // 500 frames from frame 0: the first 256 were muted, the rest plays where it belongs.
+        #expect(samples.indices.filter { samples[$0] != 0 } == Array(512..<1_000))
+        #expect(output.statistics.completed == 1)
+    }
+
+    @Test func fullQueuesAndFullVoiceSlotsRefuseInsteadOfWaiting() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (output, _) = try offlineWAV(folder, configuration: AudioOutputConfiguration(queueCapacity: 2, maximumVoices: 1))
+        #expect(output.schedule(click, audibleAt: start))
+        #expect(output.schedule(click, audibleAt: start))
+        #expect(!output.schedule(click, audibleAt: start))
+        output.process()    // one voice slot: the second queued voice is dropped too
+        output.stop()
+        #expect(output.statistics.scheduled == 2)
+        #expect(output.statistics.dropped == 2)
+        #expect(output.statistics.completed == 1)
+    }
+
+    @Test func stoppingReleasesEveryVoiceItHeld() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (output, _) = try offlineWAV(folder)
+        weak var queued: AudioVoice?
+        weak var playing: AudioVoice?
+        do {
+            let first = AudioVoice(stereoSamples: Array(repeating: 0.1, count: 10_000))
+            let second = AudioVoice(stereoSamples: [0.1, 0.1])
+            queued = second
+            playing = first
+            #expect(output.schedule(first, audibleAt: start))
+            output.process()
+            #expect(output.schedule(second, audibleAt: start.advanced(by: 60_000_000_000)))
+        }
+        #expect(queued != nil && playing != nil)
+        output.stop()
+        #expect(queued == nil)
+        #expect(playing == nil)
+    }
+
+    @Test func aLostDeviceIsATypedEventAndLaterVoicesAreRefused() {
+        let sink = FailingSink(failure: .deviceLost(errno: ENODEV), failAt: 3)
+        let output = AudioOutput(sink: sink)
+        #expect(throws: Never.self) { try output.open() }
+        #expect(output.process())
+        #expect(output.process())
+        #expect(!output.process())
+        #expect(!output.process())
+        #expect(sink.writes == 3)
+        #expect(output.isDeviceLost)
+        #expect(output.drainEvents() == [.deviceLost(errno: ENODEV)])
+        #expect(!output.schedule(click, audibleAt: start))
+        #expect(output.statistics.dropped == 1)
+    }
+
+    @Test func anUnderrunIsRecoveredCountedAndRestartsTheTiming() {
+        let sink = FailingSink(failure: .recoveredUnderrun, failAt: 2)
+        let output = AudioOutput(sink: sink)
+        #expect(throws: Never.self) { try output.open() }
+        #expect(output.process())
+        #expect(output.process())
+        #expect(output.statistics.underruns == 1)
+        #expect(output.audibleInstant(ofFrame: 0) == nil)
+        #expect(output.drainEvents().count == 1)
+        #expect(output.process())
+        // The next reading: 192 written, 128 not yet heard at 12 ms → position 0 was audible 64 frames earlier.
+        #expect(output.audibleInstant(ofFrame: 0) == MonotonicInstant(nanoseconds: 10_666_667))
+        // Latency: 0 at open, then the 128-frame delay (2.67 ms) twice, smoothed by 1/8 each time.
+        #expect(output.latency == 624_999)
+    }
+
+    @Test func theTimingIsTheEarliestOriginOfRecentReadings() {
+        let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 48)
+        var clock = _StreamClock(sampleRate: 48_000, window: 3)
+        defer { clock.deallocate() }
+        // Position 0 audible at 1 ms, read with pointer lags of 0.5, 0, 0.25, 0.75 and 0.5 ms.
+        for (written, lag) in [(48, 500_000), (96, 0), (144, 250_000), (192, 750_000), (240, 500_000)]
+            as [(Int64, Int64)] {
+            let instant = Int64(1_000_000) + format.nanoseconds(frames: written - 48) + lag
+            clock.observe(AudioTimestamp(framesWritten: written, delayFrames: 48, instant: .init(nanoseconds: instant)))
+        }
+        #expect(clock.origin == 1_250_000)      // the lag-free reading fell out of the 3-reading window
+        #expect(clock.latency == 1_000_000)
+    }
+
+    @Test func theAudioThreadStartsAndStopsAndReleasesWhatItHeld() throws {
+        let output = AudioOutput(sink: NullAudioSink(format: AudioStreamFormat(), timing: .realtime))
+        weak var far: AudioVoice?
+        try output.start()
+        #expect(output.isRunning)
+        do {
+            let voice = AudioVoice(stereoSamples: [1, 1])
+            far = voice
+            #expect(output.schedule(voice, audibleAt: SystemMonotonicClock().now().advanced(by: 3_600_000_000_000)))
+        }
+        output.stop()
+        #expect(!output.isRunning)
+        #expect(far == nil)
+    }
+}

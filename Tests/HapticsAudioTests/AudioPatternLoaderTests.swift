@@ -1,0 +1,124 @@
+import Foundation
+import HapticsPatterns
+import Testing
+@testable import HapticsAudio
+
+@Suite struct AudioPatternLoaderTests {
+    func pattern(waveform: String, time: Double = 0.25) -> Pattern {
+        Pattern(events: [
+            PatternEvent(kind: .hapticTransient, time: 0),
+            PatternEvent(kind: .audioCustom, time: time, waveformPath: waveform),
+        ])
+    }
+
+    func loadError(_ waveform: String, in folder: TemporaryFolder) -> AudioPatternError? {
+        do {
+            _ = try AudioPatternLoader().load(pattern: pattern(waveform: waveform), patternPath: folder.path + "/hit.ahap")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func waveformsResolveRelativeToThePatternFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(pcm16WAV([16_384, -16_384]), to: "sounds/hit.wav")
+        let loaded = try AudioPatternLoader().load(pattern: pattern(waveform: "sounds/./hit.wav"),
+                                                   patternPath: folder.path + "/hit.ahap")
+        #expect(loaded.clips.keys.sorted() == [1])
+        #expect(loaded.clips[1] == AudioClip(sampleRate: 48_000, channelCount: 1, samples: [0.5, -0.5]))
+        // Climbing down and back up inside the folder is fine.
+        let again = try AudioPatternLoader().load(pattern: pattern(waveform: "sounds/../sounds/hit.wav"),
+                                                  patternPath: folder.path + "/hit.ahap")
+        #expect(again.clips[1] == loaded.clips[1])
+    }
+
+    @Test func aPathClimbingOutOfTheFolderIsRefusedBeforeAnyRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(pcm16WAV([1]), to: "inner/x.wav")
+        let patternPath = folder.path + "/inner/hit.ahap"
+        #expect(throws: AudioPatternError(patternFile: patternPath, eventIndex: 1, eventTime: 0.25,
+                                          waveformPath: "../inner/x.wav", problem: .escapesFolder)) {
+            try AudioPatternLoader().load(pattern: pattern(waveform: "../inner/x.wav"), patternPath: patternPath)
+        }
+        let error = AudioPatternError(patternFile: "sounds/hit.ahap", eventIndex: 1, eventTime: 0.25,
+                                      waveformPath: "../x.wav", problem: .escapesFolder)
+        #expect(error.description
+            == "sounds/hit.ahap: AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"../x.wav\" leaves the pattern's folder")
+    }
+
+    @Test func anAbsolutePathIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(pcm16WAV([1]), to: "x.wav")
+        let error = try #require(loadError(folder.path + "/x.wav", in: folder))
+        #expect(error.problem == .absolutePath)
+        #expect(error.description == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): "
+            + "EventWaveformPath \"\(folder.path)/x.wav\" is absolute; name the file relative to the pattern's folder")
+    }
+
+    @Test func aSymbolicLinkLeadingOutOfTheFolderIsRefused() throws {
+        let outside = try TemporaryFolder()
+        defer { outside.remove() }
+        try outside.write(pcm16WAV([1]), to: "secret.wav")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.wav",
+                                                   withDestinationPath: outside.path + "/secret.wav")
+        let realOutside = URL(fileURLWithPath: outside.path).resolvingSymlinksInPath().path
+        let error = try #require(loadError("link.wav", in: folder))
+        #expect(error.problem == .symbolicLinkEscapes(resolved: realOutside + "/secret.wav"))
+        // A link that stays inside is followed.
+        try folder.write(pcm16WAV([1]), to: "real.wav")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/alias.wav", withDestinationPath: "real.wav")
+        #expect(loadError("alias.wav", in: folder) == nil)
+    }
+
+    @Test func aMissingWaveformIsALocatedErrorAtLoadTime() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let error = try #require(loadError("gone.wav", in: folder))
+        #expect(error == AudioPatternError(patternFile: folder.path + "/hit.ahap", eventIndex: 1, eventTime: 0.25,
+                                           waveformPath: "gone.wav", problem: .missing))
+        #expect(error.description
+            == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"gone.wav\": no such file")
+    }
+
+    @Test func aBadWaveformIsLocatedAtTheEventToo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(wavBytes(formatTag: 2, channels: 1, sampleRate: 8_000, bits: 4, data: []), to: "adpcm.wav")
+        try folder.write("not audio", to: "text.wav")
+        #expect(loadError("adpcm.wav", in: folder)?.problem
+            == .invalidWAV(.unsupportedSampleFormat(formatTag: 2, bitsPerSample: 4)))
+        #expect(loadError("text.wav", in: folder)?.description
+            == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"text.wav\": "
+            + "not a WAV file: expected \"RIFF\" and \"WAVE\" in the first 12 bytes")
+        try FileManager.default.createDirectory(atPath: folder.path + "/folder.wav", withIntermediateDirectories: false)
+        #expect(loadError("folder.wav", in: folder)?.problem == .notRegularFile)
+    }
+
+    @Test func aPatternFileIsDecodedThenItsSoundLoaded() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(pcm16WAV([8_192]), to: "tick.wav")
+        try folder.write("""
+            {"Pattern": [
+              {"Event": {"Time": 0.5, "EventType": "AudioCustom", "EventWaveformPath": "tick.wav"}},
+              {"Event": {"Time": 0.0, "EventType": "HapticTransient"}}
+            ]}
+            """, to: "p.ahap")
+        let loaded = try AudioPatternLoader().load(contentsOf: folder.path + "/p.ahap")
+        #expect(loaded.hasSound)
+        #expect(loaded.clips[0]?.samples == [0.25])
+        try folder.write("""
+            {"Pattern": [{"Event": {"Time": 0.5, "EventType": "AudioCustom", "EventWaveformPath": "nope.wav"}}]}
+            """, to: "q.ahap")
+        #expect(throws: AudioLoadError.sound(AudioPatternError(
+            patternFile: folder.path + "/q.ahap", eventIndex: 0, eventTime: 0.5, waveformPath: "nope.wav", problem: .missing))) {
+            try AudioPatternLoader().load(contentsOf: folder.path + "/q.ahap")
+        }
+    }
+}
