@@ -57,6 +57,6 @@ let package = Package(
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine", "HapticsDevices", "HapticsRendering", "HapticsPatterns"]),
-        .testTarget(name: "HapticsKernelTests", dependencies: ["HapticsDevices", "Haptics", "HapticsCommandLine", "HapticsPatterns", "HapticsRendering", "HapticsScheduler"]),
+        .testTarget(name: "HapticsKernelTests", dependencies: ["HapticsDevices", "HapticsAudio", "Haptics", "HapticsCommandLine", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "CEvdev", "CALSA"]),
     ]
 )
