@@ -112,7 +112,7 @@ extension EvdevActuator {
             guard !state.isClosed else { return }
             try _throwIfLost()
             do throws(SystemCallError) {
-                _ActuatorCounters.bump(counters.writes)
+                _ActuatorCounters.bump(counters.controlWrites)
                 try device.descriptor.writeInputEvent(type: UInt16(EV_FF), code: UInt16(FF_GAIN), value: value)
             } catch {
                 throw _deviceError(error)

@@ -16,8 +16,8 @@ extension EvdevActuator {
             _ActuatorCounters.bump(counters.droppedCommands)
             return
         }
-        defer { activeCalls.subtract(1, ordering: .sequentiallyConsistent) }
-        _ActuatorCounters.bump(counters.commands)
+        defer { isPerforming.store(false, ordering: .releasing) }
+        _ActuatorCounters.advance(counters.commands)
         let key = _EffectLevel.key(command)
         guard key != 0 else {
             _silence()
@@ -27,7 +27,7 @@ extension EvdevActuator {
         // The level that plays already: play again (restarts its safety-net length). One write.
         if state.pointee.playingEntry >= 0, table.key(state.pointee.playingEntry) == key {
             table.touch(state.pointee.playingEntry, at: now.nanoseconds)
-            _ActuatorCounters.bump(counters.preparedTriggers)
+            _ActuatorCounters.advance(counters.preparedTriggers)
             _ = _write(code: UInt16(bitPattern: table.effectID(state.pointee.playingEntry)), value: 1)
             return
         }
@@ -36,7 +36,7 @@ extension EvdevActuator {
             _silence()
             table.touch(entry, at: now.nanoseconds)
             state.pointee.playingEntry = entry
-            _ActuatorCounters.bump(counters.preparedTriggers)
+            _ActuatorCounters.advance(counters.preparedTriggers)
             _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1)
             return
         }
@@ -46,9 +46,9 @@ extension EvdevActuator {
     /// Claims a place among running `perform` calls, unless the actuator is closing or lost.
     @inline(__always)
     func _enter() -> Bool {
-        activeCalls.add(1, ordering: .sequentiallyConsistent)
+        isPerforming.store(true, ordering: .sequentiallyConsistent)
         if isShutDown.load(ordering: .sequentiallyConsistent) || loss.load(ordering: .relaxed) != 0 {
-            activeCalls.subtract(1, ordering: .sequentiallyConsistent)
+            isPerforming.store(false, ordering: .releasing)
             return false
         }
         return true
@@ -74,7 +74,7 @@ extension EvdevActuator {
     @inline(__always)
     func _stream(_ key: UInt64) {
         let state = realtime
-        _ActuatorCounters.bump(counters.streamedLevels)
+        _ActuatorCounters.advance(counters.streamedLevels)
         if state.pointee.playingEntry >= 0 {
             let entry = state.pointee.playingEntry
             state.pointee.playingEntry = -1
@@ -127,7 +127,7 @@ extension EvdevActuator {
         event.type = UInt16(EV_FF)
         event.code = code
         event.value = value
-        _ActuatorCounters.bump(counters.writes)
+        _ActuatorCounters.advance(counters.realtimeWrites)
         let descriptor = device.descriptor.rawValue
         let result = withUnsafeBytes(of: &event) { bytes in
             _SystemCall.perform("write", fileDescriptor: descriptor) {

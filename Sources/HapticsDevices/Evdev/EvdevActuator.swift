@@ -44,9 +44,12 @@ public final class EvdevActuator: PreparableOutput, HardwareGainOutput, LossRepo
     /// Serializes the control side (prepare, expire, gain, close). The realtime thread never takes it.
     let control: Mutex<_ControlState>
 
-    /// `perform` calls in progress, and whether ``close()`` has begun: `close` sets the flag, then
-    /// waits for the count to reach zero before it touches the descriptor.
-    let activeCalls = Atomic<Int>(0)
+    /// Whether a `perform` call is in progress, and whether ``close()`` has begun: `close` sets
+    /// `isShutDown`, then waits for `isPerforming` to clear before it touches the descriptor.
+    /// `perform` has one caller at a time (the channel's realtime thread), so a flag suffices: it
+    /// is raised with a sequentially consistent store (the one full barrier a trigger pays) and
+    /// lowered with a plain release store.
+    let isPerforming = Atomic<Bool>(false)
     let isShutDown = Atomic<Bool>(false)
     /// The loss, published once in one word: `call << 32 | errno` (0: none).
     let loss = Atomic<Int>(0)
@@ -114,7 +117,7 @@ public final class EvdevActuator: PreparableOutput, HardwareGainOutput, LossRepo
             state.isClosed = true
             isShutDown.store(true, ordering: .sequentiallyConsistent)
             // The realtime thread never blocks on us; we wait for it (a write takes microseconds).
-            while activeCalls.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
+            while isPerforming.load(ordering: .sequentiallyConsistent) { sched_yield() }
             if loss.load(ordering: .acquiring) == 0 {
                 _silence()
                 for index in 0..<table.capacity where table.phase(index) != .free {

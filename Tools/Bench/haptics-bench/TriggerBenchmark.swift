@@ -59,8 +59,9 @@ func runTriggerBenchmark() {
 
     func oursOnce() -> Int64 {
         measurement.measure(effectID: oursEffectID) {
-            let start = clock.now().nanoseconds
-            do { try ours.trigger() } catch { benchFailure("ours: trigger: \(error)") }
+            let now = clock.now()
+            let start = now.nanoseconds
+            do { try ours.trigger(now: now) } catch { benchFailure("ours: trigger: \(error)") }
             do { try ours.stop() } catch { benchFailure("ours: stop: \(error)") }
             return start
         }
@@ -170,7 +171,7 @@ func runTriggerWindow(triggers: Int) {
         defer { try? raw.close() }
 
         CBenchSupport_markTrace(traceMarker("begin", "ours"))
-        for _ in 0..<triggers { try ours.trigger() }
+        for _ in 0..<triggers { try ours.trigger(now: SystemMonotonicClock().now()) }
         CBenchSupport_markTrace(traceMarker("end", "ours"))
         try ours.stop()
 
