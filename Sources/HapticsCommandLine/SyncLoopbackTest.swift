@@ -37,8 +37,9 @@ public struct SyncLoopbackTest: Sendable {
         public var profile: DeviceProfile = .genericRumble
         /// The audio stream: 48 kHz, 256-frame periods (5.33 ms) × 4 by default.
         public var format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 256, periodCount: 4)
-        /// Time between cues, in nanoseconds (longer than the longest cue).
-        public var spacing: Int64 = 250_000_000
+        /// Time between cues, in nanoseconds: longer than the longest cue (notification.error: 480 ms)
+        /// plus the rise time, so that no haptic of one cue is taken for the next one's start.
+        public var spacing: Int64 = 600_000_000
         /// `true`: the engine's one timeline (haptic early by the rise time, sound placed to be heard
         /// at the same instant). `false`: the naive way — start the haptic and write the sound at the
         /// same moment, without compensation.
@@ -182,6 +183,13 @@ public struct SyncLoopbackTest: Sendable {
         while recorder.reads < 40 || audio.statistics.periods < 40 || audio.latency == 0 {
             guard engine.now < settleBy else { throw .noSignal(configuration.captureDevice) }
             Self.sleep(until: engine.now.advanced(by: 10_000_000))
+        }
+
+        // One unmeasured cue first: the very first trigger of a process pays for cold code paths
+        // (page faults, lazily bound symbols) that no later one does.
+        if case let .feedback(feedback)? = cues.first {
+            _ = engine.play(feedback, withSound: true)
+            Self.sleep(until: engine.now.advanced(by: configuration.spacing))
         }
 
         var planned: [(cue: Cue, onset: MonotonicInstant, hapticFrom: MonotonicInstant, soundFrom: MonotonicInstant)] = []
