@@ -2,18 +2,6 @@ import Haptics
 import HapticsAudio
 import HapticsRendering
 
-/// A target started on an engine: what the engine said, and what to keep until it has played.
-struct PlayStart {
-    /// The haptic half.
-    let outcome: PlaybackOutcome
-    /// The sound half, when sound was asked for (`--audio`).
-    let audio: AudioOutcome?
-    /// The pattern's player, kept alive until the run ends.
-    let player: HapticPatternPlayer?
-    /// How long the haptics last from their first command to the final stop.
-    let length: Int64
-}
-
 extension PlayTarget {
     /// Starts the target on `engine`, with its sound on `sound`'s output when given (a file's sound
     /// is then read from next to it). `prepare`: get the device ready first (real devices).
