@@ -39,14 +39,14 @@ let package = Package(
         // Public engine and feedback generators.
         .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
-        .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
+        .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),
 
         // Benchmarks (not tests): `Tools/bench <name>`.
         .target(name: "CBenchSupport", path: "Tools/Bench/CBenchSupport"),
         .executableTarget(
             name: "haptics-bench",
-            dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "CBenchSupport", "CEvdev"],
+            dependencies: ["HapticsCommandLine", "Haptics", "HapticsAudio", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "CBenchSupport", "CEvdev"],
             path: "Tools/Bench/haptics-bench"
         ),
 
@@ -55,8 +55,8 @@ let package = Package(
         .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsRendering", "CHapticsSystem"]),
         .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsScheduler"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering"]),
-        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
-        .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine", "HapticsDevices", "HapticsRendering", "HapticsPatterns"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
+        .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsRendering", "HapticsPatterns"]),
         .testTarget(name: "HapticsKernelTests", dependencies: ["HapticsDevices", "HapticsAudio", "Haptics", "HapticsCommandLine", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "CEvdev", "CALSA"]),
     ]
 )

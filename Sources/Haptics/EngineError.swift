@@ -1,3 +1,4 @@
+import HapticsAudio
 import HapticsScheduler
 
 /// Errors of the engine itself.
@@ -10,6 +11,14 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyOutputs(maximum: Int)
     /// The scheduler has no room left for the device's programs or players.
     case schedulerFull(SchedulerError)
+    /// `attachAudio` was called on an engine that already has an audio output.
+    case audioAlreadyAttached
+    /// The audio output given to `attachAudio` could not be opened.
+    case audioUnavailable(AudioSinkError)
+    /// A sound cue file could not be read (missing, unreadable, not a WAV file we read).
+    case soundCue(WAVFileError)
+    /// A sound cue library given to `attachAudio` lacks the cues of these vocabulary items.
+    case soundCuesMissing([String])
 
     /// What went wrong.
     public var description: String {
@@ -20,6 +29,14 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the engine has used all \(maximum) device channels (SchedulerConfiguration.maximumChannels)"
         case let .schedulerFull(error):
             return "no room for the device's programs: \(error)"
+        case .audioAlreadyAttached:
+            return "the engine already has an audio output"
+        case let .audioUnavailable(error):
+            return error.description
+        case let .soundCue(error):
+            return "sound cue: \(error)"
+        case let .soundCuesMissing(names):
+            return "no sound cue for \(names.joined(separator: ", "))"
         }
     }
 }

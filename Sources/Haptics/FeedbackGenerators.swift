@@ -1,5 +1,6 @@
 import HapticsPatterns
 import HapticsScheduler
+import Synchronization
 
 /// Plays impacts of one style: collisions, snaps, landings.
 ///
@@ -11,6 +12,14 @@ public final class ImpactFeedbackGenerator: Sendable {
     /// The engine that plays it.
     public let engine: HapticEngine
     private let entry: VocabularyEntry?
+
+    /// Whether each play also plays the item's sound cue, felt and heard together (default off).
+    /// The outcome is the haptic's; `HapticEngine.play(_:withSound:at:)` reports both halves.
+    public var playsSound: Bool {
+        get { sound.load(ordering: .relaxed) }
+        set { sound.store(newValue, ordering: .relaxed) }
+    }
+    private let sound = Atomic<Bool>(false)
 
     /// Creates a generator for `style` on `engine`.
     public init(style: ImpactStyle = .medium, engine: HapticEngine) {
@@ -31,14 +40,14 @@ public final class ImpactFeedbackGenerator: Sendable {
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: min(max(intensity, 0), 1), feltAt: nil)
+        return engine.play(entry, intensity: min(max(intensity, 0), 1), at: nil, withSound: playsSound).haptics
     }
 
     /// Plays the impact so that it is felt at `feltAt` (e.g. when a sound becomes audible).
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0, feltAt: MonotonicInstant) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: min(max(intensity, 0), 1), feltAt: feltAt)
+        return engine.play(entry, intensity: min(max(intensity, 0), 1), at: feltAt, withSound: playsSound).haptics
     }
 }
 
@@ -47,6 +56,14 @@ public final class NotificationFeedbackGenerator: Sendable {
     /// The engine that plays it.
     public let engine: HapticEngine
     private let entries: [VocabularyEntry?]
+
+    /// Whether each play also plays the item's sound cue, felt and heard together (default off).
+    /// The outcome is the haptic's; `HapticEngine.play(_:withSound:at:)` reports both halves.
+    public var playsSound: Bool {
+        get { sound.load(ordering: .relaxed) }
+        set { sound.store(newValue, ordering: .relaxed) }
+    }
+    private let sound = Atomic<Bool>(false)
 
     /// Creates a generator on `engine`.
     public init(engine: HapticEngine) {
@@ -63,7 +80,7 @@ public final class NotificationFeedbackGenerator: Sendable {
     @discardableResult
     public func notificationOccurred(_ type: NotificationType) -> PlaybackOutcome {
         guard let entry = entries[index(of: type)] else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: 1, feltAt: nil)
+        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound).haptics
     }
 
     private func index(of type: NotificationType) -> Int {
@@ -81,6 +98,14 @@ public final class SelectionFeedbackGenerator: Sendable {
     public let engine: HapticEngine
     private let entry: VocabularyEntry?
 
+    /// Whether each play also plays the item's sound cue, felt and heard together (default off).
+    /// The outcome is the haptic's; `HapticEngine.play(_:withSound:at:)` reports both halves.
+    public var playsSound: Bool {
+        get { sound.load(ordering: .relaxed) }
+        set { sound.store(newValue, ordering: .relaxed) }
+    }
+    private let sound = Atomic<Bool>(false)
+
     /// Creates a generator on `engine`.
     public init(engine: HapticEngine) {
         self.engine = engine
@@ -96,6 +121,6 @@ public final class SelectionFeedbackGenerator: Sendable {
     @discardableResult
     public func selectionChanged() -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: 1, feltAt: nil)
+        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound).haptics
     }
 }

@@ -22,11 +22,12 @@ extension HapticEngine {
         return true
     }
 
-    /// Looks for lost devices and expired preparations. A started engine does this on its own
+    /// Looks for lost devices (haptic and audio) and expired preparations. A started engine does this on its own
     /// every `Configuration.housekeepingInterval`; a manually driven one calls it.
     ///
     /// A device whose `lossError` is set is removed (its channel retired, its players released)
-    /// and reported as `.deviceLost`; preparations unused for `prepareLifetime` are released.
+    /// and reported as `.deviceLost`; preparations unused for `prepareLifetime` are released; a lost
+    /// audio device is reported as `.audioDeviceLost`.
     public func performHousekeeping() {
         let lost = devices.withLock { devices in
             devices.compactMap { device -> (EngineDevice, SystemCallError)? in
@@ -38,6 +39,7 @@ extension HapticEngine {
             reportLoss(of: device.channel, error: .deviceLost(path: device.output.path ?? device.output.name, error))
         }
         expireUnusedPreparations()
+        pollAudioEvents()
     }
 
     /// Renders the vocabulary for `output`, loads it on a new channel and publishes the channel.

@@ -8,10 +8,26 @@ extension HapticEngine {
     /// (intensity, start) and never blocks.
     @discardableResult
     public func play(_ feedback: Feedback, feltAt: MonotonicInstant? = nil) -> PlaybackOutcome {
-        guard let entry = vocabularyEntry(for: feedback) else { return .notPlayed(.unsupported) }
+        play(feedback, withSound: false, at: feltAt).haptics
+    }
+
+    /// Plays a vocabulary item with its sound cue: felt and heard at the same instant `onset`, or
+    /// as soon as both can make it (now + the larger of the longest actuator lead time and the
+    /// audio output's `minimumLeadTime`).
+    ///
+    /// Each device starts early by its own lead time (its rise time) and the cue is queued to be
+    /// audible at the onset. The cue plays at full volume whatever the impact intensity. Sound that
+    /// cannot play (not asked for, no audio output, muted, device lost, queue full) is left out of
+    /// the timing, so it never delays or drops the haptic; the outcome says what happened to each
+    /// half. Lock-free and allocation-free, like `play(_:feltAt:)`.
+    @discardableResult
+    public func play(_ feedback: Feedback, withSound: Bool, at onset: MonotonicInstant? = nil) -> PlaybackOutcome.WithSound {
+        guard let entry = vocabularyEntry(for: feedback) else {
+            return PlaybackOutcome.WithSound(haptics: .notPlayed(.unsupported), audio: .notPlayed(.noSound))
+        }
         var intensity = 1.0
         if case let .impact(_, requested) = feedback { intensity = min(max(requested, 0), 1) }
-        return play(entry, intensity: intensity, feltAt: feltAt)
+        return play(entry, intensity: intensity, at: onset, withSound: withSound)
     }
 
     /// The loaded entry of a vocabulary item (impact intensity ignored).
@@ -20,13 +36,33 @@ extension HapticEngine {
         return nil
     }
 
-    func play(_ entry: VocabularyEntry, intensity: Double, feltAt: MonotonicInstant?) -> PlaybackOutcome {
-        if let reason = silenceReason() { return .notPlayed(reason) }
+    func play(_ entry: VocabularyEntry, intensity: Double, at requested: MonotonicInstant?, withSound: Bool) -> PlaybackOutcome.WithSound {
+        let hapticReason = silenceReason()
+        let sound = soundState(requested: withSound)
         let now = scheduler.currentTime()
-        let earliest = now.advanced(by: entry.maximumLeadTime(roster))
+        var lead: Int64 = hapticReason == nil ? entry.maximumLeadTime(roster) : 0
+        if let audio = sound.audio { lead = max(lead, audio.output.minimumLeadTime) }
         // Every output starts early by its own lead time, so devices with different rise times are
-        // felt together; a felt time that can no longer be met moves to the earliest possible one.
-        let felt = max(feltAt ?? earliest, earliest)
+        // felt together, and the sound is heard then too; an onset that can no longer be met moves
+        // to the earliest possible one.
+        let earliest = now.advanced(by: lead)
+        let onset = max(requested ?? earliest, earliest)
+        // The haptic goes first: nothing the sound does can hold it up.
+        let haptics = hapticReason.map(PlaybackOutcome.notPlayed) ?? submit(entry, intensity: intensity, feltAt: onset, now: now)
+        let audio: AudioOutcome
+        if let reason = sound.reason {
+            audio = .notPlayed(reason)
+        } else if let output = sound.audio {
+            let accepted = output.output.schedule(output.cueVoices[entry.index], audibleAt: onset)
+            audio = Self.audioOutcome(accepted: accepted ? 1 : 0, of: 1, onset: onset, audio: output)
+        } else {
+            audio = .notPlayed(.noAudioOutput)
+        }
+        return PlaybackOutcome.WithSound(haptics: haptics, audio: audio)
+    }
+
+    /// Submits the item's start on every live channel so that it is felt at `feltAt`.
+    private func submit(_ entry: VocabularyEntry, intensity: Double, feltAt felt: MonotonicInstant, now: MonotonicInstant) -> PlaybackOutcome {
         let gain = self.gain
         var scheduled = false
         // Lock-free walk over the channels published so far; a channel lost meanwhile is skipped,

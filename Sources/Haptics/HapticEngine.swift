@@ -26,18 +26,23 @@ public final class HapticEngine: Sendable {
         /// Capacities of the scheduler. `maximumChannels` bounds how many devices the engine can
         /// have added over its lifetime (a lost device's channel is not reused).
         public var scheduler: SchedulerConfiguration
+        /// A folder with the app's own sound cues (`<item>.wav` named like `Patterns/`, e.g.
+        /// `impact-heavy.wav`), read by `attachAudio`; `nil` uses the cues built into the library.
+        public var soundCueFolder: String?
 
         /// Creates a configuration.
         public init(
             overlapPolicy: OverlapPolicy = .replace,
             prepareLifetime: Int64 = 5_000_000_000,
             housekeepingInterval: Int64 = 50_000_000,
-            scheduler: SchedulerConfiguration = SchedulerConfiguration()
+            scheduler: SchedulerConfiguration = SchedulerConfiguration(),
+            soundCueFolder: String? = nil
         ) {
             self.overlapPolicy = overlapPolicy
             self.prepareLifetime = prepareLifetime
             self.housekeepingInterval = housekeepingInterval
             self.scheduler = scheduler
+            self.soundCueFolder = soundCueFolder
         }
     }
 
@@ -83,6 +88,9 @@ public final class HapticEngine: Sendable {
     /// The vocabulary: one entry per item, each with a player per channel, loaded when a device
     /// is added, so that a prepared feedback plays with two lock-free submissions and nothing else.
     let vocabulary: [VocabularyEntry]
+    /// The audio output and the sound cues, once attached: set once, read lock-free by plays.
+    let audioState = AtomicLazyReference<EngineAudio>()
+    let audioMuted = Atomic<Bool>(false)
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.
@@ -96,8 +104,8 @@ public final class HapticEngine: Sendable {
         scheduler = Scheduler(clock: clock, configuration: configuration.scheduler)
         self.configuration = configuration
         roster = ChannelRoster(capacity: configuration.scheduler.maximumChannels)
-        vocabulary = Feedback.vocabulary.map {
-            VocabularyEntry(feedback: $0, channelCapacity: configuration.scheduler.maximumChannels)
+        vocabulary = Feedback.vocabulary.enumerated().map {
+            VocabularyEntry(feedback: $1, index: $0, channelCapacity: configuration.scheduler.maximumChannels)
         }
         for output in outputs { _ = try? install(output) }
     }
@@ -110,7 +118,8 @@ public final class HapticEngine: Sendable {
 
     // MARK: Switches
 
-    /// Global haptics switch (the user's setting). Turning it off stops what is playing.
+    /// Global haptics switch (the user's setting). Turning it off stops what is playing. Sound
+    /// cues have their own switch, `isAudioMuted`: with haptics off they still play.
     public var isEnabled: Bool {
         get { enabled.load(ordering: .acquiring) }
         set {

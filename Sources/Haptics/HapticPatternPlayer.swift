@@ -1,12 +1,19 @@
+import HapticsAudio
 import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
+import Synchronization
 
 /// Plays one pattern (e.g. decoded from an AHAP file) on every output of an engine, with the
 /// controls of a media player: start, stop, loop, seek, rate, and dynamic parameters.
 ///
 /// The pattern is rendered and loaded when the player is made; the controls are lock-free
 /// submissions. Releasing the player stops it and frees what it loaded.
+///
+/// A player made from a pattern file (`HapticEngine.makePlayer(contentsOf:)`) also plays the
+/// pattern's sound on the engine's audio output, on the same timeline: each audio event is heard at
+/// the pattern's onset plus its time, as the haptic events are felt. Stop, loop, seek and rate
+/// apply to the haptics only; sound already queued plays out.
 public final class HapticPatternPlayer: Sendable {
     /// The engine it plays on.
     public let engine: HapticEngine
@@ -14,10 +21,16 @@ public final class HapticPatternPlayer: Sendable {
     public let pattern: Pattern
     /// Per output it was made for: the program rendered for it, its loaded id and its player.
     let outputs: [PatternOutput]
+    /// The pattern with its waveforms loaded, when it came from a file and has sound.
+    let sound: AudioPattern?
+    /// The sound's voices, rendered at the output rate the first time they are needed.
+    private let voices = Mutex<(sampleRate: Int, voices: [ScheduledVoice])?>(nil)
+    private let playsSoundFlag = Atomic<Bool>(true)
 
-    init(engine: HapticEngine, pattern: Pattern) throws {
+    init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil) throws {
         self.engine = engine
         self.pattern = pattern
+        self.sound = sound?.hasSound == true ? sound : nil
         var outputs: [PatternOutput] = []
         let devices = engine.devices.withLock { $0 }
         do {
@@ -65,32 +78,110 @@ public final class HapticPatternPlayer: Sendable {
     public var programs: [Program] { outputs.map(\.program) }
 
     /// Gets every device ready for this pattern (evdev: its effects uploaded now, so starting it
-    /// costs no upload). Control side: may block. Unused preparations expire like the generators'.
+    /// costs no upload) and renders its sound for the attached audio output. Control side: may
+    /// block. Unused preparations expire like the generators'.
     public func prepare() {
+        if let audio = engine.audioState.load() { _ = voices(sampleRate: audio.sampleRate) }
         let live = outputs.filter { engine.roster.isLive($0.channel.rawValue) }
         engine.prepare(live.compactMap { output in output.preparable.map { ($0, output.program, output.channel) } })
     }
 
+    /// Whether `start` also plays the pattern's sound (default on; only players made from a file
+    /// with audio events have sound).
+    public var playsSound: Bool {
+        get { playsSoundFlag.load(ordering: .relaxed) }
+        set { playsSoundFlag.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Whether the pattern has sound this player can play (audio events, loaded from its file).
+    public var hasSound: Bool { sound != nil }
+
     /// Starts playing: as soon as possible, or felt at `feltAt`. Devices lost since the player was
     /// made are skipped; devices added since then do not play it (make a new player for them).
+    /// A player with sound plays it too (see `start(at:)`, which reports on it).
     @discardableResult
     public func start(feltAt: MonotonicInstant? = nil) -> PlaybackOutcome {
-        if let reason = engine.silenceReason() { return .notPlayed(reason) }
-        let playable = outputs.filter { output in
-            engine.roster.isLive(output.channel.rawValue) && output.program.commands.contains { !$0.command.isSilent }
+        start(at: feltAt).haptics
+    }
+
+    /// For apps that play the pattern's sound themselves: their sound is heard at `audibleAt`, and
+    /// the pattern's start is felt then. This player's own sound is not played.
+    @discardableResult
+    public func start(withSoundAudibleAt audibleAt: MonotonicInstant) -> PlaybackOutcome {
+        start(at: audibleAt, withSound: false).haptics
+    }
+
+    /// Starts playing haptics and sound on one timeline: the pattern's start is felt and heard at
+    /// `onset`, or as soon as both can make it (now + the larger of the longest actuator lead time
+    /// and the audio output's `minimumLeadTime`). Sound that cannot play is left out of the timing
+    /// and never delays the haptics; the outcome says what happened to each half.
+    @discardableResult
+    public func start(at onset: MonotonicInstant?) -> PlaybackOutcome.WithSound {
+        start(at: onset, withSound: playsSound)
+    }
+
+    private func start(at requested: MonotonicInstant?, withSound: Bool) -> PlaybackOutcome.WithSound {
+        var haptics: PlaybackOutcome?
+        var playable: [PatternOutput] = []
+        if let reason = engine.silenceReason() {
+            haptics = .notPlayed(reason)
+        } else {
+            playable = outputs.filter { output in
+                engine.roster.isLive(output.channel.rawValue) && output.program.commands.contains { !$0.command.isSilent }
+            }
+            if playable.isEmpty { haptics = .notPlayed(.unsupported) }
         }
-        guard !playable.isEmpty else { return .notPlayed(.unsupported) }
+        let state = engine.soundState(requested: withSound, hasSound: sound != nil)
         let now = engine.scheduler.currentTime()
-        let earliest = now.advanced(by: playable.map(\.program.leadTime).max() ?? 0)
-        let felt = max(feltAt ?? earliest, earliest)
-        for output in playable {
-            let start = felt.advanced(by: -output.program.leadTime)
-            let level = output.hardwareGain ? 1 : engine.gain
-            guard engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start),
-                  engine.scheduler.start(output.player, at: start)
-            else { return .notPlayed(.queueFull) }
+        var lead = playable.map(\.program.leadTime).max() ?? 0
+        if let audio = state.audio { lead = max(lead, audio.output.minimumLeadTime) }
+        let earliest = now.advanced(by: lead)
+        let onset = max(requested ?? earliest, earliest)
+        if haptics == nil {
+            haptics = .scheduled(feltAt: onset)
+            for output in playable {
+                let start = onset.advanced(by: -output.program.leadTime)
+                let level = output.hardwareGain ? 1 : engine.gain
+                guard engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start),
+                      engine.scheduler.start(output.player, at: start)
+                else {
+                    haptics = .notPlayed(.queueFull)
+                    break
+                }
+            }
         }
-        return .scheduled(feltAt: felt)
+        let audio: AudioOutcome
+        if let reason = state.reason {
+            audio = .notPlayed(reason)
+        } else if let output = state.audio {
+            let placed = voices(sampleRate: output.sampleRate)
+            let accepted = output.output.schedule(placed, patternStart: onset)
+            audio = HapticEngine.audioOutcome(accepted: accepted, of: placed.count, onset: onset, audio: output)
+        } else {
+            audio = .notPlayed(.noAudioOutput)
+        }
+        return PlaybackOutcome.WithSound(haptics: haptics ?? .notPlayed(.unsupported), audio: audio)
+    }
+
+    /// The sound's voices at `sampleRate`, rendered once (the waveforms were read when the player
+    /// was made; rendering cannot fail).
+    private func voices(sampleRate: Int) -> [ScheduledVoice] {
+        guard let sound else { return [] }
+        return voices.withLock { cache in
+            if let cache, cache.sampleRate == sampleRate { return cache.voices }
+            var converted = sound
+            if sound.sampleRate != sampleRate {
+                converted.sampleRate = sampleRate
+                converted.clips = sound.clips.mapValues { clip in
+                    AudioClip(sampleRate: sampleRate, channelCount: clip.channelCount,
+                              samples: Resampler().resample(clip.samples, channelCount: clip.channelCount,
+                                                            from: clip.sampleRate, to: sampleRate))
+                }
+            }
+            let rendered = AudioRenderer(sampleRate: sampleRate).voices(for: converted)
+            cache = (sampleRate, rendered)
+            return rendered
+        }
     }
 
     /// Stops at `time` (now when `nil`); the devices go silent.
@@ -176,8 +267,21 @@ extension ParameterCurve {
 }
 
 extension HapticEngine {
-    /// Renders `pattern` for every output and loads it; the player plays it.
+    /// Renders `pattern` for every output and loads it; the player plays it. A pattern given this
+    /// way plays no sound (its `AudioCustom` waveforms have no folder to come from): use
+    /// `makePlayer(contentsOf:)` for that.
     public func makePlayer(pattern: Pattern) throws -> HapticPatternPlayer {
         try HapticPatternPlayer(engine: self, pattern: pattern)
+    }
+
+    /// Reads a pattern file (AHAP) and makes its player, with its sound: every `AudioCustom`
+    /// waveform is read now, relative to the file's folder and confined to it, so a missing or bad
+    /// WAV is an error here (`AudioLoadError`, naming the file and the event), never silence at
+    /// play time. Also throws `PatternError` for a bad file and `EngineError`/`SchedulerError`
+    /// when the scheduler is full.
+    public func makePlayer(contentsOf path: String) throws -> HapticPatternPlayer {
+        let rate = audioState.load()?.sampleRate ?? 48_000
+        let sound = try AudioPatternLoader(outputRate: rate).load(contentsOf: path)
+        return try HapticPatternPlayer(engine: self, pattern: sound.pattern, sound: sound)
     }
 }

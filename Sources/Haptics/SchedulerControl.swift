@@ -22,6 +22,7 @@ protocol SchedulerControl: AnyObject, Sendable {
     func process() -> MonotonicInstant?
     func startRealtime() throws
     func stopRealtime()
+    func drainTrace(into records: inout [TraceRecord]) -> Int
 }
 
 extension Scheduler: SchedulerControl {

@@ -13,13 +13,16 @@ import Synchronization
 final class VocabularyEntry: @unchecked Sendable {
     /// The item (impacts at intensity 1; the requested intensity is sent as a parameter).
     let feedback: Feedback
+    /// The item's position in `Feedback.vocabulary` (and in the engine's sound cue voices).
+    let index: Int
     /// Monotonic nanoseconds until which a `prepare()` holds; 0 = not prepared.
     let preparedUntil = Atomic<Int64>(0)
     let capacity: Int
     private let slots: UnsafeMutablePointer<VocabularySlot>
 
-    init(feedback: Feedback, channelCapacity: Int) {
+    init(feedback: Feedback, index: Int, channelCapacity: Int) {
         self.feedback = feedback
+        self.index = index
         capacity = channelCapacity
         slots = .allocate(capacity: channelCapacity)
         slots.initialize(repeating: VocabularySlot(), count: channelCapacity)

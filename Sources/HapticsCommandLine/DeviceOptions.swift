@@ -1,5 +1,6 @@
 import Foundation
 import Haptics
+import HapticsAudio
 import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
@@ -43,6 +44,8 @@ struct DeviceOptions {
 struct SimulatedRun {
     /// What the engine said.
     let outcome: PlaybackOutcome
+    /// What happened to the sound, when `--audio` asked for it.
+    var audio: AudioOutcome? = nil
     /// Every command the device received.
     let recording: [RecordedCommand]
     /// When the play was requested (the drawing's time zero).
@@ -50,8 +53,8 @@ struct SimulatedRun {
     /// The profile played on.
     let profile: DeviceProfile
 
-    /// Plays `target` on a fresh simulated device and waits until it has ended.
-    static func play(_ target: PlayTarget, profile: DeviceProfile) throws(CommandLineError) -> SimulatedRun {
+    /// Plays `target` on a fresh simulated device (and its sound on `audio`) and waits until it has ended.
+    static func play(_ target: PlayTarget, profile: DeviceProfile, audio: AudioChoice = .none) throws(CommandLineError) -> SimulatedRun {
         let device = SimulatedDevice(profile: profile)
         let engine = HapticEngine(outputs: [HapticEngine.Output(device: device, profile: profile)])
         do {
@@ -59,32 +62,20 @@ struct SimulatedRun {
         } catch {
             throw .failure("cannot start the engine: \(error)")
         }
+        let sound = audio == .none ? nil : try PlaySound(audio, engine: engine, lead: max(0, profile.riseTime))
         let requestedAt = engine.now
-        let outcome: PlaybackOutcome
-        var length: Int64
-        var player: HapticPatternPlayer?
-        switch target {
-        case let .feedback(feedback):
-            outcome = engine.play(feedback)
-            length = Renderer(profile: profile).render(feedback.canonicalPattern).duration
-        case let .file(path, pattern, _):
-            do {
-                player = try engine.makePlayer(pattern: pattern)
-            } catch {
-                throw .failure("\(path): cannot load the pattern: \(error)")
-            }
-            outcome = player!.start()
-            length = player!.duration
-        }
-        if case let .scheduled(feltAt) = outcome {
+        let started = try target.start(on: engine, sound: sound, prepare: false)
+        if case let .scheduled(feltAt) = started.outcome {
             // Wait until the final stop has gone out, plus a margin for the realtime thread.
-            let end = feltAt.nanoseconds + length + 20_000_000
+            let end = feltAt.nanoseconds + started.length + 20_000_000
             let remaining = end - engine.now.nanoseconds
             if remaining > 0 { Thread.sleep(forTimeInterval: Double(remaining) / 1e9) }
         }
+        sound?.finish()
         engine.stop()
-        withExtendedLifetime(player) {}
-        return SimulatedRun(outcome: outcome, recording: device.recording(), requestedAt: requestedAt, profile: profile)
+        withExtendedLifetime(started.player) {}
+        return SimulatedRun(outcome: started.outcome, audio: started.audio, recording: device.recording(),
+                            requestedAt: requestedAt, profile: profile)
     }
 
     /// The recording with times relative to the request, in milliseconds.

@@ -1,5 +1,6 @@
 import Foundation
 import Haptics
+import HapticsAudio
 import HapticsDevices
 import HapticsRendering
 import HapticsScheduler
@@ -9,12 +10,14 @@ import HapticsScheduler
 struct DeviceRun {
     /// What the engine said.
     let outcome: PlaybackOutcome
+    /// What happened to the sound, when `--audio` asked for it.
+    var audio: AudioOutcome? = nil
     /// When the play was requested.
     let requestedAt: MonotonicInstant
     /// The device played on.
     let output: HapticEngine.Output
 
-    static func play(_ target: PlayTarget, path: String) throws(CommandLineError) -> DeviceRun {
+    static func play(_ target: PlayTarget, path: String, audio: AudioChoice = .none) throws(CommandLineError) -> DeviceRun {
         let output: HapticEngine.Output
         do {
             output = try HapticEngine.evdevOutput(path: path)
@@ -27,34 +30,17 @@ struct DeviceRun {
         } catch {
             throw .failure("cannot start the engine: \(error)")
         }
-        var player: HapticPatternPlayer?
-        let length: Int64
-        switch target {
-        case let .feedback(feedback):
-            engine.prepare(feedback)
-            length = Renderer(profile: output.profile).render(feedback.canonicalPattern).duration
-        case let .file(path, pattern, _):
-            do {
-                player = try engine.makePlayer(pattern: pattern)
-            } catch {
-                throw .failure("\(path): cannot load the pattern: \(error)")
-            }
-            player?.prepare()
-            length = player?.duration ?? 0
-        }
+        let sound = audio == .none ? nil : try PlaySound(audio, engine: engine, lead: max(0, output.profile.riseTime))
         let requestedAt = engine.now
-        let outcome: PlaybackOutcome
-        switch target {
-        case let .feedback(feedback): outcome = engine.play(feedback)
-        case .file: outcome = player?.start() ?? .notPlayed(.unsupported)
-        }
-        if case let .scheduled(feltAt) = outcome {
-            let remaining = feltAt.nanoseconds + length + 20_000_000 - engine.now.nanoseconds
+        let started = try target.start(on: engine, sound: sound, prepare: true)
+        if case let .scheduled(feltAt) = started.outcome {
+            let remaining = feltAt.nanoseconds + started.length + 20_000_000 - engine.now.nanoseconds
             if remaining > 0 { Thread.sleep(forTimeInterval: Double(remaining) / 1e9) }
         }
+        sound?.finish()
         engine.stop()
-        withExtendedLifetime(player) {}
+        withExtendedLifetime(started.player) {}
         (output.device as? EvdevActuator)?.close()
-        return DeviceRun(outcome: outcome, requestedAt: requestedAt, output: output)
+        return DeviceRun(outcome: started.outcome, audio: started.audio, requestedAt: requestedAt, output: output)
     }
 }

@@ -40,4 +40,14 @@ import Testing
             #expect(error.path == empty.path + "/notification-success.wav")
         }
     }
+
+    @Test func theCuesBuiltIntoTheLibraryAreTheFilesByteForByte() throws {
+        for feedback in Feedback.vocabulary {
+            let file = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + feedback.soundCueFileName))
+            let embedded = try #require(SoundCueLibrary.builtinFile(named: feedback.soundCueFileName))
+            #expect(embedded == Array(file), "\(feedback.soundCueFileName) differs; run Tools/generate-sound-cues")
+        }
+        #expect(SoundCueLibrary.builtin().clips == (try SoundCueLibrary(folder: folder)).clips)
+        #expect(SoundCueLibrary.builtin().missingCues.isEmpty)
+    }
 }

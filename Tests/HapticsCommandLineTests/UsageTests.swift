@@ -24,6 +24,12 @@ struct UsageTests {
         (["validate"], "haptics validate: missing the files to validate. See 'haptics validate --help'.\n"),
         (["plot", "selection"], "haptics plot: missing -o <out.svg>. See 'haptics plot --help'.\n"),
         (["list", "extra"], "haptics list: unexpected argument 'extra'. See 'haptics list --help'.\n"),
+        (["play", "selection", "--audio"], "haptics play: option --audio needs a value. See 'haptics play --help'.\n"),
+        (["sync-test", "--cues", "0"], "haptics sync-test: --cues needs a whole number from 1 to 1000, not '0'. See 'haptics sync-test --help'.\n"),
+        (["sync-test", "--cues=many"], "haptics sync-test: --cues needs a whole number from 1 to 1000, not 'many'. See 'haptics sync-test --help'.\n"),
+        (["sync-test", "--profile", "nope"], "haptics sync-test: unknown profile 'nope' (available: generic-rumble, dualsense, dualshock4, xbox, switch-pro, phone-vibra, constant-force-wheel, simulated). See 'haptics sync-test --help'.\n"),
+        (["sync-test", "now"], "haptics sync-test: unexpected argument 'now'. See 'haptics sync-test --help'.\n"),
+        (["sync-test", "--audio"], "haptics sync-test: option --audio needs a value. See 'haptics sync-test --help'.\n"),
         (["frobnicate"], "haptics: unknown command 'frobnicate'. See 'haptics --help'.\n"),
     ])
     func usageErrors(arguments: [String], message: String) {
@@ -52,15 +58,16 @@ struct UsageTests {
               haptics <command> [arguments] [options]
 
             COMMANDS:
-              list      List the feedback vocabulary.
-              devices   List the force-feedback devices.
-              info      Show one device's identity, capabilities and profile.
-              play      Play a feedback or a pattern file.
-              demo      Play every feedback of the vocabulary in turn.
-              validate  Check pattern files; exit 0 when all decode, 1 otherwise.
-              plot      Draw what a feedback or pattern file does on a device, as SVG.
-              verify    Exercise each effect type on a device and report what really works.
-              emulate   Create a virtual device and print what it is sent, until Ctrl-C.
+              list       List the feedback vocabulary.
+              devices    List the force-feedback devices.
+              info       Show one device's identity, capabilities and profile.
+              play       Play a feedback or a pattern file.
+              demo       Play every feedback of the vocabulary in turn.
+              validate   Check pattern files; exit 0 when all decode, 1 otherwise.
+              plot       Draw what a feedback or pattern file does on a device, as SVG.
+              verify     Exercise each effect type on a device and report what really works.
+              emulate    Create a virtual device and print what it is sent, until Ctrl-C.
+              sync-test  Measure sound-to-haptic sync through a loopback sound card (snd-aloop).
 
             OPTIONS:
               -h, --help   Show help (also 'haptics <command> --help').
@@ -79,12 +86,13 @@ struct UsageTests {
             OVERVIEW: Play a feedback or a pattern file.
 
             USAGE:
-              haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--plot <file.svg>] [--wav <file.wav>] [--json]
+              haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]
 
             ARGUMENTS AND OPTIONS:
               <feedback|file.ahap>  A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file.
               --device <device>     Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated.
               --profile <name>      Device profile the simulated device behaves like (default: simulated).
+              --audio <output>      Also play the sound: the feedback's sound cue, or the file's audio events. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default).
               --plot <file.svg>     Also write the motors over time as an SVG plot.
               --wav <file.wav>      Also write the haptic signal as audible sound (48 kHz WAV).
               --json                One JSON object per line: every device command, then a summary.
@@ -92,7 +100,8 @@ struct UsageTests {
 
             On the simulated device the motors are drawn in the terminal as they were driven, in real time
             through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
-            and then played; --plot and --wav need the simulated device.
+            and then played; --plot and --wav need the simulated device. With --audio the sound is heard
+            when the haptic is felt: the device starts early by its rise time.
 
             """)
     }

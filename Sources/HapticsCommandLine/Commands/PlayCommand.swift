@@ -8,11 +8,12 @@ import HapticsRendering
 struct PlayCommand: Command {
     static let name = "play"
     static let abstract = "Play a feedback or a pattern file."
-    static let usage = ["play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--plot <file.svg>] [--wav <file.wav>] [--json]"]
+    static let usage = ["play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]"]
     static let options = [
         HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file."),
         HelpRow("--device <device>", "Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated."),
         HelpRow("--profile <name>", "Device profile the simulated device behaves like (default: simulated)."),
+        HelpRow("--audio <output>", "Also play the sound: the feedback's sound cue, or the file's audio events. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default)."),
     ] + [
         HelpRow("--plot <file.svg>", "Also write the motors over time as an SVG plot."),
         HelpRow("--wav <file.wav>", "Also write the haptic signal as audible sound (48 kHz WAV)."),
@@ -21,7 +22,8 @@ struct PlayCommand: Command {
     static let discussion = """
         On the simulated device the motors are drawn in the terminal as they were driven, in real time
         through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
-        and then played; --plot and --wav need the simulated device.
+        and then played; --plot and --wav need the simulated device. With --audio the sound is heard
+        when the haptic is felt: the device starts early by its rise time.
         """
 
     var target: String
@@ -30,6 +32,7 @@ struct PlayCommand: Command {
     var deviceArgument: String?
     var plotPath: String?
     var wavPath: String?
+    var audio = AudioChoice.none
     var json = false
 
     init(arguments: [String]) throws(CommandLineError) {
@@ -44,6 +47,7 @@ struct PlayCommand: Command {
             switch item {
             case let .option("plot", inline): plotPath = try cursor.value(for: "plot", inline: inline)
             case let .option("wav", inline): wavPath = try cursor.value(for: "wav", inline: inline)
+            case let .option("audio", inline): audio = AudioChoice(argument: try cursor.value(for: "audio", inline: inline))
             case .option("json", nil): json = true
             case let .option(name, _): throw .usage("unknown option --\(name)")
             case let .shortOption(letter): throw .usage("unknown option -\(letter)")
@@ -65,11 +69,11 @@ struct PlayCommand: Command {
             for warning in warnings { context.console.errorLine(warning.description) }
         }
         if let path = try realDevice(context) {
-            let run = try DeviceRun.play(target, path: path)
+            let run = try DeviceRun.play(target, path: path, audio: audio)
             Self.report(run, name: target.name, json: json, context: context)
             return run.outcome.isScheduled ? ExitStatus.success : ExitStatus.failure
         }
-        let run = try SimulatedRun.play(target, profile: device.profile)
+        let run = try SimulatedRun.play(target, profile: device.profile, audio: audio)
         try Self.report(run, name: target.name, json: json, plotPath: plotPath, wavPath: wavPath, context: context)
         guard run.outcome.isScheduled else { return ExitStatus.failure }
         return ExitStatus.success
@@ -111,6 +115,7 @@ struct PlayCommand: Command {
                 summary.add("outcome", "not-played")
                 summary.add("reason", reason.rawValue)
             }
+            if let audio = run.audio { PlaySound.add(audio, requestedAt: run.requestedAt, to: &summary) }
             context.console.line(summary.text)
             return
         }
@@ -121,6 +126,7 @@ struct PlayCommand: Command {
         case let .notPlayed(reason):
             context.console.line("not played: \(reason)")
         }
+        if let audio = run.audio { context.console.line(PlaySound.text(audio, requestedAt: run.requestedAt)) }
     }
 
     /// Prints (or writes) what a run did: JSON lines, or a terminal drawing and a summary.
@@ -147,6 +153,7 @@ struct PlayCommand: Command {
                 summary.add("reason", reason.rawValue)
             }
             summary.add("commands", run.recording.count)
+            if let audio = run.audio { PlaySound.add(audio, requestedAt: run.requestedAt, to: &summary) }
             context.console.line(summary.text)
             return
         }
@@ -161,6 +168,7 @@ struct PlayCommand: Command {
         case let .notPlayed(reason):
             context.console.line("not played: \(reason)")
         }
+        if let audio = run.audio { context.console.line(PlaySound.text(audio, requestedAt: run.requestedAt)) }
     }
 
     static func write(_ text: String, to path: String) throws(CommandLineError) {

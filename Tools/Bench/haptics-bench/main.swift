@@ -1,4 +1,4 @@
-// haptics-bench: benchmarks of the realtime scheduler and the device trigger (not tests). Run through `Tools/bench <name>`.
+// haptics-bench: benchmarks of the realtime scheduler, the device trigger and sound/haptic sync (not tests). Run through `Tools/bench <name>`.
 // Each benchmark prints human-readable lines, then one JSON object as its last line.
 //
 // The work happens in nonisolated functions in other files: top-level code here is @MainActor, and a
@@ -16,9 +16,11 @@ case "submit-count":
     runSubmitCount(arguments.dropFirst().first.flatMap(Int.init) ?? 0)
 case "trigger":
     runTriggerBenchmark()
+case "sync":
+    runSyncBenchmark()
 case "trigger-window":
     runTriggerWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedTriggers)
 default:
-    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | trigger | trigger-window <triggers>")
+    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | trigger | trigger-window <triggers> | sync")
     exit(64)
 }

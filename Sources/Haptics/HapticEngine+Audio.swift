@@ -1,0 +1,89 @@
+import HapticsAudio
+import HapticsPatterns
+import HapticsScheduler
+
+extension HapticEngine {
+    /// Gives the engine an audio output for sound cues and pattern sound. Control side; once per
+    /// engine.
+    ///
+    /// The output is opened if it is not yet (so its rate is known) but not started: start it
+    /// (`output.start()`) and stop it yourself — an offline WAV output is driven with `process()`
+    /// instead. The sound cues come from `soundCues`, else from `Configuration.soundCueFolder`,
+    /// else the cues built into the library (`Patterns/*.wav`); they are converted to the output's
+    /// rate now. A cue that is missing or unreadable is an error here, never silence at play time.
+    ///
+    /// The engine watches the output for a lost device (at housekeeping) and reports
+    /// `Event.audioDeviceLost`; do not drain the output's events yourself.
+    public func attachAudio(_ output: AudioOutput, soundCues: SoundCueLibrary? = nil) throws(EngineError) {
+        guard audioState.load() == nil else { throw .audioAlreadyAttached }
+        do {
+            try output.open()
+        } catch {
+            throw .audioUnavailable(error)
+        }
+        let rate = output.streamFormat.sampleRate
+        var library: SoundCueLibrary
+        if let soundCues {
+            library = soundCues
+        } else if let folder = configuration.soundCueFolder {
+            do {
+                library = try SoundCueLibrary(folder: folder, outputRate: rate)
+            } catch {
+                throw .soundCue(error)
+            }
+        } else {
+            library = .builtin(outputRate: rate)
+        }
+        let missing = library.missingCues
+        guard missing.isEmpty else { throw .soundCuesMissing(missing) }
+        // Cues made for another rate are converted, so they last as long and sound as high.
+        for (name, clip) in library.clips where clip.sampleRate != rate {
+            library.clips[name] = AudioClip(
+                sampleRate: rate, channelCount: clip.channelCount,
+                samples: Resampler().resample(clip.samples, channelCount: clip.channelCount, from: clip.sampleRate, to: rate))
+        }
+        let audio = EngineAudio(output: output, cues: library)
+        guard audioState.storeIfNil(audio) === audio else { throw .audioAlreadyAttached }
+    }
+
+    /// The attached audio output, if any.
+    public var audioOutput: AudioOutput? { audioState.load()?.output }
+
+    /// The sound switch, separate from the haptics switch (`isEnabled`, `gain`): while muted no
+    /// sound is scheduled (outcomes say `.muted`) and what is already queued plays silently.
+    /// Haptics are unaffected.
+    public var isAudioMuted: Bool {
+        get { audioMuted.load(ordering: .acquiring) }
+        set {
+            audioMuted.store(newValue, ordering: .releasing)
+            audioState.load()?.output.isMuted = newValue
+        }
+    }
+
+    /// Why sound asked for now would not play (`nil`: it would), and the audio to play it on.
+    /// Lock-free.
+    func soundState(requested: Bool, hasSound: Bool = true) -> (reason: AudioSilenceReason?, audio: EngineAudio?) {
+        guard requested else { return (.notRequested, nil) }
+        guard hasSound else { return (.noSound, nil) }
+        guard let audio = audioState.load() else { return (.noAudioOutput, nil) }
+        if !isRunning { return (.engineStopped, nil) }
+        if !isApplicationActive { return (.applicationInactive, nil) }
+        if audioMuted.load(ordering: .acquiring) { return (.muted, nil) }
+        if audio.output.isDeviceLost { return (.deviceLost, nil) }
+        return (nil, audio)
+    }
+
+    /// The outcome of handing the output `accepted` of `count` voices for `onset`.
+    static func audioOutcome(accepted: Int, of count: Int, onset: MonotonicInstant, audio: EngineAudio) -> AudioOutcome {
+        if accepted == count { return .scheduled(audibleAt: onset) }
+        return .notPlayed(audio.output.isDeviceLost ? .deviceLost : .queueFull)
+    }
+
+    /// Reports audio device loss as an event. Called at housekeeping.
+    func pollAudioEvents() {
+        guard let audio = audioState.load() else { return }
+        for event in audio.output.drainEvents() {
+            if case let .deviceLost(errno) = event { eventHub.deliver(.audioDeviceLost(errno: errno)) }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Haptics
+import HapticsPatterns
+import HapticsRendering
+
+/// `haptics sync-test`: measures, through a loopback sound card, how closely the engine lands a
+/// sound cue's audible onset on its haptic's felt onset.
+struct SyncTestCommand: Command {
+    static let name = "sync-test"
+    static let abstract = "Measure sound-to-haptic sync through a loopback sound card (snd-aloop)."
+    static let usage = ["sync-test [--device <path|name>] [--audio <alsa-device>] [--capture <alsa-device>] [--cues <n>] [--profile <name>]"]
+    static let options = [
+        HelpRow("--device <device>", "Where the haptics play: an event node path or part of a device's name. Default: a uinput device created for the test (needs write access to /dev/uinput), else the first force-feedback device."),
+        HelpRow("--audio <alsa-device>", "Where the sound plays (default: hw:Loopback,0,0)."),
+        HelpRow("--capture <alsa-device>", "Where the played sound is captured again (default: hw:Loopback,1,0)."),
+        HelpRow("--cues <n>", "How many cues to play, cycling through the vocabulary (default: 9)."),
+        HelpRow("--profile <name>", "Profile of the created uinput device (default: generic-rumble, 60 ms rise time)."),
+    ]
+    static let discussion = """
+        Each cue is played through the engine with its sound: the haptic starts early by the device's
+        rise time and the sound is placed to be heard at the same instant. The capture gives the
+        instant each sound was heard (CLOCK_MONOTONIC); the device gives the instant its haptic
+        started (the kernel's timestamp on a uinput device). The residual is heard − (start + rise
+        time). Exits 1 when a residual exceeds one audio period or a cue was not found.
+        Load the loopback card first: sudo modprobe snd-aloop.
+        """
+
+    var configuration = SyncLoopbackTest.Configuration()
+    var deviceArgument: String?
+    var cues = 9
+
+    init(arguments: [String]) throws(CommandLineError) {
+        var cursor = ArgumentCursor(arguments)
+        while let item = cursor.next() {
+            switch item {
+            case let .option("device", inline): deviceArgument = try cursor.value(for: "device", inline: inline)
+            case let .option("audio", inline): configuration.playbackDevice = try cursor.value(for: "audio", inline: inline)
+            case let .option("capture", inline): configuration.captureDevice = try cursor.value(for: "capture", inline: inline)
+            case let .option("cues", inline):
+                let value = try cursor.value(for: "cues", inline: inline)
+                guard let count = Int(value), (1...1_000).contains(count) else {
+                    throw .usage("--cues needs a whole number from 1 to 1000, not '\(value)'")
+                }
+                cues = count
+            case let .option("profile", inline):
+                let name = try cursor.value(for: "profile", inline: inline)
+                guard let found = DeviceProfile.named(name) else {
+                    throw .usage("unknown profile '\(name)' (available: \(DeviceProfile.builtins.map(\.name).joined(separator: ", ")))")
+                }
+                configuration.profile = found
+            case let .option(name, _): throw .usage("unknown option --\(name)")
+            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
+            case let .positional(value): throw .usage("unexpected argument '\(value)'")
+            }
+        }
+    }
+
+    func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
+        var configuration = self.configuration
+        configuration.inputDirectory = DeviceSelection.directory(context)
+        if let deviceArgument {
+            configuration.hapticDevice = try DeviceSelection.find(deviceArgument, context: context).path
+        }
+        let vocabulary = Feedback.vocabulary
+        let plan = (0..<cues).map { SyncLoopbackTest.Cue.feedback(vocabulary[$0 % vocabulary.count]) }
+        let result: SyncLoopbackTest.Result
+        do {
+            result = try SyncLoopbackTest(configuration: configuration).run(plan)
+        } catch {
+            throw .failure(error.description)
+        }
+        for line in Self.report(result, configuration: configuration) { context.console.line(line) }
+        let late = result.measurements.filter { abs($0.residual) > result.period }
+        guard result.missing.isEmpty, late.isEmpty else {
+            context.console.errorLine("haptics sync-test: \(late.count) residuals exceed one audio period, \(result.missing.count) cues not found")
+            return ExitStatus.failure
+        }
+        return ExitStatus.success
+    }
+
+    /// The report: a header, one row per cue (times in ms from the cue's onset), the cues not
+    /// found, and the summary.
+    static func report(_ result: SyncLoopbackTest.Result, configuration: SyncLoopbackTest.Configuration) -> [String] {
+        func ms(_ nanoseconds: Int64) -> String { JSONLine.number(Double(nanoseconds) / 1e6, digits: 3) }
+        func column(_ text: String, _ width: Int) -> String {
+            String(repeating: " ", count: max(0, width - text.count)) + text
+        }
+        var lines = [
+            "haptics: \(result.hapticDevice), profile \(result.profile.name) (rise \(ms(result.profile.riseTime)) ms); start = \(result.hapticTiming)",
+            "sound: \(configuration.playbackDevice) captured on \(configuration.captureDevice); period \(ms(result.period)) ms, output latency \(ms(result.latency)) ms",
+            "",
+            "   #  cue                   haptic start   felt (+rise)      heard   residual (ms from the cue's onset)",
+        ]
+        for (index, row) in result.measurements.enumerated() {
+            let onset = row.onset.nanoseconds
+            let name = row.cue.name + String(repeating: " ", count: max(0, 20 - row.cue.name.count))
+            lines.append(column("\(index + 1)", 4) + "  " + name
+                + column(ms(row.hapticStart.nanoseconds - onset), 14) + column(ms(row.felt.nanoseconds - onset), 15)
+                + column(ms(row.heard.nanoseconds - onset), 11) + column(ms(row.residual), 11))
+        }
+        for missing in result.missing { lines.append("not found: \(missing)") }
+        if let p50 = result.absoluteResidual(percentile: 0.5), let p95 = result.absoluteResidual(percentile: 0.95),
+           let maximum = result.absoluteResidual(percentile: 1) {
+            lines.append("")
+            lines.append("|residual| over \(result.measurements.count) cues: p50 \(ms(p50)) ms, p95 \(ms(p95)) ms, max \(ms(maximum)) ms (one audio period: \(ms(result.period)) ms)")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Haptics
+import HapticsAudio
+import HapticsPatterns
+import HapticsScheduler
+
+/// The sound side of one `play` run: an audio output attached to the run's engine, the onset it
+/// plays at, and, at the end, the sound written out (WAV) or heard out (ALSA).
+final class PlaySound {
+    let choice: AudioChoice
+    let output: AudioOutput
+    /// The instant the run should be felt and heard; for a WAV file, the instant of its frame 0.
+    let onset: MonotonicInstant
+
+    /// Attaches an output for `choice` (not `.none`) to `engine`; `lead` is how long before its
+    /// felt onset the target must start on the device.
+    init(_ choice: AudioChoice, engine: HapticEngine, lead: Int64) throws(CommandLineError) {
+        self.choice = choice
+        let format = AudioStreamFormat()
+        let period = format.nanoseconds(frames: Int64(format.periodFrames))
+        switch choice {
+        case .none:
+            preconditionFailure("no sound output for --audio none")
+        case let .wav(path):
+            // The margin covers attaching (cue conversion) before the play is asked for.
+            onset = engine.now.advanced(by: max(lead, period) + 100_000_000)
+            output = AudioOutput(sink: WAVFileSink(path: path, format: format, timing: .offline(start: onset)))
+        case let .alsa(device):
+            output = AudioOutput(sink: ALSAAudioSink(device: device, format: format))
+            do {
+                try output.start()
+            } catch {
+                throw .failure(error.description)
+            }
+            onset = MonotonicInstant(nanoseconds: 0)  // as soon as possible
+        }
+        do {
+            try engine.attachAudio(output)
+        } catch {
+            output.stop()
+            throw .failure(error.description)
+        }
+    }
+
+    /// When to play: the WAV file's frame 0, or as soon as possible on a device.
+    var requestedOnset: MonotonicInstant? {
+        if case .wav = choice { return onset }
+        return nil
+    }
+
+    /// Lets every scheduled voice finish: mixed into the WAV file, or played out by the device.
+    func finish() {
+        switch choice {
+        case .none:
+            break
+        case .wav:
+            // Offline: mix period after period until the last voice is done (at most a minute).
+            var periods = 0
+            while output.statistics.completed < output.statistics.scheduled, periods < 11_250 {
+                output.process()
+                periods += 1
+            }
+        case .alsa:
+            let deadline = Date().addingTimeInterval(30)
+            while output.statistics.completed < output.statistics.scheduled, !output.isDeviceLost, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            // What was mixed last is still in the device's buffer: let it be heard.
+            Thread.sleep(forTimeInterval: Double(output.minimumLeadTime) / 1e9)
+        }
+        output.stop()
+    }
+
+    /// Adds the sound's outcome to a JSON summary (`audio`, `audio_reason` or `heard_ms`).
+    static func add(_ outcome: AudioOutcome, requestedAt: MonotonicInstant, to line: inout JSONLine) {
+        switch outcome {
+        case let .scheduled(audibleAt):
+            line.add("audio", "scheduled")
+            line.add("heard_ms", Double(audibleAt.nanoseconds - requestedAt.nanoseconds) / 1e6, digits: 3)
+        case let .notPlayed(reason):
+            line.add("audio", "not-played")
+            line.add("audio_reason", reason.rawValue)
+        }
+    }
+
+    /// The sound's outcome for people.
+    static func text(_ outcome: AudioOutcome, requestedAt: MonotonicInstant) -> String {
+        switch outcome {
+        case let .scheduled(audibleAt):
+            return "heard at +\(JSONLine.number(Double(audibleAt.nanoseconds - requestedAt.nanoseconds) / 1e6, digits: 1)) ms"
+        case let .notPlayed(reason):
+            return "sound not played: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Haptics
+import HapticsAudio
+import HapticsRendering
+
+extension PlayTarget {
+    /// Starts the target on `engine`, with its sound on `sound`'s output when given (a file's sound
+    /// is then read from next to it). `prepare`: get the device ready first (real devices).
+    func start(on engine: HapticEngine, sound: PlaySound?, prepare: Bool) throws(CommandLineError) -> PlayStart {
+        let profile = engine.profiles.first ?? .simulated
+        switch self {
+        case let .feedback(feedback):
+            if prepare { engine.prepare(feedback) }
+            let length = Renderer(profile: profile).render(feedback.canonicalPattern).duration
+            guard let sound else { return PlayStart(outcome: engine.play(feedback), audio: nil, player: nil, length: length) }
+            let both = engine.play(feedback, withSound: true, at: sound.requestedOnset)
+            return PlayStart(outcome: both.haptics, audio: both.audio, player: nil, length: length)
+        case let .file(path, pattern, _):
+            let player: HapticPatternPlayer
+            do {
+                player = sound == nil ? try engine.makePlayer(pattern: pattern) : try engine.makePlayer(contentsOf: path)
+            } catch {
+                throw .failure("\(path): cannot load the pattern: \(error)")
+            }
+            if prepare { player.prepare() }
+            guard let sound else { return PlayStart(outcome: player.start(), audio: nil, player: player, length: player.duration) }
+            let both = player.start(at: sound.requestedOnset)
+            return PlayStart(outcome: both.haptics, audio: both.audio, player: player, length: player.duration)
+        }
+    }
+}

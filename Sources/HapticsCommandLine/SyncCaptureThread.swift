@@ -1,0 +1,44 @@
+import Foundation
+import HapticsAudio
+import Synchronization
+
+/// Reads a capture stream on its own thread, period after period, until stopped.
+final class SyncCaptureThread: @unchecked Sendable {
+    private let capture: ALSACaptureStream
+    private let running = Atomic<Bool>(true)
+    private let readCount = Atomic<Int>(0)
+    private let failure = Mutex<String?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+    private let stopped = Atomic<Bool>(false)
+
+    init(capture: ALSACaptureStream) {
+        self.capture = capture
+        let thread = Thread { [self] in
+            while running.load(ordering: .acquiring) {
+                do {
+                    try capture.readPeriod()
+                    readCount.store(capture.reads, ordering: .releasing)
+                } catch {
+                    failure.withLock { $0 = "\(error)" }
+                    break
+                }
+            }
+            finished.signal()
+        }
+        thread.name = "haptics-capture"
+        thread.start()
+    }
+
+    /// Periods read so far.
+    var reads: Int { readCount.load(ordering: .acquiring) }
+
+    /// Why reading stopped early, if it did.
+    var error: String? { failure.withLock { $0 } }
+
+    /// Ends the thread (after the period it is reading) and waits for it. Idempotent.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        running.store(false, ordering: .releasing)
+        finished.wait()
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Haptics
+import HapticsDevices
+import HapticsScheduler
+
+/// The haptic side of a loopback sync measurement: a uinput device created for it (play times are
+/// the kernel's receipt timestamps) or a real device (play times from the engine's trace: when the
+/// scheduler handed the start to the device).
+final class SyncHapticDevice {
+    let output: HapticEngine.Output
+    /// Where start times come from, for people.
+    let timing: String
+    private let sink: UInputForceFeedbackSink?
+
+    init(configuration: SyncLoopbackTest.Configuration) throws(SyncLoopbackError) {
+        if let path = configuration.hapticDevice {
+            do {
+                output = try HapticEngine.evdevOutput(path: path)
+            } catch {
+                throw .hapticDevice(error.description)
+            }
+            sink = nil
+            timing = "scheduler trace (sent to the device)"
+            return
+        }
+        guard access(UInputForceFeedbackSink.controlPath, W_OK) == 0 else {
+            guard let first = HapticEngine.discoverOutputs(in: configuration.inputDirectory).first else { throw .noHapticDevice }
+            output = first
+            sink = nil
+            timing = "scheduler trace (sent to the device)"
+            return
+        }
+        do {
+            let sink = try UInputForceFeedbackSink(.init(name: "haptics sync-test \(getpid())"))
+            let device = try EvdevDevice(path: sink.eventNodePath)
+            output = HapticEngine.Output(device: EvdevActuator(device: device), profile: configuration.profile,
+                                         name: sink.configuration.name, path: sink.eventNodePath)
+            self.sink = sink
+        } catch {
+            throw .hapticDevice("cannot create a uinput device: \(error)")
+        }
+        timing = "kernel receipt (uinput)"
+    }
+
+    /// Every instant a haptic started (a play reached the device, or a non-silent command was sent),
+    /// in nanoseconds, in order. Call after the engine stopped.
+    func starts(engine: HapticEngine) -> [Int64] {
+        if let sink {
+            return sink.records.compactMap { record in
+                if case .play = record.event { return record.timestampNanoseconds }
+                return nil
+            }
+        }
+        var records: [TraceRecord] = []
+        engine.drainTrace(into: &records)
+        let channel = output.path.flatMap { engine.traceChannel(path: $0) } ?? 0
+        return records.filter { $0.event == .emitted && $0.channel == channel && !$0.command.isSilent }.map(\.time)
+    }
+
+    /// Closes the device (the created one disappears).
+    func close() {
+        (output.device as? EvdevActuator)?.close()
+        sink?.close()
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Haptics
+import HapticsAudio
+import HapticsDevices
+import HapticsPatterns
+import HapticsRendering
+import HapticsScheduler
+import Synchronization
+
+/// Measures how closely sound and haptics land together, through a loopback sound card.
+///
+/// Cues are played through a `HapticEngine`: the haptic on a force-feedback device (by default a
+/// uinput device it creates, which sees every play with the kernel's timestamp), the sound through
+/// an ALSA device whose output is captured again (snd-aloop: play `hw:Loopback,0,0`, capture
+/// `hw:Loopback,1,0`) with monotonic timestamps. For each cue the sound's onset is found in the
+/// capture and compared with the moment the haptic reached the device plus the profile's rise
+/// time: the **residual** is heard − felt, 0 when both land together.
+///
+/// `haptics sync-test`, the `sync` benchmark and the kernel test all run this. It creates a
+/// device and plays sound for `cues × spacing`; not for the realtime path.
+public struct SyncLoopbackTest: Sendable {
+    /// What to measure with.
+    public struct Configuration: Sendable {
+        /// The ALSA device the engine plays sound on.
+        public var playbackDevice = "hw:Loopback,0,0"
+        /// The ALSA device that captures what was played.
+        public var captureDevice = "hw:Loopback,1,0"
+        /// The force-feedback event node; `nil`: a uinput device created for the test when
+        /// `/dev/uinput` is writable, else the first force-feedback device.
+        public var hapticDevice: String?
+        /// Where force-feedback devices are looked for when no uinput device can be created.
+        public var inputDirectory = "/dev/input"
+        /// The profile of the created uinput device (its rise time is what the engine compensates).
+        public var profile: DeviceProfile = .genericRumble
+        /// The audio stream: 48 kHz, 256-frame periods (5.33 ms) × 4 by default.
+        public var format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 256, periodCount: 4)
+        /// Time between cues, in nanoseconds: longer than the longest cue (notification.error: 480 ms)
+        /// plus the rise time, so that no haptic of one cue is taken for the next one's start.
+        public var spacing: Int64 = 600_000_000
+        /// `true`: the engine's one timeline (haptic early by the rise time, sound placed to be heard
+        /// at the same instant). `false`: the naive way — start the haptic and write the sound at the
+        /// same moment, without compensation.
+        public var compensated = true
+
+        /// The defaults: snd-aloop, a uinput device with the generic rumble profile.
+        public init() {}
+    }
+
+    /// One thing to play.
+    public enum Cue: Sendable, Hashable {
+        /// A vocabulary item with its sound cue.
+        case feedback(Feedback)
+        /// An AHAP file with `AudioCustom` sound (its first audio and haptic events at the same time).
+        case pattern(path: String)
+
+        /// How the cue is named in tables.
+        public var name: String {
+            switch self {
+            case let .feedback(feedback): return feedback.name
+            case let .pattern(path): return (path as NSString).lastPathComponent
+            }
+        }
+    }
+
+    /// What one cue measured; instants on `CLOCK_MONOTONIC`.
+    public struct Measurement: Sendable, Hashable {
+        /// The cue.
+        public var cue: Cue
+        /// The instant the cue was meant to be felt and heard (compensated), or played (naive).
+        public var onset: MonotonicInstant
+        /// When the haptic's first play reached the device.
+        public var hapticStart: MonotonicInstant
+        /// The device profile's rise time: the haptic is felt this long after it starts.
+        public var riseTime: Int64
+        /// When the sound's first frame was captured.
+        public var heard: MonotonicInstant
+
+        /// When the haptic is felt: its start plus the rise time.
+        public var felt: MonotonicInstant { hapticStart.advanced(by: riseTime) }
+        /// Heard − felt, in nanoseconds: positive when the sound comes late.
+        public var residual: Int64 { heard.nanoseconds - felt.nanoseconds }
+    }
+
+    /// Everything a run measured.
+    public struct Result: Sendable {
+        /// One row per cue whose haptic and sound were both found, in play order.
+        public var measurements: [Measurement]
+        /// Cues whose haptic or sound was not found (with the reason).
+        public var missing: [String]
+        /// The ALSA period granted, in nanoseconds: the granularity of the audio device.
+        public var period: Int64
+        /// The audio output's latency estimate at the end of the run.
+        public var latency: Int64
+        /// The haptic device's name and event node.
+        public var hapticDevice: String
+        /// Where the haptic start times come from.
+        public var hapticTiming: String
+        /// The profile the engine used for the haptic device.
+        public var profile: DeviceProfile
+
+        /// The `fraction` percentile (nearest rank) of |residual|, in nanoseconds; `nil` without rows.
+        public func absoluteResidual(percentile fraction: Double) -> Int64? {
+            let sorted = measurements.map { abs($0.residual) }.sorted()
+            guard !sorted.isEmpty else { return nil }
+            let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+            return sorted[min(max(rank, 1), sorted.count) - 1]
+        }
+    }
+
+    /// The settings.
+    public var configuration: Configuration
+
+    /// Creates a test.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Plays `cues` in order, one every `spacing`, and measures each. Throws a clear error when the
+    /// loopback card, a sound device or a haptic device is missing.
+    public func run(_ cues: [Cue]) throws(SyncLoopbackError) -> Result {
+        let configuration = self.configuration
+        if (configuration.playbackDevice + configuration.captureDevice).contains("Loopback"),
+           access("/proc/asound/Loopback", F_OK) != 0 {
+            throw .noLoopbackCard
+        }
+        let haptic = try SyncHapticDevice(configuration: configuration)
+        defer { haptic.close() }
+        let format = configuration.format
+        let capture: ALSACaptureStream
+        do {
+            capture = try ALSACaptureStream(device: configuration.captureDevice, sampleRate: format.sampleRate,
+                                            periodFrames: format.periodFrames)
+        } catch {
+            throw .audio(error.description)
+        }
+        let recorder = SyncCaptureThread(capture: capture)
+        defer { recorder.stop() }
+        let audio = AudioOutput(sink: ALSAAudioSink(device: configuration.playbackDevice, format: format))
+        do {
+            try audio.start()
+        } catch {
+            throw .audio(error.description)
+        }
+        defer { audio.stop() }
+        let engine = HapticEngine(outputs: [haptic.output])
+        do {
+            try engine.start()
+            try engine.attachAudio(audio)
+        } catch {
+            throw .engine("\(error)")
+        }
+        defer { engine.stop() }
+
+        var players: [String: HapticPatternPlayer] = [:]
+        var naiveVoices: [Cue: [ScheduledVoice]] = [:]
+        let rate = audio.streamFormat.sampleRate
+        let library = SoundCueLibrary.builtin(outputRate: rate)
+        for cue in Set(cues) {
+            switch cue {
+            case let .feedback(feedback):
+                engine.prepare(feedback)
+                if let voice = library.voice(for: feedback) {
+                    naiveVoices[cue] = [ScheduledVoice(eventIndex: 0, frameOffset: 0, timeOffset: 0, voice: voice)]
+                }
+            case let .pattern(path):
+                do {
+                    let player = try engine.makePlayer(contentsOf: path)
+                    player.prepare()
+                    players[path] = player
+                    let sound = try AudioPatternLoader(outputRate: rate).load(contentsOf: path)
+                    naiveVoices[cue] = AudioRenderer(sampleRate: rate).voices(for: sound)
+                } catch {
+                    throw .pattern("\(error)")
+                }
+            }
+        }
+
+        // Let both streams settle: the playback buffer full, the first timing readings in.
+        let settleBy = engine.now.advanced(by: 3_000_000_000)
+        while recorder.reads < 40 || audio.statistics.periods < 40 || audio.latency == 0 {
+            guard engine.now < settleBy else { throw .noSignal(configuration.captureDevice) }
+            Self.sleep(until: engine.now.advanced(by: 10_000_000))
+        }
+
+        // One unmeasured cue first: the very first trigger of a process pays for cold code paths
+        // (page faults, lazily bound symbols) that no later one does.
+        if case let .feedback(feedback)? = cues.first {
+            _ = engine.play(feedback, withSound: true)
+            Self.sleep(until: engine.now.advanced(by: configuration.spacing))
+        }
+
+        var planned: [(cue: Cue, onset: MonotonicInstant, hapticFrom: MonotonicInstant, soundFrom: MonotonicInstant)] = []
+        var missing: [String] = []
+        let first = engine.now.advanced(by: 150_000_000)
+        for (index, cue) in cues.enumerated() {
+            let onset = first.advanced(by: Int64(index) * configuration.spacing)
+            Self.sleep(until: onset.advanced(by: -100_000_000))
+            if configuration.compensated {
+                let outcome: PlaybackOutcome.WithSound
+                switch cue {
+                case let .feedback(feedback): outcome = engine.play(feedback, withSound: true, at: onset)
+                case let .pattern(path): outcome = players[path]?.start(at: onset) ?? PlaybackOutcome.WithSound(haptics: .notPlayed(.unsupported), audio: .notPlayed(.noSound))
+                }
+                guard case let .scheduled(felt) = outcome.haptics, case .scheduled = outcome.audio else {
+                    missing.append("\(index + 1) \(cue.name): not played (haptics: \(outcome.haptics), sound: \(outcome.audio))")
+                    continue
+                }
+                let lead = felt.advanced(by: -haptic.output.profile.riseTime)
+                planned.append((cue, felt, lead, felt))
+            } else {
+                // Naive: start the haptic and write the sound now, each as soon as it can.
+                let now = engine.now
+                switch cue {
+                case let .feedback(feedback): _ = engine.play(feedback)
+                case let .pattern(path):
+                    if let player = players[path] {
+                        player.playsSound = false
+                        _ = player.start()
+                    }
+                }
+                _ = audio.schedule(naiveVoices[cue] ?? [], patternStart: now)
+                planned.append((cue, now, now, now))
+            }
+        }
+        Self.sleep(until: first.advanced(by: Int64(cues.count) * configuration.spacing + 100_000_000))
+        let latency = audio.latency
+        let period = audio.streamFormat.nanoseconds(frames: Int64(audio.streamFormat.periodFrames))
+        engine.stop()
+        audio.stop()
+        recorder.stop()
+        if let error = recorder.error { throw .audio(error) }
+
+        let starts = haptic.starts(engine: engine)
+        var measurements: [Measurement] = []
+        let window = configuration.spacing / 2
+        for (index, plan) in planned.enumerated() {
+            let hapticStart = starts.first { $0 >= plan.hapticFrom.nanoseconds - 20_000_000 && $0 < plan.hapticFrom.nanoseconds + window }
+            let onsetFrame = capture.onset(from: plan.soundFrom.advanced(by: -40_000_000),
+                                           until: plan.soundFrom.advanced(by: window), threshold: 0.01)
+            guard let hapticStart, let onsetFrame, let heard = capture.instant(ofFrame: onsetFrame) else {
+                missing.append("\(index + 1) \(plan.cue.name): " + (hapticStart == nil ? "no haptic start found" : "no sound onset found"))
+                continue
+            }
+            measurements.append(Measurement(cue: plan.cue, onset: plan.onset, hapticStart: MonotonicInstant(nanoseconds: hapticStart),
+                                             riseTime: haptic.output.profile.riseTime, heard: heard))
+        }
+        return Result(measurements: measurements, missing: missing, period: period, latency: latency,
+                      hapticDevice: "\(haptic.output.name) (\(haptic.output.path ?? "?"))", hapticTiming: haptic.timing,
+                      profile: haptic.output.profile)
+    }
+
+    /// Sleeps until `instant` on `CLOCK_MONOTONIC`.
+    static func sleep(until instant: MonotonicInstant) {
+        var target = timespec(tv_sec: Int(instant.nanoseconds / 1_000_000_000), tv_nsec: Int(instant.nanoseconds % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Glibc
+import HapticsAudio
+import HapticsPatterns
+import HapticsRendering
+import HapticsScheduler
+import Testing
+@testable import HapticsCommandLine
+
+@Suite("sync-test and play --audio")
+struct SyncTestCommandTests {
+    @Test("sync-test --help is rendered from the command's metadata")
+    func help() {
+        let result = runTool("sync-test", "--help")
+        #expect(result.status == 0)
+        #expect(result.output == """
+            OVERVIEW: Measure sound-to-haptic sync through a loopback sound card (snd-aloop).
+
+            USAGE:
+              haptics sync-test [--device <path|name>] [--audio <alsa-device>] [--capture <alsa-device>] [--cues <n>] [--profile <name>]
+
+            ARGUMENTS AND OPTIONS:
+              --device <device>        Where the haptics play: an event node path or part of a device's name. Default: a uinput device created for the test (needs write access to /dev/uinput), else the first force-feedback device.
+              --audio <alsa-device>    Where the sound plays (default: hw:Loopback,0,0).
+              --capture <alsa-device>  Where the played sound is captured again (default: hw:Loopback,1,0).
+              --cues <n>               How many cues to play, cycling through the vocabulary (default: 9).
+              --profile <name>         Profile of the created uinput device (default: generic-rumble, 60 ms rise time).
+              -h, --help               Show this help.
+
+            Each cue is played through the engine with its sound: the haptic starts early by the device's
+            rise time and the sound is placed to be heard at the same instant. The capture gives the
+            instant each sound was heard (CLOCK_MONOTONIC); the device gives the instant its haptic
+            started (the kernel's timestamp on a uinput device). The residual is heard − (start + rise
+            time). Exits 1 when a residual exceeds one audio period or a cue was not found.
+            Load the loopback card first: sudo modprobe snd-aloop.
+
+            """)
+        #expect(runTool("help", "sync-test").output == result.output)
+    }
+
+    @Test("sync-test without the loopback card says how to get it and exits 1",
+          .enabled(if: access("/proc/asound/Loopback", F_OK) != 0, "this machine has a Loopback card"))
+    func noLoopbackCard() {
+        let result = runTool("sync-test", "--cues", "3")
+        #expect(result.status == 1)
+        #expect(result.output == "")
+        #expect(result.error == "haptics sync-test: no Loopback sound card: load snd-aloop (sudo modprobe snd-aloop) or give --audio and a capture device\n")
+    }
+
+    @Test("the residual table: times from each cue's onset, then |residual| percentiles")
+    func report() {
+        func at(_ milliseconds: Double) -> MonotonicInstant { MonotonicInstant(nanoseconds: 5_000_000_000 + Int64(milliseconds * 1e6)) }
+        let rows = [
+            SyncLoopbackTest.Measurement(cue: .feedback(.impact(.heavy)), onset: at(0), hapticStart: at(-60.012),
+                                         riseTime: 60_000_000, heard: at(0.021)),
+            SyncLoopbackTest.Measurement(cue: .pattern(path: "/tmp/door.ahap"), onset: at(250), hapticStart: at(189.95),
+                                         riseTime: 60_000_000, heard: at(249.9)),
+        ]
+        let result = SyncLoopbackTest.Result(
+            measurements: rows, missing: ["3 selection: no sound onset found"], period: 5_333_333, latency: 17_400_000,
+            hapticDevice: "haptics sync-test 42 (/dev/input/event3)", hapticTiming: "kernel receipt (uinput)", profile: .genericRumble)
+        #expect(rows.map(\.residual) == [33_000, -50_000])
+        #expect(SyncTestCommand.report(result, configuration: SyncLoopbackTest.Configuration()) == [
+            "haptics: haptics sync-test 42 (/dev/input/event3), profile generic-rumble (rise 60 ms); start = kernel receipt (uinput)",
+            "sound: hw:Loopback,0,0 captured on hw:Loopback,1,0; period 5.333 ms, output latency 17.4 ms",
+            "",
+            "   #  cue                   haptic start   felt (+rise)      heard   residual (ms from the cue's onset)",
+            "   1  impact.heavy               -60.012         -0.012      0.021      0.033",
+            "   2  door.ahap                   -60.05          -0.05       -0.1      -0.05",
+            "not found: 3 selection: no sound onset found",
+            "",
+            "|residual| over 2 cues: p50 0.033 ms, p95 0.05 ms, max 0.05 ms (one audio period: 5.333 ms)",
+        ])
+    }
+
+    @Test("play --audio file.wav renders the cue from the file's first frame: time 0 is the felt onset")
+    func playWithSoundToWAV() throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = runTool("play", "impact.heavy", "--profile", "generic-rumble", "--audio", folder + "/cue.wav", "--json")
+        #expect(result.status == 0)
+        let summary = try #require(result.output.split(separator: "\n").last.map(String.init))
+        let felt = try #require(summary.range(of: #""felt_ms":[0-9.]+"#, options: .regularExpression).map { summary[$0].dropFirst(10) })
+        #expect(summary.hasSuffix(#","audio":"scheduled","heard_ms":\#(felt)}"#))
+        let audio = try WAVReader.read(contentsOf: folder + "/cue.wav")
+        let cue = try #require(SoundCueLibrary.builtin().voice(for: .impact(.heavy)))
+        #expect(audio.frameCount == cue.frameCount)
+        let left = stride(from: 0, to: audio.samples.count, by: 2).map { audio.samples[$0] }
+        #expect(left == (0..<cue.frameCount).map { Int16((min(max(cue.frame($0).left, -1), 1) * 32_767).rounded()) })
+    }
+
+    @Test("play --audio with a pattern file plays its AudioCustom sound; a missing WAV fails before anything plays")
+    func playPatternWithSound() throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(Array("""
+            {"Version": 1, "Pattern": [
+              {"Event": {"Time": 0.0, "EventType": "HapticTransient"}},
+              {"Event": {"Time": 0.02, "EventType": "AudioCustom", "EventWaveformPath": "tick.wav"}}
+            ]}
+            """.utf8)).write(to: URL(fileURLWithPath: folder + "/tick.ahap"))
+        let missing = runTool("play", folder + "/tick.ahap", "--device", "simulated", "--audio", folder + "/out.wav")
+        #expect(missing.status == 1)
+        #expect(missing.error.hasPrefix("haptics play: \(folder)/tick.ahap: cannot load the pattern: \(folder)/tick.ahap: AudioCustom event at 0.02 s (events[1]): "))
+        #expect(missing.output == "")
+
+        let samples = (0..<48).flatMap { _ in [UInt8(0x00), UInt8(0x40)] }   // 1 ms at 16 384
+        var wav = Array("RIFF".utf8) + [UInt8(36 + samples.count), 0, 0, 0] + Array("WAVEfmt ".utf8)
+        wav += [16, 0, 0, 0, 1, 0, 1, 0, 0x80, 0xBB, 0, 0, 0, 0x77, 1, 0, 2, 0, 16, 0] + Array("data".utf8) + [UInt8(samples.count), 0, 0, 0] + samples
+        try Data(wav).write(to: URL(fileURLWithPath: folder + "/tick.wav"))
+        let played = runTool("play", folder + "/tick.ahap", "--device", "simulated", "--audio", folder + "/out.wav")
+        #expect(played.status == 0)
+        let left = try WAVReader.read(contentsOf: folder + "/out.wav").samples.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        // The sound's event is at 20 ms: frame 960 of a file whose frame 0 is the pattern's onset.
+        #expect(left.indices.filter { left[$0] != 0 } == Array(960..<1_008))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import HapticsAudio
+import HapticsDevices
+import HapticsRendering
+import HapticsScheduler
+@testable import Haptics
+
+/// An engine on a manual clock with simulated devices and an audio output rendering, offline and
+/// deterministically, to a WAV file whose frame 0 is audible at the clock's start: a voice audible
+/// at `origin + t` lands at frame round(t × 48 000).
+struct SoundFixture {
+    let haptics: EngineFixture
+    let folder: SoundTestFolder
+    let wavPath: String
+    let audio: AudioOutput
+    let origin: MonotonicInstant
+
+    var engine: HapticEngine { haptics.engine }
+
+    init(profiles: [DeviceProfile] = [.genericRumble], sink: (any AudioSink)? = nil, attach: Bool = true) throws {
+        haptics = EngineFixture(profiles: profiles)
+        folder = try SoundTestFolder()
+        origin = haptics.clock.now()
+        wavPath = folder.path + "/sound.wav"
+        audio = AudioOutput(sink: sink ?? WAVFileSink(path: wavPath, timing: .offline(start: origin)))
+        if attach { try haptics.engine.attachAudio(audio) }
+    }
+
+    /// Mixes `periods` periods of 256 frames into the sink, then closes it.
+    func renderSound(periods: Int) {
+        for _ in 0..<periods { audio.process() }
+        audio.stop()
+    }
+
+    /// The left channel of the rendered WAV file.
+    func renderedLeft() throws -> [Int16] {
+        let samples = try WAVReader.read(contentsOf: wavPath).samples
+        return stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+    }
+
+    /// What the sink writes for a voice's left channel: 16-bit, clamped, rounded.
+    static func pcm16Left(_ voice: AudioVoice) -> [Int16] {
+        (0..<voice.frameCount).map { Int16((min(max(voice.frame($0).left, -1), 1) * 32_767).rounded()) }
+    }
+}
