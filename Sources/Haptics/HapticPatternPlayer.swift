@@ -237,7 +237,7 @@ public final class HapticPatternPlayer: Sendable {
             let end = Int64((last.time * 1e9).rounded())
             var t = Int64((first.time * 1e9).rounded())
             while ok {
-                let value = curve.value(atSeconds: Double(t) / 1e9)
+                let value = curve.value(atOffset: Double(t) / 1e9)
                 let sent = curve.id == .hapticIntensityControl && !output.hardwareGain ? value * engine.gain : value
                 ok = engine.scheduler.setParameter(output.player, curve.id, value: sent, at: origin.advanced(by: t))
                 if t >= end { break }
@@ -245,24 +245,6 @@ public final class HapticPatternPlayer: Sendable {
             }
         }
         return ok
-    }
-}
-
-extension ParameterCurve {
-    /// The curve's value `seconds` after its start: linear between control points, held flat
-    /// before the first and after the last.
-    func value(atSeconds seconds: Double) -> Double {
-        guard var previous = controlPoints.first else { return 0 }
-        if seconds <= previous.time { return previous.value }
-        for point in controlPoints.dropFirst() {
-            if seconds <= point.time {
-                let span = point.time - previous.time
-                guard span > 0 else { return point.value }
-                return previous.value + (point.value - previous.value) * (seconds - previous.time) / span
-            }
-            previous = point
-        }
-        return previous.value
     }
 }
 

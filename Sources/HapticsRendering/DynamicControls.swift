@@ -9,41 +9,13 @@ import HapticsPatterns
 
 /// The values of a pattern's haptic dynamic parameters over time, as rendering applies them.
 ///
-/// For each parameter the most recently started source wins: a step `Parameter` holds its value
-/// from its time on; a `ParameterCurve` holds its first point's value until that point, interpolates
-/// linearly between points and holds the last value after the last point. When a step and a curve
-/// start at the same time, the one later in the pattern wins. Before any source, the neutral value
-/// applies (intensity ×1, sharpness +0, time controls 0).
+/// The values come from `ParameterTimeline` (the one reading of steps and curves); before any
+/// source, the neutral value applies (intensity ×1, sharpness +0, time controls 0).
 struct DynamicControls: Sendable {
-    /// One source of values for one parameter.
-    private struct Source: Sendable {
-        var start: Double
-        var order: Int
-        var points: [ParameterCurve.ControlPoint]  // one point at offset 0 for a step
-    }
-
-    private var sources: [DynamicParameterID: [Source]] = [:]
+    private let timeline: ParameterTimeline
 
     init(_ pattern: Pattern) {
-        var order = 0
-        for parameter in pattern.parameters where parameter.time.isFinite && parameter.value.isFinite {
-            sources[parameter.id, default: []].append(
-                Source(start: parameter.time, order: order, points: [.init(time: 0, value: parameter.value)]))
-            order += 1
-        }
-        for curve in pattern.curves where curve.time.isFinite {
-            let points = curve.controlPoints
-                .filter { $0.time.isFinite && $0.value.isFinite }
-                .enumerated()
-                .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-                .map(\.element)
-            guard !points.isEmpty else { continue }
-            sources[curve.id, default: []].append(Source(start: curve.time, order: order, points: points))
-            order += 1
-        }
-        for id in sources.keys {
-            sources[id]?.sort { ($0.start, $0.order) < ($1.start, $1.order) }
-        }
+        timeline = ParameterTimeline(pattern)
     }
 
     /// Multiplier of haptic intensity at `time`, 0…1.
@@ -66,21 +38,7 @@ struct DynamicControls: Sendable {
 
     /// The raw value of a parameter at a time, or `nil` before its first source.
     func value(_ id: DynamicParameterID, at time: Double) -> Double? {
-        guard let list = sources[id] else { return nil }
-        var current: Source?
-        for source in list where source.start <= time { current = source }
-        guard let source = current else { return nil }
-        let local = time - source.start
-        let points = source.points
-        if local <= points[0].time { return points[0].value }
-        for index in 1..<points.count where local <= points[index].time {
-            let from = points[index - 1]
-            let to = points[index]
-            let span = to.time - from.time
-            guard span > 0 else { return to.value }
-            return from.value + (to.value - from.value) * (local - from.time) / span
-        }
-        return points[points.count - 1].value
+        timeline.value(id, at: time)
     }
 
     static func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {

@@ -90,7 +90,7 @@ struct CommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let result = runTool("play", "notification.success", "--plot", folder + "/p.svg", "--wav", folder + "/p.wav")
         #expect(result.status == 0)
-        #expect(result.output.hasPrefix("notification.success on simulated simulated\nstrong │"))
+        #expect(result.output.hasPrefix("notification.success on the simulated device (profile simulated)\nstrong │"))
         let svg = try String(contentsOfFile: folder + "/p.svg", encoding: .utf8)
         #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
         #expect(svg.contains("notification.success on"))

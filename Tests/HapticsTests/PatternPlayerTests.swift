@@ -67,15 +67,4 @@ struct PatternPlayerTests {
         let last = fixture.received(since: origin).last
         #expect(last?.1 == DeviceProfile.simulated.command(intensity: 0.4, sharpness: 0.4))
     }
-
-    @Test("parameter curves interpolate linearly between control points")
-    func curveValues() {
-        let curve = ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [
-            .init(time: 0, value: 0), .init(time: 1, value: 1), .init(time: 2, value: 0.5),
-        ])
-        #expect(curve.value(atSeconds: -1) == 0)
-        #expect(curve.value(atSeconds: 0.25) == 0.25)
-        #expect(curve.value(atSeconds: 1.5) == 0.75)
-        #expect(curve.value(atSeconds: 3) == 0.5)
-    }
 }

@@ -158,7 +158,7 @@ struct PlayCommand: Command {
             return
         }
         let color = context.console.isTerminal && context.environment["NO_COLOR"] == nil
-        context.console.line("\(name) on simulated \(run.profile.name)")
+        context.console.line("\(name) on the simulated device (profile \(run.profile.name))")
         context.console.write(TerminalPlot.render(timeline, width: 72, color: color))
         switch run.outcome {
         case let .scheduled(feltAt):
