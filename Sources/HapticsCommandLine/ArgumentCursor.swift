@@ -49,3 +49,29 @@ struct ArgumentCursor {
         return value
     }
 }
+
+/// The arguments of a command that takes only `--json` and positional arguments (list, devices,
+/// info, verify, validate): parsed in one place so they all reject the same mistakes the same way.
+struct JSONAndPositionals {
+    /// Whether `--json` was given.
+    var json = false
+    /// The positional arguments in order.
+    var positionals: [String] = []
+
+    /// Parses `arguments`, allowing at most `maximumPositionals` positionals; `missing`, when given,
+    /// is the usage message for having none.
+    init(_ arguments: [String], maximumPositionals: Int, missing: String? = nil) throws(CommandLineError) {
+        var cursor = ArgumentCursor(arguments)
+        while let item = cursor.next() {
+            switch item {
+            case .option("json", nil): json = true
+            case let .option(name, _): throw .usage("unknown option --\(name)")
+            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
+            case let .positional(value):
+                guard positionals.count < maximumPositionals else { throw .usage("unexpected argument '\(value)'") }
+                positionals.append(value)
+            }
+        }
+        if let missing, positionals.isEmpty { throw .usage(missing) }
+    }
+}

@@ -15,15 +15,7 @@ struct DevicesCommand: Command {
     var json = false
 
     init(arguments: [String]) throws(CommandLineError) {
-        var cursor = ArgumentCursor(arguments)
-        while let item = cursor.next() {
-            switch item {
-            case .option("json", nil): json = true
-            case let .option(name, _): throw .usage("unknown option --\(name)")
-            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
-            case let .positional(value): throw .usage("unexpected argument '\(value)'")
-            }
-        }
+        json = try JSONAndPositionals(arguments, maximumPositionals: 0).json
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {

@@ -15,16 +15,9 @@ struct ValidateCommand: Command {
     var json = false
 
     init(arguments: [String]) throws(CommandLineError) {
-        var cursor = ArgumentCursor(arguments)
-        while let item = cursor.next() {
-            switch item {
-            case .option("json", nil): json = true
-            case let .option(name, _): throw .usage("unknown option --\(name)")
-            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
-            case let .positional(value): files.append(value)
-            }
-        }
-        guard !files.isEmpty else { throw .usage("missing the files to validate") }
+        let parsed = try JSONAndPositionals(arguments, maximumPositionals: .max, missing: "missing the files to validate")
+        json = parsed.json
+        files = parsed.positionals
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {

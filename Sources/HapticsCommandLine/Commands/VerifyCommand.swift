@@ -21,20 +21,9 @@ struct VerifyCommand: Command {
     var json = false
 
     init(arguments: [String]) throws(CommandLineError) {
-        var cursor = ArgumentCursor(arguments)
-        var device: String?
-        while let item = cursor.next() {
-            switch item {
-            case .option("json", nil): json = true
-            case let .option(name, _): throw .usage("unknown option --\(name)")
-            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
-            case let .positional(value):
-                guard device == nil else { throw .usage("unexpected argument '\(value)'") }
-                device = value
-            }
-        }
-        guard let device else { throw .usage("missing the device (a path or part of its name)") }
-        self.device = device
+        let parsed = try JSONAndPositionals(arguments, maximumPositionals: 1, missing: "missing the device (a path or part of its name)")
+        json = parsed.json
+        device = parsed.positionals[0]
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
