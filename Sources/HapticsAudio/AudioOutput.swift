@@ -11,12 +11,14 @@ import Synchronization
 /// period at a time into a buffer allocated up front and hands it to the sink. After every period
 /// the sink reports where the stream is (see ``AudioTimestamp``); from those readings the output
 /// knows the instant each stream position becomes audible, and places a voice's first frame at the
-/// position audible at its ``schedule(_:audibleAt:)`` instant — to the frame. A voice asked for
-/// sooner than the latency allows plays from its start at once and is counted late.
+/// position audible at its ``schedule(_:audibleAt:gain:group:)`` instant — to the frame. A voice
+/// asked for sooner than the latency allows plays from its start at once and is counted late. A
+/// cancelled voice (``cancel(group:at:)``) fades out from the position audible at its instant.
 ///
 /// Realtime path (the audio thread, ``process()``): no allocation, no blocking lock, no logging.
-/// ``schedule(_:audibleAt:)`` is lock-free from any thread. Losing the device ends the audio thread
-/// with ``AudioEvent/deviceLost(errno:)``; it never blocks or crashes anything else.
+/// ``schedule(_:audibleAt:gain:group:)``, ``cancel(group:at:)`` and ``cancelAll(at:)`` are
+/// lock-free from any thread. Losing the device ends the audio thread with
+/// ``AudioEvent/deviceLost(errno:)``; it never blocks or crashes anything else.
 public final class AudioOutput: @unchecked Sendable {
     /// The sink.
     public let sink: any AudioSink
@@ -42,6 +44,7 @@ public final class AudioOutput: @unchecked Sendable {
     private let lateCount = Atomic<Int>(0)
     private let maximumLatenessValue = Atomic<Int64>(0)
     private let completedCount = Atomic<Int>(0)
+    private let cancelledCount = Atomic<Int>(0)
     private let underrunCount = Atomic<Int>(0)
     private let priorityResult = Atomic<Int32>(0)
     private let threadConfigured = Atomic<Bool>(false)
@@ -144,18 +147,21 @@ public final class AudioOutput: @unchecked Sendable {
         releaseEverything()
     }
 
-    /// Queues `voice` to become audible at `audibleAt` (`CLOCK_MONOTONIC`). Lock-free from any
-    /// thread, no allocation. `false` (and counted as dropped) when the queue is full or the device
-    /// is lost.
-    public func schedule(_ voice: AudioVoice, audibleAt: MonotonicInstant) -> Bool {
+    /// Queues `voice` to become audible at `audibleAt` (`CLOCK_MONOTONIC`), its samples multiplied
+    /// by `gain` (linear amplitude: 0.5 is half the sample values, 6 dB down) and tagged with `group`
+    /// for ``cancel(group:at:)``. Lock-free from any thread, no allocation. `false` (and counted as
+    /// dropped) when the queue is full or the device is lost.
+    public func schedule(_ voice: AudioVoice, audibleAt: MonotonicInstant, gain: Float = 1,
+                         group: AudioVoiceGroup = .ungrouped) -> Bool {
         drainRetired()
         guard !lost.load(ordering: .acquiring) else {
             droppedCount.add(1, ordering: .relaxed)
             return false
         }
         let retained = Unmanaged.passRetained(voice).toOpaque()
-        let command = _VoiceCommand(voice: retained, frames: UnsafePointer(voice.frames), frameCount: voice.frameCount,
-                                    audibleAt: audibleAt.nanoseconds)
+        let command = _VoiceCommand(kind: .voice, voice: retained, frames: UnsafePointer(voice.frames),
+                                    frameCount: voice.frameCount, audibleAt: audibleAt.nanoseconds,
+                                    gain: gain.isFinite ? max(gain, 0) : 0, group: group.rawValue)
         guard commands.push(command) else {
             Unmanaged<AudioVoice>.fromOpaque(retained).release()
             droppedCount.add(1, ordering: .relaxed)
@@ -165,14 +171,40 @@ public final class AudioOutput: @unchecked Sendable {
         return true
     }
 
-    /// Queues every voice of a pattern that starts at `patternStart`; returns how many were accepted.
+    /// Queues every voice of a pattern that starts at `patternStart`, each at `gain` and tagged with
+    /// `group`; returns how many were accepted.
     @discardableResult
-    public func schedule(_ voices: [ScheduledVoice], patternStart: MonotonicInstant) -> Int {
+    public func schedule(_ voices: [ScheduledVoice], patternStart: MonotonicInstant, gain: Float = 1,
+                         group: AudioVoiceGroup = .ungrouped) -> Int {
         var accepted = 0
-        for placed in voices where schedule(placed.voice, audibleAt: patternStart.advanced(by: placed.timeOffset)) {
+        for placed in voices where schedule(placed.voice, audibleAt: patternStart.advanced(by: placed.timeOffset),
+                                            gain: gain, group: group) {
             accepted += 1
         }
         return accepted
+    }
+
+    /// Silences the voices of `group` from `time` (`nil`: the next period mixed): a voice that would
+    /// start at or after that instant never sounds; one playing then fades out linearly over
+    /// ``AudioOutputConfiguration/fadeOutFrames`` frames from the stream position audible at `time`
+    /// and is released. Voices scheduled after this call are not affected, whatever their instant.
+    /// A voice already playing when a past `time` arrives fades from the next period mixed.
+    /// Lock-free from any thread, no allocation; `false` when the queue is full.
+    @discardableResult
+    public func cancel(group: AudioVoiceGroup, at time: MonotonicInstant? = nil) -> Bool {
+        submitCancellation(.cancelGroup, group: group.rawValue, at: time)
+    }
+
+    /// Silences every voice scheduled so far from `time`, as ``cancel(group:at:)`` does for one
+    /// group. Lock-free from any thread, no allocation; `false` when the queue is full.
+    @discardableResult
+    public func cancelAll(at time: MonotonicInstant? = nil) -> Bool {
+        submitCancellation(.cancelAll, group: 0, at: time)
+    }
+
+    private func submitCancellation(_ kind: _VoiceCommand.Kind, group: UInt64, at time: MonotonicInstant?) -> Bool {
+        commands.push(_VoiceCommand(kind: kind, voice: nil, frames: nil, frameCount: 0,
+                                    audibleAt: time?.nanoseconds ?? Int64.min, gain: 0, group: group))
     }
 
     /// The current output latency estimate in nanoseconds: how long a frame handed to the sink now
@@ -201,7 +233,8 @@ public final class AudioOutput: @unchecked Sendable {
             periods: periodCount.load(ordering: .relaxed), scheduled: scheduledCount.load(ordering: .relaxed),
             dropped: droppedCount.load(ordering: .relaxed), late: lateCount.load(ordering: .relaxed),
             maximumLateness: maximumLatenessValue.load(ordering: .relaxed),
-            completed: completedCount.load(ordering: .relaxed), underruns: underrunCount.load(ordering: .relaxed),
+            completed: completedCount.load(ordering: .relaxed),
+            cancelled: cancelledCount.load(ordering: .relaxed), underruns: underrunCount.load(ordering: .relaxed),
             realtimePriorityError: priorityResult.load(ordering: .relaxed))
     }
 
@@ -240,7 +273,9 @@ public final class AudioOutput: @unchecked Sendable {
     private func mixPeriod() -> Bool {
         let periodFrames = format.periodFrames
         while let command = commands.pop() {
-            if activeCount < configuration.maximumVoices {
+            if command.kind != .voice {
+                applyCancellation(command)
+            } else if activeCount < configuration.maximumVoices {
                 active[activeCount] = _ActiveVoice(command: command, start: _ActiveVoice.unplaced)
                 activeCount += 1
             } else {
@@ -250,6 +285,7 @@ public final class AudioOutput: @unchecked Sendable {
         }
         let first = framesWritten
         let end = first + Int64(periodFrames)
+        let fadeFrames = Int64(configuration.fadeOutFrames)
         buffer.update(repeating: 0, count: 2 * periodFrames)
         var index = 0
         while index < activeCount {
@@ -268,19 +304,56 @@ public final class AudioOutput: @unchecked Sendable {
                     }
                 }
             }
+            if voice.cancelAt != _ActiveVoice.none, voice.fadeStart == _ActiveVoice.unplaced {
+                voice.fadeStart = fadePosition(of: voice, first: first, end: end)
+            }
+            if voice.fadeStart != _ActiveVoice.unplaced,
+               voice.start == _ActiveVoice.unplaced || voice.fadeStart <= voice.start {
+                // Cancelled before its first frame: it never sounds.
+                if retire(voice.command) {
+                    cancelledCount.add(1, ordering: .relaxed)
+                    activeCount -= 1
+                    active[index] = active[activeCount]
+                    continue
+                }
+                active[index] = voice
+                index += 1
+                continue
+            }
             if voice.start != _ActiveVoice.unplaced, let frames = voice.command.frames {
+                let voiceEnd = voice.start + Int64(voice.command.frameCount)
+                let fading = voice.fadeStart != _ActiveVoice.unplaced && voice.fadeStart < voiceEnd
+                let silentFrom = fading ? voice.fadeStart + fadeFrames : voiceEnd
+                let gain = voice.command.gain
+                // At full gain up to the fade, then down a linear ramp: frame k of the fade is at
+                // (F − k) / (F + 1), so the ramp runs from the last full frame to the first silent one.
                 let from = max(first, voice.start)
-                let to = min(end, voice.start + Int64(voice.command.frameCount))
-                if from < to {
-                    for position in from..<to {
+                let steady = min(end, fading ? voice.fadeStart : voiceEnd)
+                if from < steady {
+                    for position in from..<steady {
                         let target = Int(position - first) * 2
                         let source = Int(position - voice.start) * 2
-                        buffer[target] += frames[source]
-                        buffer[target + 1] += frames[source + 1]
+                        buffer[target] += frames[source] * gain
+                        buffer[target + 1] += frames[source + 1] * gain
                     }
                 }
-                if voice.start + Int64(voice.command.frameCount) <= end, retire(voice.command) {
-                    completedCount.add(1, ordering: .relaxed)
+                let to = min(end, silentFrom, voiceEnd)
+                if fading, max(from, voice.fadeStart) < to {
+                    let ramp = Float(fadeFrames + 1)
+                    for position in max(from, voice.fadeStart)..<to {
+                        let scale = gain * (Float(silentFrom - position) / ramp)
+                        let target = Int(position - first) * 2
+                        let source = Int(position - voice.start) * 2
+                        buffer[target] += frames[source] * scale
+                        buffer[target + 1] += frames[source + 1] * scale
+                    }
+                }
+                if min(silentFrom, voiceEnd) <= end, retire(voice.command) {
+                    if fading {
+                        cancelledCount.add(1, ordering: .relaxed)
+                    } else {
+                        completedCount.add(1, ordering: .relaxed)
+                    }
                     activeCount -= 1
                     active[index] = active[activeCount]
                     continue
@@ -308,6 +381,41 @@ public final class AudioOutput: @unchecked Sendable {
         periodCount.add(1, ordering: .relaxed)
         if let timestamp = result.timestamp { observe(timestamp) }
         return true
+    }
+
+    /// Marks the voices a cancellation reaches. Commands arrive in submission order, so the voices
+    /// it reaches are all held already; a voice cancelled at or before its own instant is let go now.
+    private func applyCancellation(_ command: _VoiceCommand) {
+        var index = 0
+        while index < activeCount {
+            var voice = active[index]
+            if command.cancels(group: voice.command.group), command.audibleAt < voice.cancelAt,
+               voice.fadeStart == _ActiveVoice.unplaced {
+                voice.cancelAt = command.audibleAt
+                if voice.start == _ActiveVoice.unplaced, voice.cancelAt <= voice.command.audibleAt,
+                   retire(voice.command) {
+                    cancelledCount.add(1, ordering: .relaxed)
+                    activeCount -= 1
+                    active[index] = active[activeCount]
+                    continue
+                }
+            }
+            active[index] = voice
+            index += 1
+        }
+    }
+
+    /// The stream position a cancelled voice's fade starts at, once its instant falls before `end`
+    /// (`unplaced` while it lies beyond this period). Never before `first`: what was written stays.
+    /// Without a timing reading a playing voice fades at once.
+    private func fadePosition(of voice: _ActiveVoice, first: Int64, end: Int64) -> Int64 {
+        guard clock.isValid else {
+            return voice.start == _ActiveVoice.unplaced ? _ActiveVoice.unplaced : first
+        }
+        let origin = clock.origin
+        if voice.cancelAt <= origin { return first }
+        guard voice.cancelAt < origin + format.nanoseconds(frames: end) else { return _ActiveVoice.unplaced }
+        return max(first, format.frames(nanoseconds: voice.cancelAt - origin))
     }
 
     private func observe(_ timestamp: AudioTimestamp) {

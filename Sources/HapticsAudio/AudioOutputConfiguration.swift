@@ -8,13 +8,19 @@ public struct AudioOutputConfiguration: Sendable, Hashable {
     public var timingWindow: Int
     /// `SCHED_FIFO` priority asked for the audio thread (refusal is tolerated).
     public var realtimePriority: Int32
+    /// Frames a cancelled voice takes to fade out (a linear ramp, so stopping never clicks): 240 is
+    /// 5 ms at 48 kHz. 0 cuts at once.
+    public var fadeOutFrames: Int
 
     /// Creates a configuration.
-    public init(queueCapacity: Int = 256, maximumVoices: Int = 64, timingWindow: Int = 16, realtimePriority: Int32 = 60) {
+    public init(queueCapacity: Int = 256, maximumVoices: Int = 64, timingWindow: Int = 16, realtimePriority: Int32 = 60,
+                fadeOutFrames: Int = 240) {
         precondition(queueCapacity > 0 && maximumVoices > 0 && timingWindow > 0, "audio output sizes must be positive")
+        precondition(fadeOutFrames >= 0, "a fade cannot last a negative number of frames")
         self.queueCapacity = queueCapacity
         self.maximumVoices = maximumVoices
         self.timingWindow = timingWindow
         self.realtimePriority = realtimePriority
+        self.fadeOutFrames = fadeOutFrames
     }
 }

@@ -12,6 +12,8 @@ public struct AudioOutputStatistics: Sendable, Hashable {
     public var maximumLateness: Int64
     /// Voices played to their end.
     public var completed: Int
+    /// Voices cancelled: let go before their first frame, or faded out before their end.
+    public var cancelled: Int
     /// Underruns recovered.
     public var underruns: Int
     /// Whether the audio thread could get `SCHED_FIFO` (its refusal's errno otherwise; 0 = granted).
@@ -19,13 +21,14 @@ public struct AudioOutputStatistics: Sendable, Hashable {
 
     /// Creates statistics.
     public init(periods: Int = 0, scheduled: Int = 0, dropped: Int = 0, late: Int = 0, maximumLateness: Int64 = 0,
-                completed: Int = 0, underruns: Int = 0, realtimePriorityError: Int32 = 0) {
+                completed: Int = 0, cancelled: Int = 0, underruns: Int = 0, realtimePriorityError: Int32 = 0) {
         self.periods = periods
         self.scheduled = scheduled
         self.dropped = dropped
         self.late = late
         self.maximumLateness = maximumLateness
         self.completed = completed
+        self.cancelled = cancelled
         self.underruns = underruns
         self.realtimePriorityError = realtimePriorityError
     }
