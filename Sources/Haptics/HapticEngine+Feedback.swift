@@ -16,7 +16,10 @@ extension HapticEngine {
     /// audio output's `minimumLeadTime`).
     ///
     /// Each device starts early by its own lead time (its rise time) and the cue is queued to be
-    /// audible at the onset. The cue plays at full volume whatever the impact intensity. Sound that
+    /// audible at the onset. An impact's cue is heard at its intensity: the intensity is the cue's
+    /// gain, in linear amplitude (0.5 halves every sample; the haptic intensity is linear in
+    /// magnitude too), so a feedback is as strong to the ear as to the hand. The engine's `gain`
+    /// is the haptics' alone and does not change the sound. Sound that
     /// cannot play (not asked for, no audio output, muted, device lost, queue full) is left out of
     /// the timing, so it never delays or drops the haptic; the outcome says what happened to each
     /// half. Lock-free and allocation-free, like `play(_:feltAt:)`.
@@ -53,7 +56,7 @@ extension HapticEngine {
         if let reason = sound.reason {
             audio = .notPlayed(reason)
         } else if let output = sound.audio {
-            let accepted = output.output.schedule(output.cueVoices[entry.index], audibleAt: onset)
+            let accepted = output.output.schedule(output.cueVoices[entry.index], audibleAt: onset, gain: Float(intensity))
             audio = Self.audioOutcome(accepted: accepted ? 1 : 0, of: 1, onset: onset, audio: output)
         } else {
             audio = .notPlayed(.noAudioOutput)

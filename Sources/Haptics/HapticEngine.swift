@@ -118,8 +118,10 @@ public final class HapticEngine: Sendable {
 
     // MARK: Switches
 
-    /// Global haptics switch (the user's setting). Turning it off stops what is playing. Sound
-    /// cues have their own switch, `isAudioMuted`: with haptics off they still play.
+    /// Global haptics switch (the user's setting). Turning it off stops what is playing on the
+    /// devices. Sound has its own switch, `isAudioMuted`: with haptics off, cues still play and
+    /// sound already scheduled is not cancelled — someone who turns vibration off still wants to
+    /// hear the app.
     public var isEnabled: Bool {
         get { enabled.load(ordering: .acquiring) }
         set {
@@ -143,12 +145,15 @@ public final class HapticEngine: Sendable {
     }
 
     /// Whether the application is active; feedback only plays while it is. Becoming inactive stops
-    /// what is playing.
+    /// what is playing, haptics and sound (every voice on the attached audio output fades out).
     public var isApplicationActive: Bool {
         get { applicationActive.load(ordering: .acquiring) }
         set {
             applicationActive.store(newValue, ordering: .releasing)
-            if !newValue { silenceAll() }
+            if !newValue {
+                silenceAll()
+                silenceSound()
+            }
         }
     }
 
@@ -183,10 +188,12 @@ public final class HapticEngine: Sendable {
     }
 
     /// Stops everything: hotplug watching and housekeeping end, every device is sent to silence,
-    /// then the realtime thread ends.
+    /// then the realtime thread ends. Every voice on the attached audio output is cancelled now
+    /// (fading out); the output itself keeps running — the app stops it.
     public func stop() {
         stopBackgroundWork()
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        silenceSound()
         if realtime.exchange(false, ordering: .acquiringAndReleasing) {
             // The realtime thread silences every channel before it ends.
             scheduler.stopRealtime()
@@ -216,5 +223,11 @@ public final class HapticEngine: Sendable {
 
     private func silenceAll() {
         _ = scheduler.stopAll(at: scheduler.currentTime())
+    }
+
+    /// Cancels every voice on the attached audio output from now: the output is the engine's, so
+    /// what the app scheduled on it directly goes silent too.
+    private func silenceSound() {
+        _ = audioState.load()?.output.cancelAll(at: scheduler.currentTime())
     }
 }

@@ -12,8 +12,10 @@ import Synchronization
 ///
 /// A player made from a pattern file (`HapticEngine.makePlayer(contentsOf:)`) also plays the
 /// pattern's sound on the engine's audio output, on the same timeline: each audio event is heard at
-/// the pattern's onset plus its time, as the haptic events are felt. Stop, loop, seek and rate
-/// apply to the haptics only; sound already queued plays out.
+/// the pattern's onset plus its time, as the haptic events are felt. Stopping (`stop`, releasing
+/// the player, the engine's `stop()`, the app becoming inactive) silences the sound from the same
+/// instant as the haptics, with a short fade; `seek` silences it until the next `start`. The sound
+/// plays once per `start`: loop passes and rate changes apply to the haptics only.
 public final class HapticPatternPlayer: Sendable {
     /// The engine it plays on.
     public let engine: HapticEngine
@@ -26,6 +28,8 @@ public final class HapticPatternPlayer: Sendable {
     /// The sound's voices, rendered at the output rate the first time they are needed.
     private let voices = Mutex<(sampleRate: Int, voices: [ScheduledVoice])?>(nil)
     private let playsSoundFlag = Atomic<Bool>(true)
+    /// The tag of every voice this player schedules, so that stopping it cancels exactly its sound.
+    let soundGroup = AudioVoiceGroup.unique()
 
     init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil) throws {
         self.engine = engine
@@ -65,6 +69,7 @@ public final class HapticPatternPlayer: Sendable {
             engine.scheduler.releasePlayer(output.player)
             _ = engine.scheduler.unload(output.programID)
         }
+        silenceSound(at: now)
     }
 
     /// How early the first command goes out before the felt onset, the longest over the outputs.
@@ -150,12 +155,14 @@ public final class HapticPatternPlayer: Sendable {
                 }
             }
         }
+        // A restart replaces what an earlier start still has to play, as it does for the haptics.
+        silenceSound(at: onset)
         let audio: AudioOutcome
         if let reason = state.reason {
             audio = .notPlayed(reason)
         } else if let output = state.audio {
             let placed = voices(sampleRate: output.sampleRate)
-            let accepted = output.output.schedule(placed, patternStart: onset)
+            let accepted = output.output.schedule(placed, patternStart: onset, group: soundGroup)
             audio = HapticEngine.audioOutcome(accepted: accepted, of: placed.count, onset: onset, audio: output)
         } else {
             audio = .notPlayed(.noAudioOutput)
@@ -184,29 +191,45 @@ public final class HapticPatternPlayer: Sendable {
         }
     }
 
-    /// Stops at `time` (now when `nil`); the devices go silent.
+    /// Stops at `time` (now when `nil`); the devices go silent and so does the sound: a voice still
+    /// to come never sounds, one playing fades out over the audio output's `fadeOutFrames` from the
+    /// position heard at `time`. `false` when a queue was full.
     @discardableResult
     public func stop(at time: MonotonicInstant? = nil) -> Bool {
         let time = time ?? engine.scheduler.currentTime()
-        return outputs.allSatisfy { engine.scheduler.stop($0.player, at: time) }
+        let haptics = outputs.allSatisfy { engine.scheduler.stop($0.player, at: time) }
+        return silenceSound(at: time) && haptics
     }
 
-    /// Loops the pattern from its end back to its start until stopped (or stops looping).
+    /// Cancels this player's sound from `time` on the engine's audio output (nothing to do without
+    /// sound or output). Lock-free.
+    @discardableResult
+    func silenceSound(at time: MonotonicInstant) -> Bool {
+        guard sound != nil, let audio = engine.audioState.load() else { return true }
+        return audio.output.cancel(group: soundGroup, at: time)
+    }
+
+    /// Loops the pattern from its end back to its start until stopped (or stops looping). The sound
+    /// is not repeated: it plays once per `start`, on the first pass.
     @discardableResult
     public func setLooping(_ enabled: Bool, at time: MonotonicInstant? = nil) -> Bool {
         let time = time ?? engine.scheduler.currentTime()
         return outputs.allSatisfy { engine.scheduler.setLoop($0.player, enabled, at: time) }
     }
 
-    /// Jumps to `offset` seconds into the pattern.
+    /// Jumps to `offset` seconds into the pattern. The sound is silenced at `time` (faded out like
+    /// `stop`) and stays silent until the next `start`: a recorded clip cannot resume mid-way in step
+    /// with a jump, and a sound out of step with its haptics is worse than none.
     @discardableResult
     public func seek(to offset: Double, at time: MonotonicInstant? = nil) -> Bool {
         let time = time ?? engine.scheduler.currentTime()
         let nanoseconds = Int64((max(offset, 0) * 1e9).rounded())
-        return outputs.allSatisfy { engine.scheduler.seek($0.player, to: nanoseconds, at: time) }
+        let haptics = outputs.allSatisfy { engine.scheduler.seek($0.player, to: nanoseconds, at: time) }
+        return silenceSound(at: time) && haptics
     }
 
-    /// Plays faster (> 1) or slower (< 1); `rate` must be positive.
+    /// Plays faster (> 1) or slower (< 1); `rate` must be positive. Haptics only: the sound keeps
+    /// the timing it was started with.
     @discardableResult
     public func setPlaybackRate(_ rate: Double, at time: MonotonicInstant? = nil) -> Bool {
         precondition(rate > 0, "playback rate must be positive")

@@ -17,12 +17,14 @@ struct SoundFixture {
 
     var engine: HapticEngine { haptics.engine }
 
-    init(profiles: [DeviceProfile] = [.genericRumble], sink: (any AudioSink)? = nil, attach: Bool = true) throws {
+    init(profiles: [DeviceProfile] = [.genericRumble], sink: (any AudioSink)? = nil, attach: Bool = true,
+         audioConfiguration: AudioOutputConfiguration = AudioOutputConfiguration()) throws {
         haptics = EngineFixture(profiles: profiles)
         folder = try SoundTestFolder()
         origin = haptics.clock.now()
         wavPath = folder.path + "/sound.wav"
-        audio = AudioOutput(sink: sink ?? WAVFileSink(path: wavPath, timing: .offline(start: origin)))
+        audio = AudioOutput(sink: sink ?? WAVFileSink(path: wavPath, timing: .offline(start: origin)),
+                            configuration: audioConfiguration)
         if attach { try haptics.engine.attachAudio(audio) }
     }
 

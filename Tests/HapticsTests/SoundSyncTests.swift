@@ -180,7 +180,9 @@ struct SoundSyncTests {
         generator.playsSound = true
         #expect(generator.impactOccurred(intensity: 0.5) == .scheduled(feltAt: fixture.origin.advanced(by: 60_000_000)))
         fixture.renderSound(periods: 24)
-        let cue = SoundFixture.pcm16Left(try #require(SoundCueLibrary.builtin().voice(for: .impact(.rigid))))
+        // The cue follows the impact's intensity: every sample at half.
+        let voice = try #require(SoundCueLibrary.builtin().voice(for: .impact(.rigid)))
+        let cue = (0..<voice.frameCount).map { Int16((min(max(voice.frame($0).left * 0.5, -1), 1) * 32_767).rounded()) }
         let left = try fixture.renderedLeft()
         #expect(Array(left[2_880..<2_880 + cue.count]) == cue)
         #expect(left[..<2_880].allSatisfy { $0 == 0 })
