@@ -14,6 +14,7 @@ public final class ImpactFeedbackGenerator: Sendable {
     private let entry: VocabularyEntry?
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
+    /// The cue is played at the impact's intensity (linear amplitude).
     /// The outcome is the haptic's; `HapticEngine.play(_:withSound:at:)` reports both halves.
     public var playsSound: Bool {
         get { sound.load(ordering: .relaxed) }

@@ -17,12 +17,12 @@ extension HapticEngine {
     ///
     /// Each device starts early by its own lead time (its rise time) and the cue is queued to be
     /// audible at the onset. An impact's cue is heard at its intensity: the intensity is the cue's
-    /// gain, in linear amplitude (0.5 halves every sample; the haptic intensity is linear in
-    /// magnitude too), so a feedback is as strong to the ear as to the hand. The engine's `gain`
-    /// is the haptics' alone and does not change the sound. Sound that
-    /// cannot play (not asked for, no audio output, muted, device lost, queue full) is left out of
-    /// the timing, so it never delays or drops the haptic; the outcome says what happened to each
-    /// half. Lock-free and allocation-free, like `play(_:feltAt:)`.
+    /// gain, in linear amplitude like a pattern's `AudioVolume` (0.5 halves every sample), so a
+    /// feedback is as strong to the ear as to the hand. The engine's `gain` is the haptics' alone
+    /// and does not change the sound. Sound that cannot play (not asked for, no audio output,
+    /// muted, device lost, queue full) is left out of the timing, so it never delays or drops the
+    /// haptic; the outcome says what happened to each half. Lock-free and allocation-free, like
+    /// `play(_:feltAt:)`.
     @discardableResult
     public func play(_ feedback: Feedback, withSound: Bool, at onset: MonotonicInstant? = nil) -> PlaybackOutcome.WithSound {
         guard let entry = vocabularyEntry(for: feedback) else {
