@@ -22,6 +22,10 @@ extern void __libc_free(void *pointer);
 
 static int counting;
 static int64_t allocations;
+// Thread-scoped counting: only the allocations of the thread that asked, so a benchmark can measure
+// its triggering thread while a device's reader thread works beside it.
+static __thread int counting_this_thread;
+static __thread int64_t this_thread_allocations;
 static int tracing = -1;
 static __thread int inside_trace;
 
@@ -39,6 +43,10 @@ static void trace_allocation(void) {
 }
 
 static inline void count_allocation(void) {
+    if (counting_this_thread && !inside_trace) {
+        this_thread_allocations += 1;
+        trace_allocation();
+    }
     if (__atomic_load_n(&counting, __ATOMIC_RELAXED) && !inside_trace) {
         __atomic_add_fetch(&allocations, 1, __ATOMIC_RELAXED);
         trace_allocation();
@@ -90,6 +98,16 @@ void CBenchSupport_beginCountingAllocations(void) {
 int64_t CBenchSupport_endCountingAllocations(void) {
     __atomic_store_n(&counting, 0, __ATOMIC_SEQ_CST);
     return __atomic_load_n(&allocations, __ATOMIC_SEQ_CST);
+}
+
+void CBenchSupport_beginCountingThreadAllocations(void) {
+    this_thread_allocations = 0;
+    counting_this_thread = 1;
+}
+
+int64_t CBenchSupport_endCountingThreadAllocations(void) {
+    counting_this_thread = 0;
+    return this_thread_allocations;
 }
 
 int64_t CBenchSupport_countedAllocations(void) {

@@ -18,6 +18,10 @@
 void CBenchSupport_beginCountingAllocations(void);
 /// Stops counting and returns the number of allocations since the matching begin.
 int64_t CBenchSupport_endCountingAllocations(void);
+/// Starts counting the heap allocations of the calling thread only (resets its count).
+void CBenchSupport_beginCountingThreadAllocations(void);
+/// Stops counting for the calling thread and returns its allocations since the matching begin.
+int64_t CBenchSupport_endCountingThreadAllocations(void);
 /// Allocations counted so far in the current window.
 int64_t CBenchSupport_countedAllocations(void);
 
