@@ -27,7 +27,9 @@ extension HapticEngine {
     ///
     /// A device whose `lossError` is set is removed (its channel retired, its players released)
     /// and reported as `.deviceLost`; preparations unused for `prepareLifetime` are released; a lost
-    /// audio device is reported as `.audioDeviceLost`.
+    /// audio device is reported as `.audioDeviceLost`; the sound of the next pass of every looping
+    /// pattern player is queued once that pass begins within two housekeeping intervals plus the
+    /// audio output's `minimumLeadTime`.
     public func performHousekeeping() {
         let lost = devices.withLock { devices in
             devices.compactMap { device -> (EngineDevice, SystemCallError)? in
@@ -40,6 +42,7 @@ extension HapticEngine {
         }
         expireUnusedPreparations()
         pollAudioEvents()
+        for player in soundLoops.players { player.renewSoundLoop() }
     }
 
     /// Renders the vocabulary for `output`, loads it on a new channel and publishes the channel.

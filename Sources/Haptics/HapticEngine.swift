@@ -91,6 +91,8 @@ public final class HapticEngine: Sendable {
     /// The audio output and the sound cues, once attached: set once, read lock-free by plays.
     let audioState = AtomicLazyReference<EngineAudio>()
     let audioMuted = Atomic<Bool>(false)
+    /// The pattern players with sound, whose loop passes housekeeping keeps queued ahead.
+    let soundLoops = SoundLoopRegistry()
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.

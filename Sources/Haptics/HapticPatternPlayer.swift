@@ -14,8 +14,13 @@ import Synchronization
 /// pattern's sound on the engine's audio output, on the same timeline: each audio event is heard at
 /// the pattern's onset plus its time, as the haptic events are felt. Stopping (`stop`, releasing
 /// the player, the engine's `stop()`, the app becoming inactive) silences the sound from the same
-/// instant as the haptics, with a short fade; `seek` silences it until the next `start`. The sound
-/// plays once per `start`: loop passes and rate changes apply to the haptics only.
+/// instant as the haptics, with a short fade; `seek` silences it until the next `start`.
+///
+/// While the player loops (`setLooping(true)`) at rate 1, every pass repeats the sound: pass `n`
+/// is heard at the onset + `n` × the loop length, the duration of the program the scheduler wraps
+/// at (with several outputs, the first that played). The engine's housekeeping queues each pass
+/// ahead of time, off the realtime and audio threads. A rate other than 1 plays the sound once per
+/// `start`, as before: see `setPlaybackRate(_:at:)`.
 public final class HapticPatternPlayer: Sendable {
     /// The engine it plays on.
     public let engine: HapticEngine
@@ -30,6 +35,9 @@ public final class HapticPatternPlayer: Sendable {
     private let playsSoundFlag = Atomic<Bool>(true)
     /// The tag of every voice this player schedules, so that stopping it cancels exactly its sound.
     let soundGroup = AudioVoiceGroup.unique()
+    /// The loop switch, rate and sound passes as the control side tracks them, so that housekeeping
+    /// can repeat the sound on each loop pass. Never taken on the realtime or audio thread.
+    let soundLoop = Mutex<SoundLoop>(SoundLoop())
 
     init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil) throws {
         self.engine = engine
@@ -60,9 +68,11 @@ public final class HapticPatternPlayer: Sendable {
             throw error
         }
         self.outputs = outputs
+        if self.sound != nil { engine.soundLoops.register(self) }
     }
 
     deinit {
+        engine.soundLoops.unregister(ObjectIdentifier(self))
         let now = engine.scheduler.currentTime()
         for output in outputs {
             _ = engine.scheduler.stop(output.player, at: now)
@@ -155,24 +165,37 @@ public final class HapticPatternPlayer: Sendable {
                 }
             }
         }
-        // A restart replaces what an earlier start still has to play, as it does for the haptics.
-        silenceSound(at: onset)
-        let audio: AudioOutcome
-        if let reason = state.reason {
-            audio = .notPlayed(reason)
-        } else if let output = state.audio {
-            let placed = voices(sampleRate: output.sampleRate)
-            let accepted = output.output.schedule(placed, patternStart: onset, group: soundGroup)
-            audio = HapticEngine.audioOutcome(accepted: accepted, of: placed.count, onset: onset, audio: output)
-        } else {
-            audio = .notPlayed(.noAudioOutput)
+        // Under the loop lock, so that a housekeeping renewal of the previous start's passes is
+        // either queued before this cancellation (and reached by it) or sees the new start.
+        let audio = soundLoop.withLock { loop -> AudioOutcome in
+            loop.passes = nil
+            // A restart replaces what an earlier start still has to play, as it does for the haptics.
+            silenceSound(at: onset)
+            let audio: AudioOutcome
+            if let reason = state.reason {
+                audio = .notPlayed(reason)
+            } else if let output = state.audio {
+                let placed = voices(sampleRate: output.sampleRate)
+                let accepted = output.output.schedule(placed, patternStart: onset, group: soundGroup)
+                audio = HapticEngine.audioOutcome(accepted: accepted, of: placed.count, onset: onset, audio: output)
+            } else {
+                audio = .notPlayed(.noAudioOutput)
+            }
+            // Loop passes repeat the sound when both halves play, at rate 1, on the timeline of the
+            // first output that plays (outputs of other profiles may wrap at other lengths).
+            if case .scheduled = audio, case .scheduled = haptics, loop.rate == 1,
+               let program = playable.first?.program, let length = program.loopLength {
+                loop.passes = SoundLoop.Passes(onset: onset, length: length, leadTime: program.leadTime, scheduled: 0)
+                renewSoundLoop(&loop)
+            }
+            return audio
         }
         return PlaybackOutcome.WithSound(haptics: haptics ?? .notPlayed(.unsupported), audio: audio)
     }
 
     /// The sound's voices at `sampleRate`, rendered once (the waveforms were read when the player
     /// was made; rendering cannot fail).
-    private func voices(sampleRate: Int) -> [ScheduledVoice] {
+    func voices(sampleRate: Int) -> [ScheduledVoice] {
         guard let sound else { return [] }
         return voices.withLock { cache in
             if let cache, cache.sampleRate == sampleRate { return cache.voices }
@@ -198,7 +221,7 @@ public final class HapticPatternPlayer: Sendable {
     public func stop(at time: MonotonicInstant? = nil) -> Bool {
         let time = time ?? engine.scheduler.currentTime()
         let haptics = outputs.allSatisfy { engine.scheduler.stop($0.player, at: time) }
-        return silenceSound(at: time) && haptics
+        return endSoundLoop { silenceSound(at: time) } && haptics
     }
 
     /// Cancels this player's sound from `time` on the engine's audio output (nothing to do without
@@ -209,12 +232,34 @@ public final class HapticPatternPlayer: Sendable {
         return audio.output.cancel(group: soundGroup, at: time)
     }
 
-    /// Loops the pattern from its end back to its start until stopped (or stops looping). The sound
-    /// is not repeated: it plays once per `start`, on the first pass.
+    /// Ends the sound passes of the current start, then runs `cancel` under the same lock, so that
+    /// no renewal queues a pass after the cancellation.
+    private func endSoundLoop(_ cancel: () -> Bool) -> Bool {
+        soundLoop.withLock { loop in
+            loop.passes = nil
+            return cancel()
+        }
+    }
+
+    /// Loops the pattern from its end back to its start until stopped (or stops looping from
+    /// `time`: the pass playing then finishes, and none follows). At rate 1 each pass repeats the
+    /// sound, heard at the onset + n × the loop length. Turning looping off takes back a pass
+    /// already queued whose wrap (one lead time before it is heard) comes at or after `time`; the
+    /// cancellation fades whatever of the sound still plays when that pass would have begun (only
+    /// a sound longer than the haptics' loop still plays then). Control side: may take a short lock.
     @discardableResult
     public func setLooping(_ enabled: Bool, at time: MonotonicInstant? = nil) -> Bool {
         let time = time ?? engine.scheduler.currentTime()
-        return outputs.allSatisfy { engine.scheduler.setLoop($0.player, enabled, at: time) }
+        let submitted = outputs.allSatisfy { engine.scheduler.setLoop($0.player, enabled, at: time) }
+        soundLoop.withLock { loop in
+            loop.setLooping(enabled, at: time)
+            if enabled {
+                renewSoundLoop(&loop)
+            } else {
+                withdrawSoundPasses(&loop, from: time, keepingTimeline: true)
+            }
+        }
+        return submitted
     }
 
     /// Jumps to `offset` seconds into the pattern. The sound is silenced at `time` (faded out like
@@ -225,16 +270,27 @@ public final class HapticPatternPlayer: Sendable {
         let time = time ?? engine.scheduler.currentTime()
         let nanoseconds = Int64((max(offset, 0) * 1e9).rounded())
         let haptics = outputs.allSatisfy { engine.scheduler.seek($0.player, to: nanoseconds, at: time) }
-        return silenceSound(at: time) && haptics
+        return endSoundLoop { silenceSound(at: time) } && haptics
     }
 
     /// Plays faster (> 1) or slower (< 1); `rate` must be positive. Haptics only: the sound keeps
-    /// the timing it was started with.
+    /// the timing it was started with. A looping sound stops repeating at a rate change: a recorded
+    /// clip cannot follow the haptics' new pass lengths, so a pass queued to begin after `time` is
+    /// taken back and none follows (the pass playing then finishes). While the rate is not 1, a
+    /// `start` plays the sound once, on the first pass; the next `start` at rate 1 repeats it again.
     @discardableResult
     public func setPlaybackRate(_ rate: Double, at time: MonotonicInstant? = nil) -> Bool {
         precondition(rate > 0, "playback rate must be positive")
         let time = time ?? engine.scheduler.currentTime()
-        return outputs.allSatisfy { engine.scheduler.setRate($0.player, rate, at: time) }
+        let submitted = outputs.allSatisfy { engine.scheduler.setRate($0.player, rate, at: time) }
+        soundLoop.withLock { loop in
+            guard rate != loop.rate else { return }
+            loop.rate = rate
+            // A wrap due exactly at `time` still happens there: the scheduler re-anchors at `time`
+            // before it wraps.
+            withdrawSoundPasses(&loop, from: time.advanced(by: 1), keepingTimeline: false)
+        }
+        return submitted
     }
 
     /// Sends a dynamic parameter to the playing pattern (e.g. `.hapticIntensityControl` 0.5 halves

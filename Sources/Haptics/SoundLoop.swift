@@ -1,0 +1,51 @@
+import HapticsScheduler
+
+/// What a pattern player knows, on the control side, to repeat its sound on every loop pass: the
+/// loop switch as the scheduler will see it, the playback rate, and the passes of the current start.
+struct SoundLoop {
+    /// The timeline of one start's sound passes: pass `n` is heard at `onset + n × length`.
+    struct Passes {
+        /// When pass 0 (the start itself) is heard and felt.
+        var onset: MonotonicInstant
+        /// The loop length, the program duration the scheduler wraps at.
+        var length: Int64
+        /// How long before a pass is felt (and heard) the scheduler wraps into it: the lead time of
+        /// the program whose timeline the sound follows.
+        var leadTime: Int64
+        /// The last pass handed to the audio output (or skipped).
+        var scheduled: Int
+
+        /// When pass `n` begins.
+        func start(of pass: Int) -> MonotonicInstant {
+            onset.advanced(by: Int64(pass) * length)
+        }
+
+        /// When the scheduler wraps into pass `n` (and decides by the loop switch whether it does).
+        func wrap(into pass: Int) -> MonotonicInstant {
+            start(of: pass).advanced(by: -leadTime)
+        }
+    }
+
+    /// The loop switch before `changedAt` and from then on: the scheduler applies a `setLoop` due at
+    /// an instant before a wrap due at the same instant, so a pass starting at `changedAt` follows
+    /// the new value.
+    private var loopsBefore = false
+    private var loopsAfter = false
+    private var changedAt = MonotonicInstant(nanoseconds: .min)
+    /// The playback rate last set (the scheduler keeps it across starts).
+    var rate = 1.0
+    /// The passes of the current start, or `nil` when no further pass will be scheduled.
+    var passes: Passes?
+
+    /// Whether the scheduler loops at `instant`, by the switches set so far.
+    func loops(at instant: MonotonicInstant) -> Bool {
+        instant >= changedAt ? loopsAfter : loopsBefore
+    }
+
+    /// Records `setLooping(enabled, at: time)`.
+    mutating func setLooping(_ enabled: Bool, at time: MonotonicInstant) {
+        loopsBefore = loops(at: time.advanced(by: -1))
+        loopsAfter = enabled
+        changedAt = time
+    }
+}

@@ -1,0 +1,26 @@
+import Synchronization
+
+/// The pattern players with sound, so that housekeeping can schedule their next loop passes. Holds
+/// them weakly: a released player leaves on its own.
+final class SoundLoopRegistry: Sendable {
+    private struct Entry: Sendable {
+        weak var player: HapticPatternPlayer?
+    }
+
+    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    /// Adds a player. Control side.
+    func register(_ player: HapticPatternPlayer) {
+        entries.withLock { $0[ObjectIdentifier(player)] = Entry(player: player) }
+    }
+
+    /// Removes a player (from its `deinit`).
+    func unregister(_ identifier: ObjectIdentifier) {
+        _ = entries.withLock { $0.removeValue(forKey: identifier) }
+    }
+
+    /// The players still alive.
+    var players: [HapticPatternPlayer] {
+        entries.withLock { $0.values.compactMap(\.player) }
+    }
+}
