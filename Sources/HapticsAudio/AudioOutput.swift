@@ -25,9 +25,9 @@ public final class AudioOutput: @unchecked Sendable {
     /// Sizes and policies.
     public let configuration: AudioOutputConfiguration
 
-    private let commands: _AudioRing<_VoiceCommand>
-    private let retired: _AudioRing<_VoiceCommand>
-    private let events: _AudioRing<_EventRecord>
+    private let commands: BoundedMPSCQueue<_VoiceCommand>
+    private let retired: BoundedMPSCQueue<_VoiceCommand>
+    private let events: BoundedMPSCQueue<_EventRecord>
     private let retireLock = Mutex(())
     private let eventLock = Mutex(())
     private let control = Mutex<pthread_t?>(nil)
@@ -61,10 +61,10 @@ public final class AudioOutput: @unchecked Sendable {
     public init(sink: any AudioSink, configuration: AudioOutputConfiguration = AudioOutputConfiguration()) {
         self.sink = sink
         self.configuration = configuration
-        commands = _AudioRing(minimumCapacity: configuration.queueCapacity, filler: .empty)
-        retired = _AudioRing(minimumCapacity: configuration.queueCapacity + configuration.maximumVoices,
+        commands = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity, filler: .empty)
+        retired = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity + configuration.maximumVoices,
                              filler: .empty)
-        events = _AudioRing(minimumCapacity: 64, filler: .empty)
+        events = BoundedMPSCQueue(minimumCapacity: 64, filler: .empty)
         active = .allocate(capacity: configuration.maximumVoices)
         format = sink.format
         buffer = .allocate(capacity: 2 * sink.format.periodFrames)

@@ -49,7 +49,7 @@ extension Scheduler {
 
     /// Whether submissions wait in the queue that the processing side can take now.
     var hasWaitingSubmissions: Bool {
-        realtime.pointee.pendingCount < realtime.pointee.pendingCapacity && queue.hasPublishedCommand
+        realtime.pointee.pendingCount < realtime.pointee.pendingCapacity && queue.hasPublishedElement
     }
 
     // MARK: Submissions

@@ -18,7 +18,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// The capacities this scheduler was created with.
     public let configuration: SchedulerConfiguration
 
-    let queue: CommandRing
+    let queue: BoundedMPSCQueue<SchedulerCommand>
     let traceRing: TraceRing
     let control: Mutex<ControlBook>
 
@@ -64,7 +64,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         precondition(configuration.maximumPlayers >= 1, "SchedulerConfiguration.maximumPlayers must be at least 1")
         self.clock = clock
         self.configuration = configuration
-        queue = CommandRing(minimumCapacity: configuration.queueCapacity)
+        queue = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity, filler: .empty)
         traceRing = TraceRing(capacity: max(1, configuration.traceCapacity))
         control = Mutex(ControlBook(configuration: configuration))
 

@@ -1,22 +1,22 @@
 import Testing
 @testable import HapticsScheduler
 
-@Suite("Command ring")
-struct CommandRingTests {
+@Suite("Bounded MPSC queue")
+struct BoundedMPSCQueueTests {
     func command(_ time: Int64) -> SchedulerCommand {
         SchedulerCommand(kind: .start, player: 1, generation: 1, time: time, argument: 0, value: 0)
     }
 
     @Test func capacityIsRoundedUpToAPowerOfTwo() {
-        let capacities = [1, 5, 1024].map { CommandRing(minimumCapacity: $0).capacity }
+        let capacities = [1, 5, 1024].map { BoundedMPSCQueue<SchedulerCommand>(minimumCapacity: $0, filler: .empty).capacity }
         #expect(capacities == [2, 8, 1024])
     }
 
     @Test func popsInPushOrderAndRefusesWhenFull() {
-        let ring = CommandRing(minimumCapacity: 4)
+        let ring = BoundedMPSCQueue<SchedulerCommand>(minimumCapacity: 4, filler: .empty)
         let accepted = (0..<5).map { ring.push(command(Int64($0))) }
         #expect(accepted == [true, true, true, true, false])
-        let published = ring.hasPublishedCommand
+        let published = ring.hasPublishedElement
         #expect(published)
         let first = ring.pop()?.time
         #expect(first == 0)
@@ -25,12 +25,12 @@ struct CommandRingTests {
         var times: [Int64] = []
         while let next = ring.pop() { times.append(next.time) }
         #expect(times == [1, 2, 3, 5])
-        let drained = !ring.hasPublishedCommand
+        let drained = !ring.hasPublishedElement
         #expect(drained)
     }
 
     @Test func keepsOrderOverManyLaps() {
-        let ring = CommandRing(minimumCapacity: 2)
+        let ring = BoundedMPSCQueue<SchedulerCommand>(minimumCapacity: 2, filler: .empty)
         var times: [Int64] = []
         for lap in 0..<100 {
             let accepted = ring.push(command(Int64(2 * lap))) && ring.push(command(Int64(2 * lap + 1)))

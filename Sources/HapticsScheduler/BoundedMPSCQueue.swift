@@ -1,30 +1,33 @@
 import Synchronization
 
-/// A bounded multi-producer, single-consumer queue of scheduler commands (after Dmitry Vyukov's
-/// bounded queue): each slot carries a sequence number that tells producers and the consumer whose
-/// turn it is, so a producer on any thread claims a slot with one compare-and-exchange and never waits
-/// for another producer or for the consumer. A full queue refuses instead of blocking.
+/// A bounded multi-producer, single-consumer queue of plain values for realtime threads (after
+/// Dmitry Vyukov's bounded queue): each slot carries a sequence number that tells producers and the
+/// consumer whose turn it is, so a producer on any thread claims a slot with one compare-and-exchange
+/// and never waits for another producer or for the consumer. A full queue refuses instead of blocking.
 ///
-/// Capacity is fixed at init (rounded up to a power of two); the storage never grows. All state lives
-/// behind pointers so that every operation is non-mutating: producers and the consumer share one
-/// instance without Swift exclusivity checks.
-struct CommandRing: ~Copyable {
-    let capacity: Int
-    private let mask: Int
-    private let elements: UnsafeMutablePointer<SchedulerCommand>
-    private let sequences: UnsafeMutablePointer<Atomic<Int>>
+/// Capacity is fixed at init (rounded up to a power of two); the storage never grows and nothing is
+/// allocated after init. All state lives behind pointers so that every operation is non-mutating:
+/// producers and the consumer share one instance without Swift exclusivity checks. The scheduler's
+/// command queue and the audio thread's voice queues are both this type.
+public struct BoundedMPSCQueue<Element: BitwiseCopyable>: ~Copyable {
+    /// The number of elements the queue holds (a power of two ≥ the requested minimum).
+    public let capacity: Int
+    @usableFromInline let mask: Int
+    @usableFromInline let elements: UnsafeMutablePointer<Element>
+    @usableFromInline let sequences: UnsafeMutablePointer<Atomic<Int>>
     /// [0] enqueue position (producers), [8] dequeue position (consumer): a cache line apart so that
     /// producers and the consumer do not invalidate each other's line.
-    private let positions: UnsafeMutablePointer<Atomic<Int>>
+    @usableFromInline let positions: UnsafeMutablePointer<Atomic<Int>>
 
-    init(minimumCapacity: Int) {
-        precondition(minimumCapacity >= 1, "CommandRing needs a capacity of at least 1")
+    /// Creates a queue of at least `minimumCapacity` elements; `filler` initializes the storage.
+    public init(minimumCapacity: Int, filler: Element) {
+        precondition(minimumCapacity >= 1, "BoundedMPSCQueue needs a capacity of at least 1")
         var size = 2
         while size < minimumCapacity { size <<= 1 }
         capacity = size
         mask = size - 1
         elements = .allocate(capacity: size)
-        elements.initialize(repeating: .empty, count: size)
+        elements.initialize(repeating: filler, count: size)
         sequences = .allocate(capacity: size)
         for index in 0..<size { (sequences + index).initialize(to: Atomic(index)) }
         positions = .allocate(capacity: 16)
@@ -32,7 +35,6 @@ struct CommandRing: ~Copyable {
     }
 
     deinit {
-        elements.deinitialize(count: capacity)
         elements.deallocate()
         sequences.deinitialize(count: capacity)
         sequences.deallocate()
@@ -40,8 +42,9 @@ struct CommandRing: ~Copyable {
         positions.deallocate()
     }
 
-    /// Appends `command`; returns `false` when the queue is full. Lock-free, no allocation.
-    func push(_ command: SchedulerCommand) -> Bool {
+    /// Appends `element`; returns `false` when the queue is full. Lock-free, no allocation, any thread.
+    @inlinable
+    public func push(_ element: Element) -> Bool {
         var position = positions[0].load(ordering: .relaxed)
         while true {
             let slot = position & mask
@@ -52,7 +55,7 @@ struct CommandRing: ~Copyable {
                     expected: position, desired: position &+ 1,
                     successOrdering: .relaxed, failureOrdering: .relaxed)
                 if exchanged {
-                    elements[slot] = command
+                    elements[slot] = element
                     // Publishes the element to the consumer.
                     sequences[slot].store(position &+ 1, ordering: .releasing)
                     return true
@@ -67,21 +70,23 @@ struct CommandRing: ~Copyable {
         }
     }
 
-    /// Removes the oldest command, or returns `nil` when none is published. Single consumer only.
-    func pop() -> SchedulerCommand? {
+    /// Removes the oldest element, or returns `nil` when none is published. Single consumer only.
+    @inlinable
+    public func pop() -> Element? {
         let position = positions[8].load(ordering: .relaxed)
         let slot = position & mask
         let sequence = sequences[slot].load(ordering: .acquiring)
         guard sequence == position &+ 1 else { return nil }
-        let command = elements[slot]
+        let element = elements[slot]
         positions[8].store(position &+ 1, ordering: .relaxed)
         // Hands the slot back to producers for the next lap.
         sequences[slot].store(position &+ capacity, ordering: .releasing)
-        return command
+        return element
     }
 
-    /// Whether a published command waits at the head. Single consumer only.
-    var hasPublishedCommand: Bool {
+    /// Whether a published element waits at the head. Single consumer only.
+    @inlinable
+    public var hasPublishedElement: Bool {
         let position = positions[8].load(ordering: .relaxed)
         return sequences[position & mask].load(ordering: .acquiring) == position &+ 1
     }
