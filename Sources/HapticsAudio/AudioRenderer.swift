@@ -76,9 +76,9 @@ public struct AudioRenderer: Sendable {
         mix(voices(for: audio), frameCount: frameCount)
     }
 
-    private func envelope(for event: PatternEvent, duration: Double, controls: AudioControls) -> AudioEnvelope {
+    private func envelope(for event: PatternEvent, duration: Double, controls: AudioControls) -> EventEnvelope {
         let parameters = event.parameters
-        return AudioEnvelope(
+        return EventEnvelope(
             duration: duration,
             attack: parameters.resolvedAttackTime * controls.timeScale(.audioAttackTimeControl, at: event.time),
             decay: parameters.resolvedDecayTime * controls.timeScale(.audioDecayTimeControl, at: event.time),

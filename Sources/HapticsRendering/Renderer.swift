@@ -13,7 +13,7 @@ import HapticsPatterns
 ///    `max(profile.minimumPulse, nominalTransientLength)` rounded up to whole ticks (at least one,
 ///    and no further than rule 5 allows).
 /// 4. A continuous event is sampled in the middle of each of its ticks through its envelope
-///    (see `ContinuousEnvelope`; attack, decay and release times are read as seconds); an event
+///    (see `EventEnvelope`; attack, decay and release times are read as seconds); an event
 ///    shorter than the minimum pulse is stretched to it.
 /// 5. Pulses that are separate in the pattern stay separate: where the pattern falls silent (an
 ///    onset later than every earlier haptic event's end, by even a nanosecond), the tick before
@@ -101,7 +101,7 @@ public struct Renderer: Sendable {
         let parameters = event.parameters
         // A stretched event lays its envelope over the stretched length (a release still ends it);
         // an event cut to leave a silent tick keeps its written timing and loses what does not fit.
-        let envelope = ContinuousEnvelope(
+        let envelope = EventEnvelope(
             duration: max(duration, Double(ticks) * intervalSeconds),
             attack: Self.nonNegative(parameters.resolvedAttackTime)
                 * controls.timeScale(.hapticAttackTimeControl, at: event.time),

@@ -1,4 +1,7 @@
-/// The level shape of one continuous haptic event, as a gain 0…1 over the event's local time.
+/// The shape of one event with a duration — a continuous haptic event's level or an audio event's
+/// volume — as a gain 0…1 over the event's local time. Haptic and audio rendering share it, so a
+/// pattern's felt and heard envelopes are one reading of `AttackTime`, `DecayTime`, `ReleaseTime`
+/// and `Sustained`.
 ///
 /// The whole shape lies inside the event's duration (see docs/rendering.md, "Envelopes"):
 /// - attack: the gain rises linearly from 0 to 1 over `attack` seconds from the onset;
@@ -9,15 +12,29 @@
 /// - release: the gain falls linearly to 0 over the last `release` seconds of the duration.
 /// The phases multiply, so overlapping phases (an attack longer than the event) simply never
 /// reach full level.
-struct ContinuousEnvelope: Sendable, Hashable {
-    var duration: Double
-    var attack: Double
-    var decay: Double
-    var release: Double
-    var sustained: Bool
+public struct EventEnvelope: Sendable, Hashable {
+    /// The event's duration, seconds.
+    public var duration: Double
+    /// Attack time, seconds.
+    public var attack: Double
+    /// Decay time, seconds (only for events that are not sustained).
+    public var decay: Double
+    /// Release time, seconds.
+    public var release: Double
+    /// Whether the level holds until the release.
+    public var sustained: Bool
+
+    /// Creates an envelope.
+    public init(duration: Double, attack: Double, decay: Double, release: Double, sustained: Bool) {
+        self.duration = duration
+        self.attack = attack
+        self.decay = decay
+        self.release = release
+        self.sustained = sustained
+    }
 
     /// The gain at `time` seconds after the event's onset.
-    func gain(at time: Double) -> Double {
+    public func gain(at time: Double) -> Double {
         let local = max(0, time)
         var gain = 1.0
         if attack > 0 { gain *= min(1, local / attack) }
