@@ -3,6 +3,7 @@ import Haptics
 import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
+import HapticsScheduler
 
 /// `haptics play`: plays a feedback or a pattern file and shows what the device did.
 struct PlayCommand: Command {
@@ -107,14 +108,7 @@ struct PlayCommand: Command {
             summary.add("device", path)
             summary.add("name", run.output.name)
             summary.add("profile", run.output.profile.name)
-            switch run.outcome {
-            case let .scheduled(feltAt):
-                summary.add("outcome", "scheduled")
-                summary.add("felt_ms", Double(feltAt.nanoseconds - run.requestedAt.nanoseconds) / 1e6, digits: 3)
-            case let .notPlayed(reason):
-                summary.add("outcome", "not-played")
-                summary.add("reason", reason.rawValue)
-            }
+            run.outcome.addFields(to: &summary, requestedAt: run.requestedAt)
             if let audio = run.audio { PlaySound.add(audio, requestedAt: run.requestedAt, to: &summary) }
             context.console.line(summary.text)
             return
@@ -144,14 +138,7 @@ struct PlayCommand: Command {
             summary.add("feedback", name)
             summary.add("device", "simulated")
             summary.add("profile", run.profile.name)
-            switch run.outcome {
-            case let .scheduled(feltAt):
-                summary.add("outcome", "scheduled")
-                summary.add("felt_ms", Double(feltAt.nanoseconds - run.requestedAt.nanoseconds) / 1e6, digits: 3)
-            case let .notPlayed(reason):
-                summary.add("outcome", "not-played")
-                summary.add("reason", reason.rawValue)
-            }
+            run.outcome.addFields(to: &summary, requestedAt: run.requestedAt)
             summary.add("commands", run.recording.count)
             if let audio = run.audio { PlaySound.add(audio, requestedAt: run.requestedAt, to: &summary) }
             context.console.line(summary.text)
@@ -178,6 +165,20 @@ struct PlayCommand: Command {
     static func write(_ bytes: [UInt8], to path: String) throws(CommandLineError) {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             throw .failure("\(path): cannot write the file")
+        }
+    }
+}
+
+extension PlaybackOutcome {
+    /// Adds `outcome` and either `felt_ms` (after `requestedAt`) or `reason` to a summary line.
+    func addFields(to line: inout JSONLine, requestedAt: MonotonicInstant) {
+        switch self {
+        case let .scheduled(feltAt):
+            line.add("outcome", "scheduled")
+            line.add("felt_ms", Double(feltAt.nanoseconds - requestedAt.nanoseconds) / 1e6, digits: 3)
+        case let .notPlayed(reason):
+            line.add("outcome", "not-played")
+            line.add("reason", reason.rawValue)
         }
     }
 }
