@@ -2,8 +2,14 @@
 // Haptics — a haptic and feedback pattern engine for Linux.
 //
 // Modules follow the data flow (see README "Architecture"); every arrow points one way:
-//   HapticsPatterns → HapticsRendering → HapticsScheduler → HapticsDevices → Haptics → HapticsCommandLine → haptics
-// Only the device/system modules import the C shims.
+//
+//   HapticsSystem ─┬─ HapticsPatterns ─ HapticsRendering ─ HapticsScheduler ─ HapticsDevices ─┐
+//                  ├─ HapticsAudio (beside the devices: neither imports the other) ────────────┼─ Haptics
+//                  └─ HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)      │
+//   HapticsViews (terminal, SVG and WAV views of a motor timeline) ─────────────────────────────┴─ HapticsCommandLine ─ haptics
+//
+// Only the system, device, audio and virtual-device modules import the C shims. No library module
+// imports Foundation.
 import PackageDescription
 
 let package = Package(
@@ -13,7 +19,7 @@ let package = Package(
         .executable(name: "haptics", targets: ["haptics"]),
     ],
     targets: [
-        // C shims: system calls and macros Swift cannot import (function-like macros, variadic prctl).
+        // C shims: system calls and macros Swift cannot import (function-like macros, variadic calls).
         .target(name: "CHapticsSystem"),
         .systemLibrary(
             name: "CALSA",
@@ -26,37 +32,49 @@ let package = Package(
             providers: [.apt(["libevdev-dev"])]
         ),
 
+        // The bottom: errno, file descriptors, the monotonic clock, the lock-free queue, the realtime thread.
+        .target(name: "HapticsSystem", dependencies: ["CHapticsSystem"]),
         // Pure: vocabulary, pattern IR, AHAP codec. No I/O beyond reading a file.
-        .target(name: "HapticsPatterns"),
+        .target(name: "HapticsPatterns", dependencies: ["HapticsSystem"]),
         // Pure: pattern × device profile → program of timed actuator commands.
         .target(name: "HapticsRendering", dependencies: ["HapticsPatterns"]),
         // Realtime core: lock-free submission, one RT thread, generic over an injected clock.
-        .target(name: "HapticsScheduler", dependencies: ["HapticsPatterns", "HapticsRendering", "CHapticsSystem"]),
+        .target(name: "HapticsScheduler", dependencies: ["HapticsRendering", "HapticsSystem", "CHapticsSystem"]),
         // Sound: WAV codec, AHAP audio events, ALSA/WAV/null sinks on the engine's clock.
-        .target(name: "HapticsAudio", dependencies: ["HapticsPatterns", "HapticsScheduler", "CHapticsSystem", "CALSA"]),
-        // Outputs: simulated device (plots, WAV), evdev devices, virtual devices for the testbench.
-        .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsAudio", "CHapticsSystem", "CEvdev"]),
-        // Public engine and feedback generators.
-        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
+        .target(name: "HapticsAudio", dependencies: ["HapticsPatterns", "HapticsSystem", "CHapticsSystem", "CALSA"]),
+        // The devices the engine drives: simulated, evdev (libevdev), hotplug.
+        .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsSystem", "CEvdev"]),
+        // Virtual devices created through uinput and uhid: the testbench's sinks and `haptics emulate`.
+        .target(name: "HapticsVirtualDevices", dependencies: ["HapticsSystem", "CHapticsSystem", "CEvdev"]),
+        // The public engine; `import Haptics` is the one import a game needs.
+        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+        // Views of what a device was told: terminal and SVG plots, the motors as sound.
+        .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
-        .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
+        .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsViews", "HapticsVirtualDevices"]),
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),
 
         // Benchmarks (not tests): `Tools/bench <name>`.
         .target(name: "CBenchSupport", path: "Tools/Bench/CBenchSupport"),
         .executableTarget(
             name: "haptics-bench",
-            dependencies: ["HapticsCommandLine", "Haptics", "HapticsAudio", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "CBenchSupport", "CEvdev"],
+            dependencies: ["HapticsCommandLine", "Haptics", "HapticsVirtualDevices", "CBenchSupport", "CEvdev"],
             path: "Tools/Bench/haptics-bench"
         ),
 
-        .testTarget(name: "HapticsPatternsTests", dependencies: ["HapticsPatterns"]),
-        .testTarget(name: "HapticsRenderingTests", dependencies: ["HapticsRendering"]),
-        .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsRendering", "CHapticsSystem"]),
-        .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsScheduler"]),
-        .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering"]),
-        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsPatterns"]),
-        .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsRendering", "HapticsPatterns"]),
-        .testTarget(name: "HapticsKernelTests", dependencies: ["HapticsDevices", "HapticsAudio", "Haptics", "HapticsCommandLine", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "CEvdev", "CALSA"]),
+        // What every test target shares: a manual clock, recording actuators, temporary folders,
+        // the system-call mocking seam's helpers.
+        .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
+
+        .testTarget(name: "HapticsSystemTests", dependencies: ["HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsPatternsTests", dependencies: ["HapticsPatterns", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsRenderingTests", dependencies: ["HapticsRendering", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsTestSupport", "CHapticsSystem"]),
+        .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsKernelTests", dependencies: ["Haptics", "HapticsCommandLine", "HapticsVirtualDevices", "HapticsTestSupport", "CEvdev", "CALSA"]),
     ]
 )

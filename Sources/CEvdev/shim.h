@@ -3,7 +3,7 @@
 // Why the shims exist:
 // - The ioctl request codes (EVIOCSFF, EVIOCGBIT(ev, len), UI_DEV_SETUP, …) are function-like macros
 //   built from _IOW/_IOR/_IOC; Swift imports no function-like macros, so each code is a function here.
-// - ioctl() itself is variadic, which Swift cannot call; CEvdev_ioctl* pass one argument of a known kind.
+// - ioctl() itself is variadic; the system module's FileDescriptor calls it through CHapticsSystem.
 // - struct uhid_event is a packed 4 KiB union; Swift would import its 4096-byte descriptor array as a
 //   4096-element tuple. The uhid helpers fill and read the event in C, where the layout is the header's.
 // - syscall() is variadic too; the per-thread credential shim uses it for raw setresuid/setresgid.
@@ -21,18 +21,6 @@
 #include <unistd.h>
 #include <stdint.h>
 #include <string.h>
-
-// MARK: - ioctl calls with one argument of a known kind
-
-/// ioctl(fd, request, pointer). Returns -1 and sets errno on failure.
-static inline int CEvdev_ioctlPointer(int fd, unsigned long request, void *argument) {
-    return ioctl(fd, request, argument);
-}
-
-/// ioctl(fd, request, integer), for requests that take their argument by value.
-static inline int CEvdev_ioctlInteger(int fd, unsigned long request, long argument) {
-    return ioctl(fd, request, argument);
-}
 
 // MARK: - evdev request codes
 

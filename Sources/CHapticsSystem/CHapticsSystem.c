@@ -4,6 +4,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -85,4 +86,12 @@ int CHapticsSystem_wakeIfParked(uint32_t *word) {
     if (__atomic_exchange_n(word, 0u, __ATOMIC_SEQ_CST) == 0) return 0;
     syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
     return 1;
+}
+
+int CHapticsSystem_ioctlPointer(int fd, unsigned long request, void *argument) {
+    return ioctl(fd, request, argument);
+}
+
+int CHapticsSystem_ioctlInteger(int fd, unsigned long request, long argument) {
+    return ioctl(fd, request, argument);
 }

@@ -1,4 +1,5 @@
 import HapticsScheduler
+import HapticsSystem
 
 /// What happened to the sound half of a play: scheduled (and when it will be heard), or why not.
 public enum AudioOutcome: Sendable, Hashable {

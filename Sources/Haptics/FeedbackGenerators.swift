@@ -1,6 +1,7 @@
 import HapticsPatterns
 import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// Plays impacts of one style: collisions, snaps, landings.
 ///

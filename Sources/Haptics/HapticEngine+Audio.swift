@@ -1,6 +1,7 @@
 import HapticsAudio
 import HapticsPatterns
 import HapticsScheduler
+import HapticsSystem
 
 extension HapticEngine {
     /// Gives the engine an audio output for sound cues and pattern sound. Control side; once per

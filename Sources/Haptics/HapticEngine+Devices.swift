@@ -2,6 +2,7 @@ import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 extension HapticEngine {
     /// Adds a device while the engine runs (a controller plugged in): the vocabulary is rendered

@@ -1,5 +1,6 @@
 import HapticsPatterns
 import HapticsScheduler
+import HapticsSystem
 
 extension HapticEngine {
     /// Plays a vocabulary item: as soon as the devices allow, or with its felt onset at `feltAt`.

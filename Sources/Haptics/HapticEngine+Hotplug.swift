@@ -1,6 +1,7 @@
 import Dispatch
 import HapticsDevices
 import HapticsScheduler
+import HapticsSystem
 
 extension HapticEngine {
     /// Opens an event node as an output, or says why not (`noForceFeedback`, `permissionDenied`…).

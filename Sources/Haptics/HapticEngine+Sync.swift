@@ -1,5 +1,6 @@
 import HapticsPatterns
 import HapticsScheduler
+import HapticsSystem
 
 extension HapticEngine {
     /// For apps that play the sound themselves: the sound becomes audible at `audibleAt`

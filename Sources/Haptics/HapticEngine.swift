@@ -4,6 +4,7 @@ import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// The haptic engine: owns the output devices and the realtime scheduler, prepares programs, and
 /// plays feedback and patterns on time.

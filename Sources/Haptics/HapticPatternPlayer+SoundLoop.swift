@@ -1,5 +1,6 @@
 import HapticsAudio
 import HapticsScheduler
+import HapticsSystem
 
 extension HapticPatternPlayer {
     /// How far ahead of a pass's start its voices are handed to the audio output: two housekeeping

@@ -3,6 +3,7 @@ import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// Plays one pattern (e.g. decoded from an AHAP file) on every output of an engine, with the
 /// controls of a media player: start, stop, loop, seek, rate, and dynamic parameters.

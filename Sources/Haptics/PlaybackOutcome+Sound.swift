@@ -1,4 +1,5 @@
 import HapticsScheduler
+import HapticsSystem
 
 extension PlaybackOutcome {
     /// What happened to both halves of a play with sound: the haptic (exactly the outcome a play

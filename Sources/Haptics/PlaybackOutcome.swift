@@ -1,4 +1,5 @@
 import HapticsScheduler
+import HapticsSystem
 
 /// What happened to a request to play: scheduled (and when it will be felt), or why nothing plays.
 ///

@@ -1,6 +1,7 @@
 import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 /// The part of `Scheduler<Clock>` the engine uses, so the engine itself need not be generic over
 /// the clock: production engines run on `SystemMonotonicClock`, tests on `ManualClock`.

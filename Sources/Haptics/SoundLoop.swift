@@ -1,4 +1,5 @@
 import HapticsScheduler
+import HapticsSystem
 
 /// What a pattern player knows, on the control side, to repeat its sound on every loop pass: the
 /// loop switch as the scheduler will see it, the playback rate, and the passes of the current start.

@@ -2,7 +2,7 @@ import CALSA
 #if canImport(Glibc)
 import Glibc
 #endif
-import HapticsScheduler
+import HapticsSystem
 
 /// A sink playing through an ALSA PCM device (`default`, `hw:0,0`, `hw:Loopback,0,0`, …).
 ///

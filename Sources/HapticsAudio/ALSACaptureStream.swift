@@ -2,7 +2,7 @@ import CALSA
 #if canImport(Glibc)
 import Glibc
 #endif
-import HapticsScheduler
+import HapticsSystem
 
 /// Records an ALSA capture device (e.g. `hw:Loopback,1,0`, the far end of the snd-aloop cable) and
 /// knows when each captured frame arrived on `CLOCK_MONOTONIC` — so a sound's onset can be timed

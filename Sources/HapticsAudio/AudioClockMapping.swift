@@ -1,4 +1,4 @@
-import HapticsScheduler
+import HapticsSystem
 
 /// Maps an app's own audio clock — a frame counter of its audio engine — to `CLOCK_MONOTONIC`, so a
 /// game that plays its sounds itself can tell the engine when a sound is heard.

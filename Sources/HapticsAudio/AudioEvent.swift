@@ -1,4 +1,4 @@
-import HapticsScheduler
+import HapticsSystem
 
 /// Something the audio thread wants the control side to know, reported without blocking it.
 public enum AudioEvent: Sendable, Hashable {

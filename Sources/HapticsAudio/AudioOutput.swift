@@ -2,8 +2,8 @@ import CHapticsSystem
 #if canImport(Glibc)
 import Glibc
 #endif
-import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// Plays voices through a sink so that each becomes audible at the monotonic instant asked for.
 ///
@@ -30,7 +30,8 @@ public final class AudioOutput: @unchecked Sendable {
     private let events: BoundedMPSCQueue<_EventRecord>
     private let retireLock = Mutex(())
     private let eventLock = Mutex(())
-    private let control = Mutex<pthread_t?>(nil)
+    private let control = Mutex<RealtimeThread?>(nil)
+    private let grant = Mutex<RealtimeThread.Grant?>(nil)
 
     private let muted = Atomic<Bool>(false)
     private let lost = Atomic<Bool>(false)
@@ -46,8 +47,6 @@ public final class AudioOutput: @unchecked Sendable {
     private let completedCount = Atomic<Int>(0)
     private let cancelledCount = Atomic<Int>(0)
     private let underrunCount = Atomic<Int>(0)
-    private let priorityResult = Atomic<Int32>(0)
-    private let threadConfigured = Atomic<Bool>(false)
 
     // Owned by whoever mixes (the audio thread, or `process()`); `processing` keeps them apart.
     private let active: UnsafeMutablePointer<_ActiveVoice>
@@ -111,20 +110,20 @@ public final class AudioOutput: @unchecked Sendable {
         } catch {
             throw .sink(error)
         }
-        try control.withLock { (thread: inout pthread_t?) throws(AudioOutputError) in
+        try control.withLock { (thread: inout RealtimeThread?) throws(AudioOutputError) in
             guard thread == nil else { return }
             running.store(true, ordering: .releasing)
-            threadConfigured.store(false, ordering: .releasing)
-            var handle = pthread_t()
-            let context = Unmanaged.passRetained(self).toOpaque()
-            let result = pthread_create(&handle, nil, hapticsAudioThreadMain, context)
-            guard result == 0 else {
-                Unmanaged<AudioOutput>.fromOpaque(context).release()
+            let configuration = RealtimeThread.Configuration(
+                name: "haptics-audio", priority: self.configuration.realtimePriority)
+            do throws(SystemCallError) {
+                // The thread holds the output until its loop ends (`stop()`).
+                let started = try RealtimeThread.start(configuration) { [self] in runAudioThread() }
+                grant.withLock { $0 = started.grant }
+                thread = started
+            } catch {
                 running.store(false, ordering: .releasing)
-                throw .threadCreationFailed(errno: result)
+                throw .threadCreationFailed(errno: error.errno)
             }
-            thread = handle
-            while !threadConfigured.load(ordering: .acquiring) { sched_yield() }
         }
     }
 
@@ -133,13 +132,13 @@ public final class AudioOutput: @unchecked Sendable {
 
     /// Stops the audio thread (within a period), closes the sink and releases every voice.
     public func stop() {
-        let thread = control.withLock { (thread: inout pthread_t?) -> pthread_t? in
+        let thread = control.withLock { (thread: inout RealtimeThread?) -> RealtimeThread? in
             defer { thread = nil }
             return thread
         }
         if let thread {
             running.store(false, ordering: .releasing)
-            pthread_join(thread, nil)
+            thread.join()
         }
         if opened.exchange(false, ordering: .acquiringAndReleasing) {
             sink.close()
@@ -235,7 +234,7 @@ public final class AudioOutput: @unchecked Sendable {
             maximumLateness: maximumLatenessValue.load(ordering: .relaxed),
             completed: completedCount.load(ordering: .relaxed),
             cancelled: cancelledCount.load(ordering: .relaxed), underruns: underrunCount.load(ordering: .relaxed),
-            realtimePriorityError: priorityResult.load(ordering: .relaxed))
+            realtimeThread: grant.withLock { $0 })
     }
 
     /// The events reported since the last call, oldest first. Control side.
@@ -435,11 +434,7 @@ public final class AudioOutput: @unchecked Sendable {
     }
 
     /// The realtime loop on the audio thread.
-    fileprivate func runAudioThread() {
-        "haptics-audio".withCString { _ = CHapticsSystem_setThreadName($0) }
-        _ = CHapticsSystem_setTimerSlack(1)
-        priorityResult.store(CHapticsSystem_requestRealtimePriority(configuration.realtimePriority), ordering: .relaxed)
-        threadConfigured.store(true, ordering: .releasing)
+    private func runAudioThread() {
         let wasProcessing = processing.exchange(true, ordering: .acquiring)
         precondition(!wasProcessing, "the audio thread started while AudioOutput.process() runs")
         while running.load(ordering: .acquiring), mixPeriod() {}
@@ -468,12 +463,4 @@ public final class AudioOutput: @unchecked Sendable {
     private func release(_ command: _VoiceCommand) {
         if let voice = command.voice { Unmanaged<AudioVoice>.fromOpaque(voice).release() }
     }
-}
-
-/// The audio thread's entry point: a nonisolated library function, so it never inherits an actor.
-private func hapticsAudioThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    let output = Unmanaged<AudioOutput>.fromOpaque(context).takeRetainedValue()
-    output.runAudioThread()
-    return nil
 }

@@ -1,3 +1,5 @@
+import HapticsSystem
+
 /// Counters of an audio output, read on the control side.
 public struct AudioOutputStatistics: Sendable, Hashable {
     /// Periods written to the sink.
@@ -16,12 +18,13 @@ public struct AudioOutputStatistics: Sendable, Hashable {
     public var cancelled: Int
     /// Underruns recovered.
     public var underruns: Int
-    /// Whether the audio thread could get `SCHED_FIFO` (its refusal's errno otherwise; 0 = granted).
-    public var realtimePriorityError: Int32
+    /// What the system granted the audio thread (its timer slack, and `SCHED_FIFO` or why not),
+    /// `nil` before it first started.
+    public var realtimeThread: RealtimeThread.Grant?
 
     /// Creates statistics.
     public init(periods: Int = 0, scheduled: Int = 0, dropped: Int = 0, late: Int = 0, maximumLateness: Int64 = 0,
-                completed: Int = 0, cancelled: Int = 0, underruns: Int = 0, realtimePriorityError: Int32 = 0) {
+                completed: Int = 0, cancelled: Int = 0, underruns: Int = 0, realtimeThread: RealtimeThread.Grant? = nil) {
         self.periods = periods
         self.scheduled = scheduled
         self.dropped = dropped
@@ -30,6 +33,6 @@ public struct AudioOutputStatistics: Sendable, Hashable {
         self.completed = completed
         self.cancelled = cancelled
         self.underruns = underruns
-        self.realtimePriorityError = realtimePriorityError
+        self.realtimeThread = realtimeThread
     }
 }

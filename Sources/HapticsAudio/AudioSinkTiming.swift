@@ -1,4 +1,4 @@
-import HapticsScheduler
+import HapticsSystem
 
 /// How a file or null sink relates its stream to the clock.
 public enum AudioSinkTiming: Sendable, Hashable {

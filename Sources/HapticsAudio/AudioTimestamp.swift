@@ -1,4 +1,4 @@
-import HapticsScheduler
+import HapticsSystem
 
 /// One reading of where a stream is: at `instant`, `delayFrames` of the `framesWritten` frames
 /// written so far were not yet audible.

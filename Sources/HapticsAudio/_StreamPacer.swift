@@ -1,5 +1,5 @@
 import CHapticsSystem
-import HapticsScheduler
+import HapticsSystem
 
 /// The clock of a sink without hardware: tells where its stream is and, in real time, waits like a
 /// device whose buffer is full. Realtime-safe (no allocation; one absolute sleep).

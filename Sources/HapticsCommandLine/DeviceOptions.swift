@@ -5,6 +5,7 @@ import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 /// `--device` and `--profile`: where to play.
 struct DeviceOptions {

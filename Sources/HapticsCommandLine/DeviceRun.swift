@@ -4,6 +4,7 @@ import HapticsAudio
 import HapticsDevices
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 /// One play on a real evdev device through the engine: prepared first (effects uploaded), then
 /// played in real time, then the engine stopped (the device ends silent).

@@ -1,5 +1,6 @@
 import CEvdev
 import HapticsDevices
+import HapticsSystem
 
 /// What `verify` found out about one effect type by exercising it, not by reading its bit.
 enum EffectTypeCheck: Equatable {

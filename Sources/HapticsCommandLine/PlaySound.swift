@@ -3,6 +3,7 @@ import Haptics
 import HapticsAudio
 import HapticsPatterns
 import HapticsScheduler
+import HapticsSystem
 
 /// The sound side of one `play` run: an audio output attached to the run's engine, the onset it
 /// plays at, and, at the end, the sound written out (WAV) or heard out (ALSA).

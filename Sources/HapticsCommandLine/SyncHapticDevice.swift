@@ -5,6 +5,7 @@ import Glibc
 import Haptics
 import HapticsDevices
 import HapticsScheduler
+import HapticsVirtualDevices
 
 /// The haptic side of a loopback sync measurement: a uinput device created for it (play times are
 /// the kernel's receipt timestamps) or a real device (play times from the engine's trace: when the

@@ -9,6 +9,7 @@ import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// Measures how closely sound and haptics land together, through a loopback sound card.
 ///

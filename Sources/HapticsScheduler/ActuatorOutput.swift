@@ -1,4 +1,5 @@
 import HapticsRendering
+import HapticsSystem
 
 /// Where a channel's commands go: an evdev device, a simulated device, a recorder.
 public protocol ActuatorOutput: AnyObject, Sendable {

@@ -1,4 +1,4 @@
-import Glibc
+import HapticsSystem
 
 /// The control side's bookkeeping, guarded by the scheduler's mutex (never touched by processing).
 struct ControlBook {
@@ -8,7 +8,9 @@ struct ControlBook {
     var programRetiring: [Bool]
     var playerGenerations: [UInt32]
     var playerProgram: [Int]
-    var realtimeThread: pthread_t?
+    var realtimeThread: RealtimeThread?
+    /// What the system granted the realtime thread last started (kept after it stops, for statistics).
+    var realtimeGrant: RealtimeThread.Grant?
 
     init(configuration: SchedulerConfiguration) {
         programGenerations = Array(repeating: 0, count: configuration.maximumPrograms)

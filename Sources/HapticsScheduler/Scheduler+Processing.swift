@@ -1,4 +1,5 @@
 import HapticsRendering
+import HapticsSystem
 
 // Processing: one thread at a time (the realtime thread, or a test after advancing a ManualClock).
 // It owns `realtime`, reads programs and channels without locks, and never allocates, locks or logs.

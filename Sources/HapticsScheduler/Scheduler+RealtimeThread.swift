@@ -1,13 +1,13 @@
 import CHapticsSystem
-import Glibc
+import HapticsSystem
 
 /// The name the realtime thread shows in `top -H`, `ps -L` and trace viewers (≤ 15 bytes).
 let realtimeThreadName = "haptics-rt"
 
 extension Scheduler where Clock == SystemMonotonicClock {
-    /// Starts the realtime thread: a pthread named `haptics-rt`, timer slack 1 ns, `SCHED_FIFO` if the
-    /// system grants it (the refusal's errno is kept in `statistics.realtimePriorityError`; the thread
-    /// carries on without it). It loops on `process()` and waits for the next deadline with a futex
+    /// Starts the realtime thread: a ``RealtimeThread`` named `haptics-rt`, timer slack 1 ns,
+    /// `SCHED_FIFO` if the system grants it (the refusal is kept in `statistics.realtimeThread`; the
+    /// thread carries on without it). It loops on `process()` and waits for the next deadline with a futex
     /// wait on an absolute `CLOCK_MONOTONIC` deadline, which a submission interrupts. Control side.
     ///
     /// Only for a scheduler on `SystemMonotonicClock`: the thread's waits are on that clock. The thread
@@ -16,18 +16,17 @@ extension Scheduler where Clock == SystemMonotonicClock {
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
             guard book.realtimeThread == nil else { throw .realtimeThreadAlreadyRunning }
             running.store(true, ordering: .releasing)
-            var thread = pthread_t()
-            let context = Unmanaged.passRetained(self).toOpaque()
-            let result = pthread_create(&thread, nil, hapticsRealtimeThreadMain, context)
-            guard result == 0 else {
-                Unmanaged<Scheduler<SystemMonotonicClock>>.fromOpaque(context).release()
+            let configuration = RealtimeThread.Configuration(
+                name: realtimeThreadName, priority: self.configuration.realtimePriority)
+            do throws(SystemCallError) {
+                // The thread holds the scheduler until its loop ends (`stopRealtimeThread()`).
+                let thread = try RealtimeThread.start(configuration) { [self] in runRealtimeLoop() }
+                book.realtimeThread = thread
+                book.realtimeGrant = thread.grant
+            } catch {
                 running.store(false, ordering: .releasing)
-                throw .threadCreationFailed(errno: result)
+                throw .threadCreationFailed(errno: error.errno)
             }
-            book.realtimeThread = thread
-            // Return once the thread is named and has its slack and priority answer, so callers (and
-            // `statistics`) see a configured thread.
-            while !threadConfigured.load(ordering: .acquiring) { sched_yield() }
         }
     }
 
@@ -40,26 +39,18 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// pending submissions are discarded and every channel gets `.stop`: the thread always leaves the
     /// actuators silent. Does nothing when the thread does not run. Control side.
     public func stopRealtimeThread() {
-        guard let thread = control.withLock({ book -> pthread_t? in
+        guard let thread = control.withLock({ book -> RealtimeThread? in
             let thread = book.realtimeThread
             book.realtimeThread = nil
             return thread
         }) else { return }
         running.store(false, ordering: .releasing)
         wakeRealtimeThread()
-        pthread_join(thread, nil)
-        threadConfigured.store(false, ordering: .releasing)
+        thread.join()
     }
 
     /// The realtime loop. Runs on the realtime thread only.
     func runRealtimeLoop() {
-        realtimeThreadName.withCString { _ = CHapticsSystem_setThreadName($0) }
-        _ = CHapticsSystem_setTimerSlack(1)
-        timerSlackValue.store(CHapticsSystem_timerSlack(), ordering: .relaxed)
-        let refusal = CHapticsSystem_requestRealtimePriority(configuration.realtimePriority)
-        priorityResult.store(Int(refusal), ordering: .relaxed)
-        threadConfigured.store(true, ordering: .releasing)
-
         while running.load(ordering: .acquiring) {
             let next = processPass()
             // Park: announce it, then look at the queue once more, so a submission that raced with the
@@ -86,13 +77,4 @@ extension Scheduler where Clock == SystemMonotonicClock {
         let now = clock.now().nanoseconds
         stopEverything(at: now, now: now)
     }
-}
-
-/// The realtime thread's entry point: a nonisolated library function (a closure written in an
-/// executable's top-level code would inherit `@MainActor` isolation and trap on this thread).
-private func hapticsRealtimeThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    let scheduler = Unmanaged<Scheduler<SystemMonotonicClock>>.fromOpaque(context).takeRetainedValue()
-    scheduler.runRealtimeLoop()
-    return nil
 }

@@ -1,5 +1,6 @@
 import Synchronization
 import HapticsRendering
+import HapticsSystem
 
 /// The realtime core: plays programs on actuator channels at absolute `CLOCK_MONOTONIC` deadlines.
 ///
@@ -39,7 +40,6 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
     let wakeWord: UnsafeMutablePointer<UInt32>
     let running = Atomic<Bool>(false)
-    let threadConfigured = Atomic<Bool>(false)
 
     // Statistics.
     let submittedCount = Atomic<Int>(0)
@@ -50,10 +50,6 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let maximumLatenessValue = Atomic<Int64>(0)
     let wakeUpCount = Atomic<Int>(0)
     let traceOverflowCount = Atomic<Int>(0)
-    /// −1: not asked yet; otherwise the errno (0 = granted).
-    let priorityResult = Atomic<Int>(-1)
-    /// −1: not started yet; otherwise nanoseconds.
-    let timerSlackValue = Atomic<Int64>(-1)
 
     /// Creates a scheduler and allocates everything the realtime path will ever use.
     public init(clock: Clock, configuration: SchedulerConfiguration = .default) {
@@ -124,8 +120,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
 
     /// A snapshot of the counters. Control side.
     public var statistics: SchedulerStatistics {
-        let priority = priorityResult.load(ordering: .relaxed)
-        let slack = timerSlackValue.load(ordering: .relaxed)
+        let grant = control.withLock { $0.realtimeGrant }
         return SchedulerStatistics(
             submitted: submittedCount.load(ordering: .relaxed),
             dropped: droppedCount.load(ordering: .relaxed),
@@ -135,8 +130,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             maximumLateness: maximumLatenessValue.load(ordering: .relaxed),
             wakeUps: wakeUpCount.load(ordering: .relaxed),
             traceOverflows: traceOverflowCount.load(ordering: .relaxed),
-            realtimePriorityError: priority < 0 ? nil : Int32(priority),
-            timerSlack: slack < 0 ? nil : slack)
+            realtimeThread: grant)
     }
 
     /// Moves every trace record written since the last call into `records` (oldest first) and

@@ -1,3 +1,5 @@
+import HapticsSystem
+
 /// Why a control-side scheduler operation failed.
 public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// All `maximumPrograms` program slots are in use.
@@ -11,7 +13,7 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `startRealtimeThread()` was called while the thread runs.
     case realtimeThreadAlreadyRunning
     /// `pthread_create` failed with this errno.
-    case threadCreationFailed(errno: Int32)
+    case threadCreationFailed(errno: Errno)
 
     /// A one-line explanation.
     public var description: String {
@@ -21,7 +23,7 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .unknownProgram(id): return "scheduler: program \(id.rawValue) is not loaded"
         case let .unknownChannel(id): return "scheduler: channel \(id.rawValue) does not exist"
         case .realtimeThreadAlreadyRunning: return "scheduler: the realtime thread is already running"
-        case let .threadCreationFailed(errno): return "scheduler: pthread_create failed (errno \(errno))"
+        case let .threadCreationFailed(errno): return "scheduler: pthread_create failed: \(errno)"
         }
     }
 }

@@ -1,3 +1,5 @@
+import HapticsSystem
+
 /// Counters of a scheduler, read on the control side.
 public struct SchedulerStatistics: Sendable, Hashable {
     /// Submissions accepted into the queue.
@@ -16,9 +18,7 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var wakeUps: Int
     /// Trace records lost because the trace ring was full.
     public var traceOverflows: Int
-    /// The errno `SCHED_FIFO` was refused with (`EPERM` in containers), 0 when granted, `nil` when the
-    /// realtime thread has not asked yet.
-    public var realtimePriorityError: Int32?
-    /// The timer slack the realtime thread runs with, nanoseconds (`nil` before it started).
-    public var timerSlack: Int64?
+    /// What the system granted the realtime thread (its timer slack, and `SCHED_FIFO` or why not),
+    /// `nil` before it first started.
+    public var realtimeThread: RealtimeThread.Grant?
 }

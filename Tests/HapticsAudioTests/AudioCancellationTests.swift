@@ -1,6 +1,7 @@
 import HapticsScheduler
 import Testing
 @testable import HapticsAudio
+import HapticsSystem
 
 @Suite struct AudioCancellationTests {
     let start = MonotonicInstant(nanoseconds: 1_000_000_000)

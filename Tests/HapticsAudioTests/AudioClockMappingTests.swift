@@ -1,6 +1,8 @@
 import HapticsScheduler
 import Testing
 @testable import HapticsAudio
+import HapticsSystem
+import HapticsTestSupport
 
 @Suite struct AudioClockMappingTests {
     @Test func twoReadingsGiveTheRealRateOfTheAppsClock() throws {

@@ -2,6 +2,7 @@ import Foundation
 import HapticsScheduler
 import Testing
 @testable import HapticsAudio
+import HapticsSystem
 
 /// A device that plays a few periods, then fails the way a real one does (unplugged, or run dry).
 final class FailingSink: AudioSink, @unchecked Sendable {

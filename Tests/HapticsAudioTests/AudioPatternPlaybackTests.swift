@@ -3,6 +3,7 @@ import HapticsPatterns
 import HapticsScheduler
 import Testing
 @testable import HapticsAudio
+import HapticsSystem
 
 @Suite struct AudioPatternPlaybackTests {
     @Test func anAHAPFilesAudioCustomEventSoundsWhereThePatternPutsIt() throws {

@@ -2,6 +2,7 @@ import CEvdev
 import HapticsDevices
 import Testing
 @testable import HapticsCommandLine
+import HapticsVirtualDevices
 
 @Suite("Device listings and emulator lines")
 struct DeviceListingTests {

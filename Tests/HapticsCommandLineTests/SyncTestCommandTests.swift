@@ -6,6 +6,7 @@ import HapticsRendering
 import HapticsScheduler
 import Testing
 @testable import HapticsCommandLine
+import HapticsSystem
 
 @Suite("sync-test and play --audio")
 struct SyncTestCommandTests {

@@ -4,6 +4,8 @@ import HapticsRendering
 import HapticsScheduler
 import Testing
 @testable import HapticsDevices
+import HapticsSystem
+import HapticsTestSupport
 
 /// The actuator's error paths on the host, on the write end of a pipe standing in for an event node:
 /// every `write()` the actuator makes can be read back, every ioctl fails with `ENOTTY` unless the

@@ -2,6 +2,7 @@ import CEvdev
 import Glibc
 import HapticsDevices
 import Testing
+import HapticsSystem
 
 @Suite struct EvdevDeviceErrorTests {
     @Test func permissionDeniedPointsAtTheUdevRule() {

@@ -1,5 +1,6 @@
 import Glibc
 import HapticsDevices
+import HapticsSystem
 
 /// A directory under the system's temporary directory, removed with its files on deinit.
 final class TemporaryDirectory {

@@ -2,6 +2,7 @@ import HapticsRendering
 import HapticsScheduler
 import Testing
 @testable import HapticsDevices
+import HapticsSystem
 
 /// A dual-rumble profile built here so the tests do not depend on the built-in table.
 let testRumbleProfile = DeviceProfile(

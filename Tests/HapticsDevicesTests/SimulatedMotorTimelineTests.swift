@@ -2,6 +2,7 @@ import HapticsRendering
 import HapticsScheduler
 import Testing
 @testable import HapticsDevices
+import HapticsSystem
 
 @Suite struct SimulatedMotorTimelineTests {
     let ms: Int64 = 1_000_000

@@ -2,6 +2,8 @@ import HapticsRendering
 import HapticsScheduler
 import Testing
 @testable import HapticsDevices
+import HapticsSystem
+import HapticsTestSupport
 
 @Suite struct SimulatedSchedulerIntegrationTests {
     @Test func schedulerDrivesTheSimulatedDeviceAtTheProgramTimes() throws {

@@ -3,6 +3,7 @@ import Glibc
 import HapticsAudio
 import HapticsScheduler
 import Testing
+import HapticsSystem
 
 /// The audio half of "sound and haptics land together", in a real kernel: clicks scheduled to be
 /// audible at known monotonic instants are played by the engine's ALSA sink into snd-aloop
@@ -53,7 +54,7 @@ struct AudioLoopbackTests {
         print("audio-loopback (\(sampleFormat)): period \(Double(period) / 1e6) ms, latency \(Double(output.latency) / 1e6) ms, "
             + "onset errors (ms) \(errors.map { (Double($0) / 1e4).rounded() / 100 }), "
             + "max |error| \(Double(errors.map { abs($0) }.max()!) / 1e6) ms, underruns \(statistics.underruns), "
-            + "late \(statistics.late), SCHED_FIFO errno \(statistics.realtimePriorityError)")
+            + "late \(statistics.late), SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused: \($0)" } ?? "granted")")
         #expect(statistics.late == 0)
         for error in errors { #expect(abs(error) <= period, "onset error \(error) ns exceeds one period (\(period) ns)") }
     }

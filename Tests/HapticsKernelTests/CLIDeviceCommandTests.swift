@@ -5,6 +5,8 @@ import HapticsCommandLine
 import Synchronization
 import HapticsDevices
 import Testing
+import HapticsSystem
+import HapticsVirtualDevices
 
 /// The `haptics` device commands against the real kernel's view of a virtual DualSense.
 extension EngineKernelTests {

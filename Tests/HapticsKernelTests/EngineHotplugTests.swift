@@ -2,6 +2,7 @@ import Haptics
 import HapticsDevices
 import HapticsPatterns
 import Testing
+import HapticsVirtualDevices
 
 extension EngineKernelTests {
 @Suite struct Hotplug {

@@ -4,6 +4,7 @@ import HapticsDevices
 import HapticsPatterns
 import Synchronization
 import Testing
+import HapticsVirtualDevices
 
 /// The engine and CLI kernel suites, nested here so that they run one test at a time: a test that
 /// watches /dev/input, or finds a device by name, must not see another of these tests' devices.

@@ -2,6 +2,7 @@ import Haptics
 import HapticsDevices
 import HapticsPatterns
 import Testing
+import HapticsVirtualDevices
 
 /// Nothing keeps rumbling: each way of ending playback leaves the DualSense's motors at zero on
 /// the wire (the last motor report has bytes 3 and 4 = 0).

@@ -3,6 +3,7 @@ import Glibc
 import HapticsDevices
 import HapticsRendering
 import Testing
+import HapticsVirtualDevices
 
 @Suite(.requiresKernelTestbench, .serialized)
 struct EvdevDiscoveryKernelTests {

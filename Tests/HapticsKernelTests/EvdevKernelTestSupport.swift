@@ -3,6 +3,8 @@ import Glibc
 import HapticsDevices
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
+import HapticsVirtualDevices
 
 /// Shared plumbing of the evdev actuator's kernel tests.
 enum EvdevKernel {

@@ -4,6 +4,9 @@ import HapticsDevices
 import HapticsRendering
 import HapticsScheduler
 import Testing
+import HapticsSystem
+import HapticsTestSupport
+import HapticsVirtualDevices
 
 @Suite(.requiresKernelTestbench, .serialized)
 struct EvdevTriggerKernelTests {

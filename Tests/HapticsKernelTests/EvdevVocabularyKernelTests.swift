@@ -4,6 +4,8 @@ import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
 import Testing
+import HapticsSystem
+import HapticsVirtualDevices
 
 /// Every vocabulary item, rendered with the profile the catalog picks, prepared on a real kernel
 /// device and played by the scheduler's realtime thread.

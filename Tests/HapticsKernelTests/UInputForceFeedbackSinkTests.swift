@@ -2,6 +2,8 @@ import CEvdev
 import CHapticsSystem
 import HapticsDevices
 import Testing
+import HapticsSystem
+import HapticsVirtualDevices
 
 @Suite(.requiresKernelTestbench, .serialized)
 struct UInputForceFeedbackSinkTests {

@@ -1,6 +1,8 @@
 import CEvdev
 import HapticsDevices
 import Testing
+import HapticsSystem
+import HapticsVirtualDevices
 
 @Suite(.requiresKernelTestbench, .serialized)
 struct VirtualDualSenseTests {

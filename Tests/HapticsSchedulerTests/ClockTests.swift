@@ -1,6 +1,8 @@
 import Testing
 import CHapticsSystem
 @testable import HapticsScheduler
+import HapticsSystem
+import HapticsTestSupport
 
 @Suite("Clocks")
 struct ClockTests {

@@ -1,3 +1,4 @@
+import HapticsSystem
 import Testing
 import HapticsRendering
 @testable import HapticsScheduler
@@ -57,7 +58,7 @@ struct ControlTests {
     @Test func errorsDescribeThemselves() {
         #expect(SchedulerError.tooManyPrograms(maximum: 2).description == "scheduler: all 2 program slots are in use")
         #expect(SchedulerError.unknownChannel(ChannelID(rawValue: 3)).description == "scheduler: channel 3 does not exist")
-        #expect(SchedulerError.threadCreationFailed(errno: 11).description == "scheduler: pthread_create failed (errno 11)")
+        #expect(SchedulerError.threadCreationFailed(errno: .wouldBlock).description == "scheduler: pthread_create failed: EAGAIN (Resource temporarily unavailable)")
     }
 
     @Test func traceRecordsEveryEmission() throws {

@@ -1,6 +1,7 @@
 import Testing
 import HapticsRendering
 @testable import HapticsScheduler
+import HapticsTestSupport
 
 @Suite("Overlap policies")
 struct OverlapPolicyTests {

@@ -1,6 +1,7 @@
 import Synchronization
 import HapticsRendering
 @testable import HapticsScheduler
+import HapticsSystem
 
 /// An output that records everything it is asked to perform, in order.
 final class RecordingOutput: ActuatorOutput {

@@ -1,5 +1,7 @@
 import HapticsRendering
 @testable import HapticsScheduler
+import HapticsSystem
+import HapticsTestSupport
 
 /// A scheduler on a manual clock with one recording channel.
 struct SchedulerRig {

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import HapticsRendering
 @testable import HapticsScheduler
+import HapticsSystem
 
 @Suite("Submission")
 struct SubmissionTests {

@@ -6,6 +6,7 @@ import HapticsScheduler
 import Synchronization
 import Testing
 @testable import Haptics
+import HapticsSystem
 
 /// Collects engine events delivered through the handler.
 final class EventLog: Sendable {

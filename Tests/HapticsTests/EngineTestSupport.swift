@@ -3,6 +3,8 @@ import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
 @testable import Haptics
+import HapticsSystem
+import HapticsTestSupport
 
 /// An engine on a manual clock with simulated devices, driven by hand.
 struct EngineFixture {

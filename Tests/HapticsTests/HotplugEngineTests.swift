@@ -3,6 +3,7 @@ import HapticsDevices
 import HapticsScheduler
 import Testing
 @testable import Haptics
+import HapticsSystem
 
 @Suite("Hotplug through inotify")
 struct HotplugEngineTests {

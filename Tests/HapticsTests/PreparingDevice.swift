@@ -2,6 +2,7 @@ import HapticsDevices
 import HapticsRendering
 import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// A simulated device that also takes part in the device contracts a real evdev device has:
 /// it records what it was asked to prepare, expire and set as gain, and can be made "lost".

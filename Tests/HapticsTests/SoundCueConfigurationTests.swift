@@ -3,6 +3,8 @@ import HapticsPatterns
 import HapticsScheduler
 import Testing
 @testable import Haptics
+import HapticsSystem
+import HapticsTestSupport
 
 @Suite("Sound cue configuration")
 struct SoundCueConfigurationTests {

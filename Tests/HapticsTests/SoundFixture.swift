@@ -4,6 +4,7 @@ import HapticsDevices
 import HapticsRendering
 import HapticsScheduler
 @testable import Haptics
+import HapticsSystem
 
 /// An engine on a manual clock with simulated devices and an audio output rendering, offline and
 /// deterministically, to a WAV file whose frame 0 is audible at the clock's start: a voice audible

@@ -1,5 +1,6 @@
 import HapticsAudio
 import HapticsScheduler
+import HapticsSystem
 
 /// A sound device that plays `periods` periods and is then unplugged (`ENODEV`), as an ALSA device
 /// reports it. The real ALSA path is exercised in the kernel tests; here only the loss matters.

@@ -1,4 +1,4 @@
-// CHapticsSystem — the few system calls the realtime scheduler needs that Swift cannot call well.
+// CHapticsSystem — the few system calls the engine needs that Swift cannot call well.
 //
 // Why each shim exists:
 // - clock_gettime/clock_nanosleep: one place that pins the engine's clock to CLOCK_MONOTONIC
@@ -6,6 +6,7 @@
 // - prctl() is variadic, which Swift cannot call.
 // - pthread_setname_np / pthread_setschedparam: clearer behind one function each, returning the errno.
 // - futex(): there is no libc wrapper (syscall() is variadic), and FUTEX_* are macros.
+// - ioctl() is variadic: one function per kind of argument (a pointer, an integer by value).
 // - The wake word helpers give the parking protocol C11 sequentially consistent operations on a plain
 //   uint32_t that the kernel's futex can also see (Swift's Atomic does not expose its address).
 //
@@ -50,5 +51,11 @@ int CHapticsSystem_futexWaitUntil(uint32_t *word, uint32_t expected, int64_t dea
 /// Called by a producer after publishing work: a full fence, then if `*word` is 1 (parked) sets it to
 /// 0 and wakes one waiter. Returns 1 if a wake was sent, 0 otherwise. Never blocks.
 int CHapticsSystem_wakeIfParked(uint32_t *word);
+
+/// ioctl(fd, request, pointer). Returns -1 and sets errno on failure.
+int CHapticsSystem_ioctlPointer(int fd, unsigned long request, void *argument);
+
+/// ioctl(fd, request, integer), for requests that take their argument by value.
+int CHapticsSystem_ioctlInteger(int fd, unsigned long request, long argument);
 
 #endif

@@ -1,6 +1,8 @@
 import Foundation
 import HapticsDevices
 import HapticsScheduler
+import HapticsSystem
+import HapticsVirtualDevices
 
 /// `haptics emulate`: creates a virtual force-feedback device and shows what drivers and
 /// applications send it, until interrupted.

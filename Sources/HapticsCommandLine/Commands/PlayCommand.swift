@@ -4,6 +4,8 @@ import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
+import HapticsViews
 
 /// `haptics play`: plays a feedback or a pattern file and shows what the device did.
 struct PlayCommand: Command {

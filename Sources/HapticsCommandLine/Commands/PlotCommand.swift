@@ -2,6 +2,7 @@ import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
+import HapticsViews
 
 /// `haptics plot`: renders a pattern for a device profile and draws it as SVG, without playing.
 struct PlotCommand: Command {

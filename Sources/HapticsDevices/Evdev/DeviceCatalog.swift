@@ -1,6 +1,7 @@
 import CEvdev
 import Glibc
 import HapticsRendering
+import HapticsSystem
 
 /// Finds force-feedback devices and picks the device profile each one is rendered for.
 public enum DeviceCatalog {

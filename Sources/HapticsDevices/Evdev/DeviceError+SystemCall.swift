@@ -1,3 +1,5 @@
+import HapticsSystem
+
 extension DeviceError {
     /// The device error a failed call on the node at `path` means: `EACCES`/`EPERM` is a missing
     /// permission (see the udev rule), `ENODEV` an unplugged device, anything else the call's errno.

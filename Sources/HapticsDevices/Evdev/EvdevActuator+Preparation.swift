@@ -2,6 +2,7 @@ import CEvdev
 import Glibc
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 extension EvdevActuator {
     /// Uploads every distinct non-silent level of `program` that is not prepared yet (`EVIOCSFF`,

@@ -1,7 +1,9 @@
 import CEvdev
+import CHapticsSystem
 import Glibc
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 extension EvdevActuator {
     /// Plays `command` now. Realtime-safe: no allocation, no lock, no logging.
@@ -99,7 +101,7 @@ extension EvdevActuator {
             let result = withUnsafeMutablePointer(to: &state.pointee.streamEffect) { effect in
                 let descriptor = device.descriptor.rawValue
                 return _SystemCall.perform("EVIOCSFF", fileDescriptor: descriptor) {
-                    Int(CEvdev_ioctlPointer(descriptor, CEvdev_EVIOCSFF(), effect))
+                    Int(CHapticsSystem_ioctlPointer(descriptor, CEvdev_EVIOCSFF(), effect))
                 }
             }
             if case .failure(let errno) = result {
@@ -147,7 +149,7 @@ extension EvdevActuator {
         _ActuatorCounters.bump(counters.erasures)
         let descriptor = device.descriptor.rawValue
         let result = _SystemCall.perform("EVIOCRMFF", fileDescriptor: descriptor) {
-            Int(CEvdev_ioctlInteger(descriptor, CEvdev_EVIOCRMFF(), Int(id)))
+            Int(CHapticsSystem_ioctlInteger(descriptor, CEvdev_EVIOCRMFF(), Int(id)))
         }
         if case .failure(let errno) = result {
             _failed(.erase, errno)

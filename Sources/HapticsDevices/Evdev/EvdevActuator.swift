@@ -3,6 +3,7 @@ import Glibc
 import HapticsRendering
 import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// Drives an evdev force-feedback device from the scheduler's realtime thread, with every level
 /// a program needs uploaded ahead of time so that a trigger is one `write()`.

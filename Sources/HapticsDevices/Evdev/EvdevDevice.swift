@@ -1,6 +1,7 @@
 import CEvdev
 import Glibc
 import Synchronization
+import HapticsSystem
 
 /// An open evdev event node with force feedback, and what it said about itself when opened.
 ///

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import HapticsSystem
 
 /// Watches a directory of event nodes (`/dev/input`) and reports nodes that appear and disappear,
 /// so an engine can pick up a controller plugged in while it runs and drop one that is unplugged.

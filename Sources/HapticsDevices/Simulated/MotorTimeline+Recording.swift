@@ -1,5 +1,6 @@
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 extension MotorTimeline {
     /// Creates the timeline a ``SimulatedDevice`` actually played, from the arrival times of its commands.

@@ -1,5 +1,6 @@
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 /// One command as a ``SimulatedDevice`` received it: when it arrived, when it was due, where it went.
 ///

@@ -1,4 +1,5 @@
 import HapticsScheduler
+import HapticsSystem
 
 extension SimulatedDevice {
     /// What the device played so far, as motor levels timed from the first recorded command

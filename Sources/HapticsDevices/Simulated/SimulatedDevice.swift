@@ -1,6 +1,7 @@
 import HapticsRendering
 import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// An actuator that only records: the default output when no real device is present, and the way to
 /// look at (``TerminalPlot``, ``SVGPlot``) and listen to (``HapticAudioRenderer``) any pattern.

@@ -1,6 +1,7 @@
 import HapticsDevices
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 /// "Ours" in the trigger benchmark: the engine's prepared-trigger path on one evdev device, kept in
 /// this one type so the benchmark compares exactly this against the raw C `write()` loop.

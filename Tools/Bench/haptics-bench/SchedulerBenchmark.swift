@@ -3,6 +3,7 @@ import Glibc
 import HapticsRendering
 import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// Records the lateness (`now − deadline`, as the scheduler reports it) of every level command, into
 /// storage allocated up front: no allocation, lock or system call on the realtime thread.
@@ -118,7 +119,7 @@ func runSchedulerBenchmark() {
     }
     print("scheduler per-block median lateness (µs), min…max over blocks: \(microseconds(blockMedians.min() ?? 0))…\(microseconds(blockMedians.max() ?? 0))")
     print("drift (least-squares slope of lateness over time): scheduler \(decimal(drift)) µs/s, baseline \(decimal(baselineDrift)) µs/s")
-    print("realtime thread: SCHED_FIFO \(statistics.realtimePriorityError == 0 ? "granted" : "refused (errno \(statistics.realtimePriorityError ?? -1)), running SCHED_OTHER"), timer slack \(statistics.timerSlack ?? -1) ns, \(statistics.wakeUps) wake-ups")
+    print("realtime thread: SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused (\($0)), running SCHED_OTHER" } ?? "granted"), timer slack \(statistics.realtimeThread?.timerSlack ?? -1) ns, \(statistics.wakeUps) wake-ups")
     print(jsonObject([
         ("p50_lateness_us", microseconds(p50)),
         ("p99_lateness_us", microseconds(p99)),

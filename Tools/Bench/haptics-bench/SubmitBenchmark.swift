@@ -4,6 +4,7 @@ import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
 import Synchronization
+import HapticsSystem
 
 /// Counts what the realtime thread emits, without allocating.
 final class CountingOutput: ActuatorOutput, @unchecked Sendable {
@@ -77,7 +78,7 @@ func runSubmitBenchmark(instructionsPerSubmit: Double?) {
     let mallocsPerSubmit = Double(allocations) / Double(attempts)
 
     print("submissions: \(attempts) from \(threads) threads in \(microseconds(elapsed)) µs, \(accepted.load(ordering: .relaxed)) accepted, \(attempts - accepted.load(ordering: .relaxed)) refused (queue full)")
-    print("realtime thread emitted \(statistics.emitted - emittedBefore) re-mapped levels meanwhile; SCHED_FIFO errno \(statistics.realtimePriorityError ?? -1)")
+    print("realtime thread emitted \(statistics.emitted - emittedBefore) re-mapped levels meanwhile; SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused: \($0)" } ?? "granted")")
     print("heap allocations in the window (submitters and realtime thread): \(allocations)")
     if let instructionsPerSubmit {
         print("instructions per submit (callgrind, (N submits − 0 submits) / N): \(decimal(instructionsPerSubmit, 1))")

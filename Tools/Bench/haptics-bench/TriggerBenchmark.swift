@@ -4,6 +4,8 @@ import Foundation
 import Glibc
 import HapticsDevices
 import HapticsScheduler
+import HapticsSystem
+import HapticsVirtualDevices
 
 /// How many triggers each side makes inside the traced window.
 let tracedTriggers = 1_000

@@ -1,4 +1,5 @@
 import HapticsDevices
+import HapticsVirtualDevices
 
 /// Times one trigger at a time against the kernel's receipt stamp on a uinput sink.
 ///

@@ -1,7 +1,8 @@
-import CEvdev
+import CHapticsSystem
 import Glibc
 
-/// An open file descriptor on a device node (`/dev/input/event*`, `/dev/uinput`, `/dev/uhid`).
+/// An open file descriptor: a device node (`/dev/input/event*`, `/dev/uinput`, `/dev/uhid`), a pattern
+/// file or a sound file.
 ///
 /// A thin typed layer in the style of swift-system: calls throw a ``SystemCallError`` naming the
 /// call and its ``Errno``, `EINTR` is retried, and `EBADF`/`EFAULT` trap because they mean a bug.
@@ -37,16 +38,25 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
         /// `O_CLOEXEC`: not inherited by child processes.
         public static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
+        /// `O_NOFOLLOW`: refuse (`ELOOP`) when the last path component is a symbolic link.
+        public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        /// `O_CREAT`: create the file when it does not exist.
+        public static let create = OpenOptions(rawValue: O_CREAT)
+        /// `O_EXCL` (with `create`): fail with `EEXIST` when the file exists.
+        public static let exclusive = OpenOptions(rawValue: O_EXCL)
+        /// `O_TRUNC`: empty an existing file.
+        public static let truncate = OpenOptions(rawValue: O_TRUNC)
     }
 
     /// Opens `path`.
     ///
     /// The corresponding C function is `open`.
+    /// `permissions` apply to a file that `options` create (`0o644` by default, less the umask).
     public static func open(
-        _ path: String, _ mode: AccessMode, options: OpenOptions = [.closeOnExec]
+        _ path: String, _ mode: AccessMode, options: OpenOptions = [.closeOnExec], permissions: mode_t = 0o644
     ) throws(SystemCallError) -> FileDescriptor {
         let descriptor = try _SystemCall.run("open", fileDescriptor: -1) {
-            Int(Glibc.open(path, mode.rawValue | options.rawValue))
+            Int(Glibc.open(path, mode.rawValue | options.rawValue, permissions))
         }
         return FileDescriptor(rawValue: CInt(descriptor))
     }
@@ -89,18 +99,18 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     }
 
     /// An ioctl whose argument is a pointer. `name` is the request's C name, used in errors.
-    internal func ioctl(
+    package func ioctl(
         _ name: StaticString, _ request: UInt, _ argument: UnsafeMutableRawPointer?
     ) throws(SystemCallError) -> CInt {
         CInt(try _SystemCall.run(name, fileDescriptor: rawValue) {
-            Int(CEvdev_ioctlPointer(rawValue, request, argument))
+            Int(CHapticsSystem_ioctlPointer(rawValue, request, argument))
         })
     }
 
     /// An ioctl whose argument is passed by value.
-    internal func ioctl(_ name: StaticString, _ request: UInt, value: Int) throws(SystemCallError) -> CInt {
+    package func ioctl(_ name: StaticString, _ request: UInt, value: Int) throws(SystemCallError) -> CInt {
         CInt(try _SystemCall.run(name, fileDescriptor: rawValue) {
-            Int(CEvdev_ioctlInteger(rawValue, request, value))
+            Int(CHapticsSystem_ioctlInteger(rawValue, request, value))
         })
     }
 }

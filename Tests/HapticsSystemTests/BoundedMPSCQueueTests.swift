@@ -1,5 +1,6 @@
 import Testing
 @testable import HapticsScheduler
+import HapticsSystem
 
 @Suite("Bounded MPSC queue")
 struct BoundedMPSCQueueTests {

@@ -1,3 +1,5 @@
+import CHapticsSystem
+
 /// An instant on `CLOCK_MONOTONIC`, in nanoseconds since an unspecified start (the system boot,
 /// excluding suspend).
 ///
@@ -5,6 +7,11 @@
 /// `ContinuousClock` reads `CLOCK_BOOTTIME` on Linux, which runs ahead after a suspend, so it is never
 /// mixed in.
 public struct MonotonicInstant: Sendable, Hashable, Comparable {
+    /// `CLOCK_MONOTONIC` now.
+    ///
+    /// The corresponding C function is `clock_gettime`.
+    public static var now: MonotonicInstant { MonotonicInstant(nanoseconds: CHapticsSystem_monotonicNow()) }
+
     /// Nanoseconds on `CLOCK_MONOTONIC`.
     public var nanoseconds: Int64
 
@@ -21,6 +28,31 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
     /// Nanoseconds from `self` to `other` (negative when `other` is earlier).
     public func duration(to other: MonotonicInstant) -> Int64 {
         other.nanoseconds - nanoseconds
+    }
+
+    /// The instant `duration` later (earlier when negative).
+    public func advanced(by duration: Duration) -> MonotonicInstant {
+        advanced(by: duration.nanoseconds)
+    }
+
+    /// The span from `self` to `other` (negative when `other` is earlier).
+    public func span(to other: MonotonicInstant) -> Duration {
+        .nanoseconds(duration(to: other))
+    }
+
+    /// The instant `duration` after `instant`.
+    public static func + (instant: MonotonicInstant, duration: Duration) -> MonotonicInstant {
+        instant.advanced(by: duration)
+    }
+
+    /// The instant `duration` before `instant`.
+    public static func - (instant: MonotonicInstant, duration: Duration) -> MonotonicInstant {
+        instant.advanced(by: -duration.nanoseconds)
+    }
+
+    /// The span between two instants.
+    public static func - (later: MonotonicInstant, earlier: MonotonicInstant) -> Duration {
+        earlier.span(to: later)
     }
 
     /// Orders instants by time.

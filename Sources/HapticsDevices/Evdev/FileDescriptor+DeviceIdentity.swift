@@ -1,5 +1,6 @@
 import CEvdev
 import Glibc
+import HapticsSystem
 
 /// Typed identity queries on an event node: where the device sits and who made it.
 extension FileDescriptor {

@@ -1,4 +1,5 @@
 import Synchronization
+import HapticsSystem
 
 /// A clock that only moves when told to: tests drive the scheduler with it and never sleep.
 public final class ManualClock: HapticClock {

@@ -1,5 +1,6 @@
 import CEvdev
 import Glibc
+import HapticsSystem
 
 /// Typed evdev calls on an event node (`/dev/input/event*`).
 extension FileDescriptor {

@@ -1,5 +1,6 @@
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 /// An output that gets ready for a program ahead of time, so that playing it later costs as
 /// little as possible (on evdev: effects uploaded with `EVIOCSFF` at prepare time, one `write()`

@@ -5,6 +5,7 @@ import FoundationXML
 import HapticsRendering
 import Testing
 @testable import HapticsDevices
+@testable import HapticsViews
 
 @Suite struct SVGPlotTests {
     let ms: Int64 = 1_000_000

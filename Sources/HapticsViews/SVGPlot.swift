@@ -1,3 +1,5 @@
+import HapticsDevices
+
 /// Draws a ``MotorTimeline`` as a self-contained SVG image: one stepped line per motor on a 0…1
 /// axis, the period of periodic effects on a secondary axis in milliseconds, pattern events as
 /// labelled dashed lines, a time axis in milliseconds, a legend and a title.

@@ -1,6 +1,7 @@
 import Glibc
 
-/// An error number from a system call on an input device, uinput or uhid.
+/// An error number from a system call: on an input device, uinput or uhid, a file, a thread, a sound
+/// device.
 ///
 /// Only the codes these interfaces actually return have names; any other value is still carried
 /// as its raw number.
@@ -45,18 +46,28 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public static let noSpace = Errno(rawValue: ENOSPC)
     /// `ETIMEDOUT`: a uinput owner did not answer an upload or erase in time.
     public static let timedOut = Errno(rawValue: ETIMEDOUT)
+    /// `ELOOP`: a symbolic link where `O_NOFOLLOW` refuses one (or too many links).
+    public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
+    /// `ENOTDIR`: a path component is not a folder.
+    public static let notDirectory = Errno(rawValue: ENOTDIR)
+    /// `EISDIR`: a folder where a file was expected.
+    public static let isDirectory = Errno(rawValue: EISDIR)
+    /// `EPIPE`: the other end is gone (a sound device that stopped).
+    public static let brokenPipe = Errno(rawValue: EPIPE)
+    /// `ESTRPIPE`: a sound stream suspended (the system went to sleep).
+    public static let streamPipe = Errno(rawValue: ESTRPIPE)
 
     /// The current thread's `errno`.
-    internal static var current: Errno { Errno(rawValue: errno) }
+    package static var current: Errno { Errno(rawValue: errno) }
 
     /// `true` for the codes that can only mean a bug in the program (`EBADF`, `EFAULT`).
     internal var isProgrammingError: Bool { self == .badFileDescriptor || self == .badAddress }
 
     /// The symbolic name and the C library's message, e.g. `ENODEV (No such device)`.
-    public var description: String {
-        let message = String(cString: strerror(rawValue))
-        return "\(symbolicName) (\(message))"
-    }
+    public var description: String { "\(symbolicName) (\(message))" }
+
+    /// The C library's message alone, e.g. `No such device`.
+    public var message: String { String(cString: strerror(rawValue)) }
 
     private var symbolicName: String {
         switch rawValue {
@@ -77,6 +88,11 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
         case ENOTTY: "ENOTTY"
         case ENOSPC: "ENOSPC"
         case ETIMEDOUT: "ETIMEDOUT"
+        case ELOOP: "ELOOP"
+        case ENOTDIR: "ENOTDIR"
+        case EISDIR: "EISDIR"
+        case EPIPE: "EPIPE"
+        case ESTRPIPE: "ESTRPIPE"
         default: "errno \(rawValue)"
         }
     }

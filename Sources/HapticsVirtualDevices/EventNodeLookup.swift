@@ -1,7 +1,9 @@
 import CEvdev
 import Glibc
+import HapticsSystem
 
-/// Finds `/dev/input/event*` nodes by what they say they are (`EVIOCGNAME`, `EVIOCGUNIQ`).
+/// Finds `/dev/input/event*` nodes by what they say they are (their name and unique identifier, as
+/// libevdev reads them).
 ///
 /// Node numbers depend on the order devices appeared, so they change between boots and between
 /// test runs; names and unique identifiers do not.
@@ -16,8 +18,13 @@ public enum EventNodeLookup {
             guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
             else { continue }
             defer { try? descriptor.close() }
-            guard (try? descriptor.deviceName()) == name else { continue }
-            if let uniqueIdentifier, (try? descriptor.uniqueIdentifier()) != uniqueIdentifier { continue }
+            var device: OpaquePointer?
+            guard libevdev_new_from_fd(descriptor.rawValue, &device) == 0, let device else { continue }
+            defer { libevdev_free(device) }
+            guard String(cString: libevdev_get_name(device)) == name else { continue }
+            if let uniqueIdentifier, libevdev_get_uniq(device).map({ String(cString: $0) }) ?? "" != uniqueIdentifier {
+                continue
+            }
             return path
         }
         return nil
@@ -29,13 +36,13 @@ public enum EventNodeLookup {
     public static func waitForNode(
         name: String, uniqueIdentifier: String? = nil, timeout: Duration
     ) throws(SystemCallError) -> String? {
-        let deadline = _Monotonic.now + timeout.nanoseconds
+        let deadline = MonotonicInstant.now.nanoseconds + timeout.nanoseconds
         let watch = try _DirectoryWatch()
         defer { watch.close() }
         while true {
             try watch.watchInputDirectory()
             if let path = find(name: name, uniqueIdentifier: uniqueIdentifier) { return path }
-            let remaining = deadline - _Monotonic.now
+            let remaining = deadline - MonotonicInstant.now.nanoseconds
             if remaining <= 0 { return nil }
             try watch.waitForChange(timeoutMilliseconds: CInt(min(remaining / 1_000_000 + 1, 1_000)))
         }

@@ -1,13 +1,13 @@
-import Foundation
+import CHapticsSystem
 import Glibc
 
 /// A named thread that calls `handle` whenever a device descriptor is readable, until stopped.
 ///
-/// Virtual devices need one: a uinput upload blocks the uploader in `EVIOCSFF` until the device
+/// The hotplug monitor needs one for inotify; virtual devices need one: a uinput upload blocks the uploader in `EVIOCSFF` until the device
 /// owner answers, and a uhid probe blocks the kernel until its feature reports are answered, so the
 /// owner must read concurrently with whoever drives the device. Stopping wakes the thread through
 /// a pipe and joins it, so no callback runs after ``stop()`` returns.
-internal final class _DeviceReaderThread: @unchecked Sendable {
+package final class _DeviceReaderThread: @unchecked Sendable {
     private let device: FileDescriptor
     private let wake: FileDescriptor
     private let wakeWriter: FileDescriptor
@@ -16,7 +16,7 @@ internal final class _DeviceReaderThread: @unchecked Sendable {
     private var thread: pthread_t?
 
     /// Starts the thread. `name` is at most 15 characters (the kernel's limit).
-    init(name: String, device: FileDescriptor, handle: @escaping () -> Void) throws(SystemCallError) {
+    package init(name: String, device: FileDescriptor, handle: @escaping () -> Void) throws(SystemCallError) {
         precondition(name.utf8.count <= 15, "thread name '\(name)' is longer than 15 characters")
         self.device = device
         self.name = name
@@ -43,7 +43,7 @@ internal final class _DeviceReaderThread: @unchecked Sendable {
     }
 
     /// Wakes the thread, waits for it to end and releases the wake descriptor. Idempotent.
-    func stop() {
+    package func stop() {
         guard let thread else { return }
         self.thread = nil
         var one: UInt8 = 1
@@ -54,7 +54,7 @@ internal final class _DeviceReaderThread: @unchecked Sendable {
     }
 
     private func run() {
-        Thread.current.name = name  // Foundation passes it on to pthread_setname_np.
+        name.withCString { _ = CHapticsSystem_setThreadName($0) }
         var entries = [
             pollfd(fd: device.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0),

@@ -1,5 +1,6 @@
 import HapticsDevices
 import Testing
+import HapticsSystem
 
 @Suite struct SystemErrnoTests {
     @Test func describesTheCodesEvdevReturnsByNameAndMessage() {

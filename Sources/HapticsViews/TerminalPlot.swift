@@ -1,3 +1,5 @@
+import HapticsDevices
+
 /// Draws a ``MotorTimeline`` as text: one row of block characters per motor, a time axis in
 /// milliseconds, and each motor's peak. Deterministic, so its output can be compared exactly.
 ///

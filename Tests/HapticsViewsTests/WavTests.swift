@@ -3,6 +3,7 @@ import HapticsAudio
 import HapticsRendering
 import Testing
 @testable import HapticsDevices
+@testable import HapticsViews
 
 @Suite struct WavTests {
     @Test func writerEmitsTheExactRIFFHeaderAndLittleEndianSamples() {

@@ -1,3 +1,4 @@
+import HapticsDevices
 import Foundation
 import HapticsAudio
 

@@ -1,5 +1,6 @@
 import CEvdev
 import Glibc
+import HapticsSystem
 
 /// A virtual force-feedback device made with uinput, which answers every upload and erase and
 /// records everything the kernel asks of it with the kernel's timestamp.

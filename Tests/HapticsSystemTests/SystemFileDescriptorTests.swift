@@ -2,6 +2,7 @@ import CEvdev
 import Glibc
 import HapticsDevices
 import Testing
+import HapticsSystem
 
 @Suite struct SystemFileDescriptorTests {
     /// A pipe from the real kernel: reads and writes that are not forced still happen.

@@ -5,11 +5,11 @@ import Glibc
 /// It retries `EINTR`, traps on errnos that can only mean a bug (`EBADF`, `EFAULT`), and in debug
 /// builds lets ``SystemCallMocking`` record the call or force an errno. It never allocates, so it is
 /// fit for the trigger path.
-internal enum _SystemCall {
+package enum _SystemCall {
     /// Runs `body` (a raw call returning -1 and setting `errno` on failure) until it is not
     /// interrupted, and returns its result or its errno.
     @inline(__always)
-    static func perform(
+    package static func perform(
         _ name: StaticString, fileDescriptor: CInt, retryOnInterrupt: Bool = true, _ body: () -> Int
     ) -> Result<Int, Errno> {
         while true {
@@ -29,7 +29,7 @@ internal enum _SystemCall {
 
     /// Like ``perform(_:fileDescriptor:retryOnInterrupt:_:)``, throwing a ``SystemCallError`` named after the call.
     @inline(__always)
-    static func run(
+    package static func run(
         _ name: StaticString, fileDescriptor: CInt, retryOnInterrupt: Bool = true, _ body: () -> Int
     ) throws(SystemCallError) -> Int {
         switch perform(name, fileDescriptor: fileDescriptor, retryOnInterrupt: retryOnInterrupt, body) {

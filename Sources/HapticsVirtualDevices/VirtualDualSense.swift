@@ -2,6 +2,7 @@ import CEvdev
 import CHapticsSystem
 import Glibc
 import Synchronization
+import HapticsSystem
 
 /// A DualSense controller on USB, made with uhid, that the kernel's own hid-playstation driver binds.
 ///

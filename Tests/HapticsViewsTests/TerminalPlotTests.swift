@@ -1,6 +1,7 @@
 import HapticsRendering
 import Testing
 @testable import HapticsDevices
+@testable import HapticsViews
 
 @Suite struct TerminalPlotTests {
     let ms: Int64 = 1_000_000

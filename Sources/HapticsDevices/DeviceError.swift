@@ -1,3 +1,5 @@
+import HapticsSystem
+
 /// Why a device could not be opened, prepared or driven. Every case says which device.
 public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The event node exists but may not be opened for writing.
