@@ -13,16 +13,16 @@ struct EngineDevice {
     var players: [PlayerID]
 
     /// The device as a preparable output (evdev: uploads at prepare time), if it is one.
-    var preparable: (any PreparableOutput)? { output.device as? any PreparableOutput }
+    var preparable: (any PreparableActuator)? { output.device as? any PreparableActuator }
     /// The device as an output with a hardware gain (evdev `FF_GAIN`), if it is one and the
     /// device really has the gain.
-    var hardwareGain: (any HardwareGainOutput)? { Self.hardwareGain(of: output.device) }
+    var hardwareGain: (any HardwareGainActuator)? { Self.hardwareGain(of: output.device) }
 
-    static func hardwareGain(of device: any ActuatorOutput) -> (any HardwareGainOutput)? {
+    static func hardwareGain(of device: any Actuator) -> (any HardwareGainActuator)? {
         // An evdev actuator speaks the protocol whatever the device; only FF_GAIN devices apply it.
         if let evdev = device as? EvdevActuator, !evdev.supportsHardwareGain { return nil }
-        return device as? any HardwareGainOutput
+        return device as? any HardwareGainActuator
     }
     /// The device as an output that reports its own loss (evdev `ENODEV`), if it is one.
-    var lossReporting: (any LossReportingOutput)? { output.device as? any LossReportingOutput }
+    var lossReporting: (any LossReportingActuator)? { output.device as? any LossReportingActuator }
 }

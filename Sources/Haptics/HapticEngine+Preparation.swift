@@ -25,7 +25,7 @@ extension HapticEngine {
 
     /// Prepares programs on devices outside the engine's lock; a device that turns out to be gone
     /// is reported lost, and any other refusal leaves the program to play unprepared.
-    func prepare(_ targets: [(output: any PreparableOutput, program: Program, channel: ChannelID)]) {
+    func prepare(_ targets: [(output: any PreparableActuator, program: Program, channel: ChannelID)]) {
         for target in targets {
             do {
                 try target.output.prepare(target.program)
@@ -38,7 +38,7 @@ extension HapticEngine {
     /// On a newly added device: prepares every item whose preparation still holds.
     func prepareCurrentPreparations(onChannel channel: ChannelID) {
         let now = scheduler.currentTime().nanoseconds
-        let targets = devices.withLock { devices -> [(output: any PreparableOutput, program: Program, channel: ChannelID)] in
+        let targets = devices.withLock { devices -> [(output: any PreparableActuator, program: Program, channel: ChannelID)] in
             guard let device = devices.first(where: { $0.channel == channel }), let output = device.preparable else { return [] }
             return vocabulary.indices.compactMap { index in
                 vocabulary[index].preparedUntil.load(ordering: .relaxed) > now ? (output, device.programs[index], channel) : nil

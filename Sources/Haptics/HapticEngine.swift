@@ -50,7 +50,7 @@ public final class HapticEngine: Sendable {
     /// One output the engine plays on.
     public struct Output: Sendable {
         /// The device.
-        public let device: any ActuatorOutput
+        public let device: any Actuator
         /// What the device can do.
         public let profile: DeviceProfile
         /// A name for people (`Sony Interactive Entertainment Wireless Controller`).
@@ -59,7 +59,7 @@ public final class HapticEngine: Sendable {
         public let path: String?
 
         /// Creates an output; the name defaults to the profile's display name.
-        public init(device: any ActuatorOutput, profile: DeviceProfile, name: String? = nil, path: String? = nil) {
+        public init(device: any Actuator, profile: DeviceProfile, name: String? = nil, path: String? = nil) {
             self.device = device
             self.profile = profile
             self.name = name ?? profile.displayName

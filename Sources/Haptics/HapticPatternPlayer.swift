@@ -28,7 +28,7 @@ public final class HapticPatternPlayer: Sendable {
     /// The pattern as given.
     public let pattern: Pattern
     /// Per output it was made for: the program rendered for it, its loaded id and its player.
-    let outputs: [PatternOutput]
+    let outputs: [PlayerBinding]
     /// The pattern with its waveforms loaded, when it came from a file and has sound.
     let sound: AudioPattern?
     /// The sound's voices, rendered at the output rate the first time they are needed.
@@ -44,7 +44,7 @@ public final class HapticPatternPlayer: Sendable {
         self.engine = engine
         self.pattern = pattern
         self.sound = sound?.hasSound == true ? sound : nil
-        var outputs: [PatternOutput] = []
+        var outputs: [PlayerBinding] = []
         let devices = engine.devices.withLock { $0 }
         do {
             for device in devices {
@@ -52,7 +52,7 @@ public final class HapticPatternPlayer: Sendable {
                 let programID = try engine.scheduler.load(program)
                 do {
                     let player = try engine.scheduler.makePlayer(program: programID, channel: device.channel)
-                    outputs.append(PatternOutput(
+                    outputs.append(PlayerBinding(
                         program: program, programID: programID, player: player, channel: device.channel,
                         controlInterval: device.output.profile.controlInterval,
                         hardwareGain: device.hardwareGain != nil, preparable: device.preparable))
@@ -138,7 +138,7 @@ public final class HapticPatternPlayer: Sendable {
 
     private func start(at requested: MonotonicInstant?, withSound: Bool) -> PlaybackOutcome.WithSound {
         var haptics: PlaybackOutcome?
-        var playable: [PatternOutput] = []
+        var playable: [PlayerBinding] = []
         if let reason = engine.silenceReason() {
             haptics = .notPlayed(reason)
         } else {

@@ -7,7 +7,7 @@ import HapticsSystem
 /// the clock: production engines run on `SystemMonotonicClock`, tests on `ManualClock`.
 protocol SchedulerControl: AnyObject, Sendable {
     func currentTime() -> MonotonicInstant
-    func addChannel(output: any ActuatorOutput, profile: DeviceProfile, policy: OverlapPolicy) -> ChannelID
+    func addChannel(output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy) -> ChannelID
     var channelTotal: Int { get }
     func load(_ program: Program) throws -> ProgramID
     func unload(_ program: ProgramID) -> Bool

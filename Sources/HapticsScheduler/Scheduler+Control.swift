@@ -5,7 +5,7 @@ extension Scheduler {
     /// with, and how overlapping players combine. Control side. Traps when all
     /// `maximumChannels` channels exist (a configuration error, like overflowing a fixed-capacity
     /// buffer).
-    public func addChannel(output: any ActuatorOutput, profile: DeviceProfile, policy: OverlapPolicy = .replace) -> ChannelID {
+    public func addChannel(output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy = .replace) -> ChannelID {
         control.withLock { _ in
             let index = channelCount.load(ordering: .relaxed)
             precondition(index < configuration.maximumChannels,

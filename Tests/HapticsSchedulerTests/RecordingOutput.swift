@@ -4,7 +4,7 @@ import HapticsRendering
 import HapticsSystem
 
 /// An output that records everything it is asked to perform, in order.
-final class RecordingOutput: ActuatorOutput {
+final class RecordingOutput: Actuator {
     private let emissions = Mutex<[Emission]>([])
 
     init() {

@@ -7,7 +7,7 @@ import HapticsSystem
 /// A simulated device that also takes part in the device contracts a real evdev device has:
 /// it records what it was asked to prepare, expire and set as gain, and can be made "lost".
 /// The host has no evdev devices; the kernel tests run the same engine paths on real ones.
-final class PreparingDevice: PreparableOutput, HardwareGainOutput, LossReportingOutput, @unchecked Sendable {
+final class PreparingDevice: PreparableActuator, HardwareGainActuator, LossReportingActuator, @unchecked Sendable {
     /// What the control side asked of the device, in order.
     enum Request: Equatable {
         case prepare(commands: Int)

@@ -72,13 +72,13 @@ import Testing
     }
 
     @Test func periodicPitchIsOnePerPeriodMovedByOctavesIntoTheAudibleRange() {
-        let renderer = HapticAudioRenderer()
+        let renderer = MotorSound()
         #expect(renderer.frequency(periodMilliseconds: 1) == 1_000)
         #expect(renderer.frequency(periodMilliseconds: 10) == 100)
         #expect(renderer.frequency(periodMilliseconds: 20) == 100)     // 50 Hz, one octave up
         #expect(renderer.frequency(periodMilliseconds: 100) == 80)     // 10 Hz, three octaves up
         #expect(renderer.frequency(periodMilliseconds: 0) == 210)      // no period: the weak motor's pitch
-        #expect(HapticAudioRenderer(highestFrequency: 600).frequency(periodMilliseconds: 1) == 500)
+        #expect(MotorSound(highestFrequency: 600).frequency(periodMilliseconds: 1) == 500)
     }
 
     @Test func sineFollowsTheLevelWithRampsAtExactSamples() {
@@ -87,7 +87,7 @@ import Testing
             periodic(1, at: 0),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: 20 * ms)
-        let samples = HapticAudioRenderer().render(timeline)
+        let samples = MotorSound().render(timeline)
         #expect(samples.count == 960 + 240)                 // 20 ms + one 5 ms ramp for the fade-out
         #expect(samples[0] == 0)
         #expect(samples[12] == 1_597)                       // a quarter cycle, 13/240 into the ramp-up
@@ -105,7 +105,7 @@ import Testing
             periodic(2, at: 10_250_000),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
-        let samples = HapticAudioRenderer().render(timeline)
+        let samples = MotorSound().render(timeline)
         #expect(samples[492] == 29_490)
         #expect(samples[516] == 0)
         #expect(samples[540] == -29_490)
@@ -116,7 +116,7 @@ import Testing
             TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: .rumble(strong: 0xFFFF, weak: 0xFFFF)),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
-        let renderer = HapticAudioRenderer(strongFrequency: 1_000, weakFrequency: 2_000)
+        let renderer = MotorSound(strongFrequency: 1_000, weakFrequency: 2_000)
         let samples = renderer.render(timeline)
         // Two motors: each at most 0.45 of full scale. At sample 486 the strong tone is at 45°, the weak at 90°.
         #expect(samples[486] == 25_172)
@@ -129,7 +129,7 @@ import Testing
             TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0x8000, weak: 0)),
             TimedCommand(offset: 3 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
-        let renderer = HapticAudioRenderer()
+        let renderer = MotorSound()
         let bytes = renderer.renderWAV(timeline)
         #expect(bytes.count == 44 + 2 * (144 + 240))
         #expect(Array(bytes[40..<44]) == [0x00, 0x03, 0x00, 0x00])   // data length 768
@@ -142,6 +142,6 @@ import Testing
 
     @Test func timelineWithoutMotorsIsSilence() {
         let timeline = MotorTimeline(commands: [TimedCommand(offset: 1 * ms, intensity: 0, sharpness: 0, command: .stop)])
-        #expect(HapticAudioRenderer().render(timeline) == Array(repeating: 0, count: 48 + 240))
+        #expect(MotorSound().render(timeline) == Array(repeating: 0, count: 48 + 240))
     }
 }

@@ -132,7 +132,7 @@ struct PlayCommand: Command {
             try write(SVGPlot.render(timeline, title: "\(name) on \(run.profile.displayName)", events: []), to: plotPath)
         }
         if let wavPath {
-            try write(HapticAudioRenderer().renderWAV(timeline), to: wavPath)
+            try write(MotorSound().renderWAV(timeline), to: wavPath)
         }
         if json {
             for line in run.commandLines(name: name) { context.console.line(line) }

@@ -31,7 +31,7 @@ import HapticsSystem
 ///   erases every effect it uploaded and closes the descriptor.
 ///
 /// One actuator serves one scheduler channel: `perform` must be called from one thread at a time.
-public final class EvdevActuator: PreparableOutput, HardwareGainOutput, LossReportingOutput, @unchecked Sendable {
+public final class EvdevActuator: PreparableActuator, HardwareGainActuator, LossReportingActuator, @unchecked Sendable {
     /// The device this actuator drives (and closes).
     public let device: EvdevDevice
     /// The tuning it was created with.

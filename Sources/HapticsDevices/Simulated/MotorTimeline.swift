@@ -2,7 +2,7 @@ import HapticsRendering
 
 /// Motor levels over time, piecewise constant: what an actuator is doing between commands.
 ///
-/// The common input of ``TerminalPlot``, ``SVGPlot`` and ``HapticAudioRenderer``. Build one from a
+/// The common input of ``TerminalPlot``, ``SVGPlot`` and ``MotorSound``. Build one from a
 /// ``SimulatedDevice`` recording or from a rendered `Program`. Each command sets the whole actuator
 /// state (a rumble silences a periodic effect and the other way round); `.stop` silences everything.
 public struct MotorTimeline: Sendable, Hashable {

@@ -4,12 +4,12 @@ import Synchronization
 import HapticsSystem
 
 /// An actuator that only records: the default output when no real device is present, and the way to
-/// look at (``TerminalPlot``, ``SVGPlot``) and listen to (``HapticAudioRenderer``) any pattern.
+/// look at (``TerminalPlot``, ``SVGPlot``) and listen to (``MotorSound``) any pattern.
 ///
 /// `perform` runs on the scheduler's realtime thread: it writes one ``RecordedCommand`` into storage
 /// allocated at init and publishes it with an atomic count — no allocation, no lock. When the storage
 /// is full, further commands are dropped and counted in ``droppedCount``; call ``reset()`` to reuse it.
-public final class SimulatedDevice: ActuatorOutput, @unchecked Sendable {
+public final class SimulatedDevice: Actuator, @unchecked Sendable {
     // @unchecked: `records` is written only by the single `perform` caller at index `count` before
     // that index is published with a releasing store, and read by the control side only below the
     // count it acquired; control-side readers and `reset` serialize on `controlLock`.

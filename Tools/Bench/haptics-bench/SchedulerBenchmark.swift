@@ -7,7 +7,7 @@ import HapticsSystem
 
 /// Records the lateness (`now − deadline`, as the scheduler reports it) of every level command, into
 /// storage allocated up front: no allocation, lock or system call on the realtime thread.
-final class LatenessRecorder: ActuatorOutput, @unchecked Sendable {
+final class LatenessRecorder: Actuator, @unchecked Sendable {
     let capacity: Int
     let deadlines: UnsafeMutablePointer<Int64>
     let lateness: UnsafeMutablePointer<Int64>

@@ -7,7 +7,7 @@ import Synchronization
 import HapticsSystem
 
 /// Counts what the realtime thread emits, without allocating.
-final class CountingOutput: ActuatorOutput, @unchecked Sendable {
+final class CountingOutput: Actuator, @unchecked Sendable {
     let count = Atomic<Int>(0)
     func perform(_ command: ActuatorCommand, channel: ChannelID, deadline: MonotonicInstant, now: MonotonicInstant) {
         count.add(1, ordering: .relaxed)

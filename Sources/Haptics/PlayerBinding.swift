@@ -4,7 +4,7 @@ import HapticsScheduler
 
 /// What a pattern player holds for one device: the program rendered for it and its scheduler
 /// resources, plus what the controls need to know about the device.
-struct PatternOutput: Sendable {
+struct PlayerBinding: Sendable {
     let program: Program
     let programID: ProgramID
     let player: PlayerID
@@ -14,5 +14,5 @@ struct PatternOutput: Sendable {
     /// Whether the device applies the engine gain itself.
     let hardwareGain: Bool
     /// The device, when it can prepare programs ahead of time.
-    let preparable: (any PreparableOutput)?
+    let preparable: (any PreparableActuator)?
 }

@@ -18,7 +18,7 @@ import HapticsAudio
 /// Level changes are ramped linearly (a full swing takes ``ramp``) so steps do not click, and each
 /// tone's phase runs on continuously across level and pitch changes. Motors are summed and scaled by
 /// ``headroom`` / motor count, so all motors at full level never clip.
-public struct HapticAudioRenderer: Sendable, Hashable {
+public struct MotorSound: Sendable, Hashable {
     /// Samples per second.
     public var sampleRate: Int
     /// Pitch of the strong rumble motor, hertz.

@@ -1,0 +1,27 @@
+/// A pattern rendered for one device profile: a time-ordered command list, ready to prepare and play.
+///
+/// Time convention (lead-time compensation): offsets count from the *send start* S, the instant
+/// the program starts writing to the device. A command written at S + offset is felt one rise time
+/// (`leadTime`) later, at S + offset + leadTime, which is the pattern time `offset` on a timeline whose
+/// zero is felt at S + leadTime. So offsets equal the pattern times they render, and a player that
+/// wants the pattern's time zero felt at instant T starts the program at S = T − leadTime.
+/// Stops shift the same way: a motor also needs about its rise time to spin down.
+public struct Program: Sendable, Hashable {
+    /// The profile the program was rendered for.
+    public var profileName: String
+    /// Commands sorted by `offset` (ties keep render order). The last command is always `.stop`.
+    public var commands: [TimedCommand]
+    /// Nanoseconds from the program start to the final stop.
+    public var duration: Int64
+    /// How much earlier than the pattern's own time zero the first command is sent (the actuator's
+    /// rise time), in nanoseconds. A player that wants the felt onset at time T starts at T − leadTime.
+    public var leadTime: Int64
+
+    /// Creates a program.
+    public init(profileName: String, commands: [TimedCommand], duration: Int64, leadTime: Int64) {
+        self.profileName = profileName
+        self.commands = commands
+        self.duration = duration
+        self.leadTime = leadTime
+    }
+}
