@@ -37,7 +37,7 @@ let package = Package(
         // Pure: vocabulary, pattern IR, AHAP codec. No I/O beyond reading a file.
         .target(name: "HapticsPatterns", dependencies: ["HapticsSystem"]),
         // Pure: pattern × device profile → program of timed actuator commands.
-        .target(name: "HapticsRendering", dependencies: ["HapticsPatterns"]),
+        .target(name: "HapticsRendering", dependencies: ["HapticsPatterns", "HapticsSystem"]),
         // Realtime core: lock-free submission, one RT thread, generic over an injected clock.
         .target(name: "HapticsScheduler", dependencies: ["HapticsRendering", "HapticsSystem", "CHapticsSystem"]),
         // Sound: WAV codec, AHAP audio events, ALSA/WAV/null sinks on the engine's clock.
@@ -49,7 +49,7 @@ let package = Package(
         // The public engine; `import Haptics` is the one import a game needs.
         .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
         // Views of what a device was told: terminal and SVG plots, the motors as sound.
-        .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio"]),
+        .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsSystem"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
         .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsViews", "HapticsVirtualDevices"]),
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),

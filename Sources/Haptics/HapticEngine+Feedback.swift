@@ -83,7 +83,7 @@ extension HapticEngine {
             scheduled = true
         }
         guard scheduled else { return .notPlayed(.unsupported) }
-        entry.preparedUntil.store(now.nanoseconds + configuration.prepareLifetime, ordering: .relaxed)
+        entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
         return .scheduled(feltAt: felt)
     }
 }

@@ -45,9 +45,9 @@ extension HapticEngine {
 
     /// Starts the periodic housekeeping of a started engine.
     func startHousekeeping() {
-        let interval = max(configuration.housekeepingInterval, 1_000_000)
+        let interval = Int(max(configuration.housekeepingInterval, .milliseconds(1)).nanoseconds)
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "haptics.housekeeping"))
-        timer.schedule(deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)))
+        timer.schedule(deadline: .now() + .nanoseconds(interval), repeating: .nanoseconds(interval))
         timer.setEventHandler { [weak self] in self?.performHousekeeping() }
         let previous = background.withLock { background in
             defer { background.housekeeping = timer }

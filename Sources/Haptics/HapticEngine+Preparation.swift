@@ -2,6 +2,7 @@ import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 
 extension HapticEngine {
     /// Prepares a vocabulary item: every preparable device gets its program ready (evdev: effects
@@ -9,7 +10,7 @@ extension HapticEngine {
     /// `Configuration.prepareLifetime`. Control side: may block on uploads.
     func prepare(_ entry: VocabularyEntry) {
         let now = scheduler.currentTime()
-        entry.preparedUntil.store(now.nanoseconds + configuration.prepareLifetime, ordering: .relaxed)
+        entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
         guard let index = vocabulary.firstIndex(where: { $0 === entry }) else { return }
         let targets = devices.withLock { devices in
             devices.compactMap { device in device.preparable.map { ($0, device.programs[index], device.channel) } }
@@ -49,7 +50,7 @@ extension HapticEngine {
 
     /// Releases device resources of preparations unused for `prepareLifetime`.
     func expireUnusedPreparations() {
-        let cutoff = scheduler.currentTime().advanced(by: -configuration.prepareLifetime)
+        let cutoff = scheduler.currentTime() - configuration.prepareLifetime
         let outputs = devices.withLock { $0.compactMap(\.preparable) }
         for output in outputs { output.expirePreparations(unusedSince: cutoff) }
     }

@@ -15,16 +15,16 @@ extension HapticEngine {
         play(feedback, feltAt: audibleAt)
     }
 
-    /// For apps that play the sound themselves and start it now: it is heard after `latency`
-    /// nanoseconds (the app's output latency), and the feedback is felt then.
+    /// For apps that play the sound themselves and start it now: it is heard after `latency` (the
+    /// app's output latency), and the feedback is felt then.
     @discardableResult
-    public func play(_ feedback: Feedback, withSoundStartingNow latency: Int64) -> PlaybackOutcome {
-        play(feedback, feltAt: scheduler.currentTime().advanced(by: max(latency, 0)))
+    public func play(_ feedback: Feedback, withSoundStartingNow latency: Duration) -> PlaybackOutcome {
+        play(feedback, feltAt: scheduler.currentTime() + max(latency, .zero))
     }
 
     /// How long before its felt onset `feedback` must start on the slowest live device (its rise
     /// time): a sound heard sooner than this from now cannot have the haptic with it.
-    public func leadTime(for feedback: Feedback) -> Int64 {
-        vocabularyEntry(for: feedback)?.maximumLeadTime(roster) ?? 0
+    public func leadTime(for feedback: Feedback) -> Duration {
+        .nanoseconds(vocabularyEntry(for: feedback)?.maximumLeadTime(roster) ?? 0)
     }
 }

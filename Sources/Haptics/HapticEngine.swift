@@ -18,12 +18,12 @@ public final class HapticEngine: Sendable {
     public struct Configuration: Sendable {
         /// What happens when a feedback starts while another plays on the same device.
         public var overlapPolicy: OverlapPolicy
-        /// How long a `prepare()` stays valid without a play, in nanoseconds (the guidelines: a few
-        /// seconds); then the prepared resources are released.
-        public var prepareLifetime: Int64
-        /// How often a started engine looks for lost devices and expired preparations, in
-        /// nanoseconds. Off the realtime thread.
-        public var housekeepingInterval: Int64
+        /// How long a `prepare()` stays valid without a play (the guidelines: a few seconds); then
+        /// the prepared resources are released.
+        public var prepareLifetime: Duration
+        /// How often a started engine looks for lost devices and expired preparations (at least
+        /// every millisecond). Off the realtime thread.
+        public var housekeepingInterval: Duration
         /// Capacities of the scheduler. `maximumChannels` bounds how many devices the engine can
         /// have added over its lifetime (a lost device's channel is not reused).
         public var scheduler: SchedulerConfiguration
@@ -34,8 +34,8 @@ public final class HapticEngine: Sendable {
         /// Creates a configuration.
         public init(
             overlapPolicy: OverlapPolicy = .replace,
-            prepareLifetime: Int64 = 5_000_000_000,
-            housekeepingInterval: Int64 = 50_000_000,
+            prepareLifetime: Duration = .seconds(5),
+            housekeepingInterval: Duration = .milliseconds(50),
             scheduler: SchedulerConfiguration = SchedulerConfiguration(),
             soundCueFolder: String? = nil
         ) {

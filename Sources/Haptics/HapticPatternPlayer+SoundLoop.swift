@@ -6,8 +6,8 @@ extension HapticPatternPlayer {
     /// How far ahead of a pass's start its voices are handed to the audio output: two housekeeping
     /// intervals (the timer may fire up to one interval late, and the pass must still be queued by
     /// the next one) plus the output's `minimumLeadTime` (what it needs to place a voice on time).
-    func soundLoopHorizon(_ audio: AudioOutput) -> Int64 {
-        2 * max(engine.configuration.housekeepingInterval, 1_000_000) + audio.minimumLeadTime
+    func soundLoopHorizon(_ audio: AudioOutput) -> Duration {
+        max(engine.configuration.housekeepingInterval, .milliseconds(1)) * 2 + .nanoseconds(audio.minimumLeadTime)
     }
 
     /// The most passes one renewal hands over, so a very short loop cannot flood the audio queue.
@@ -31,8 +31,8 @@ extension HapticPatternPlayer {
             return
         }
         let now = engine.scheduler.currentTime()
-        let horizon = now.advanced(by: soundLoopHorizon(audio.output))
-        let earliest = now.advanced(by: audio.output.minimumLeadTime)
+        let horizon = now + soundLoopHorizon(audio.output)
+        let earliest = now + .nanoseconds(audio.output.minimumLeadTime)
         for _ in 0..<Self.maximumPassesPerRenewal {
             let pass = passes.scheduled + 1
             let begins = passes.start(of: pass)
@@ -48,8 +48,9 @@ extension HapticPatternPlayer {
                 // Too late to be heard on time (housekeeping ran late): skip to the first pass that
                 // can be, as long as the loop held over the ones skipped. A sound out of step with
                 // its haptics is worse than none.
-                let behind = earliest.nanoseconds - passes.onset.nanoseconds
-                let first = Int((behind + passes.length - 1) / passes.length)
+                let behind = (earliest - passes.onset).nanoseconds
+                let length = passes.length.nanoseconds
+                let first = Int((behind + length - 1) / length)
                 guard state.loops(at: passes.wrap(into: first - 1)) else {
                     state.passes = nil
                     return

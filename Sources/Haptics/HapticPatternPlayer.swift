@@ -84,11 +84,10 @@ public final class HapticPatternPlayer: Sendable {
     }
 
     /// How early the first command goes out before the felt onset, the longest over the outputs.
-    public var leadTime: Int64 { outputs.map(\.program.leadTime).max() ?? 0 }
+    public var leadTime: Duration { outputs.map(\.program.leadTime).max() ?? .zero }
 
-    /// The pattern's length as played (longest program, from the first command to the final stop),
-    /// in nanoseconds.
-    public var duration: Int64 { outputs.map(\.program.duration).max() ?? 0 }
+    /// The pattern's length as played (longest program, from the first command to the final stop).
+    public var duration: Duration { outputs.map(\.program.duration).max() ?? .zero }
 
     /// The programs rendered for each output, in output order.
     public var programs: [Program] { outputs.map(\.program) }
@@ -149,14 +148,14 @@ public final class HapticPatternPlayer: Sendable {
         }
         let state = engine.soundState(requested: withSound, hasSound: sound != nil)
         let now = engine.scheduler.currentTime()
-        var lead = playable.map(\.program.leadTime).max() ?? 0
-        if let audio = state.audio { lead = max(lead, audio.output.minimumLeadTime) }
-        let earliest = now.advanced(by: lead)
+        var lead = playable.map(\.program.leadTime).max() ?? .zero
+        if let audio = state.audio { lead = max(lead, .nanoseconds(audio.output.minimumLeadTime)) }
+        let earliest = now + lead
         let onset = max(requested ?? earliest, earliest)
         if haptics == nil {
             haptics = .scheduled(feltAt: onset)
             for output in playable {
-                let start = onset.advanced(by: -output.program.leadTime)
+                let start = onset - output.program.leadTime
                 let level = output.hardwareGain ? 1 : engine.gain
                 guard engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start),
                       engine.scheduler.start(output.player, at: start)
@@ -263,14 +262,15 @@ public final class HapticPatternPlayer: Sendable {
         return submitted
     }
 
-    /// Jumps to `offset` seconds into the pattern. The sound is silenced at `time` (faded out like
-    /// `stop`) and stays silent until the next `start`: a recorded clip cannot resume mid-way in step
-    /// with a jump, and a sound out of step with its haptics is worse than none.
+    /// Jumps to `offset` into the pattern (negative offsets are the start). The sound is silenced
+    /// at `time` (faded out like `stop`) and stays silent until the next `start`: a recorded clip
+    /// cannot resume mid-way in step with a jump, and a sound out of step with its haptics is worse
+    /// than none.
     @discardableResult
-    public func seek(to offset: Double, at time: MonotonicInstant? = nil) -> Bool {
+    public func seek(to offset: Duration, at time: MonotonicInstant? = nil) -> Bool {
         let time = time ?? engine.scheduler.currentTime()
-        let nanoseconds = Int64((max(offset, 0) * 1e9).rounded())
-        let haptics = outputs.allSatisfy { engine.scheduler.seek($0.player, to: nanoseconds, at: time) }
+        let offset = max(offset, .zero)
+        let haptics = outputs.allSatisfy { engine.scheduler.seek($0.player, to: offset, at: time) }
         return endSoundLoop { silenceSound(at: time) } && haptics
     }
 
@@ -289,7 +289,7 @@ public final class HapticPatternPlayer: Sendable {
             loop.rate = rate
             // A wrap due exactly at `time` still happens there: the scheduler re-anchors at `time`
             // before it wraps.
-            withdrawSoundPasses(&loop, from: time.advanced(by: 1), keepingTimeline: false)
+            withdrawSoundPasses(&loop, from: time + .nanoseconds(1), keepingTimeline: false)
         }
         return submitted
     }
@@ -309,17 +309,17 @@ public final class HapticPatternPlayer: Sendable {
     /// interval, as timed parameter changes starting at `start` (now when `nil`).
     @discardableResult
     public func send(_ curve: ParameterCurve, startingAt start: MonotonicInstant? = nil) -> Bool {
-        let origin = (start ?? engine.scheduler.currentTime()).advanced(by: Int64((curve.time * 1e9).rounded()))
+        let origin = (start ?? engine.scheduler.currentTime()) + Duration(patternSeconds: curve.time)
         guard let first = curve.controlPoints.first, let last = curve.controlPoints.last else { return true }
         var ok = true
         for output in outputs {
-            let step = max(output.controlInterval, 1_000_000)
-            let end = Int64((last.time * 1e9).rounded())
-            var t = Int64((first.time * 1e9).rounded())
+            let step = max(output.controlInterval, .milliseconds(1))
+            let end = Duration(patternSeconds: last.time)
+            var t = Duration(patternSeconds: first.time)
             while ok {
-                let value = curve.value(atOffset: Double(t) / 1e9)
+                let value = curve.value(atOffset: t.patternSeconds)
                 let sent = curve.id == .hapticIntensityControl && !output.hardwareGain ? value * engine.gain : value
-                ok = engine.scheduler.setParameter(output.player, curve.id, value: sent, at: origin.advanced(by: t))
+                ok = engine.scheduler.setParameter(output.player, curve.id, value: sent, at: origin + t)
                 if t >= end { break }
                 t = min(t + step, end)
             }

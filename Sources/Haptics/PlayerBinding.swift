@@ -10,7 +10,7 @@ struct PlayerBinding: Sendable {
     let player: PlayerID
     let channel: ChannelID
     /// The device profile's control interval (parameter curves are sampled at it).
-    let controlInterval: Int64
+    let controlInterval: Duration
     /// Whether the device applies the engine gain itself.
     let hardwareGain: Bool
     /// The device, when it can prepare programs ahead of time.

@@ -15,7 +15,7 @@ protocol SchedulerControl: AnyObject, Sendable {
     func releasePlayer(_ player: PlayerID)
     func start(_ player: PlayerID, at time: MonotonicInstant) -> Bool
     func stop(_ player: PlayerID, at time: MonotonicInstant) -> Bool
-    func seek(_ player: PlayerID, to offset: Int64, at time: MonotonicInstant) -> Bool
+    func seek(_ player: PlayerID, to offset: Duration, at time: MonotonicInstant) -> Bool
     func setRate(_ player: PlayerID, _ rate: Double, at time: MonotonicInstant) -> Bool
     func setLoop(_ player: PlayerID, _ enabled: Bool, at time: MonotonicInstant) -> Bool
     func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant) -> Bool

@@ -9,21 +9,21 @@ struct SoundLoop {
         /// When pass 0 (the start itself) is heard and felt.
         var onset: MonotonicInstant
         /// The loop length, the program duration the scheduler wraps at.
-        var length: Int64
+        var length: Duration
         /// How long before a pass is felt (and heard) the scheduler wraps into it: the lead time of
         /// the program whose timeline the sound follows.
-        var leadTime: Int64
+        var leadTime: Duration
         /// The last pass handed to the audio output (or skipped).
         var scheduled: Int
 
         /// When pass `n` begins.
         func start(of pass: Int) -> MonotonicInstant {
-            onset.advanced(by: Int64(pass) * length)
+            onset + length * pass
         }
 
         /// When the scheduler wraps into pass `n` (and decides by the loop switch whether it does).
         func wrap(into pass: Int) -> MonotonicInstant {
-            start(of: pass).advanced(by: -leadTime)
+            start(of: pass) - leadTime
         }
     }
 
@@ -45,7 +45,7 @@ struct SoundLoop {
 
     /// Records `setLooping(enabled, at: time)`.
     mutating func setLooping(_ enabled: Bool, at time: MonotonicInstant) {
-        loopsBefore = loops(at: time.advanced(by: -1))
+        loopsBefore = loops(at: time - .nanoseconds(1))
         loopsAfter = enabled
         changedAt = time
     }

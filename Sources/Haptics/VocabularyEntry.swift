@@ -41,8 +41,8 @@ final class VocabularyEntry: @unchecked Sendable {
         slots[channel] = slot
     }
 
-    /// The longest lead time over the live, playable channels: "as soon as possible" is felt this
-    /// long from now. Lock-free; no allocation.
+    /// The longest lead time over the live, playable channels, nanoseconds: "as soon as possible"
+    /// is felt this long from now. Lock-free; no allocation.
     func maximumLeadTime(_ roster: ChannelRoster) -> Int64 {
         var longest: Int64 = 0
         for channel in 0..<roster.upperBound where roster.isLive(channel) {
@@ -57,7 +57,8 @@ final class VocabularyEntry: @unchecked Sendable {
 struct VocabularySlot {
     /// The scheduler player bound to the item's program on this channel.
     var player = PlayerID(rawValue: 0)
-    /// How early the program starts before its felt onset on this device.
+    /// How early the program starts before its felt onset on this device, nanoseconds (a play
+    /// reads it on the caller's thread, next to `MonotonicInstant.nanoseconds`).
     var leadTime: Int64 = 0
     /// Whether the program has anything this device can feel.
     var playable = false

@@ -63,14 +63,12 @@ struct SimulatedRun {
         } catch {
             throw .failure("cannot start the engine: \(error)")
         }
-        let sound = audio == .none ? nil : try PlaySound(audio, engine: engine, lead: max(0, profile.riseTime))
+        let sound = audio == .none ? nil : try PlaySound(audio, engine: engine, lead: max(.zero, profile.riseTime))
         let requestedAt = engine.now
         let started = try target.start(on: engine, sound: sound, prepare: false)
         if case let .scheduled(feltAt) = started.outcome {
             // Wait until the final stop has gone out, plus a margin for the realtime thread.
-            let end = feltAt.nanoseconds + started.length + 20_000_000
-            let remaining = end - engine.now.nanoseconds
-            if remaining > 0 { Thread.sleep(forTimeInterval: Double(remaining) / 1e9) }
+            SystemMonotonicClock.sleep(until: feltAt + started.length + .milliseconds(20))
         }
         sound?.finish()
         engine.stop()
@@ -84,8 +82,8 @@ struct SimulatedRun {
         recording.map { record in
             var line = JSONLine()
             line.add("feedback", name)
-            line.add("t_ms", Double(record.time.nanoseconds - requestedAt.nanoseconds) / 1e6, digits: 3)
-            line.add("lateness_us", Double(record.time.nanoseconds - record.deadline.nanoseconds) / 1e3, digits: 1)
+            line.add("t_ms", (record.time - requestedAt).inMilliseconds, digits: 3)
+            line.add("lateness_us", record.lateness.inMicroseconds, digits: 1)
             line.add("channel", record.channel.rawValue)
             record.command.addFields(to: &line)
             return line.text

@@ -31,12 +31,11 @@ struct DeviceRun {
         } catch {
             throw .failure("cannot start the engine: \(error)")
         }
-        let sound = audio == .none ? nil : try PlaySound(audio, engine: engine, lead: max(0, output.profile.riseTime))
+        let sound = audio == .none ? nil : try PlaySound(audio, engine: engine, lead: max(.zero, output.profile.riseTime))
         let requestedAt = engine.now
         let started = try target.start(on: engine, sound: sound, prepare: true)
         if case let .scheduled(feltAt) = started.outcome {
-            let remaining = feltAt.nanoseconds + started.length + 20_000_000 - engine.now.nanoseconds
-            if remaining > 0 { Thread.sleep(forTimeInterval: Double(remaining) / 1e9) }
+            SystemMonotonicClock.sleep(until: feltAt + started.length + .milliseconds(20))
         }
         sound?.finish()
         engine.stop()

@@ -15,16 +15,16 @@ final class PlaySound {
 
     /// Attaches an output for `choice` (not `.none`) to `engine`; `lead` is how long before its
     /// felt onset the target must start on the device.
-    init(_ choice: AudioChoice, engine: HapticEngine, lead: Int64) throws(CommandLineError) {
+    init(_ choice: AudioChoice, engine: HapticEngine, lead: Duration) throws(CommandLineError) {
         self.choice = choice
         let format = AudioStreamFormat()
-        let period = format.nanoseconds(frames: Int64(format.periodFrames))
+        let period = Duration.nanoseconds(format.nanoseconds(frames: Int64(format.periodFrames)))
         switch choice {
         case .none:
             preconditionFailure("no sound output for --audio none")
         case let .wav(path):
             // The margin covers attaching (cue conversion) before the play is asked for.
-            onset = engine.now.advanced(by: max(lead, period) + 100_000_000)
+            onset = engine.now + max(lead, period) + .milliseconds(100)
             output = AudioOutput(sink: WAVFileSink(path: path, format: format, timing: .offline(start: onset)))
         case let .alsa(device):
             output = AudioOutput(sink: ALSAAudioSink(device: device, format: format))
@@ -62,12 +62,12 @@ final class PlaySound {
                 periods += 1
             }
         case .alsa:
-            let deadline = Date().addingTimeInterval(30)
-            while output.statistics.completed < output.statistics.scheduled, !output.isDeviceLost, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
+            let deadline = MonotonicInstant.now + .seconds(30)
+            while output.statistics.completed < output.statistics.scheduled, !output.isDeviceLost, MonotonicInstant.now < deadline {
+                SystemMonotonicClock.sleep(until: MonotonicInstant.now + .milliseconds(10))
             }
             // What was mixed last is still in the device's buffer: let it be heard.
-            Thread.sleep(forTimeInterval: Double(output.minimumLeadTime) / 1e9)
+            SystemMonotonicClock.sleep(until: MonotonicInstant.now + .nanoseconds(output.minimumLeadTime))
         }
         output.stop()
     }
@@ -77,7 +77,7 @@ final class PlaySound {
         switch outcome {
         case let .scheduled(audibleAt):
             line.add("audio", "scheduled")
-            line.add("heard_ms", Double(audibleAt.nanoseconds - requestedAt.nanoseconds) / 1e6, digits: 3)
+            line.add("heard_ms", (audibleAt - requestedAt).inMilliseconds, digits: 3)
         case let .notPlayed(reason):
             line.add("audio", "not-played")
             line.add("audio_reason", reason.rawValue)
@@ -88,7 +88,7 @@ final class PlaySound {
     static func text(_ outcome: AudioOutcome, requestedAt: MonotonicInstant) -> String {
         switch outcome {
         case let .scheduled(audibleAt):
-            return "heard at +\(JSONLine.number(Double(audibleAt.nanoseconds - requestedAt.nanoseconds) / 1e6, digits: 1)) ms"
+            return "heard at +\(JSONLine.number((audibleAt - requestedAt).inMilliseconds, digits: 1)) ms"
         case let .notPlayed(reason):
             return "sound not played: \(reason)"
         }

@@ -10,5 +10,5 @@ struct PlayStart {
     /// The pattern's player, kept alive until the run ends.
     let player: HapticPatternPlayer?
     /// How long the haptics last from their first command to the final stop.
-    let length: Int64
+    let length: Duration
 }

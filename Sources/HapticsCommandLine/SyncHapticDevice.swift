@@ -47,11 +47,11 @@ final class SyncHapticDevice {
     }
 
     /// Every instant a haptic started (a play reached the device, or a non-silent command was sent),
-    /// in nanoseconds, in order. Call after the engine stopped.
-    func starts(engine: HapticEngine) -> [Int64] {
+    /// in order. Call after the engine stopped.
+    func starts(engine: HapticEngine) -> [MonotonicInstant] {
         if let sink {
             return sink.records.compactMap { record in
-                if case .play = record.event { return record.timestampNanoseconds }
+                if case .play = record.event { return MonotonicInstant(nanoseconds: record.timestampNanoseconds) }
                 return nil
             }
         }

@@ -38,9 +38,9 @@ public struct SyncLoopbackTest: Sendable {
         public var profile: DeviceProfile = .genericRumble
         /// The audio stream: 48 kHz, 256-frame periods (5.33 ms) × 4 by default.
         public var format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 256, periodCount: 4)
-        /// Time between cues, in nanoseconds: longer than the longest cue (notification.error: 480 ms)
-        /// plus the rise time, so that no haptic of one cue is taken for the next one's start.
-        public var spacing: Int64 = 600_000_000
+        /// Time between cues: longer than the longest cue (notification.error: 480 ms) plus the rise
+        /// time, so that no haptic of one cue is taken for the next one's start.
+        public var spacing: Duration = .milliseconds(600)
         /// `true`: the engine's one timeline (haptic early by the rise time, sound placed to be heard
         /// at the same instant). `false`: the naive way — start the haptic and write the sound at the
         /// same moment, without compensation.
@@ -75,14 +75,14 @@ public struct SyncLoopbackTest: Sendable {
         /// When the haptic's first play reached the device.
         public var hapticStart: MonotonicInstant
         /// The device profile's rise time: the haptic is felt this long after it starts.
-        public var riseTime: Int64
+        public var riseTime: Duration
         /// When the sound's first frame was captured.
         public var heard: MonotonicInstant
 
         /// When the haptic is felt: its start plus the rise time.
-        public var felt: MonotonicInstant { hapticStart.advanced(by: riseTime) }
-        /// Heard − felt, in nanoseconds: positive when the sound comes late.
-        public var residual: Int64 { heard.nanoseconds - felt.nanoseconds }
+        public var felt: MonotonicInstant { hapticStart + riseTime }
+        /// Heard − felt: positive when the sound comes late.
+        public var residual: Duration { heard - felt }
     }
 
     /// Everything a run measured.
@@ -91,10 +91,10 @@ public struct SyncLoopbackTest: Sendable {
         public var measurements: [Measurement]
         /// Cues whose haptic or sound was not found (with the reason).
         public var missing: [String]
-        /// The ALSA period granted, in nanoseconds: the granularity of the audio device.
-        public var period: Int64
+        /// The ALSA period granted: the granularity of the audio device.
+        public var period: Duration
         /// The audio output's latency estimate at the end of the run.
-        public var latency: Int64
+        public var latency: Duration
         /// The haptic device's name and event node.
         public var hapticDevice: String
         /// Where the haptic start times come from.
@@ -102,9 +102,9 @@ public struct SyncLoopbackTest: Sendable {
         /// The profile the engine used for the haptic device.
         public var profile: DeviceProfile
 
-        /// The `fraction` percentile (nearest rank) of |residual|, in nanoseconds; `nil` without rows.
-        public func absoluteResidual(percentile fraction: Double) -> Int64? {
-            let sorted = measurements.map { abs($0.residual) }.sorted()
+        /// The `fraction` percentile (nearest rank) of |residual|; `nil` without rows.
+        public func absoluteResidual(percentile fraction: Double) -> Duration? {
+            let sorted = measurements.map { max($0.residual, .zero - $0.residual) }.sorted()
             guard !sorted.isEmpty else { return nil }
             let rank = Int((fraction * Double(sorted.count)).rounded(.up))
             return sorted[min(max(rank, 1), sorted.count) - 1]
@@ -180,25 +180,25 @@ public struct SyncLoopbackTest: Sendable {
         }
 
         // Let both streams settle: the playback buffer full, the first timing readings in.
-        let settleBy = engine.now.advanced(by: 3_000_000_000)
+        let settleBy = engine.now + .seconds(3)
         while recorder.reads < 40 || audio.statistics.periods < 40 || audio.latency == 0 {
             guard engine.now < settleBy else { throw .noSignal(configuration.captureDevice) }
-            Self.sleep(until: engine.now.advanced(by: 10_000_000))
+            SystemMonotonicClock.sleep(until: engine.now + .milliseconds(10))
         }
 
         // One unmeasured cue first: the very first trigger of a process pays for cold code paths
         // (page faults, lazily bound symbols) that no later one does.
         if case let .feedback(feedback)? = cues.first {
             _ = engine.play(feedback, withSound: true)
-            Self.sleep(until: engine.now.advanced(by: configuration.spacing))
+            SystemMonotonicClock.sleep(until: engine.now + configuration.spacing)
         }
 
         var planned: [(cue: Cue, onset: MonotonicInstant, hapticFrom: MonotonicInstant, soundFrom: MonotonicInstant)] = []
         var missing: [String] = []
-        let first = engine.now.advanced(by: 150_000_000)
+        let first = engine.now + .milliseconds(150)
         for (index, cue) in cues.enumerated() {
-            let onset = first.advanced(by: Int64(index) * configuration.spacing)
-            Self.sleep(until: onset.advanced(by: -100_000_000))
+            let onset = first + configuration.spacing * index
+            SystemMonotonicClock.sleep(until: onset - .milliseconds(100))
             if configuration.compensated {
                 let outcome: PlaybackOutcome.WithSound
                 switch cue {
@@ -209,7 +209,7 @@ public struct SyncLoopbackTest: Sendable {
                     missing.append("\(index + 1) \(cue.name): not played (haptics: \(outcome.haptics), sound: \(outcome.audio))")
                     continue
                 }
-                let lead = felt.advanced(by: -haptic.output.profile.riseTime)
+                let lead = felt - haptic.output.profile.riseTime
                 planned.append((cue, felt, lead, felt))
             } else {
                 // Naive: start the haptic and write the sound now, each as soon as it can.
@@ -226,9 +226,9 @@ public struct SyncLoopbackTest: Sendable {
                 planned.append((cue, now, now, now))
             }
         }
-        Self.sleep(until: first.advanced(by: Int64(cues.count) * configuration.spacing + 100_000_000))
-        let latency = audio.latency
-        let period = audio.streamFormat.nanoseconds(frames: Int64(audio.streamFormat.periodFrames))
+        SystemMonotonicClock.sleep(until: first + configuration.spacing * cues.count + .milliseconds(100))
+        let latency = Duration.nanoseconds(audio.latency)
+        let period = Duration.nanoseconds(audio.streamFormat.nanoseconds(frames: Int64(audio.streamFormat.periodFrames)))
         engine.stop()
         audio.stop()
         recorder.stop()
@@ -238,24 +238,18 @@ public struct SyncLoopbackTest: Sendable {
         var measurements: [Measurement] = []
         let window = configuration.spacing / 2
         for (index, plan) in planned.enumerated() {
-            let hapticStart = starts.first { $0 >= plan.hapticFrom.nanoseconds - 20_000_000 && $0 < plan.hapticFrom.nanoseconds + window }
-            let onsetFrame = capture.onset(from: plan.soundFrom.advanced(by: -40_000_000),
-                                           until: plan.soundFrom.advanced(by: window), threshold: 0.01)
+            let hapticStart = starts.first { $0 >= plan.hapticFrom - .milliseconds(20) && $0 < plan.hapticFrom + window }
+            let onsetFrame = capture.onset(from: plan.soundFrom - .milliseconds(40),
+                                           until: plan.soundFrom + window, threshold: 0.01)
             guard let hapticStart, let onsetFrame, let heard = capture.instant(ofFrame: onsetFrame) else {
                 missing.append("\(index + 1) \(plan.cue.name): " + (hapticStart == nil ? "no haptic start found" : "no sound onset found"))
                 continue
             }
-            measurements.append(Measurement(cue: plan.cue, onset: plan.onset, hapticStart: MonotonicInstant(nanoseconds: hapticStart),
+            measurements.append(Measurement(cue: plan.cue, onset: plan.onset, hapticStart: hapticStart,
                                              riseTime: haptic.output.profile.riseTime, heard: heard))
         }
         return Result(measurements: measurements, missing: missing, period: period, latency: latency,
                       hapticDevice: "\(haptic.output.name) (\(haptic.output.path ?? "?"))", hapticTiming: haptic.timing,
                       profile: haptic.output.profile)
-    }
-
-    /// Sleeps until `instant` on `CLOCK_MONOTONIC`.
-    static func sleep(until instant: MonotonicInstant) {
-        var target = timespec(tv_sec: Int(instant.nanoseconds / 1_000_000_000), tv_nsec: Int(instant.nanoseconds % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
     }
 }

@@ -7,9 +7,9 @@ extension DeviceProfile {
         name: "generic-rumble",
         displayName: "Generic dual-motor rumble pad",
         actuator: .dualRumble,
-        riseTime: 60_000_000,
-        minimumPulse: 60_000_000,
-        controlInterval: 20_000_000,
+        riseTime: .milliseconds(60),
+        minimumPulse: .milliseconds(60),
+        controlInterval: .milliseconds(20),
         magnitudeExponent: 1.0,
         magnitudeFloor: 0.10
     )
@@ -22,9 +22,9 @@ extension DeviceProfile {
         name: "dualsense",
         displayName: "Sony DualSense (compatible vibration)",
         actuator: .dualRumble,
-        riseTime: 30_000_000,
-        minimumPulse: 40_000_000,
-        controlInterval: 8_000_000,
+        riseTime: .milliseconds(30),
+        minimumPulse: .milliseconds(40),
+        controlInterval: .milliseconds(8),
         magnitudeExponent: 1.0,
         magnitudeFloor: 0.05
     )
@@ -34,9 +34,9 @@ extension DeviceProfile {
         name: "dualshock4",
         displayName: "Sony DualShock 4",
         actuator: .dualRumble,
-        riseTime: 60_000_000,
-        minimumPulse: 50_000_000,
-        controlInterval: 8_000_000,
+        riseTime: .milliseconds(60),
+        minimumPulse: .milliseconds(50),
+        controlInterval: .milliseconds(8),
         magnitudeExponent: 1.0,
         magnitudeFloor: 0.10
     )
@@ -49,9 +49,9 @@ extension DeviceProfile {
         name: "xbox",
         displayName: "Xbox controller",
         actuator: .dualRumble,
-        riseTime: 60_000_000,
-        minimumPulse: 50_000_000,
-        controlInterval: 52_000_000,
+        riseTime: .milliseconds(60),
+        minimumPulse: .milliseconds(50),
+        controlInterval: .milliseconds(52),
         magnitudeExponent: 1.0,
         magnitudeFloor: 0.10
     )
@@ -65,9 +65,9 @@ extension DeviceProfile {
         name: "switch-pro",
         displayName: "Nintendo Switch Pro Controller",
         actuator: .dualRumble,
-        riseTime: 15_000_000,
-        minimumPulse: 20_000_000,
-        controlInterval: 52_000_000,
+        riseTime: .milliseconds(15),
+        minimumPulse: .milliseconds(20),
+        controlInterval: .milliseconds(52),
         magnitudeExponent: 1.0,
         magnitudeFloor: 0.05
     )
@@ -77,9 +77,9 @@ extension DeviceProfile {
         name: "phone-vibra",
         displayName: "Phone vibra motor",
         actuator: .periodic(minimumPeriodMilliseconds: 20, maximumPeriodMilliseconds: 50),
-        riseTime: 80_000_000,
-        minimumPulse: 80_000_000,
-        controlInterval: 20_000_000,
+        riseTime: .milliseconds(80),
+        minimumPulse: .milliseconds(80),
+        controlInterval: .milliseconds(20),
         magnitudeExponent: 1.0,
         magnitudeFloor: 0.20
     )
@@ -89,9 +89,9 @@ extension DeviceProfile {
         name: "constant-force-wheel",
         displayName: "Constant-force wheel",
         actuator: .constantForce,
-        riseTime: 10_000_000,
-        minimumPulse: 20_000_000,
-        controlInterval: 4_000_000,
+        riseTime: .milliseconds(10),
+        minimumPulse: .milliseconds(20),
+        controlInterval: .milliseconds(4),
         magnitudeExponent: 1.0,
         magnitudeFloor: 0
     )
@@ -101,9 +101,9 @@ extension DeviceProfile {
         name: "simulated",
         displayName: "Simulated ideal device",
         actuator: .dualRumble,
-        riseTime: 0,
-        minimumPulse: 4_000_000,
-        controlInterval: 4_000_000,
+        riseTime: .zero,
+        minimumPulse: .milliseconds(4),
+        controlInterval: .milliseconds(4),
         magnitudeExponent: 1.0,
         magnitudeFloor: 0
     )

@@ -1,3 +1,5 @@
+import HapticsSystem
+
 /// A pattern rendered for one device profile: a time-ordered command list, ready to prepare and play.
 ///
 /// Time convention (lead-time compensation): offsets count from the *send start* S, the instant
@@ -11,14 +13,14 @@ public struct Program: Sendable, Hashable {
     public var profileName: String
     /// Commands sorted by `offset` (ties keep render order). The last command is always `.stop`.
     public var commands: [TimedCommand]
-    /// Nanoseconds from the program start to the final stop.
-    public var duration: Int64
+    /// The span from the program start to the final stop (the last command's offset).
+    public var duration: Duration
     /// How much earlier than the pattern's own time zero the first command is sent (the actuator's
-    /// rise time), in nanoseconds. A player that wants the felt onset at time T starts at T − leadTime.
-    public var leadTime: Int64
+    /// rise time). A player that wants the felt onset at time T starts at T − leadTime.
+    public var leadTime: Duration
 
     /// Creates a program.
-    public init(profileName: String, commands: [TimedCommand], duration: Int64, leadTime: Int64) {
+    public init(profileName: String, commands: [TimedCommand], duration: Duration, leadTime: Duration) {
         self.profileName = profileName
         self.commands = commands
         self.duration = duration

@@ -1,4 +1,5 @@
 import HapticsPatterns
+import HapticsSystem
 
 /// Renders device-independent patterns into programs for one device profile.
 ///
@@ -32,7 +33,7 @@ import HapticsPatterns
 ///    play time.
 /// 8. A silent tick becomes `.stop`. A command is emitted only when it differs from the previous
 ///    one, and the program always ends with a `.stop` at the end of the last tick.
-/// 9. With `profile.overdrive > 0`, each onset from silence is driven at full intensity for that
+/// 9. With `profile.overdrive > .zero`, each onset from silence is driven at full intensity for that
 ///    long (rounded up to whole ticks), keeping the sharpness.
 ///
 /// Offsets count from the *send start*, which is `leadTime` (the profile's rise time) before the
@@ -43,7 +44,7 @@ public struct Renderer: Sendable {
 
     /// The nominal length of a transient before the profile's minimum pulse applies: 20 ms, the
     /// longest single impulse that still feels like a tap rather than a buzz.
-    public static let nominalTransientLength: Int64 = 20_000_000
+    public static let nominalTransientLength: Duration = .milliseconds(20)
 
     /// Creates a renderer for a device profile.
     public init(profile: DeviceProfile) {
@@ -52,7 +53,8 @@ public struct Renderer: Sendable {
 
     /// Renders a pattern into a program of timed commands for this renderer's profile.
     public func render(_ pattern: Pattern) -> Program {
-        let interval = max(profile.controlInterval, 1)
+        // Rendering counts in whole nanoseconds, the unit of `TimedCommand.offset`.
+        let interval = max(profile.controlInterval.nanoseconds, 1)
         let controls = DynamicControls(pattern)
         var timeline = TickTimeline()
 
@@ -79,7 +81,7 @@ public struct Renderer: Sendable {
         let event = placed.event
         let onset = placed.onsetTick
         let length = max(profile.minimumPulse, Self.nominalTransientLength)
-        let ticks = placed.soundingTicks(Self.ceilingDivide(length, interval))
+        let ticks = placed.soundingTicks(Self.ceilingDivide(length.nanoseconds, interval))
         let intensity = DynamicControls.clamp(event.parameters.resolvedIntensity, 0, 1)
             * controls.intensityScale(at: event.time)
         let sharpness = DynamicControls.clamp(
@@ -96,7 +98,7 @@ public struct Renderer: Sendable {
         let duration = event.resolvedDuration
         let onset = placed.onsetTick
         let ticks = placed.soundingTicks(
-            max(placed.endTick - onset, Self.ceilingDivide(profile.minimumPulse, interval)))
+            max(placed.endTick - onset, Self.ceilingDivide(profile.minimumPulse.nanoseconds, interval)))
         let intervalSeconds = Double(interval) / 1e9
         let parameters = event.parameters
         // A stretched event lays its envelope over the stretched length (a release still ends it);
@@ -128,7 +130,7 @@ public struct Renderer: Sendable {
         var commands: [TimedCommand] = []
         var current = ActuatorCommand.stop
         var previousTick: Int64?
-        let kickTicks = profile.overdrive > 0 ? max(1, Self.ceilingDivide(profile.overdrive, interval)) : 0
+        let kickTicks = profile.overdrive > .zero ? max(1, Self.ceilingDivide(profile.overdrive.nanoseconds, interval)) : 0
         var kickLeft: Int64 = 0
 
         func send(_ command: ActuatorCommand, intensity: Float, sharpness: Float, tick: Int64) {
@@ -167,8 +169,8 @@ public struct Renderer: Sendable {
         return Program(
             profileName: profile.name,
             commands: commands,
-            duration: commands[commands.count - 1].offset,
-            leadTime: max(0, profile.riseTime)
+            duration: .nanoseconds(commands[commands.count - 1].offset),
+            leadTime: max(.zero, profile.riseTime)
         )
     }
 

@@ -2,6 +2,10 @@
 public struct TimedCommand: Sendable, Hashable {
     /// Nanoseconds from the program start at which the command must reach the device.
     /// Lead-time compensation (actuator rise) is already applied: this is the *send* time.
+    ///
+    /// An integer rather than a `Duration` by design: the scheduler's realtime thread copies and
+    /// compares these offsets on every command it plays, and the engine's whole realtime path
+    /// counts time in `Int64` nanoseconds (`Duration.nanoseconds` converts at the public API).
     public var offset: Int64
     /// The normalized intensity (0…1) the command was rendered from, before the magnitude curve.
     /// Kept so that dynamic parameters can re-map it at play time without re-rendering.

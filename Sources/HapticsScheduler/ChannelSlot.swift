@@ -1,8 +1,23 @@
 import HapticsRendering
+import HapticsSystem
 
 /// A channel's fixed configuration, written once by `addChannel` before the channel is published.
 struct ChannelSlot {
     let output: any Actuator
     let profile: DeviceProfile
     let policy: OverlapPolicy
+    /// A `dropStale` channel's `maximumLateness` in nanoseconds, the unit the realtime side compares
+    /// lateness in; `nil` on the other policies.
+    let staleLimit: Int64?
+
+    init(output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy) {
+        self.output = output
+        self.profile = profile
+        self.policy = policy
+        if case let .dropStale(maximumLateness) = policy {
+            staleLimit = maximumLateness.nanoseconds
+        } else {
+            staleLimit = nil
+        }
+    }
 }

@@ -6,7 +6,7 @@ public enum OverlapPolicy: Sendable, Hashable {
     /// device's range.
     case mix
     /// Like `replace`, and a level command whose deadline is already more than `maximumLateness`
-    /// nanoseconds past when it is processed is dropped (and counted) instead of played late, so
-    /// latency never builds up. Stops are never dropped.
-    case dropStale(maximumLateness: Int64)
+    /// past when it is processed is dropped (and counted) instead of played late, so latency never
+    /// builds up. Stops are never dropped.
+    case dropStale(maximumLateness: Duration)
 }

@@ -1,4 +1,5 @@
 import HapticsRendering
+import HapticsSystem
 
 extension Scheduler {
     /// Adds an actuator channel: where its commands go, the profile its dynamic parameters re-map
@@ -35,7 +36,7 @@ extension Scheduler {
             let endsWithStop = count > 0 && program.commands[count - 1].command == .stop
             // Published to the processing side by the release store of a player binding that names it.
             programs[index] = ProgramStorage(
-                commands: storage, count: count, duration: max(0, program.duration),
+                commands: storage, count: count, duration: max(0, program.duration.nanoseconds),
                 loopEnd: endsWithStop ? count - 1 : count)
             book.programLoaded[index] = true
             book.programGenerations[index] &+= 1

@@ -80,7 +80,8 @@ extension Scheduler {
         }
         guard let slot = claim(command, now: now) else {
             ignoredCount.add(1, ordering: .relaxed)
-            trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop, deadline: time, time: now))
+            trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop,
+                              deadline: MonotonicInstant(nanoseconds: time), time: MonotonicInstant(nanoseconds: now)))
             return
         }
         let players = realtime.pointee.players
@@ -267,11 +268,12 @@ extension Scheduler {
     /// traced). Silent commands are never dropped.
     private func dropsStale(_ command: ActuatorCommand, player slot: Int, deadline: Int64, now: Int64) -> Bool {
         let channel = realtime.pointee.players[slot].channel
-        guard case let .dropStale(maximumLateness) = channels[channel].policy,
+        guard let maximumLateness = channels[channel].staleLimit,
               !command.isSilent, now - deadline > maximumLateness else { return false }
         droppedStaleCount.add(1, ordering: .relaxed)
         trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
-                          command: command, deadline: deadline, time: now))
+                          command: command, deadline: MonotonicInstant(nanoseconds: deadline),
+                          time: MonotonicInstant(nanoseconds: now)))
         return true
     }
 
@@ -410,7 +412,7 @@ extension Scheduler {
             maximumLatenessValue.store(lateness, ordering: .relaxed)
         }
         trace(TraceRecord(event: .emitted, channel: Int32(channel), player: Int32(player), command: command,
-                          deadline: deadline, time: now))
+                          deadline: MonotonicInstant(nanoseconds: deadline), time: MonotonicInstant(nanoseconds: now)))
     }
 
     private func trace(_ record: TraceRecord) {

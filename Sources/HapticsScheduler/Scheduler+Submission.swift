@@ -21,12 +21,12 @@ extension Scheduler {
         submit(.stop, player: player, at: instant)
     }
 
-    /// Moves `player` to program time `offset` (nanoseconds, clamped to the program) at `instant`.
+    /// Moves `player` to program time `offset` (clamped to the program) at `instant`.
     /// A playing player re-emits the level in effect at the new position; a stopped one will start
     /// there. Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
-    public func seek(_ player: PlayerID, to offset: Int64, at instant: MonotonicInstant) -> Bool {
-        submit(.seek, player: player, at: instant, argument: offset)
+    public func seek(_ player: PlayerID, to offset: Duration, at instant: MonotonicInstant) -> Bool {
+        submit(.seek, player: player, at: instant, argument: offset.nanoseconds)
     }
 
     /// Sets the playback rate of `player` from `instant` on: program offsets are divided by `rate`

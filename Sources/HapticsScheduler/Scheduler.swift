@@ -127,7 +127,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             droppedStale: droppedStaleCount.load(ordering: .relaxed),
             emitted: emittedCount.load(ordering: .relaxed),
             ignored: ignoredCount.load(ordering: .relaxed),
-            maximumLateness: maximumLatenessValue.load(ordering: .relaxed),
+            maximumLateness: .nanoseconds(maximumLatenessValue.load(ordering: .relaxed)),
             wakeUps: wakeUpCount.load(ordering: .relaxed),
             traceOverflows: traceOverflowCount.load(ordering: .relaxed),
             realtimeThread: grant)

@@ -12,8 +12,8 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var emitted: Int
     /// Submissions ignored because their player had been released (or never existed).
     public var ignored: Int
-    /// The largest `now − deadline` of an emitted command, nanoseconds (0 when none was late).
-    public var maximumLateness: Int64
+    /// The largest `now − deadline` of an emitted command (`.zero` when none was late).
+    public var maximumLateness: Duration
     /// Times the realtime thread woke up (deadline reached or woken by a submission).
     public var wakeUps: Int
     /// Trace records lost because the trace ring was full.

@@ -1,4 +1,5 @@
 import HapticsRendering
+import HapticsSystem
 
 /// One fixed-size record of what the realtime path did, written without allocation and formatted
 /// later, off the realtime thread.
@@ -21,13 +22,16 @@ public struct TraceRecord: Sendable, Hashable {
     public var player: Int32
     /// The command concerned (`.stop` for ignored submissions).
     public var command: ActuatorCommand
-    /// When it was due, `CLOCK_MONOTONIC` nanoseconds.
-    public var deadline: Int64
+    /// When it was due.
+    public var deadline: MonotonicInstant
     /// The scheduler's clock when it was processed.
-    public var time: Int64
+    public var time: MonotonicInstant
 
     /// Creates a record.
-    public init(event: Event, channel: Int32, player: Int32, command: ActuatorCommand, deadline: Int64, time: Int64) {
+    public init(
+        event: Event, channel: Int32, player: Int32, command: ActuatorCommand,
+        deadline: MonotonicInstant, time: MonotonicInstant
+    ) {
         self.event = event
         self.channel = channel
         self.player = player

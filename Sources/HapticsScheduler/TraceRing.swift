@@ -1,5 +1,6 @@
 import Synchronization
 import HapticsRendering
+import HapticsSystem
 
 /// A single-producer, single-consumer ring of trace records: the realtime thread appends without
 /// allocating, the control side drains. When full, new records are counted as lost rather than
@@ -15,7 +16,8 @@ struct TraceRing: ~Copyable {
         self.capacity = capacity
         records = .allocate(capacity: capacity)
         records.initialize(
-            repeating: TraceRecord(event: .emitted, channel: -1, player: -1, command: .stop, deadline: 0, time: 0),
+            repeating: TraceRecord(event: .emitted, channel: -1, player: -1, command: .stop,
+                        deadline: MonotonicInstant(nanoseconds: 0), time: MonotonicInstant(nanoseconds: 0)),
             count: capacity)
         positions = .allocate(capacity: 16)
         for index in 0..<16 { (positions + index).initialize(to: Atomic(0)) }

@@ -21,13 +21,11 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
     }
 
     /// The instant `nanoseconds` later (earlier when negative).
+    ///
+    /// The spelling of the realtime paths, which count spans in `Int64` nanoseconds; elsewhere
+    /// use `advanced(by:)` with a `Duration`, or `+`.
     public func advanced(by nanoseconds: Int64) -> MonotonicInstant {
         MonotonicInstant(nanoseconds: self.nanoseconds + nanoseconds)
-    }
-
-    /// Nanoseconds from `self` to `other` (negative when `other` is earlier).
-    public func duration(to other: MonotonicInstant) -> Int64 {
-        other.nanoseconds - nanoseconds
     }
 
     /// The instant `duration` later (earlier when negative).
@@ -37,7 +35,7 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
 
     /// The span from `self` to `other` (negative when `other` is earlier).
     public func span(to other: MonotonicInstant) -> Duration {
-        .nanoseconds(duration(to: other))
+        .nanoseconds(other.nanoseconds - nanoseconds)
     }
 
     /// The instant `duration` after `instant`.

@@ -20,11 +20,12 @@ public final class RealtimeThread: Sendable {
         public var name: String
         /// The `SCHED_FIFO` priority to ask for (1…99), or `nil` not to ask.
         public var priority: Int32?
-        /// The timer slack in nanoseconds (`PR_SET_TIMERSLACK`): 1 makes absolute deadlines precise.
-        public var timerSlack: UInt64
+        /// The timer slack (`PR_SET_TIMERSLACK`, in whole nanoseconds): 1 ns makes absolute deadlines
+        /// precise; `.zero` (or less) gives the thread the process's default slack.
+        public var timerSlack: Duration
 
         /// Creates a configuration. `name` must be at most 15 bytes long.
-        public init(name: String, priority: Int32? = nil, timerSlack: UInt64 = 1) {
+        public init(name: String, priority: Int32? = nil, timerSlack: Duration = .nanoseconds(1)) {
             precondition(name.utf8.count <= 15, "thread name '\(name)' is longer than 15 bytes")
             self.name = name
             self.priority = priority
@@ -34,15 +35,15 @@ public final class RealtimeThread: Sendable {
 
     /// What the system granted the thread when it started.
     public struct Grant: Sendable, Hashable {
-        /// The timer slack the thread has, in nanoseconds (`PR_GET_TIMERSLACK`), or `nil` if unknown.
-        public var timerSlack: Int64?
+        /// The timer slack the thread has (`PR_GET_TIMERSLACK`), or `nil` if unknown.
+        public var timerSlack: Duration?
         /// Why `SCHED_FIFO` was refused (usually `EPERM`), or `nil` when it was granted or not asked.
         public var priorityRefusal: Errno?
         /// Whether the thread runs with the `SCHED_FIFO` priority it asked for.
         public var hasRealtimePriority: Bool
 
         /// Creates a grant.
-        public init(timerSlack: Int64?, priorityRefusal: Errno?, hasRealtimePriority: Bool) {
+        public init(timerSlack: Duration?, priorityRefusal: Errno?, hasRealtimePriority: Bool) {
             self.timerSlack = timerSlack
             self.priorityRefusal = priorityRefusal
             self.hasRealtimePriority = hasRealtimePriority
@@ -99,7 +100,7 @@ public final class RealtimeThread: Sendable {
     /// Runs on the new thread: set up, announce the grant, run the body.
     fileprivate func run() {
         configuration.name.withCString { _ = CHapticsSystem_setThreadName($0) }
-        _ = CHapticsSystem_setTimerSlack(configuration.timerSlack)
+        _ = CHapticsSystem_setTimerSlack(UInt64(clamping: configuration.timerSlack.nanoseconds))
         let slack = CHapticsSystem_timerSlack()
         var refusal: Errno?
         var granted = false
@@ -108,7 +109,7 @@ public final class RealtimeThread: Sendable {
             if result == 0 { granted = true } else { refusal = Errno(rawValue: result) }
         }
         _grant.withLock {
-            $0 = Grant(timerSlack: slack >= 0 ? slack : nil, priorityRefusal: refusal, hasRealtimePriority: granted)
+            $0 = Grant(timerSlack: slack >= 0 ? .nanoseconds(slack) : nil, priorityRefusal: refusal, hasRealtimePriority: granted)
         }
         configured.store(true, ordering: .releasing)
         body()

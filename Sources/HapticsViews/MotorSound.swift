@@ -1,6 +1,7 @@
 import HapticsDevices
 import Foundation
 import HapticsAudio
+import HapticsSystem
 
 /// Makes a haptic signal audible: renders a ``MotorTimeline`` as mono 16-bit PCM, so anyone can
 /// listen to a pattern without a device.
@@ -29,8 +30,8 @@ public struct MotorSound: Sendable, Hashable {
     public var lowestFrequency: Double
     /// Periodic effects above this pitch are lowered by octaves, hertz.
     public var highestFrequency: Double
-    /// Time a level takes to swing from 0 to 1, nanoseconds.
-    public var ramp: Int64
+    /// Time a level takes to swing from 0 to 1.
+    public var ramp: Duration
     /// Peak amplitude of all motors together at full level (0…1 of full scale).
     public var headroom: Double
 
@@ -41,7 +42,7 @@ public struct MotorSound: Sendable, Hashable {
         weakFrequency: Double = 210,
         lowestFrequency: Double = 60,
         highestFrequency: Double = 2_000,
-        ramp: Int64 = 5_000_000,
+        ramp: Duration = .milliseconds(5),
         headroom: Double = 0.9
     ) {
         precondition(sampleRate > 0, "sample rate must be positive, got \(sampleRate)")
@@ -69,7 +70,7 @@ public struct MotorSound: Sendable, Hashable {
     /// last fade-out completes.
     public func sampleCount(for timeline: MotorTimeline) -> Int {
         let rate = Int64(sampleRate)
-        return Int((timeline.duration * rate + 999_999_999) / 1_000_000_000) + rampSamples
+        return Int((timeline.duration.nanoseconds * rate + 999_999_999) / 1_000_000_000) + rampSamples
     }
 
     /// Renders `timeline` as mono samples at ``sampleRate``; sample `n` is at `n / sampleRate` seconds.
@@ -84,16 +85,20 @@ public struct MotorSound: Sendable, Hashable {
         var phases = Array(repeating: 0.0, count: motors.count)
         var frequencies = motors.map { fixedFrequency($0) ?? weakFrequency }
         var stepIndex = 0
+        // Sample times in whole nanoseconds from the origin.
+        let start = timeline.start.nanoseconds
+        let end = timeline.end.nanoseconds
+        let stepTimes = timeline.steps.map(\.time.nanoseconds)
         var samples = [Int16]()
         samples.reserveCapacity(count)
 
         for index in 0..<count {
-            let time = timeline.start + Int64(index) * 1_000_000_000 / Int64(sampleRate)
-            while stepIndex + 1 < timeline.steps.count && timeline.steps[stepIndex + 1].time <= time {
+            let time = start + Int64(index) * 1_000_000_000 / Int64(sampleRate)
+            while stepIndex + 1 < stepTimes.count && stepTimes[stepIndex + 1] <= time {
                 stepIndex += 1
             }
             // Past the end the actuator is silent, whatever the last step says.
-            let levels = time < timeline.end ? timeline.steps[stepIndex].levels : .silent
+            let levels = time < end ? timeline.steps[stepIndex].levels : .silent
             var value = 0.0
             for (slot, motor) in motors.enumerated() {
                 let target = levels.value(of: motor)
@@ -118,7 +123,7 @@ public struct MotorSound: Sendable, Hashable {
 
     /// Samples in one full ramp (at least one).
     var rampSamples: Int {
-        max(1, Int(ramp * Int64(sampleRate) / 1_000_000_000))
+        max(1, Int(ramp.nanoseconds * Int64(sampleRate) / 1_000_000_000))
     }
 
     /// The pitch of motors whose pitch does not depend on the command.

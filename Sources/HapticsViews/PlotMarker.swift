@@ -1,21 +1,23 @@
+import HapticsSystem
+
 /// A labelled moment on a plot: usually a pattern event ("transient I=0.47 S=0.80").
 ///
 /// On the timeline of a `Program`, a pattern event at pattern time `t` belongs at
 /// `t + program.leadTime`: the program starts that much early so the felt onset lands on time.
 public struct PlotMarker: Sendable, Hashable {
-    /// Nanoseconds from the timeline's origin.
-    public var time: Int64
+    /// The span from the timeline's origin.
+    public var time: Duration
     /// The text shown next to the marker.
     public var label: String
 
     /// Creates a marker.
-    public init(time: Int64, label: String) {
+    public init(time: Duration, label: String) {
         self.time = time
         self.label = label
     }
 
     /// A transient event: `transient I=0.47 S=0.80`.
-    public static func transient(at time: Int64, intensity: Double, sharpness: Double) -> PlotMarker {
+    public static func transient(at time: Duration, intensity: Double, sharpness: Double) -> PlotMarker {
         PlotMarker(
             time: time,
             label: "transient I=\(FixedDecimal.format(intensity, digits: 2)) S=\(FixedDecimal.format(sharpness, digits: 2))"
@@ -23,10 +25,10 @@ public struct PlotMarker: Sendable, Hashable {
     }
 
     /// A continuous event: `continuous 120 ms I=0.80 S=0.30`.
-    public static func continuous(at time: Int64, duration: Int64, intensity: Double, sharpness: Double) -> PlotMarker {
+    public static func continuous(at time: Duration, duration: Duration, intensity: Double, sharpness: Double) -> PlotMarker {
         PlotMarker(
             time: time,
-            label: "continuous \(FixedDecimal.trimmed(Double(duration) / 1_000_000, digits: 2)) ms"
+            label: "continuous \(FixedDecimal.trimmed(Double(duration.nanoseconds) / 1_000_000, digits: 2)) ms"
                 + " I=\(FixedDecimal.format(intensity, digits: 2)) S=\(FixedDecimal.format(sharpness, digits: 2))"
         )
     }

@@ -1,4 +1,5 @@
 import HapticsDevices
+import HapticsSystem
 
 /// Draws a ``MotorTimeline`` as a self-contained SVG image: one stepped line per motor on a 0…1
 /// axis, the period of periodic effects on a secondary axis in milliseconds, pattern events as
@@ -21,9 +22,10 @@ public enum SVGPlot {
 
     /// Renders `timeline` with a `title` and `events` marked.
     public static func render(_ timeline: MotorTimeline, title: String, events: [PlotMarker]) -> String {
-        let duration = max(timeline.duration, 1)
-        let x = { (time: Int64) -> Double in
-            plotLeft + Double(time - timeline.start) / Double(duration) * (plotRight - plotLeft)
+        // The layout counts in whole nanoseconds.
+        let duration = max(timeline.duration.nanoseconds, 1)
+        let x = { (time: Duration) -> Double in
+            plotLeft + Double((time - timeline.start).nanoseconds) / Double(duration) * (plotRight - plotLeft)
         }
         let y = { (level: Double) -> Double in plotBottom - level * (plotBottom - plotTop) }
         let legend = legend(timeline, hasPeriod: timeline.periodRange != nil, hasEvents: !events.isEmpty)
@@ -57,11 +59,12 @@ public enum SVGPlot {
         svg += "<line x1=\"\(n(plotLeft))\" y1=\"\(n(plotBottom))\" x2=\"\(n(plotRight))\" y2=\"\(n(plotBottom))\"/>\n"
         svg += "<line x1=\"\(n(plotLeft))\" y1=\"\(n(plotTop))\" x2=\"\(n(plotLeft))\" y2=\"\(n(plotBottom))\"/>\n"
         for tick in axis.ticks {
-            svg += "<line x1=\"\(n(x(tick)))\" y1=\"\(n(plotBottom))\" x2=\"\(n(x(tick)))\" y2=\"\(n(plotBottom + 5))\"/>\n"
+            let tickX = x(timeline.start + .nanoseconds(tick))
+            svg += "<line x1=\"\(n(tickX))\" y1=\"\(n(plotBottom))\" x2=\"\(n(tickX))\" y2=\"\(n(plotBottom + 5))\"/>\n"
         }
         svg += "</g>\n<g text-anchor=\"middle\" fill=\"#333333\">\n"
         for tick in axis.ticks {
-            svg += "<text x=\"\(n(x(tick)))\" y=\"\(n(plotBottom + 19))\">\(axis.label(tick))</text>\n"
+            svg += "<text x=\"\(n(x(timeline.start + .nanoseconds(tick))))\" y=\"\(n(plotBottom + 19))\">\(axis.label(tick))</text>\n"
         }
         svg += "</g>\n"
         svg += "<text x=\"\(n((plotLeft + plotRight) / 2))\" y=\"\(n(plotBottom + 38))\" text-anchor=\"middle\">time (ms)</text>\n"
@@ -98,7 +101,7 @@ public enum SVGPlot {
 
     /// The secondary axis (right) in milliseconds and the period line, one polyline per run of steps
     /// in which a periodic effect plays.
-    static func periodAxis(_ timeline: MotorTimeline, longest: Int, x: (Int64) -> Double) -> String {
+    static func periodAxis(_ timeline: MotorTimeline, longest: Int, x: (Duration) -> Double) -> String {
         let top = roundedUp(max(longest, 1))
         let y = { (milliseconds: Int) -> Double in
             plotBottom - Double(milliseconds) / Double(top) * (plotBottom - plotTop)
@@ -137,7 +140,7 @@ public enum SVGPlot {
     }
 
     /// Points of a stepped line: each level holds horizontally until the next step, then jumps.
-    static func steppedPoints(_ timeline: MotorTimeline, x: (Int64) -> Double,
+    static func steppedPoints(_ timeline: MotorTimeline, x: (Duration) -> Double,
                               y: (MotorTimeline.Levels) -> Double) -> String {
         var points: [String] = []
         for (index, step) in timeline.steps.enumerated() {

@@ -20,7 +20,9 @@ public enum TerminalPlot {
     /// - Precondition: `width >= 8`.
     public static func render(_ timeline: MotorTimeline, width: Int = 72, color: Bool) -> String {
         precondition(width >= 8, "TerminalPlot needs at least 8 columns, got \(width)")
-        let duration = max(timeline.duration, 1)
+        // Columns are cut in whole nanoseconds.
+        let duration = max(timeline.duration.nanoseconds, 1)
+        let start = timeline.start.nanoseconds
         let labelWidth = timeline.motors.map(\.rawValue.count).max() ?? 0
         let indent = String(repeating: " ", count: labelWidth)
         var output = ""
@@ -28,8 +30,8 @@ public enum TerminalPlot {
         for motor in timeline.motors {
             var bars = ""
             for column in 0..<width {
-                let from = timeline.start + duration * Int64(column) / Int64(width)
-                let to = timeline.start + duration * Int64(column + 1) / Int64(width)
+                let from = start + duration * Int64(column) / Int64(width)
+                let to = start + duration * Int64(column + 1) / Int64(width)
                 bars.append(block(for: highest(motor, in: timeline, from: from, to: to)))
             }
             if color { bars = ansiColor(motor) + bars + "\u{1B}[0m" }
@@ -58,12 +60,12 @@ public enum TerminalPlot {
         return output
     }
 
-    /// The highest level `motor` reaches in `[from, to)`.
+    /// The highest level `motor` reaches in `[from, to)` (nanoseconds from the origin).
     static func highest(_ motor: MotorTimeline.Motor, in timeline: MotorTimeline, from: Int64, to: Int64) -> Double {
         var highest = 0.0
         for (index, step) in timeline.steps.enumerated() {
-            let stepEnd = index + 1 < timeline.steps.count ? timeline.steps[index + 1].time : timeline.end
-            if step.time < max(to, from + 1) && stepEnd > from {
+            let stepEnd = (index + 1 < timeline.steps.count ? timeline.steps[index + 1].time : timeline.end).nanoseconds
+            if step.time.nanoseconds < max(to, from + 1) && stepEnd > from {
                 highest = max(highest, step.levels.value(of: motor))
             }
         }

@@ -53,14 +53,14 @@ struct SyncTestCommandTests {
         func at(_ milliseconds: Double) -> MonotonicInstant { MonotonicInstant(nanoseconds: 5_000_000_000 + Int64(milliseconds * 1e6)) }
         let rows = [
             SyncLoopbackTest.Measurement(cue: .feedback(.impact(.heavy)), onset: at(0), hapticStart: at(-60.012),
-                                         riseTime: 60_000_000, heard: at(0.021)),
+                                         riseTime: .milliseconds(60), heard: at(0.021)),
             SyncLoopbackTest.Measurement(cue: .pattern(path: "/tmp/door.ahap"), onset: at(250), hapticStart: at(189.95),
-                                         riseTime: 60_000_000, heard: at(249.9)),
+                                         riseTime: .milliseconds(60), heard: at(249.9)),
         ]
         let result = SyncLoopbackTest.Result(
-            measurements: rows, missing: ["3 selection: no sound onset found"], period: 5_333_333, latency: 17_400_000,
+            measurements: rows, missing: ["3 selection: no sound onset found"], period: .nanoseconds(5_333_333), latency: .microseconds(17_400),
             hapticDevice: "haptics sync-test 42 (/dev/input/event3)", hapticTiming: "kernel receipt (uinput)", profile: .genericRumble)
-        #expect(rows.map(\.residual) == [33_000, -50_000])
+        #expect(rows.map(\.residual) == [.microseconds(33), .microseconds(-50)])
         #expect(SyncTestCommand.report(result, configuration: SyncLoopbackTest.Configuration()) == [
             "haptics: haptics sync-test 42 (/dev/input/event3), profile generic-rumble (rise 60 ms); start = kernel receipt (uinput)",
             "sound: hw:Loopback,0,0 captured on hw:Loopback,1,0; period 5.333 ms, output latency 17.4 ms",

@@ -18,7 +18,7 @@ import HapticsTestSupport
     static let program = Program(profileName: "generic-rumble", commands: [
         TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: level),
         TimedCommand(offset: 60_000_000, intensity: 0, sharpness: 0, command: .stop),
-    ], duration: 60_000_000, leadTime: 0)
+    ], duration: .milliseconds(60), leadTime: .zero)
 
     /// An actuator whose device descriptor is a pipe's write end; returns the read end too.
     static func makeActuator(codes: [CInt] = [FF_RUMBLE, FF_GAIN], slots: Int = 4) throws -> (EvdevActuator, FileDescriptor) {

@@ -9,9 +9,9 @@ let testRumbleProfile = DeviceProfile(
     name: "test-rumble",
     displayName: "Test rumble",
     actuator: .dualRumble,
-    riseTime: 0,
-    minimumPulse: 0,
-    controlInterval: 10_000_000
+    riseTime: .zero,
+    minimumPulse: .zero,
+    controlInterval: .milliseconds(10)
 )
 
 @Suite struct SimulatedDeviceTests {
@@ -29,7 +29,7 @@ let testRumbleProfile = DeviceProfile(
                             command: .periodic(waveform: .sine, periodMilliseconds: 20, magnitude: -0x4000)),
             RecordedCommand(time: at(9_000), deadline: at(9_000), channel: ChannelID(rawValue: 0), command: .stop),
         ])
-        #expect(device.recording().map(\.lateness) == [250, -100, 0])
+        #expect(device.recording().map(\.lateness) == [.nanoseconds(250), .nanoseconds(-100), .zero])
         #expect(device.recordedCount == 3)
         #expect(device.droppedCount == 0)
         #expect(device.profile == testRumbleProfile)
@@ -45,9 +45,9 @@ let testRumbleProfile = DeviceProfile(
         device.perform(.stop, channel: ChannelID(rawValue: 0), deadline: at(2_000), now: at(2_500))
         let timeline = device.timeline(origin: at(500))
         #expect(timeline.motors == [.strong, .weak])
-        #expect(timeline.steps.map(\.time) == [0, 500, 2_000])
+        #expect(timeline.steps.map(\.time) == [.zero, .nanoseconds(500), .nanoseconds(2_000)])
         #expect(timeline.steps.map { $0.levels.strong } == [0, 1, 0])
-        #expect(timeline.end == 2_000)
+        #expect(timeline.end == .nanoseconds(2_000))
     }
 
     @Test func countsCommandsDroppedWhenFullAndKeepsTheFirstOnes() {

@@ -21,21 +21,21 @@ import HapticsSystem
                 TimedCommand(offset: 30 * ms, intensity: 0.5, sharpness: 1, command: .rumble(strong: 0, weak: 0x8000)),
                 TimedCommand(offset: 50 * ms, intensity: 0, sharpness: 0, command: .stop),
             ],
-            duration: 60 * ms,
-            leadTime: 0
+            duration: .milliseconds(60),
+            leadTime: .zero
         )
         let timeline = MotorTimeline(program: program)
-        #expect(timeline.start == 0)
-        #expect(timeline.end == 60 * ms)
+        #expect(timeline.start == .zero)
+        #expect(timeline.end == .milliseconds(60))
         #expect(timeline.motors == [.strong, .weak])
         #expect(timeline.steps == [
-            MotorTimeline.Step(time: 0, levels: levels(strong: 1)),
-            MotorTimeline.Step(time: 30 * ms, levels: levels(weak: 32768.0 / 65535.0)),
-            MotorTimeline.Step(time: 50 * ms, levels: .silent),
+            MotorTimeline.Step(time: .zero, levels: levels(strong: 1)),
+            MotorTimeline.Step(time: .milliseconds(30), levels: levels(weak: 32768.0 / 65535.0)),
+            MotorTimeline.Step(time: .milliseconds(50), levels: .silent),
         ])
-        #expect(timeline.levels(at: 30 * ms - 1) == levels(strong: 1))
-        #expect(timeline.levels(at: 30 * ms) == levels(weak: 32768.0 / 65535.0))
-        #expect(timeline.levels(at: 59 * ms) == .silent)
+        #expect(timeline.levels(at: .milliseconds(30) - .nanoseconds(1)) == levels(strong: 1))
+        #expect(timeline.levels(at: .milliseconds(30)) == levels(weak: 32768.0 / 65535.0))
+        #expect(timeline.levels(at: .milliseconds(59)) == .silent)
         #expect(timeline.peak(of: .strong) == 1)
         #expect(timeline.peak(of: .weak) == 32768.0 / 65535.0)
         #expect(timeline.periodRange == nil)
@@ -49,16 +49,16 @@ import HapticsSystem
             TimedCommand(offset: 15 * ms, intensity: 1, sharpness: 0, command: .constant(level: -0x7FFF)),
             TimedCommand(offset: 25 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
-        #expect(timeline.end == 25 * ms)
+        #expect(timeline.end == .milliseconds(25))
         #expect(timeline.motors == [.level])
         #expect(timeline.steps == [
-            MotorTimeline.Step(time: 0, levels: .silent),
-            MotorTimeline.Step(time: 10 * ms, levels: levels(level: -1)),
-            MotorTimeline.Step(time: 20 * ms, levels: levels(level: 1)),
-            MotorTimeline.Step(time: 25 * ms, levels: .silent),
+            MotorTimeline.Step(time: .zero, levels: .silent),
+            MotorTimeline.Step(time: .milliseconds(10), levels: levels(level: -1)),
+            MotorTimeline.Step(time: .milliseconds(20), levels: levels(level: 1)),
+            MotorTimeline.Step(time: .milliseconds(25), levels: .silent),
         ])
         // A constant force counts by its size for plots and sound.
-        #expect(timeline.levels(at: 12 * ms).value(of: .level) == 1)
+        #expect(timeline.levels(at: .milliseconds(12)).value(of: .level) == 1)
     }
 
     @Test func periodicLevelsKeepPeriodAndWaveformAndClampTheMostNegativeMagnitude() {
@@ -69,8 +69,8 @@ import HapticsSystem
                          command: .periodic(waveform: .sine, periodMilliseconds: 10, magnitude: 0x2000)),
             TimedCommand(offset: 8 * ms, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 90, magnitude: 0)),
-        ], end: 12 * ms, actuator: .periodic(minimumPeriodMilliseconds: 5, maximumPeriodMilliseconds: 100))
-        #expect(timeline.end == 12 * ms)
+        ], end: .milliseconds(12), actuator: .periodic(minimumPeriodMilliseconds: 5, maximumPeriodMilliseconds: 100))
+        #expect(timeline.end == .milliseconds(12))
         #expect(timeline.motors == [.magnitude])
         #expect(timeline.steps.map(\.levels) == [
             levels(magnitude: 1, period: 40, waveform: .square),
@@ -85,8 +85,8 @@ import HapticsSystem
         let timeline = MotorTimeline(commands: [TimedCommand(offset: 0, intensity: 0, sharpness: 0, command: .stop)],
                                      actuator: .dualRumble)
         #expect(timeline.motors == [.strong, .weak])
-        #expect(timeline.steps == [MotorTimeline.Step(time: 0, levels: .silent)])
-        #expect(timeline.end == 0)
+        #expect(timeline.steps == [MotorTimeline.Step(time: .zero, levels: .silent)])
+        #expect(timeline.end == .zero)
     }
 
     @Test func recordingOnOneChannelIsTimedFromItsFirstArrival() {
@@ -102,13 +102,13 @@ import HapticsSystem
         let timeline = MotorTimeline(recording: recording, channel: ChannelID(rawValue: 0))
         #expect(timeline.motors == [.strong, .weak])
         #expect(timeline.steps == [
-            MotorTimeline.Step(time: 0, levels: levels(strong: 1, weak: 1)),
-            MotorTimeline.Step(time: 10 * ms, levels: .silent),
+            MotorTimeline.Step(time: .zero, levels: levels(strong: 1, weak: 1)),
+            MotorTimeline.Step(time: .milliseconds(10), levels: .silent),
         ])
-        #expect(timeline.end == 10 * ms)
+        #expect(timeline.end == .milliseconds(10))
 
         let fromOrigin = MotorTimeline(recording: recording, origin: at(4_999 * ms))
         #expect(fromOrigin.motors == [.strong, .weak, .level])
-        #expect(fromOrigin.steps.map(\.time) == [0, 1 * ms, 3 * ms, 13 * ms])
+        #expect(fromOrigin.steps.map(\.time) == [.zero, .milliseconds(1), .milliseconds(3), .milliseconds(13)])
     }
 }

@@ -15,7 +15,7 @@ import HapticsTestSupport
         let program = Program(profileName: "test-rumble", commands: [
             TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0)),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: 20 * ms, leadTime: 0)
+        ], duration: .milliseconds(20), leadTime: .zero)
         let player = try scheduler.makePlayer(program: try scheduler.load(program), channel: channel)
         #expect(scheduler.start(player, at: MonotonicInstant(nanoseconds: 1_010 * ms)))
         _ = scheduler.process()
@@ -30,6 +30,6 @@ import HapticsTestSupport
                             channel: channel, command: .stop),
         ])
         let timeline = device.timeline()
-        #expect(timeline.steps.map(\.time) == [0, 21 * ms])
+        #expect(timeline.steps.map(\.time) == [.zero, .milliseconds(21)])
     }
 }

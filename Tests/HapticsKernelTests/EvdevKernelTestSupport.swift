@@ -30,7 +30,7 @@ enum EvdevKernel {
     static func levels(of program: Program) -> [(command: ActuatorCommand, hold: Int64)] {
         var levels: [(command: ActuatorCommand, hold: Int64)] = []
         for (index, timed) in program.commands.enumerated() where !timed.command.isSilent {
-            let end = index + 1 < program.commands.count ? program.commands[index + 1].offset : program.duration
+            let end = index + 1 < program.commands.count ? program.commands[index + 1].offset : program.duration.nanoseconds
             if let existing = levels.firstIndex(where: { $0.command == timed.command }) {
                 levels[existing].hold = max(levels[existing].hold, end - timed.offset)
             } else {

@@ -17,7 +17,7 @@ struct EvdevTriggerKernelTests {
         Program(profileName: "generic-rumble", commands: [
             TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: level),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: 20 * ms, leadTime: 0)
+        ], duration: .nanoseconds(20 * ms), leadTime: .zero)
     }
 
     /// 50 distinct levels: different strong and weak magnitudes for each pattern.
@@ -182,7 +182,7 @@ struct EvdevTriggerKernelTests {
             TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: levels[0]),
             TimedCommand(offset: 20 * Self.ms, intensity: 1, sharpness: 0, command: levels[3]),
             TimedCommand(offset: 40 * Self.ms, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: 40 * Self.ms, leadTime: 0)
+        ], duration: .nanoseconds(40 * Self.ms), leadTime: .zero)
         #expect(throws: DeviceError.systemCall(path: sink.eventNodePath, SystemCallError(call: "EVIOCSFF", errno: .noSpace))) {
             try actuator.prepare(twoLevels)
         }

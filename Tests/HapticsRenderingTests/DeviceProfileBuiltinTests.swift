@@ -1,5 +1,6 @@
 import Testing
 @testable import HapticsRendering
+import HapticsSystem
 
 @Suite struct DeviceProfileBuiltinTests {
     @Test func builtinsAreListedInAStableOrder() {
@@ -19,9 +20,10 @@ import Testing
     /// The documented table (docs/rendering.md): rise, minimum pulse, control interval in ms;
     /// exponent; floor; swap; overdrive.
     @Test func valuesMatchTheDocumentedTable() {
+        func ms(_ span: Duration) -> Int64 { span.nanoseconds / 1_000_000 }
         let table = DeviceProfile.builtins.map {
-            "\($0.name) \($0.riseTime / 1_000_000) \($0.minimumPulse / 1_000_000) \($0.controlInterval / 1_000_000) "
-                + "\($0.magnitudeExponent) \($0.magnitudeFloor) \($0.swapsMotors) \($0.overdrive)"
+            "\($0.name) \(ms($0.riseTime)) \(ms($0.minimumPulse)) \(ms($0.controlInterval)) "
+                + "\($0.magnitudeExponent) \($0.magnitudeFloor) \($0.swapsMotors) \(ms($0.overdrive))"
         }
         #expect(table == [
             "generic-rumble 60 60 20 1.0 0.1 false 0",
@@ -41,12 +43,12 @@ import Testing
     @Test func everyProfileUpdatesNoFasterThanTheKernelTimer() {
         for profile in DeviceProfile.builtins {
             #expect(profile.controlInterval >= profile.limits.jiffy, "\(profile.name)")
-            #expect(profile.controlInterval % profile.limits.jiffy == 0, "\(profile.name)")
+            #expect(profile.controlInterval.nanoseconds % profile.limits.jiffy.nanoseconds == 0, "\(profile.name)")
         }
     }
 
     @Test func pacedTransportsNeverGetReportsCloserThanFiftyMilliseconds() {
-        #expect(DeviceProfile.xboxController.controlInterval >= 50_000_000)
-        #expect(DeviceProfile.switchPro.controlInterval >= 50_000_000)
+        #expect(DeviceProfile.xboxController.controlInterval >= .milliseconds(50))
+        #expect(DeviceProfile.switchPro.controlInterval >= .milliseconds(50))
     }
 }

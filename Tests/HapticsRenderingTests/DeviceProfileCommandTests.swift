@@ -5,7 +5,7 @@ import Testing
 func rumbleProfile(exponent: Double = 1, floor: Double = 0, swapsMotors: Bool = false) -> DeviceProfile {
     DeviceProfile(
         name: "test-rumble", displayName: "Test rumble", actuator: .dualRumble,
-        riseTime: 0, minimumPulse: 0, controlInterval: 4_000_000,
+        riseTime: .zero, minimumPulse: .zero, controlInterval: .milliseconds(4),
         magnitudeExponent: exponent, magnitudeFloor: floor, swapsMotors: swapsMotors)
 }
 

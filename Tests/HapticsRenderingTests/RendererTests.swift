@@ -1,6 +1,7 @@
 import Testing
 import HapticsPatterns
 @testable import HapticsRendering
+import HapticsSystem
 
 /// Renders on the ideal simulated profile: 4 ms ticks, no rise time, linear, no floor.
 private func simulated(
@@ -39,7 +40,7 @@ private let rampUp: [G] = [
     @Test func emptyPatternIsJustAStopAtZero() {
         let program = Renderer(profile: .genericRumble).render(Pattern())
         #expect(program.golden == [G(0, .stop)])
-        #expect(program.duration == 0)
+        #expect(program.duration == .zero)
         #expect(program.profileName == "generic-rumble")
     }
 
@@ -59,19 +60,19 @@ private let rampUp: [G] = [
 @Suite struct RendererTimingTests {
     @Test func leadTimeIsTheRiseTimeAndOffsetsArePatternTimes() {
         let program = Renderer(profile: .genericRumble).render(Pattern(events: [transient(at: 0.1)]))
-        #expect(program.leadTime == 60_000_000)
+        #expect(program.leadTime == .milliseconds(60))
         #expect(program.golden == [G(100_000_000, .rumble(strong: 65535, weak: 65535)), G(160_000_000, .stop)])
         // To feel pattern time zero at T, the player starts sending at T − leadTime; the pulse is
         // written 100 ms later and felt one rise time after that: at T + 100 ms.
-        let feltZero: Int64 = 1_000_000_000
+        let feltZero = MonotonicInstant(nanoseconds: 1_000_000_000)
         let sendStart = feltZero - program.leadTime
-        let written = sendStart + program.commands[0].offset
-        #expect(written == 1_040_000_000)
-        #expect(written + DeviceProfile.genericRumble.riseTime == feltZero + 100_000_000)
+        let written = sendStart + .nanoseconds(program.commands[0].offset)
+        #expect(written == MonotonicInstant(nanoseconds: 1_040_000_000))
+        #expect(written + DeviceProfile.genericRumble.riseTime == feltZero + .milliseconds(100))
     }
 
     @Test func idealDeviceHasNoLeadTime() {
-        #expect(Renderer(profile: .simulated).render(Feedback.selection.canonicalPattern).leadTime == 0)
+        #expect(Renderer(profile: .simulated).render(Feedback.selection.canonicalPattern).leadTime == .zero)
     }
 
     @Test func onsetsSnapToTheNearestTick() {
@@ -87,7 +88,7 @@ private let rampUp: [G] = [
         for profile in DeviceProfile.builtins {
             for feedback in Feedback.vocabulary {
                 let program = Renderer(profile: profile).render(feedback.canonicalPattern)
-                #expect(program.commands.allSatisfy { $0.offset % profile.controlInterval == 0 }, "\(profile.name) \(feedback.name)")
+                #expect(program.commands.allSatisfy { $0.offset % profile.controlInterval.nanoseconds == 0 }, "\(profile.name) \(feedback.name)")
             }
         }
     }
@@ -95,7 +96,7 @@ private let rampUp: [G] = [
     @Test func aTinyEventStillGetsATick() {
         let bare = DeviceProfile(
             name: "bare", displayName: "Bare", actuator: .dualRumble,
-            riseTime: 0, minimumPulse: 0, controlInterval: 20_000_000)
+            riseTime: .zero, minimumPulse: .zero, controlInterval: .milliseconds(20))
         let renderer = Renderer(profile: bare)
         // 1 ms of vibration rounds to no ticks; it is kept as one.
         #expect(renderer.render(Pattern(events: [continuous(duration: 0.001, intensity: 1)])).golden
@@ -108,11 +109,11 @@ private let rampUp: [G] = [
 
 @Suite struct RendererMinimumPulseTests {
     @Test func transientsLastTheMinimumPulse() {
-        #expect(Renderer(profile: .genericRumble).render(Pattern(events: [transient()])).duration == 60_000_000)
-        #expect(Renderer(profile: .phoneVibra).render(Pattern(events: [transient()])).duration == 80_000_000)
-        #expect(Renderer(profile: .dualSense).render(Pattern(events: [transient()])).duration == 40_000_000)
+        #expect(Renderer(profile: .genericRumble).render(Pattern(events: [transient()])).duration == .milliseconds(60))
+        #expect(Renderer(profile: .phoneVibra).render(Pattern(events: [transient()])).duration == .milliseconds(80))
+        #expect(Renderer(profile: .dualSense).render(Pattern(events: [transient()])).duration == .milliseconds(40))
         // The ideal device's 4 ms minimum is below the nominal 20 ms transient.
-        #expect(Renderer(profile: .simulated).render(Pattern(events: [transient()])).duration == 20_000_000)
+        #expect(Renderer(profile: .simulated).render(Pattern(events: [transient()])).duration == .milliseconds(20))
     }
 
     @Test func shortContinuousEventsAreStretchedWithTheirEnvelope() {
@@ -170,7 +171,7 @@ private let rampUp: [G] = [
     /// An ideal device with 200 ms ticks, so a one-second event has five mid-tick samples.
     private static let slowGrid = DeviceProfile(
         name: "slow-grid", displayName: "Slow grid", actuator: .dualRumble,
-        riseTime: 0, minimumPulse: 0, controlInterval: 200_000_000)
+        riseTime: .zero, minimumPulse: .zero, controlInterval: .milliseconds(200))
 
     private func slow(_ event: PatternEvent) -> [G] {
         Renderer(profile: Self.slowGrid).render(Pattern(events: [event])).golden
@@ -316,7 +317,7 @@ private let rampUp: [G] = [
 @Suite struct RendererOverdriveTests {
     @Test func onsetsFromSilenceAreKicked() {
         var kicked = DeviceProfile.simulated
-        kicked.overdrive = 8_000_000
+        kicked.overdrive = .milliseconds(8)
         let pattern = Pattern(events: [
             continuous(at: 0, intensity: 0.5), continuous(at: 0.02, intensity: 0.25), continuous(at: 0.1, intensity: 0.5),
         ])
@@ -339,7 +340,7 @@ private let rampUp: [G] = [
                 let program = Renderer(profile: profile).render(feedback.canonicalPattern)
                 let label = "\(profile.name) \(feedback.name)"
                 #expect(program.commands.last?.command == .stop, "\(label)")
-                #expect(program.duration == program.commands.last?.offset, "\(label)")
+                #expect(program.duration.nanoseconds == program.commands.last?.offset, "\(label)")
                 #expect(zip(program.commands, program.commands.dropFirst()).allSatisfy {
                     $0.offset < $1.offset && $0.command != $1.command
                 }, "\(label)")

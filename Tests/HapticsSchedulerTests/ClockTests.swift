@@ -21,7 +21,10 @@ struct ClockTests {
         #expect(instant.advanced(by: 500) == MonotonicInstant(nanoseconds: 1_500))
         #expect(instant.advanced(by: -1_000).nanoseconds == 0)
         #expect(instant < instant.advanced(by: 1))
-        #expect(instant.duration(to: MonotonicInstant(nanoseconds: 400)) == -600)
+        #expect(instant.span(to: MonotonicInstant(nanoseconds: 400)) == .nanoseconds(-600))
+        #expect(instant + .microseconds(2) == MonotonicInstant(nanoseconds: 3_000))
+        #expect(instant - .nanoseconds(1_000) == MonotonicInstant(nanoseconds: 0))
+        #expect(MonotonicInstant(nanoseconds: 400) - instant == .nanoseconds(-600))
     }
 
     @Test func systemClockReadsClockMonotonic() {

@@ -70,8 +70,10 @@ struct ControlTests {
         var trace: [TraceRecord] = []
         #expect(rig.scheduler.drainTrace(into: &trace) == 2)
         #expect(trace == [
-            TraceRecord(event: .emitted, channel: 0, player: 0, command: .rumble(strong: 100, weak: 200), deadline: t0, time: t0),
-            TraceRecord(event: .emitted, channel: 0, player: 0, command: .stop, deadline: t0 + 10 * ms, time: t0 + 10 * ms),
+            TraceRecord(event: .emitted, channel: 0, player: 0, command: .rumble(strong: 100, weak: 200),
+                        deadline: rig.at(t0), time: rig.at(t0)),
+            TraceRecord(event: .emitted, channel: 0, player: 0, command: .stop,
+                        deadline: rig.at(t0 + 10 * ms), time: rig.at(t0 + 10 * ms)),
         ])
         #expect(rig.scheduler.drainTrace(into: &trace) == 0)
     }
@@ -83,7 +85,7 @@ struct ControlTests {
         rig.run(to: t0 + 3)
         var trace: [TraceRecord] = []
         #expect(rig.scheduler.drainTrace(into: &trace) == 2)
-        #expect(trace.map(\.deadline) == [t0, t0 + 1])
+        #expect(trace.map(\.deadline) == [rig.at(t0), rig.at(t0 + 1)])
         #expect(rig.scheduler.statistics.traceOverflows == 1)
     }
 }

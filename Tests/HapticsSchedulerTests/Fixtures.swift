@@ -3,13 +3,13 @@ import HapticsRendering
 /// A dual-motor profile whose re-mapping the parameter tests compare against.
 let testRumble = DeviceProfile(
     name: "test-rumble", displayName: "Test rumble", actuator: .dualRumble,
-    riseTime: 0, minimumPulse: 0, controlInterval: 10_000_000)
+    riseTime: .zero, minimumPulse: .zero, controlInterval: .milliseconds(10))
 
 /// A single periodic vibra, for re-mapping to periodic commands.
 let testVibra = DeviceProfile(
     name: "test-vibra", displayName: "Test vibra",
     actuator: .periodic(minimumPeriodMilliseconds: 5, maximumPeriodMilliseconds: 25),
-    riseTime: 0, minimumPulse: 0, controlInterval: 10_000_000)
+    riseTime: .zero, minimumPulse: .zero, controlInterval: .milliseconds(10))
 
 let ms: Int64 = 1_000_000
 
@@ -19,5 +19,5 @@ func rumbleProgram(_ levels: [(Int64, UInt16, UInt16)], duration: Int64, intensi
         TimedCommand(offset: offset, intensity: intensity, sharpness: sharpness, command: .rumble(strong: strong, weak: weak))
     }
     commands.append(TimedCommand(offset: duration, intensity: 0, sharpness: 0, command: .stop))
-    return Program(profileName: "test-rumble", commands: commands, duration: duration, leadTime: 0)
+    return Program(profileName: "test-rumble", commands: commands, duration: .nanoseconds(duration), leadTime: .zero)
 }

@@ -63,7 +63,7 @@ struct OverlapPolicyTests {
     }
 
     @Test func dropStaleDropsLateLevelsButNeverStops() throws {
-        let rig = SchedulerRig(policy: .dropStale(maximumLateness: 2 * ms))
+        let rig = SchedulerRig(policy: .dropStale(maximumLateness: .milliseconds(2)))
         let t0 = rig.now
         let player = try rig.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400), (20 * ms, 500, 600)], duration: 30 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
@@ -81,12 +81,12 @@ struct OverlapPolicyTests {
         rig.scheduler.drainTrace(into: &trace)
         #expect(trace.filter { $0.event == .droppedStale } == [
             TraceRecord(event: .droppedStale, channel: 0, player: 0, command: .rumble(strong: 500, weak: 600),
-                        deadline: t0 + 20 * ms, time: t0 + 25 * ms),
+                        deadline: rig.at(t0 + 20 * ms), time: rig.at(t0 + 25 * ms)),
         ])
     }
 
     @Test func dropStaleDropsTheLevelOfALateStart() throws {
-        let rig = SchedulerRig(policy: .dropStale(maximumLateness: 2 * ms))
+        let rig = SchedulerRig(policy: .dropStale(maximumLateness: .milliseconds(2)))
         let t0 = rig.now
         let player = try rig.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
@@ -100,7 +100,7 @@ struct OverlapPolicyTests {
     }
 
     @Test func dropStaleReplacesLikeReplace() throws {
-        let rig = SchedulerRig(policy: .dropStale(maximumLateness: 1 * ms))
+        let rig = SchedulerRig(policy: .dropStale(maximumLateness: .milliseconds(1)))
         let t0 = rig.now
         let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
         let second = try rig.player(rumbleProgram([(0, 9, 9)], duration: 5 * ms))

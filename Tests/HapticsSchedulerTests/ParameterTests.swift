@@ -87,7 +87,7 @@ struct ParameterTests {
                              command: .periodic(waveform: .sine, periodMilliseconds: 15, magnitude: 20_000)),
                 TimedCommand(offset: 10 * ms, intensity: 0, sharpness: 0, command: .stop),
             ],
-            duration: 10 * ms, leadTime: 0)
+            duration: .milliseconds(10), leadTime: .zero)
         let player = try rig.player(vibraProgram)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0 + 1 * ms))

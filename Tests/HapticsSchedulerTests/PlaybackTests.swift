@@ -22,7 +22,7 @@ struct PlaybackTests {
         let statistics = rig.scheduler.statistics
         #expect(statistics.emitted == 3)
         #expect(statistics.submitted == 1)
-        #expect(statistics.maximumLateness == 0)
+        #expect(statistics.maximumLateness == .zero)
     }
 
     @Test func lateProcessingEmitsWithTheOriginalDeadlines() throws {
@@ -35,7 +35,7 @@ struct PlaybackTests {
             Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0 + 15 * ms),
             Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 15 * ms),
         ])
-        #expect(rig.scheduler.statistics.maximumLateness == 15 * ms)
+        #expect(rig.scheduler.statistics.maximumLateness == .milliseconds(15))
     }
 
     @Test func startInTheFutureWaitsForItsInstant() throws {
@@ -95,7 +95,7 @@ struct PlaybackTests {
         let t0 = rig.now
         let player = try rig.player(threeLevels)
         rig.scheduler.start(player, at: rig.at(t0))
-        rig.scheduler.seek(player, to: 15 * ms, at: rig.at(t0 + 5 * ms))
+        rig.scheduler.seek(player, to: .milliseconds(15), at: rig.at(t0 + 5 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
             Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
@@ -109,7 +109,7 @@ struct PlaybackTests {
         let rig = SchedulerRig()
         let t0 = rig.now
         let player = try rig.player(threeLevels)
-        rig.scheduler.seek(player, to: 10 * ms, at: rig.at(t0))
+        rig.scheduler.seek(player, to: .milliseconds(10), at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0 + 1 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
@@ -124,7 +124,7 @@ struct PlaybackTests {
         let t0 = rig.now
         let player = try rig.player(threeLevels)
         rig.scheduler.start(player, at: rig.at(t0))
-        rig.scheduler.seek(player, to: 90 * ms, at: rig.at(t0 + 2 * ms))
+        rig.scheduler.seek(player, to: .milliseconds(90), at: rig.at(t0 + 2 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
             Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
@@ -201,7 +201,7 @@ struct PlaybackTests {
         let program = Program(
             profileName: "test-rumble",
             commands: [TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: .rumble(strong: 7, weak: 8))],
-            duration: 12 * ms, leadTime: 0)
+            duration: .milliseconds(12), leadTime: .zero)
         let player = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)

@@ -63,7 +63,7 @@ struct RealtimeThreadTests {
         }
         let statistics = scheduler.statistics
         #expect(statistics.realtimeThread != nil)
-        #expect(statistics.realtimeThread?.timerSlack == 1)
+        #expect(statistics.realtimeThread?.timerSlack == .nanoseconds(1))
         #expect(statistics.wakeUps >= 3)
     }
 

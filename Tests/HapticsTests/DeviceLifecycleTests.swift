@@ -79,7 +79,7 @@ struct DeviceLifecycleTests {
 
     @Test("prepare hands each preparable device its program, and later calls expire unused ones")
     func prepareUploadsAndExpires() throws {
-        let fixture = EngineFixture(profiles: [], configuration: .init(prepareLifetime: 2_000_000_000))
+        let fixture = EngineFixture(profiles: [], configuration: .init(prepareLifetime: .seconds(2)))
         let pad = PreparingDevice(profile: .dualSense)
         try fixture.engine.addOutput(.init(device: pad, profile: .dualSense))
         #expect(pad.requests == [.gain(1)])

@@ -9,7 +9,7 @@ import Testing
 struct GeneratorTests {
     @Test("prepare holds for the configured lifetime, and a play renews it")
     func prepareExpires() {
-        let fixture = EngineFixture(configuration: .init(prepareLifetime: 2_000_000_000))
+        let fixture = EngineFixture(configuration: .init(prepareLifetime: .seconds(2)))
         let generator = ImpactFeedbackGenerator(style: .rigid, engine: fixture.engine)
         #expect(!generator.isPrepared)
         generator.prepare()

@@ -43,7 +43,7 @@ struct PatternPlayerTests {
         let player = try fixture.engine.makePlayer(pattern: pattern)
         #expect(player.setLooping(true))
         #expect(player.start().isScheduled)
-        let duration = player.duration
+        let duration = player.duration.nanoseconds
         fixture.run(for: duration * 2 + duration / 2)
         #expect(player.stop())
         fixture.run(for: 500_000_000)

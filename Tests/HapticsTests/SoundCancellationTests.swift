@@ -55,7 +55,7 @@ struct SoundCancellationTests {
         defer { fixture.folder.remove() }
         let player = try fixture.engine.makePlayer(contentsOf: path)
         player.start(at: fixture.origin.advanced(by: 100_000_000))                        // frame 4 800
-        #expect(player.seek(to: 0.5, at: fixture.origin.advanced(by: 200_000_000)))       // frame 9 600
+        #expect(player.seek(to: .milliseconds(500), at: fixture.origin.advanced(by: 200_000_000)))       // frame 9 600
         player.start(at: fixture.origin.advanced(by: 400_000_000))                        // frame 19 200
         fixture.renderSound(periods: 96)
         let left = try fixture.renderedLeft()

@@ -39,11 +39,11 @@ struct SoundCueConfigurationTests {
     func gameAudioSync() throws {
         let fixture = EngineFixture()
         let origin = fixture.clock.now()
-        #expect(fixture.engine.leadTime(for: .impact(.heavy)) == 60_000_000)
+        #expect(fixture.engine.leadTime(for: .impact(.heavy)) == .milliseconds(60))
         #expect(fixture.engine.play(.impact(.heavy), withSoundAudibleAt: origin.advanced(by: 200_000_000)) == .scheduled(feltAt: origin.advanced(by: 200_000_000)))
-        #expect(fixture.engine.play(.selection, withSoundStartingNow: 90_000_000) == .scheduled(feltAt: origin.advanced(by: 90_000_000)))
+        #expect(fixture.engine.play(.selection, withSoundStartingNow: .milliseconds(90)) == .scheduled(feltAt: origin.advanced(by: 90_000_000)))
         // Sooner than the motor can spin up: felt as soon as it can, and the outcome says when.
-        #expect(fixture.engine.play(.selection, withSoundStartingNow: 20_000_000) == .scheduled(feltAt: origin.advanced(by: 60_000_000)))
+        #expect(fixture.engine.play(.selection, withSoundStartingNow: .milliseconds(20)) == .scheduled(feltAt: origin.advanced(by: 60_000_000)))
         // An audio engine counting frames: two readings map its frames to the monotonic clock.
         let mapping = try AudioClockMapping(
             AudioClockMapping.Reading(frame: 48_000, instant: origin.advanced(by: -1_000_000_000)),

@@ -82,11 +82,11 @@ struct SoundLoopTests {
         let player = try fixture.engine.makePlayer(contentsOf: path)
         let program = try #require(player.programs.first)
         #expect(program.loopLength == program.duration)
-        #expect(program.duration == 220_000_000)
-        #expect(program.leadTime == 60_000_000)
+        #expect(program.duration == .milliseconds(220))
+        #expect(program.leadTime == .milliseconds(60))
         #expect(program.commands.map(\.offset) == [0, 100_000_000, 160_000_000, 220_000_000])
         let silent = Program(profileName: "x", commands: [TimedCommand(offset: 0, intensity: 0, sharpness: 0, command: .stop)],
-                             duration: 0, leadTime: 0)
+                             duration: .zero, leadTime: .zero)
         #expect(silent.loopLength == nil)
     }
 

@@ -14,9 +14,9 @@ import Testing
         let timeline = MotorTimeline(commands: [
             TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0x7FFF)),
             TimedCommand(offset: 10 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], end: 20 * ms)
+        ], end: .milliseconds(20))
         let svg = SVGPlot.render(timeline, title: "impact <heavy> & co",
-                                 events: [.transient(at: 0, intensity: 1, sharpness: 0.25)])
+                                 events: [.transient(at: .zero, intensity: 1, sharpness: 0.25)])
         #expect(svg == #"""
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="720" height="400" viewBox="0 0 720 400" font-family="sans-serif" font-size="12">
@@ -79,10 +79,10 @@ import Testing
             TimedCommand(offset: 60 * ms, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 8, magnitude: 0x7FFF)),
             TimedCommand(offset: 90 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], end: 100 * ms)
+        ], end: .milliseconds(100))
         let svg = SVGPlot.render(timeline, title: "notification \"success\" — it's <ok>", events: [
-            .transient(at: 0, intensity: 0.47, sharpness: 0.8),
-            .continuous(at: 60 * ms, duration: 30 * ms, intensity: 1, sharpness: 0.5),
+            .transient(at: .zero, intensity: 0.47, sharpness: 0.8),
+            .continuous(at: .milliseconds(60), duration: .milliseconds(30), intensity: 1, sharpness: 0.5),
         ])
         let collector = SVGElementCollector()
         let parser = XMLParser(data: Data(svg.utf8))
@@ -108,8 +108,8 @@ import Testing
             TimedCommand(offset: 50 * ms, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 30, magnitude: 0x3000)),
             TimedCommand(offset: 70 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], end: 100 * ms)
-        let svg = SVGPlot.render(timeline, title: "mixed", events: [.transient(at: 30 * ms, intensity: 0.5, sharpness: 0.5)])
+        ], end: .milliseconds(100))
+        let svg = SVGPlot.render(timeline, title: "mixed", events: [.transient(at: .milliseconds(30), intensity: 0.5, sharpness: 0.5)])
         #expect(svg.contains(#"width="720" height="420" viewBox="0 0 720 420""#))
         #expect(svg.contains(#"<text x="92" y="382">strong (peak 0.19)</text>"#))
         #expect(svg.contains(#"<text x="92" y="402">level (peak 0.75)</text>"#))

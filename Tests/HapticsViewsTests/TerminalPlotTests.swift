@@ -14,7 +14,7 @@ import Testing
             TimedCommand(offset: 12 * ms, intensity: 1, sharpness: 1, command: .rumble(strong: 0, weak: 0xFFFF)),
             TimedCommand(offset: 13 * ms, intensity: 0.1, sharpness: 0, command: .rumble(strong: 0x2000, weak: 0)),
             TimedCommand(offset: 30 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], end: 40 * ms)
+        ], end: .milliseconds(40))
     }
 
     @Test func drawsOneRowPerMotorATimeAxisAndPeaks() {
@@ -44,7 +44,7 @@ import Testing
             TimedCommand(offset: 1 * ms, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 10, magnitude: 0x7FFF)),
             TimedCommand(offset: 1_600_000, intensity: 0, sharpness: 0, command: .stop),
-        ], end: 2 * ms)
+        ], end: .milliseconds(2))
         #expect(TerminalPlot.render(timeline, width: 20, color: false) == """
             magnitude │▄▄▄▄▄▄▄▄▄▄██████    │ peak 1.00, period 10–25 ms
                       └┬─────────┬─────────┘
@@ -57,7 +57,7 @@ import Testing
         let timeline = MotorTimeline(commands: [
             TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .constant(level: -0x4000)),
             TimedCommand(offset: 1 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], end: 2 * ms)
+        ], end: .milliseconds(2))
         #expect(TerminalPlot.render(timeline, width: 40, color: false) == """
             level │▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄                    │ peak 0.50
                   └┬─────────┬─────────┬─────────┬─────────┘

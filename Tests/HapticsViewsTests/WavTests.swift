@@ -86,7 +86,7 @@ import Testing
         let timeline = MotorTimeline(commands: [
             periodic(1, at: 0),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], end: 20 * ms)
+        ], end: .milliseconds(20))
         let samples = MotorSound().render(timeline)
         #expect(samples.count == 960 + 240)                 // 20 ms + one 5 ms ramp for the fade-out
         #expect(samples[0] == 0)

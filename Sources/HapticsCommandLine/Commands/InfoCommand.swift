@@ -36,7 +36,7 @@ struct InfoCommand: Command {
             line.add("ff", raw: "[" + ForceFeedbackNames.names(info.forceFeedbackCodes).map(JSONLine.quote).joined(separator: ",") + "]")
             line.add("slots", info.slots)
             line.add("profile", profile.name)
-            line.add("rise_ms", Double(profile.riseTime) / 1e6, digits: 1)
+            line.add("rise_ms", profile.riseTime.inMilliseconds, digits: 1)
             line.add("access", info.accessError == nil ? "read-write" : "denied")
             context.console.line(line.text)
             return ExitStatus.success
@@ -49,7 +49,7 @@ struct InfoCommand: Command {
             HelpRow("uniq", info.uniqueIdentifier.isEmpty ? "-" : info.uniqueIdentifier),
             HelpRow("effects", ForceFeedbackNames.names(info.forceFeedbackCodes).joined(separator: " ")),
             HelpRow("slots", String(info.slots)),
-            HelpRow("profile", "\(profile.name) (\(profile.displayName)), rise \(JSONLine.number(Double(profile.riseTime) / 1e6, digits: 1)) ms"),
+            HelpRow("profile", "\(profile.name) (\(profile.displayName)), rise \(JSONLine.number(profile.riseTime.inMilliseconds, digits: 1)) ms"),
             HelpRow("access", info.accessError.map(\.description) ?? "read-write"),
         ]
         for row in rows { context.console.line(row.syntax + ":" + String(repeating: " ", count: 9 - row.syntax.count) + row.help) }

@@ -118,7 +118,7 @@ struct PlayCommand: Command {
         context.console.line("\(name) on \(run.output.name) (\(path)), profile \(run.output.profile.name)")
         switch run.outcome {
         case let .scheduled(feltAt):
-            context.console.line("felt at +\(JSONLine.number(Double(feltAt.nanoseconds - run.requestedAt.nanoseconds) / 1e6, digits: 1)) ms")
+            context.console.line("felt at +\(JSONLine.number((feltAt - run.requestedAt).inMilliseconds, digits: 1)) ms")
         case let .notPlayed(reason):
             context.console.line("not played: \(reason)")
         }
@@ -151,9 +151,9 @@ struct PlayCommand: Command {
         context.console.write(TerminalPlot.render(timeline, width: 72, color: color))
         switch run.outcome {
         case let .scheduled(feltAt):
-            let felt = JSONLine.number(Double(feltAt.nanoseconds - run.requestedAt.nanoseconds) / 1e6, digits: 1)
-            let worst = run.recording.map { $0.time.nanoseconds - $0.deadline.nanoseconds }.max() ?? 0
-            context.console.line("\(run.recording.count) commands, felt at +\(felt) ms, worst lateness \(JSONLine.number(Double(worst) / 1e3, digits: 1)) µs")
+            let felt = JSONLine.number((feltAt - run.requestedAt).inMilliseconds, digits: 1)
+            let worst = run.recording.map(\.lateness).max() ?? .zero
+            context.console.line("\(run.recording.count) commands, felt at +\(felt) ms, worst lateness \(JSONLine.number(worst.inMicroseconds, digits: 1)) µs")
         case let .notPlayed(reason):
             context.console.line("not played: \(reason)")
         }
@@ -177,7 +177,7 @@ extension PlaybackOutcome {
         switch self {
         case let .scheduled(feltAt):
             line.add("outcome", "scheduled")
-            line.add("felt_ms", Double(feltAt.nanoseconds - requestedAt.nanoseconds) / 1e6, digits: 3)
+            line.add("felt_ms", (feltAt - requestedAt).inMilliseconds, digits: 3)
         case let .notPlayed(reason):
             line.add("outcome", "not-played")
             line.add("reason", reason.rawValue)

@@ -47,23 +47,24 @@ struct PlotCommand: Command {
         let timeline = MotorTimeline(program: program, actuator: device.profile.actuator)
         let markers = PlotMarker.markers(for: target.pattern, leadTime: program.leadTime)
         try PlayCommand.write(SVGPlot.render(timeline, title: "\(target.name) on \(device.profile.displayName)", events: markers), to: output)
-        context.console.line("\(output): \(program.commands.count) commands over \(JSONLine.number(Double(program.duration) / 1e6, digits: 1)) ms")
+        context.console.line("\(output): \(program.commands.count) commands over \(JSONLine.number(program.duration.inMilliseconds, digits: 1)) ms")
         return ExitStatus.success
     }
 }
 
 extension PlotMarker {
     /// One marker per haptic event, placed on a program's time axis (pattern time + lead time).
-    static func markers(for pattern: Pattern, leadTime: Int64) -> [PlotMarker] {
+    static func markers(for pattern: Pattern, leadTime: Duration) -> [PlotMarker] {
         pattern.events.compactMap { event in
-            let time = Int64((event.time * 1e9).rounded()) + leadTime
+            let time = Duration(patternSeconds: event.time) + leadTime
             let intensity = event.parameters.resolvedIntensity
             let sharpness = event.parameters.resolvedSharpness
             switch event.kind {
             case .hapticTransient:
                 return .transient(at: time, intensity: intensity, sharpness: sharpness)
             case .hapticContinuous:
-                return .continuous(at: time, duration: Int64((event.resolvedDuration * 1e9).rounded()), intensity: intensity, sharpness: sharpness)
+                return .continuous(at: time, duration: Duration(patternSeconds: event.resolvedDuration),
+                                   intensity: intensity, sharpness: sharpness)
             case .audioCustom, .audioContinuous:
                 return nil
             }

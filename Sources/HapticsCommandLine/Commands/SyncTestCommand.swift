@@ -69,7 +69,7 @@ struct SyncTestCommand: Command {
             throw .failure(error.description)
         }
         for line in Self.report(result, configuration: configuration) { context.console.line(line) }
-        let late = result.measurements.filter { abs($0.residual) > result.period }
+        let late = result.measurements.filter { $0.residual > result.period || $0.residual < .zero - result.period }
         guard result.missing.isEmpty, late.isEmpty else {
             context.console.errorLine("haptics sync-test: \(late.count) residuals exceed one audio period, \(result.missing.count) cues not found")
             return ExitStatus.failure
@@ -80,7 +80,7 @@ struct SyncTestCommand: Command {
     /// The report: a header, one row per cue (times in ms from the cue's onset), the cues not
     /// found, and the summary.
     static func report(_ result: SyncLoopbackTest.Result, configuration: SyncLoopbackTest.Configuration) -> [String] {
-        func ms(_ nanoseconds: Int64) -> String { JSONLine.number(Double(nanoseconds) / 1e6, digits: 3) }
+        func ms(_ span: Duration) -> String { JSONLine.number(span.inMilliseconds, digits: 3) }
         func column(_ text: String, _ width: Int) -> String {
             String(repeating: " ", count: max(0, width - text.count)) + text
         }
@@ -91,11 +91,11 @@ struct SyncTestCommand: Command {
             "   #  cue                   haptic start   felt (+rise)      heard   residual (ms from the cue's onset)",
         ]
         for (index, row) in result.measurements.enumerated() {
-            let onset = row.onset.nanoseconds
+            let onset = row.onset
             let name = row.cue.name + String(repeating: " ", count: max(0, 20 - row.cue.name.count))
             lines.append(column("\(index + 1)", 4) + "  " + name
-                + column(ms(row.hapticStart.nanoseconds - onset), 14) + column(ms(row.felt.nanoseconds - onset), 15)
-                + column(ms(row.heard.nanoseconds - onset), 11) + column(ms(row.residual), 11))
+                + column(ms(row.hapticStart - onset), 14) + column(ms(row.felt - onset), 15)
+                + column(ms(row.heard - onset), 11) + column(ms(row.residual), 11))
         }
         for missing in result.missing { lines.append("not found: \(missing)") }
         if let p50 = result.absoluteResidual(percentile: 0.5), let p95 = result.absoluteResidual(percentile: 0.95),

@@ -178,7 +178,7 @@ extension EvdevActuator {
         for (index, timed) in commands.enumerated() {
             let key = _EffectLevel.key(timed.command)
             guard key != 0 else { continue }
-            let end = index + 1 < commands.count ? commands[index + 1].offset : program.duration
+            let end = index + 1 < commands.count ? commands[index + 1].offset : program.duration.nanoseconds
             let hold = max(0, end - timed.offset)
             if holds[key] == nil { order.append(key) }
             holds[key] = max(holds[key] ?? 0, hold)

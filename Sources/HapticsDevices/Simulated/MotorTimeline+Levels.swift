@@ -1,4 +1,5 @@
 import HapticsRendering
+import HapticsSystem
 
 extension MotorTimeline {
     /// The state of every motor between two commands, normalized from the kernel's ranges.
@@ -63,13 +64,13 @@ extension MotorTimeline {
 
     /// Levels that take effect at a time.
     public struct Step: Sendable, Hashable {
-        /// Nanoseconds from the timeline's origin.
-        public var time: Int64
+        /// The span from the timeline's origin.
+        public var time: Duration
         /// The levels from `time` until the next step.
         public var levels: Levels
 
         /// Creates a step.
-        public init(time: Int64, levels: Levels) {
+        public init(time: Duration, levels: Levels) {
             self.time = time
             self.levels = levels
         }

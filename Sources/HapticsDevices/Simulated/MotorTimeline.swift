@@ -1,4 +1,5 @@
 import HapticsRendering
+import HapticsSystem
 
 /// Motor levels over time, piecewise constant: what an actuator is doing between commands.
 ///
@@ -6,17 +7,17 @@ import HapticsRendering
 /// ``SimulatedDevice`` recording or from a rendered `Program`. Each command sets the whole actuator
 /// state (a rumble silences a periodic effect and the other way round); `.stop` silences everything.
 public struct MotorTimeline: Sendable, Hashable {
-    /// The nanosecond offset where the timeline begins (always 0: offsets are relative to the origin).
-    public var start: Int64
-    /// The nanosecond offset where the timeline ends (the program's duration or the last command).
-    public var end: Int64
+    /// Where the timeline begins, from its origin (always `.zero`: times are relative to the origin).
+    public var start: Duration
+    /// Where the timeline ends, from its origin (the program's duration or the last command).
+    public var end: Duration
     /// The level changes, by strictly increasing `time`; the first is at `start`. Each step holds
     /// until the next one, the last until `end`.
     public var steps: [Step]
     /// The motors this timeline drives, in display order.
     public var motors: [Motor]
 
-    /// Creates a timeline from commands at nanosecond offsets.
+    /// Creates a timeline from timed commands (their `offset`s count from the timeline's origin).
     ///
     /// Commands at the same offset are applied in order, so the last one wins. Before the first
     /// command the actuator is silent; commands before offset 0 take effect at 0.
@@ -24,17 +25,17 @@ public struct MotorTimeline: Sendable, Hashable {
     ///   - commands: commands with their offsets (need not be sorted; ties keep their order).
     ///   - end: where the timeline ends; never earlier than the last command. `nil` = the last command.
     ///   - actuator: when given, its motors are always shown, even if no command drives them.
-    public init(commands: [TimedCommand], end: Int64? = nil, actuator: DeviceProfile.Actuator? = nil) {
+    public init(commands: [TimedCommand], end: Duration? = nil, actuator: DeviceProfile.Actuator? = nil) {
         let ordered = commands.enumerated().sorted {
             ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
         }.map(\.element)
 
-        var steps = [Step(time: 0, levels: .silent)]
+        var steps = [Step(time: .zero, levels: .silent)]
         var driven = Set<Motor>(actuator.map(Motor.driven(by:)) ?? [])
         for timed in ordered {
             let levels = Levels(timed.command)
             driven.formUnion(Motor.driven(by: timed.command))
-            let time = max(timed.offset, 0)
+            let time = Duration.nanoseconds(max(timed.offset, 0))
             if steps[steps.count - 1].time == time {
                 steps[steps.count - 1].levels = levels
             } else {
@@ -46,8 +47,8 @@ public struct MotorTimeline: Sendable, Hashable {
         for step in steps where merged.last?.levels != step.levels {
             merged.append(step)
         }
-        self.start = 0
-        self.end = max(end ?? 0, ordered.last.map { max($0.offset, 0) } ?? 0)
+        self.start = .zero
+        self.end = max(end ?? .zero, ordered.last.map { .nanoseconds(max($0.offset, 0)) } ?? .zero)
         self.steps = merged
         self.motors = Motor.allCases.filter(driven.contains)
     }
@@ -57,8 +58,8 @@ public struct MotorTimeline: Sendable, Hashable {
         self.init(commands: program.commands, end: program.duration, actuator: actuator)
     }
 
-    /// The levels in effect at `time` (nanoseconds from the origin).
-    public func levels(at time: Int64) -> Levels {
+    /// The levels in effect at `time` (from the origin).
+    public func levels(at time: Duration) -> Levels {
         // Binary search for the last step starting at or before `time`.
         var low = 0
         var high = steps.count
@@ -82,6 +83,6 @@ public struct MotorTimeline: Sendable, Hashable {
         return shortest...longest
     }
 
-    /// The timeline's length in nanoseconds.
-    public var duration: Int64 { end - start }
+    /// The timeline's length.
+    public var duration: Duration { end - start }
 }

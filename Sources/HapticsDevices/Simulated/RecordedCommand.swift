@@ -23,6 +23,6 @@ public struct RecordedCommand: Sendable, Hashable {
         self.command = command
     }
 
-    /// How late the command arrived, in nanoseconds (negative when early).
-    public var lateness: Int64 { time.nanoseconds - deadline.nanoseconds }
+    /// How late the command arrived (negative when early).
+    public var lateness: Duration { time - deadline }
 }

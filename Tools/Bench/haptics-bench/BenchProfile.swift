@@ -4,4 +4,4 @@ import HapticsRendering
 /// profile table).
 let benchRumble = DeviceProfile(
     name: "bench-rumble", displayName: "Benchmark rumble", actuator: .dualRumble,
-    riseTime: 0, minimumPulse: 0, controlInterval: 1_000_000)
+    riseTime: .zero, minimumPulse: .zero, controlInterval: .milliseconds(1))

@@ -22,7 +22,7 @@ final class EnginePreparedTrigger {
             TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: playCommand),
             TimedCommand(offset: 20_000_000, intensity: 0, sharpness: 0, command: .stop),
         ],
-        duration: 20_000_000, leadTime: 0)
+        duration: .milliseconds(20), leadTime: .zero)
 
     private let actuator: EvdevActuator
     private let clock = SystemMonotonicClock()

@@ -59,7 +59,7 @@ func runSchedulerBenchmark() {
     }
     commands.append(TimedCommand(offset: Int64(perBlock) * period, intensity: 0, sharpness: 0, command: .stop))
     let program = Program(profileName: benchRumble.name, commands: commands,
-                          duration: Int64(perBlock) * period, leadTime: 0)
+                          duration: .nanoseconds(Int64(perBlock) * period), leadTime: .zero)
     let player: PlayerID
     do {
         player = try scheduler.makePlayer(program: scheduler.load(program), channel: channel)
@@ -74,13 +74,13 @@ func runSchedulerBenchmark() {
     let clock = SystemMonotonicClock()
     print("scheduler: \(blocks) blocks of \(perBlock) events at a \(period / 1_000) µs period, interleaved with a C clock_nanosleep loop")
     for block in 0..<blocks {
-        let start = clock.now().advanced(by: lead)
+        let start = clock.now() + .nanoseconds(lead)
         guard scheduler.start(player, at: start) else {
             print("haptics-bench: the submission queue refused a start")
             exit(1)
         }
         // Sleep past the block's end, then make sure the final stop has arrived.
-        _ = start.advanced(by: Int64(perBlock) * period + 2_000_000).nanoseconds.sleepUntilThisInstant()
+        _ = (start + .nanoseconds(Int64(perBlock) * period + 2_000_000)).nanoseconds.sleepUntilThisInstant()
         while recorder.stops.load(ordering: .acquiring) < block + 1 { usleep(1_000) }
 
         let baselineStart = clock.now().nanoseconds + lead
@@ -119,7 +119,7 @@ func runSchedulerBenchmark() {
     }
     print("scheduler per-block median lateness (µs), min…max over blocks: \(microseconds(blockMedians.min() ?? 0))…\(microseconds(blockMedians.max() ?? 0))")
     print("drift (least-squares slope of lateness over time): scheduler \(decimal(drift)) µs/s, baseline \(decimal(baselineDrift)) µs/s")
-    print("realtime thread: SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused (\($0)), running SCHED_OTHER" } ?? "granted"), timer slack \(statistics.realtimeThread?.timerSlack ?? -1) ns, \(statistics.wakeUps) wake-ups")
+    print("realtime thread: SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused (\($0)), running SCHED_OTHER" } ?? "granted"), timer slack \(statistics.realtimeThread?.timerSlack.map { "\($0.nanoseconds) ns" } ?? "unknown"), \(statistics.wakeUps) wake-ups")
     print(jsonObject([
         ("p50_lateness_us", microseconds(p50)),
         ("p99_lateness_us", microseconds(p99)),

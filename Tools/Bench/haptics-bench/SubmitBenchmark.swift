@@ -23,7 +23,7 @@ func loopingProgram() -> Program {
             TimedCommand(offset: 5_000_000, intensity: 0.6, sharpness: 0.5, command: .rumble(strong: 0x9000, weak: 0x3000)),
             TimedCommand(offset: 10_000_000, intensity: 0, sharpness: 0, command: .stop),
         ],
-        duration: 10_000_000, leadTime: 0)
+        duration: .milliseconds(10), leadTime: .zero)
 }
 
 /// `Tools/bench submit`: submissions from 4 threads into a scheduler whose realtime thread plays and
@@ -61,7 +61,7 @@ func runSubmitBenchmark(instructionsPerSubmit: Double?) {
         CBenchSupport_beginCountingAllocations()
     }, end: {
         allocations = CBenchSupport_endCountingAllocations()
-        elapsed = start.duration(to: scheduler.clock.now())
+        elapsed = (scheduler.clock.now() - start).nanoseconds
     }) { thread in
         var mine = 0
         for index in 0..<perThread {

@@ -1,6 +1,7 @@
 import Glibc
 import HapticsCommandLine
 import HapticsPatterns
+import HapticsSystem
 
 /// Cues per run.
 let syncCues = 100
@@ -17,7 +18,7 @@ func runSyncBenchmark() {
     let items: [Feedback] = [.impact(.light), .impact(.medium), .impact(.heavy), .impact(.soft), .impact(.rigid), .selection]
     let cues = (0..<syncCues).map { SyncLoopbackTest.Cue.feedback(items[$0 % items.count]) }
     var configuration = SyncLoopbackTest.Configuration()
-    configuration.spacing = 300_000_000
+    configuration.spacing = .milliseconds(300)
     var results: [SyncLoopbackTest.Result] = []
     for compensated in [true, false] {
         configuration.compensated = compensated
@@ -32,9 +33,9 @@ func runSyncBenchmark() {
         }
     }
     let (engine, naive) = (results[0], results[1])
-    func ms(_ nanoseconds: Int64?) -> String { nanoseconds.map { decimal(Double($0) / 1e6) } ?? "null" }
+    func ms(_ span: Duration?) -> String { span.map { decimal(Double($0.nanoseconds) / 1e6) } ?? "null" }
     func mean(_ result: SyncLoopbackTest.Result) -> Double {
-        Double(result.measurements.map(\.residual).reduce(0, +)) / Double(max(1, result.measurements.count)) / 1e6
+        Double(result.measurements.map(\.residual).reduce(.zero, +).nanoseconds) / Double(max(1, result.measurements.count)) / 1e6
     }
     for (name, result) in [("engine", engine), ("naive", naive)] {
         print("\(name): \(result.measurements.count) cues measured, mean residual \(decimal(mean(result))) ms (heard − felt), "
