@@ -49,7 +49,7 @@ let package = Package(
         // The public engine; `import Haptics` is the one import a game needs.
         .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
         // Views of what a device was told: terminal and SVG plots, the motors as sound.
-        .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsSystem"]),
+        .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsPatterns", "HapticsSystem"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
         .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsViews", "HapticsVirtualDevices"]),
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),

@@ -49,7 +49,7 @@ public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConverti
 
     /// `file: AudioCustom event at T s (events[i]): EventWaveformPath "p" <what is wrong>`.
     public var description: String {
-        let subject = "\(patternFile): AudioCustom event at \(eventTime.formatted) s (events[\(eventIndex)]): "
+        let subject = "\(patternFile): AudioCustom event at \(NumberText.shortest(eventTime)) s (events[\(eventIndex)]): "
         let path = "EventWaveformPath \"\(waveformPath)\""
         switch problem {
         case .noWaveformPath: return subject + "EventWaveformPath is missing or empty"

@@ -1,3 +1,5 @@
+import HapticsPatterns
+
 /// Builds one JSON object on one line (the `--json` output format: one object per line).
 struct JSONLine {
     private var fields: [String] = []
@@ -32,37 +34,13 @@ struct JSONLine {
     var text: String { "{" + fields.joined(separator: ",") + "}" }
 
     /// A JSON string literal.
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let s where s.value < 0x20:
-                let hex = String(s.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ text: String) -> String { JSONString.quoted(text) }
 
-    /// A number with at most `digits` decimals, without trailing zeros (`0.5`, `12`, `-3.25`).
+    /// A number with at most `digits` decimals, without trailing zeros (`0.5`, `12`, `-3.25`);
+    /// `null` when it is not finite, which JSON cannot hold. The tool's human text uses it too,
+    /// so a figure reads the same in both.
     static func number(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return "null" }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (value * scale).rounded()
-        if scaled == 0 { return "0" }
-        let negative = scaled < 0
-        let magnitude = Int64(abs(scaled))
-        let whole = magnitude / Int64(scale)
-        var fraction = String(magnitude % Int64(scale))
-        fraction = String(repeating: "0", count: max(0, digits - fraction.count)) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return (negative ? "-" : "") + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
+        return NumberText.decimal(value, digits: digits)
     }
 }

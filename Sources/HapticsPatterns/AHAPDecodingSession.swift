@@ -56,10 +56,10 @@ struct AHAPDecodingSession {
         let members = try self.members(of: entry, path: path, known: Set(kinds))
         let present = kinds.filter { members[$0] != nil }
         guard present.count == 1, let kind = present.first, let body = members[kind] else {
-            var found = present.isEmpty ? "none" : present.map { JSONValue.quoted($0) }.joined(separator: " and ")
+            var found = present.isEmpty ? "none" : present.map { JSONString.quoted($0) }.joined(separator: " and ")
             if present.isEmpty, case .object(let all) = entry.content, let other = all.first {
                 // Usually a misspelt kind such as "ParameterCurves": name it next to the error.
-                found += " (the entry has \(JSONValue.quoted(other.key)))"
+                found += " (the entry has \(JSONString.quoted(other.key)))"
             }
             throw error(
                 at: entry, path: path,
@@ -195,7 +195,7 @@ struct AHAPDecodingSession {
             if let previous = points.last, pointTime < previous.time {
                 throw error(
                     at: pointTimeValue, path: pointPath + ".Time",
-                    "expected a time ≥ \(previous.time.diagnosticText) (control points in time order), found \(pointTimeValue.foundDescription)"
+                    "expected a time ≥ \(NumberText.shortest(previous.time)) (control points in time order), found \(pointTimeValue.foundDescription)"
                 )
             }
             let pointValue = try required("ParameterValue", in: pointMembers, of: element, path: pointPath)
@@ -251,7 +251,7 @@ struct AHAPDecodingSession {
         _ key: String, in members: [String: JSONValue], of object: JSONValue, path: String
     ) throws(PatternError) -> JSONValue {
         guard let value = members[key] else {
-            throw error(at: object, path: path, "missing required key \(JSONValue.quoted(key))")
+            throw error(at: object, path: path, "missing required key \(JSONString.quoted(key))")
         }
         return value
     }
@@ -298,7 +298,7 @@ struct AHAPDecodingSession {
         if clamped != number {
             warn(
                 at: value, path: path,
-                "\(name) \(value.foundDescription) is outside \(range.lowerBound.diagnosticText)…\(range.upperBound.diagnosticText); clamped to \(clamped.diagnosticText)"
+                "\(name) \(value.foundDescription) is outside \(NumberText.shortest(range.lowerBound))…\(NumberText.shortest(range.upperBound)); clamped to \(NumberText.shortest(clamped))"
             )
         }
         return clamped
@@ -308,7 +308,7 @@ struct AHAPDecodingSession {
         if end > limits.maximumDuration {
             throw error(
                 at: value, path: path,
-                "ends at \(end.diagnosticText) s, after the limit of \(limits.maximumDuration.diagnosticText) s")
+                "ends at \(NumberText.shortest(end)) s, after the limit of \(NumberText.shortest(limits.maximumDuration)) s")
         }
     }
 

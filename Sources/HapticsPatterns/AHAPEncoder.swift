@@ -17,7 +17,7 @@ public struct AHAPEncoder: Sendable {
         if !pattern.metadata.isEmpty {
             out += "  \"Metadata\": {\n"
             out += pattern.metadata.map { entry in
-                "    \(JSONValue.quoted(entry.key)): \(JSONValue.quoted(entry.value))"
+                "    \(JSONString.quoted(entry.key)): \(JSONString.quoted(entry.value))"
             }.joined(separator: ",\n")
             out += "\n  },\n"
         }
@@ -38,15 +38,15 @@ public struct AHAPEncoder: Sendable {
     private func encode(_ event: PatternEvent) -> String {
         var fields = [
             "\"Time\": \(event.time.jsonText)",
-            "\"EventType\": \(JSONValue.quoted(event.kind.rawValue))",
+            "\"EventType\": \(JSONString.quoted(event.kind.rawValue))",
         ]
         if let duration = event.duration { fields.append("\"EventDuration\": \(duration.jsonText)") }
-        if let path = event.waveformPath { fields.append("\"EventWaveformPath\": \(JSONValue.quoted(path))") }
+        if let path = event.waveformPath { fields.append("\"EventWaveformPath\": \(JSONString.quoted(path))") }
         if let flag = event.waveformUseVolumeEnvelope { fields.append("\"EventWaveformUseVolumeEnvelope\": \(flag)") }
         if let flag = event.waveformLoopEnabled { fields.append("\"EventWaveformLoopEnabled\": \(flag)") }
         let parameters = EventParameterID.allCases.compactMap { id in
             id.value(in: event.parameters).map { value in
-                "          { \"ParameterID\": \(JSONValue.quoted(id.rawValue)), \"ParameterValue\": \(value.jsonText) }"
+                "          { \"ParameterID\": \(JSONString.quoted(id.rawValue)), \"ParameterValue\": \(value.jsonText) }"
             }
         }
         if !parameters.isEmpty {
@@ -58,7 +58,7 @@ public struct AHAPEncoder: Sendable {
     }
 
     private func encode(_ parameter: DynamicParameter) -> String {
-        "    {\n      \"Parameter\": { \"ParameterID\": \(JSONValue.quoted(parameter.id.rawValue)), "
+        "    {\n      \"Parameter\": { \"ParameterID\": \(JSONString.quoted(parameter.id.rawValue)), "
             + "\"Time\": \(parameter.time.jsonText), \"ParameterValue\": \(parameter.value.jsonText) }\n    }"
     }
 
@@ -68,7 +68,7 @@ public struct AHAPEncoder: Sendable {
         }
         let list = points.isEmpty ? "[]" : "[\n" + points.joined(separator: ",\n") + "\n        ]"
         return "    {\n      \"ParameterCurve\": {\n"
-            + "        \"ParameterID\": \(JSONValue.quoted(curve.id.rawValue)),\n"
+            + "        \"ParameterID\": \(JSONString.quoted(curve.id.rawValue)),\n"
             + "        \"Time\": \(curve.time.jsonText),\n"
             + "        \"ParameterCurveControlPoints\": \(list)\n"
             + "      }\n    }"

@@ -1,13 +1,11 @@
 extension Double {
-    /// The shortest text that reads back as the same number, as JSON allows it (non-finite → `0`).
+    /// The number as the AHAP encoder writes it: Swift's shortest round-trip text, whole numbers
+    /// keeping their `.0` (`1.0`, `0.25`, `1e-07`), as AHAP files conventionally spell them
+    /// (`"Version": 1.0`); not finite → `0`, which JSON cannot hold otherwise.
+    ///
+    /// Everywhere else numbers are written by ``NumberText``.
     var jsonText: String {
         guard isFinite else { return "0" }
-        return description
-    }
-
-    /// The number as diagnostics show it: `1` rather than `1.0`, otherwise the shortest exact text.
-    var diagnosticText: String {
-        if isFinite, self == rounded(), abs(self) < 1e15 { return String(Int64(self)) }
         return description
     }
 }

@@ -17,7 +17,7 @@ public enum FeedbackParseError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidIntensity(let text, let input):
             return "intensity \"\(text)\" in \"\(input)\" is not a number; expected a number in 0…1"
         case .intensityOutOfRange(let value, let input):
-            return "intensity \(value.diagnosticText) in \"\(input)\" is outside 0…1"
+            return "intensity \(NumberText.shortest(value)) in \"\(input)\" is outside 0…1"
         case .unexpectedIntensity(let input):
             return "\"\(input)\" has an intensity, but only impact feedback takes one"
         }

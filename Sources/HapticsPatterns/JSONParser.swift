@@ -73,7 +73,7 @@ struct JSONParser {
             let key = try parseString()
             try skipWhitespace()
             guard peek() == UInt8(ascii: ":") else {
-                throw error("expected ':' after the key \(JSONValue.quoted(key)), found \(foundToken())")
+                throw error("expected ':' after the key \(JSONString.quoted(key)), found \(foundToken())")
             }
             advance()
             try skipWhitespace()
@@ -81,7 +81,7 @@ struct JSONParser {
             let member = JSONMember(key: key, keyLocation: keyLocation, value: value)
             if let earlier = indexByKey[key] {
                 // The later value replaces the earlier one where the key first appeared.
-                warn(at: keyLocation, "duplicate key \(JSONValue.quoted(key)); the last value is used")
+                warn(at: keyLocation, "duplicate key \(JSONString.quoted(key)); the last value is used")
                 members[earlier] = member
             } else {
                 indexByKey[key] = members.count

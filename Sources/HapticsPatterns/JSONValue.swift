@@ -24,33 +24,9 @@ struct JSONValue: Sendable, Hashable {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
         case .number(_, let text): return text
-        case .string(let text): return JSONValue.quoted(text)
+        case .string(let text): return JSONString.quoted(text)
         case .array: return "an array"
         case .object: return "an object"
         }
-    }
-
-    /// The text in JSON string syntax, escaped as the encoder writes it.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16, uppercase: false)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }

@@ -1,3 +1,4 @@
+import HapticsPatterns
 import HapticsSystem
 
 /// A labelled moment on a plot: usually a pattern event ("transient I=0.47 S=0.80").
@@ -20,7 +21,7 @@ public struct PlotMarker: Sendable, Hashable {
     public static func transient(at time: Duration, intensity: Double, sharpness: Double) -> PlotMarker {
         PlotMarker(
             time: time,
-            label: "transient I=\(FixedDecimal.format(intensity, digits: 2)) S=\(FixedDecimal.format(sharpness, digits: 2))"
+            label: "transient I=\(NumberText.fixed(intensity, digits: 2)) S=\(NumberText.fixed(sharpness, digits: 2))"
         )
     }
 
@@ -28,8 +29,8 @@ public struct PlotMarker: Sendable, Hashable {
     public static func continuous(at time: Duration, duration: Duration, intensity: Double, sharpness: Double) -> PlotMarker {
         PlotMarker(
             time: time,
-            label: "continuous \(FixedDecimal.trimmed(Double(duration.nanoseconds) / 1_000_000, digits: 2)) ms"
-                + " I=\(FixedDecimal.format(intensity, digits: 2)) S=\(FixedDecimal.format(sharpness, digits: 2))"
+            label: "continuous \(NumberText.decimal(Double(duration.nanoseconds) / 1_000_000, digits: 2)) ms"
+                + " I=\(NumberText.fixed(intensity, digits: 2)) S=\(NumberText.fixed(sharpness, digits: 2))"
         )
     }
 }

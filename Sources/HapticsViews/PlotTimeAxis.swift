@@ -1,3 +1,5 @@
+import HapticsPatterns
+
 /// Chooses round tick positions for a time axis in milliseconds (1, 2 or 5 × a power of ten).
 struct PlotTimeAxis {
     /// Distance between ticks, nanoseconds.
@@ -29,6 +31,6 @@ struct PlotTimeAxis {
     /// The label of a tick in milliseconds, with just enough decimals for this step.
     func label(_ tick: Int64) -> String {
         let decimals = step >= 1_000_000 ? 0 : (step >= 100_000 ? 1 : 2)
-        return FixedDecimal.format(Double(tick) / 1_000_000, digits: decimals)
+        return NumberText.fixed(Double(tick) / 1_000_000, digits: decimals)
     }
 }

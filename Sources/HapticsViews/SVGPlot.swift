@@ -1,4 +1,5 @@
 import HapticsDevices
+import HapticsPatterns
 import HapticsSystem
 
 /// Draws a ``MotorTimeline`` as a self-contained SVG image: one stepped line per motor on a 0…1
@@ -48,7 +49,7 @@ public enum SVGPlot {
         svg += "</g>\n<g text-anchor=\"end\" fill=\"#333333\">\n"
         for quarter in 0...4 {
             let level = Double(quarter) / 4
-            svg += "<text x=\"\(n(plotLeft - 6))\" y=\"\(n(y(level) + 4))\">\(FixedDecimal.trimmed(level, digits: 2))</text>\n"
+            svg += "<text x=\"\(n(plotLeft - 6))\" y=\"\(n(y(level) + 4))\">\(NumberText.decimal(level, digits: 2))</text>\n"
         }
         svg += "</g>\n"
         svg += "<text transform=\"translate(20 \(n((plotTop + plotBottom) / 2))) rotate(-90)\" text-anchor=\"middle\">level</text>\n"
@@ -157,7 +158,7 @@ public enum SVGPlot {
     /// The legend, wrapped into rows that fit the image width, and how many rows it took.
     static func legend(_ timeline: MotorTimeline, hasPeriod: Bool, hasEvents: Bool) -> (svg: String, rows: Int) {
         var items: [(label: String, stroke: String, dashed: Bool)] = timeline.motors.map {
-            ("\($0.rawValue) (peak \(FixedDecimal.format(timeline.peak(of: $0), digits: 2)))", color($0), false)
+            ("\($0.rawValue) (peak \(NumberText.fixed(timeline.peak(of: $0), digits: 2)))", color($0), false)
         }
         if hasPeriod { items.append(("period, right axis", periodColor, true)) }
         if hasEvents { items.append(("pattern event", "#777777", true)) }
@@ -207,7 +208,7 @@ public enum SVGPlot {
     }
 
     /// A coordinate with one decimal (trailing zeros dropped).
-    static func n(_ value: Double) -> String { FixedDecimal.trimmed(value, digits: 1) }
+    static func n(_ value: Double) -> String { NumberText.decimal(value, digits: 1) }
 
     /// `text` with XML's special characters escaped.
     static func escaped(_ text: String) -> String {

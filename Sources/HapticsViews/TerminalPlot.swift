@@ -1,4 +1,5 @@
 import HapticsDevices
+import HapticsPatterns
 
 /// Draws a ``MotorTimeline`` as text: one row of block characters per motor, a time axis in
 /// milliseconds, and each motor's peak. Deterministic, so its output can be compared exactly.
@@ -81,7 +82,7 @@ public enum TerminalPlot {
     }
 
     static func legend(_ motor: MotorTimeline.Motor, in timeline: MotorTimeline) -> String {
-        var text = "peak \(FixedDecimal.format(timeline.peak(of: motor), digits: 2))"
+        var text = "peak \(NumberText.fixed(timeline.peak(of: motor), digits: 2))"
         if motor == .magnitude, let periods = timeline.periodRange {
             text += periods.count == 1
                 ? ", period \(periods.lowerBound) ms"

@@ -1,4 +1,5 @@
 import Glibc
+import HapticsPatterns
 
 /// The value below which `fraction` of the sorted samples fall (nearest rank).
 func percentile(_ sorted: [Int64], _ fraction: Double) -> Int64 {
@@ -21,11 +22,9 @@ func slope(x: [Double], y: [Double]) -> Double {
     return variance == 0 ? 0 : covariance / variance
 }
 
-/// `value` rounded to `digits` decimals, as JSON text.
+/// `value` rounded to at most `digits` decimals, as JSON text (`null` when not finite).
 func decimal(_ value: Double, _ digits: Int = 3) -> String {
-    let scale = pow(10.0, Double(digits))
-    let rounded = (value * scale).rounded() / scale
-    return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+    value.isFinite ? NumberText.decimal(value, digits: digits) : "null"
 }
 
 /// Nanoseconds as microseconds, for JSON.
@@ -35,5 +34,5 @@ func microseconds(_ nanoseconds: Int64) -> String {
 
 /// One JSON object with keys in the given order (values are already JSON text).
 func jsonObject(_ pairs: [(String, String)]) -> String {
-    "{" + pairs.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+    "{" + pairs.map { "\(JSONString.quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
 }
