@@ -1,9 +1,6 @@
-import Foundation
 import Haptics
 import HapticsAudio
 import HapticsDevices
-import HapticsRendering
-import HapticsScheduler
 import HapticsSystem
 
 /// One play on a real evdev device through the engine: prepared first (effects uploaded), then
@@ -25,22 +22,8 @@ struct DeviceRun {
         } catch {
             throw .failure(error.description)
         }
-        let engine = HapticEngine(outputs: [output])
-        do {
-            try engine.start()
-        } catch {
-            throw .failure("cannot start the engine: \(error)")
-        }
-        let sound = audio == .none ? nil : try PlaySound(audio, engine: engine, lead: max(.zero, output.profile.riseTime))
-        let requestedAt = engine.now
-        let started = try target.start(on: engine, sound: sound, prepare: true)
-        if case let .scheduled(feltAt) = started.outcome {
-            SystemMonotonicClock.sleep(until: feltAt + started.length + .milliseconds(20))
-        }
-        sound?.finish()
-        engine.stop()
-        withExtendedLifetime(started.player) {}
-        (output.device as? EvdevActuator)?.close()
-        return DeviceRun(outcome: started.outcome, audio: started.audio, requestedAt: requestedAt, output: output)
+        defer { (output.device as? EvdevActuator)?.close() }
+        let played = try target.playToTheEnd(on: output, audio: audio, prepare: true)
+        return DeviceRun(outcome: played.outcome, audio: played.audio, requestedAt: played.requestedAt, output: output)
     }
 }

@@ -1,0 +1,41 @@
+import Haptics
+import HapticsAudio
+import HapticsSystem
+
+/// A play that ran to its end: what the engine said about each half, and when it was asked for.
+struct FinishedPlay {
+    /// The haptic half.
+    let outcome: PlaybackOutcome
+    /// The sound half, when `--audio` asked for it.
+    let audio: AudioOutcome?
+    /// When the play was requested (the drawings' time zero).
+    let requestedAt: MonotonicInstant
+}
+
+extension PlayTarget {
+    /// Plays the target on a new engine over `output` and returns once it has ended: the engine is
+    /// started, the sound output attached (`audio`), the target started (`prepare`: its effects
+    /// uploaded first, for real devices), then this thread waits on `CLOCK_MONOTONIC` until the
+    /// final stop has gone out, lets the sound finish and stops the engine, so the device ends
+    /// silent.
+    func playToTheEnd(on output: HapticEngine.Output, audio: AudioChoice, prepare: Bool) throws(CommandLineError) -> FinishedPlay {
+        let engine = HapticEngine(outputs: [output])
+        do {
+            try engine.start()
+        } catch {
+            throw .failure("cannot start the engine: \(error)")
+        }
+        let sound = audio == .none ? nil : try PlaySound(audio, engine: engine, lead: max(.zero, output.profile.riseTime))
+        let requestedAt = engine.now
+        let started = try start(on: engine, sound: sound, prepare: prepare)
+        if case let .scheduled(feltAt) = started.outcome {
+            // The final stop goes out `length` after the felt onset; the margin is for the realtime
+            // thread to have sent it.
+            SystemMonotonicClock.sleep(until: feltAt + started.length + .milliseconds(20))
+        }
+        sound?.finish()
+        engine.stop()
+        withExtendedLifetime(started.player) {}
+        return FinishedPlay(outcome: started.outcome, audio: started.audio, requestedAt: requestedAt)
+    }
+}

@@ -1,0 +1,40 @@
+import Haptics
+import HapticsAudio
+import HapticsDevices
+import HapticsRendering
+import HapticsSystem
+
+/// One play on a simulated device, in real time through the realtime scheduler.
+struct SimulatedRun {
+    /// What the engine said.
+    let outcome: PlaybackOutcome
+    /// What happened to the sound, when `--audio` asked for it.
+    var audio: AudioOutcome? = nil
+    /// Every command the device received.
+    let recording: [RecordedCommand]
+    /// When the play was requested (the drawing's time zero).
+    let requestedAt: MonotonicInstant
+    /// The profile played on.
+    let profile: DeviceProfile
+
+    /// Plays `target` on a fresh simulated device (and its sound on `audio`) and waits until it has ended.
+    static func play(_ target: PlayTarget, profile: DeviceProfile, audio: AudioChoice = .none) throws(CommandLineError) -> SimulatedRun {
+        let device = SimulatedDevice(profile: profile)
+        let played = try target.playToTheEnd(on: HapticEngine.Output(device: device, profile: profile), audio: audio, prepare: false)
+        return SimulatedRun(outcome: played.outcome, audio: played.audio, recording: device.recording(),
+                            requestedAt: played.requestedAt, profile: profile)
+    }
+
+    /// The recording with times relative to the request, in milliseconds.
+    func commandLines(name: String) -> [String] {
+        recording.map { record in
+            var line = JSONLine()
+            line.add("feedback", name)
+            line.add("t_ms", (record.time - requestedAt).inMilliseconds, digits: 3)
+            line.add("lateness_us", record.lateness.inMicroseconds, digits: 1)
+            line.add("channel", record.channel.rawValue)
+            record.command.addFields(to: &line)
+            return line.text
+        }
+    }
+}
