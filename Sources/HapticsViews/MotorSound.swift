@@ -1,6 +1,12 @@
-import HapticsDevices
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HapticsAudio
+import HapticsDevices
 import HapticsSystem
 
 /// Makes a haptic signal audible: renders a ``MotorTimeline`` as mono 16-bit PCM, so anyone can
