@@ -61,6 +61,9 @@ let package = Package(
             dependencies: ["HapticsCommandLine", "Haptics", "HapticsVirtualDevices", "CBenchSupport", "CEvdev"],
             path: "Tools/Bench/haptics-bench"
         ),
+        // `Tools/bench size`: what `import Haptics` adds to a statically linked program.
+        .executableTarget(name: "haptics-minimal-client", dependencies: ["Haptics"], path: "Tools/Bench/minimal-client"),
+        .executableTarget(name: "haptics-hello-baseline", path: "Tools/Bench/hello-baseline"),
 
         // What every test target shares: a manual clock, recording actuators, temporary folders,
         // the system-call mocking seam's helpers.

@@ -1,5 +1,5 @@
 import HapticsDevices
-import Foundation
+import Glibc
 import HapticsAudio
 
 /// Makes a haptic signal audible: renders a ``MotorTimeline`` as mono 16-bit PCM, so anyone can
