@@ -148,7 +148,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
     }
 
     @Test func aLostDeviceIsATypedEventAndLaterVoicesAreRefused() {
-        let sink = FailingSink(failure: .deviceLost(errno: ENODEV), failAt: 3)
+        let sink = FailingSink(failure: .deviceLost(errno: .noSuchDevice), failAt: 3)
         let output = AudioOutput(sink: sink)
         #expect(throws: Never.self) { try output.open() }
         #expect(output.process())
@@ -157,7 +157,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         #expect(!output.process())
         #expect(sink.writes == 3)
         #expect(output.isDeviceLost)
-        #expect(output.drainEvents() == [.deviceLost(errno: ENODEV)])
+        #expect(output.drainEvents() == [.deviceLost(errno: .noSuchDevice)])
         #expect(!output.schedule(click, audibleAt: start))
         #expect(output.statistics.dropped == 1)
     }
