@@ -86,7 +86,8 @@ struct SyncTestCommandTests {
         let audio = try WAVReader.read(contentsOf: folder + "/cue.wav")
         let cue = try #require(SoundCueLibrary.builtin().voice(for: .impact(.heavy)))
         #expect(audio.frameCount == cue.frameCount)
-        let left = stride(from: 0, to: audio.samples.count, by: 2).map { audio.samples[$0] }
+        let samples = try #require(audio.pcm16Samples)
+        let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
         #expect(left == (0..<cue.frameCount).map { Int16((min(max(cue.frame($0).left, -1), 1) * 32_767).rounded()) })
     }
 
@@ -111,7 +112,7 @@ struct SyncTestCommandTests {
         try Data(wav).write(to: URL(fileURLWithPath: folder + "/tick.wav"))
         let played = runTool("play", folder + "/tick.ahap", "--device", "simulated", "--audio", folder + "/out.wav")
         #expect(played.status == 0)
-        let left = try WAVReader.read(contentsOf: folder + "/out.wav").samples.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        let left = try #require(WAVReader.read(contentsOf: folder + "/out.wav").pcm16Samples).enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
         // The sound's event is at 20 ms: frame 960 of a file whose frame 0 is the pattern's onset.
         #expect(left.indices.filter { left[$0] != 0 } == Array(960..<1_008))
     }

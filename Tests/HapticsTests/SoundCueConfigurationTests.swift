@@ -18,7 +18,7 @@ struct SoundCueConfigurationTests {
         do {
             try engine.attachAudio(audio)
         } catch {
-            #expect(error.description == "sound cue: cannot read \(folder.path)/notification-success.wav: The operation could not be completed. The file doesn’t exist.")
+            #expect(error.description == "sound cue: \(folder.path)/notification-success.wav: cannot open the file: No such file or directory")
         }
         #expect(engine.audioOutput == nil)
     }

@@ -5,6 +5,7 @@ import HapticsRendering
 import HapticsScheduler
 @testable import Haptics
 import HapticsSystem
+import Testing
 
 /// An engine on a manual clock with simulated devices and an audio output rendering, offline and
 /// deterministically, to a WAV file whose frame 0 is audible at the clock's start: a voice audible
@@ -37,7 +38,7 @@ struct SoundFixture {
 
     /// The left channel of the rendered WAV file.
     func renderedLeft() throws -> [Int16] {
-        let samples = try WAVReader.read(contentsOf: wavPath).samples
+        let samples = try #require(WAVReader.read(contentsOf: wavPath).pcm16Samples)
         return stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
     }
 
