@@ -2,6 +2,7 @@ import Foundation
 import HapticsPatterns
 import Testing
 @testable import HapticsAudio
+import HapticsTestSupport
 
 @Suite struct AudioPatternLoaderTests {
     func pattern(waveform: String, time: Double = 0.25) -> Pattern {

@@ -1,5 +1,6 @@
 import Testing
 @testable import HapticsAudio
+import HapticsTestSupport
 
 @Suite struct WAVSampleDecodingTests {
     @Test func eightBitIsUnsignedAroundOneHundredTwentyEight() throws {

@@ -4,6 +4,7 @@ import HapticsRendering
 import Testing
 @testable import HapticsDevices
 @testable import HapticsViews
+import HapticsTestSupport
 
 @Suite struct WavTests {
     @Test func writerEmitsTheExactRIFFHeaderAndLittleEndianSamples() {
@@ -22,9 +23,9 @@ import Testing
     }
 
     @Test func writtenFileReadsBackExactly() throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("haptics-wav-\(UUID().uuidString).wav").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/written.wav"
         let samples: [Int16] = [-32768, -2, 3, 32767, 0, 1]
         try WAVWriter.write(samples: samples, sampleRate: 44_100, channelCount: 2, to: path)
         let audio = try WAVReader.read(contentsOf: path)
