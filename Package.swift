@@ -63,8 +63,8 @@ let package = Package(
         ),
 
         // What every test target shares: a manual clock, recording actuators, temporary folders,
-        // the system-call mocking seam's helpers.
-        .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
+        // the repository's path, WAV bytes written by hand.
+        .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
 
         .testTarget(name: "HapticsSystemTests", dependencies: ["HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPatternsTests", dependencies: ["HapticsPatterns", "HapticsTestSupport"]),
