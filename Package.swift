@@ -66,6 +66,10 @@ let package = Package(
         // the repository's path, WAV bytes written by hand.
         .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
 
+        // Every Swift block of README.md, extracted by Tools/generate-readme-examples: built by
+        // `swift build --build-tests`, never run. `Haptics` alone, since it is the one import a game needs.
+        .executableTarget(name: "ReadmeExamples", dependencies: ["Haptics"], path: "Tests/ReadmeExamples"),
+
         // Each test target depends on exactly the modules its files import, and on HapticsTestSupport.
         .testTarget(name: "HapticsSystemTests", dependencies: ["HapticsSystem", "HapticsScheduler", "HapticsDevices", "CEvdev", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPatternsTests", dependencies: ["HapticsPatterns", "HapticsTestSupport"]),
