@@ -2,6 +2,7 @@ import HapticsScheduler
 import Testing
 @testable import HapticsAudio
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite struct AudioCancellationTests {
     let start = MonotonicInstant(nanoseconds: 1_000_000_000)

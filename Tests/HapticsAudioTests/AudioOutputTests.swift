@@ -3,6 +3,7 @@ import HapticsScheduler
 import Testing
 @testable import HapticsAudio
 import HapticsSystem
+import HapticsTestSupport
 
 /// A device that plays a few periods, then fails the way a real one does (unplugged, or run dry).
 final class FailingSink: AudioSink, @unchecked Sendable {

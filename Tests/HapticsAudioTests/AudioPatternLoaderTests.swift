@@ -3,6 +3,7 @@ import HapticsPatterns
 import HapticsSystem
 import Testing
 @testable import HapticsAudio
+import HapticsTestSupport
 
 @Suite struct AudioPatternLoaderTests {
     func pattern(waveform: String, time: Double = 0.25) -> Pattern {

@@ -4,6 +4,7 @@ import HapticsScheduler
 import Testing
 @testable import HapticsAudio
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite struct AudioPatternPlaybackTests {
     @Test func anAHAPFilesAudioCustomEventSoundsWhereThePatternPutsIt() throws {

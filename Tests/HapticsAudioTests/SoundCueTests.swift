@@ -3,11 +3,11 @@ import HapticsPatterns
 import HapticsSystem
 import Testing
 @testable import HapticsAudio
+import HapticsTestSupport
 
 @Suite struct SoundCueTests {
     /// The repository's `Patterns/` folder.
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Patterns").path
+    let folder = Repository.root + "/Patterns"
 
     @Test func everyVocabularyItemHasAShortMonoCueAudibleFromItsFirstSample() throws {
         var seen: Set<[Int16]> = []

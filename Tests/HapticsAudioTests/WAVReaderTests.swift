@@ -1,4 +1,5 @@
 import HapticsSystem
+import HapticsTestSupport
 import Testing
 @testable import HapticsAudio
 

@@ -7,6 +7,7 @@ import HapticsScheduler
 import Testing
 @testable import HapticsCommandLine
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite("sync-test and play --audio")
 struct SyncTestCommandTests {
@@ -76,8 +77,9 @@ struct SyncTestCommandTests {
 
     @Test("play --audio file.wav renders the cue from the file's first frame: time 0 is the felt onset")
     func playWithSoundToWAV() throws {
-        let folder = scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let folder = scratch.path
         let result = runTool("play", "impact.heavy", "--profile", "generic-rumble", "--audio", folder + "/cue.wav", "--json")
         #expect(result.status == 0)
         let summary = try #require(result.output.split(separator: "\n").last.map(String.init))
@@ -93,8 +95,9 @@ struct SyncTestCommandTests {
 
     @Test("play --audio with a pattern file plays its AudioCustom sound; a missing WAV fails before anything plays")
     func playPatternWithSound() throws {
-        let folder = scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let folder = scratch.path
         try Data(Array("""
             {"Version": 1, "Pattern": [
               {"Event": {"Time": 0.0, "EventType": "HapticTransient"}},

@@ -3,6 +3,7 @@ import Glibc
 import HapticsDevices
 import Testing
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite struct EvdevDeviceErrorTests {
     @Test func permissionDeniedPointsAtTheUdevRule() {
@@ -22,8 +23,8 @@ import HapticsSystem
     }
 
     @Test func aNodeThatIsNotAnInputDeviceIsNotListed() throws {
-        let directory = try TemporaryDirectory()
-        try directory.createFile("event3")
+        let directory = try TemporaryFolder()
+        try directory.write([], to: "event3")
         // ioctls on a regular file fail with ENOTTY: nothing to drive, so nothing is listed.
         #expect(DeviceCatalog.discover(directory: directory.path) == [])
         #expect(throws: DeviceError.systemCall(path: directory.path + "/event3",
@@ -43,8 +44,8 @@ import HapticsSystem
     }
 
     @Test func unreadableNodesAreListedWithTheirErrorInNumericOrder() throws {
-        let directory = try TemporaryDirectory()
-        for name in ["event10", "event3", "mouse0", "js0"] { try directory.createFile(name) }
+        let directory = try TemporaryFolder()
+        for name in ["event10", "event3", "mouse0", "js0"] { try directory.write([], to: name) }
         let driver = SystemCallMocking.Driver()
         // Read-write and read-only opens of both event nodes are refused.
         driver.force(.permissionDenied, on: "open", count: 4)

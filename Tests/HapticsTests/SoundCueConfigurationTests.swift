@@ -10,7 +10,7 @@ import HapticsTestSupport
 struct SoundCueConfigurationTests {
     @Test("an app's cue folder without a cue is an error when audio is attached, naming the file")
     func missingCueFile() throws {
-        let folder = try SoundTestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let engine = HapticEngine(clock: ManualClock(), outputs: [], configuration: .init(soundCueFolder: folder.path))
         let audio = AudioOutput(sink: NullAudioSink(timing: .offline(start: MonotonicInstant(nanoseconds: 0))))

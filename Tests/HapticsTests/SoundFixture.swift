@@ -5,6 +5,7 @@ import HapticsRendering
 import HapticsScheduler
 @testable import Haptics
 import HapticsSystem
+import HapticsTestSupport
 import Testing
 
 /// An engine on a manual clock with simulated devices and an audio output rendering, offline and
@@ -12,7 +13,7 @@ import Testing
 /// at `origin + t` lands at frame round(t × 48 000).
 struct SoundFixture {
     let haptics: EngineFixture
-    let folder: SoundTestFolder
+    let folder: TemporaryFolder
     let wavPath: String
     let audio: AudioOutput
     let origin: MonotonicInstant
@@ -22,7 +23,7 @@ struct SoundFixture {
     init(profiles: [DeviceProfile] = [.genericRumble], sink: (any AudioSink)? = nil, attach: Bool = true,
          audioConfiguration: AudioOutputConfiguration = AudioOutputConfiguration()) throws {
         haptics = EngineFixture(profiles: profiles)
-        folder = try SoundTestFolder()
+        folder = try TemporaryFolder()
         origin = haptics.clock.now()
         wavPath = folder.path + "/sound.wav"
         audio = AudioOutput(sink: sink ?? WAVFileSink(path: wavPath, timing: .offline(start: origin)),

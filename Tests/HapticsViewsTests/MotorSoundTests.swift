@@ -1,5 +1,6 @@
 import HapticsAudio
 import HapticsRendering
+import HapticsTestSupport
 import Testing
 @testable import HapticsDevices
 @testable import HapticsViews
