@@ -20,7 +20,7 @@ enum EffectTypeCheck: Equatable {
     /// (`write` of `EV_FF`) and erase (`EVIOCRMFF`) — the effect is erased even when playing
     /// failed; for the gain, set it to half and back to full.
     static func run(_ kind: Kind, on device: EvdevDevice) -> EffectTypeCheck {
-        let codes = device.info.forceFeedbackCodes
+        let codes = Set(device.info.forceFeedbackCodes.map(\.rawValue))
         let descriptor = device.descriptor
         var effect = ff_effect()
         effect.id = -1

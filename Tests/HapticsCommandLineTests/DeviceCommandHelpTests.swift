@@ -100,9 +100,9 @@ struct DeviceCommandTests {
 
     @Test("info and verify say exactly why a device cannot be used, and exit 1", arguments: [
         (["info", "/nonexistent/event0"], "haptics info: /nonexistent/event0: open: ENOENT (No such file or directory)\n"),
-        (["info", "/dev/null"], "haptics info: /dev/null: EVIOCGBIT: ENOTTY (Inappropriate ioctl for device)\n"),
-        (["verify", "/dev/null"], "haptics verify: /dev/null: EVIOCGBIT: ENOTTY (Inappropriate ioctl for device)\n"),
-        (["play", "selection", "--device", "/dev/null"], "haptics play: /dev/null: EVIOCGBIT: ENOTTY (Inappropriate ioctl for device)\n"),
+        (["info", "/dev/null"], "haptics info: /dev/null: libevdev_new_from_fd: ENOTTY (Inappropriate ioctl for device)\n"),
+        (["verify", "/dev/null"], "haptics verify: /dev/null: libevdev_new_from_fd: ENOTTY (Inappropriate ioctl for device)\n"),
+        (["play", "selection", "--device", "/dev/null"], "haptics play: /dev/null: libevdev_new_from_fd: ENOTTY (Inappropriate ioctl for device)\n"),
     ])
     func unusableDevices(arguments: [String], message: String) {
         let console = BufferConsole()

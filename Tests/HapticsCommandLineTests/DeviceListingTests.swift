@@ -10,10 +10,10 @@ struct DeviceListingTests {
         path: "/dev/input/event5", name: "Sony Interactive Entertainment Wireless Controller",
         id: InputID(bus: 0x03, vendor: 0x054C, product: 0x0CE6, version: 0x8111), physicalLocation: "usb-1/input0",
         uniqueIdentifier: "c0:ff:ee:00:00:01",
-        forceFeedbackCodes: Set([FF_RUMBLE, FF_PERIODIC, FF_SQUARE, FF_TRIANGLE, FF_SINE, FF_GAIN].map(UInt16.init)), slots: 16)
+        forceFeedbackCodes: [.rumble, .periodic, .square, .triangle, .sine, .gain], slots: 16)
     static let locked = EvdevDeviceInfo(
         path: "/dev/input/event12", name: "Wheel", id: InputID(bus: 0x03, vendor: 0x046D, product: 0xC24F, version: 1),
-        physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: Set([FF_CONSTANT, FF_AUTOCENTER].map(UInt16.init)),
+        physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [.constant, .autocenter],
         slots: 8, accessError: .permissionDenied(path: "/dev/input/event12"))
 
     @Test("the table has one row per device, profiles from the catalog, and the udev hint per locked node")

@@ -42,7 +42,7 @@ struct HotplugEngineTests {
         let directory = NSTemporaryDirectory() + "haptics-discover-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // A regular file named like an event node is not an input device (EVIOCGBIT: ENOTTY).
+        // A regular file named like an event node is not an input device (libevdev_new_from_fd: ENOTTY).
         #expect(FileManager.default.createFile(atPath: directory + "/event0", contents: Data([1, 2, 3])))
         let engine = HapticEngine(discovering: directory)
         #expect(engine.outputs.map(\.name) == ["simulated"])
