@@ -43,7 +43,7 @@ struct DeviceCommandHelpTests {
     @Test("verify --help")
     func verifyHelp() {
         #expect(runTool("verify", "--help").output == """
-            OVERVIEW: Exercise each effect type on a device and report what really works.
+            OVERVIEW: Try each effect type on a device and report what the kernel accepted.
 
             USAGE:
               haptics verify <device> [--json]
@@ -54,10 +54,12 @@ struct DeviceCommandHelpTests {
               -h, --help  Show this help.
 
             Each advertised type (rumble, periodic, constant) is uploaded, played, stopped and erased;
-            the gain is set to half and back. Capability bits do not prove an effect works: a type is
-            reported as works, rejected (with the call and errno that refused it), or not advertised.
-            The device plays short, weak effects while this runs. Exit status 1 when an advertised type
-            is rejected.
+            the gain is set to half and back to full. Capability bits do not prove an effect works, and
+            neither does the kernel: it answers an upload and an erase with the driver's verdict
+            (accepted, or rejected with the call and errno), but a play, a stop or a gain is only
+            written, with no word on what the driver did with it. Each type is reported with what was
+            accepted and what was written, as rejected, or as not advertised. The device plays short,
+            weak effects while this runs. Exit status 1 when an advertised type is rejected.
 
             """)
     }
