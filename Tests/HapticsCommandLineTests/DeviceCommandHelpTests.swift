@@ -14,12 +14,13 @@ struct DeviceCommandHelpTests {
               haptics devices [--json]
 
             ARGUMENTS AND OPTIONS:
-              --json      One JSON object per device.
+              --json      One JSON object per device, then a summary.
               -h, --help  Show this help.
 
             Columns: event node, name, bus:vendor:product, force-feedback types, effect slots, and the
             device profile feedback is rendered with. Nodes that may not be opened for writing are listed
-            too, with what to do about it.
+            too, with what to do about it. With --json the last line is always the summary, also when
+            nothing is found: {"devices":N,"denied":M,"directory":"/dev/input"} (M of the N without access).
 
             """)
     }
@@ -90,14 +91,15 @@ struct DeviceCommandHelpTests {
 
 @Suite("Device commands without devices")
 struct DeviceCommandTests {
-    @Test("devices says where it looked when there is nothing; --json prints no line")
+    @Test("devices says where it looked when there is nothing; --json prints only the summary")
     func noDevices() {
         let text = runTool("devices")
         #expect(text.status == 0)
         #expect(text.output == "no force-feedback devices in \(emptyInputDirectory)\n")
         let json = runTool("devices", "--json")
         #expect(json.status == 0)
-        #expect(json.output == "")
+        #expect(json.output == #"{"devices":0,"denied":0,"directory":"\#(emptyInputDirectory)"}"# + "\n")
+        #expect(json.error == "")
     }
 
     @Test("info and verify say exactly why a device cannot be used, and exit 1", arguments: [

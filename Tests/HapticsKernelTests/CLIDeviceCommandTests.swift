@@ -64,6 +64,11 @@ extension EngineKernelTests {
         let types = try #require(object["ff"] as? [String])
         #expect(["rumble", "periodic", "gain"].allSatisfy(types.contains))
         #expect(!types.contains("constant"))
+        // The last line is the summary: every line before it is a device.
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines[lines.count - 1].utf8)) as? [String: Any])
+        #expect(summary["devices"] as? Int == lines.count - 1)
+        #expect(summary["denied"] as? Int == 0)
+        #expect(summary["directory"] as? String == "/dev/input")
     }
 
     @Test func infoFindsADeviceByPartOfItsName() throws {
