@@ -52,8 +52,8 @@ struct _LibevdevDevice: ~Copyable {
     /// The corresponding C function is `libevdev_has_event_type`.
     func hasEventType(_ type: CInt) -> Bool { libevdev_has_event_type(handle, UInt32(type)) == 1 }
 
-    /// The force-feedback codes the device advertises: effect types, waveforms and controls.
-    /// The corresponding C function is `libevdev_has_event_code` (for every `EV_FF` code).
+    /// The force-feedback codes the device advertises (effect types, waveforms and controls), asked
+    /// code by code up to `FF_MAX`. The corresponding C function is `libevdev_has_event_code`.
     var forceFeedbackCodes: Set<ForceFeedbackCode> {
         var codes = Set<ForceFeedbackCode>()
         for code in 0...UInt32(FF_MAX) where libevdev_has_event_code(handle, UInt32(EV_FF), code) == 1 {
