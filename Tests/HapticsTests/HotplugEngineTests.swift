@@ -43,7 +43,7 @@ struct HotplugEngineTests {
         let folder = try TemporaryFolder(prefix: "haptics-discover")
         defer { folder.remove() }
         let directory = folder.path
-        // A regular file named like an event node is not an input device (EVIOCGBIT: ENOTTY).
+        // A regular file named like an event node is not an input device (libevdev_new_from_fd: ENOTTY).
         #expect(FileManager.default.createFile(atPath: directory + "/event0", contents: Data([1, 2, 3])))
         let engine = HapticEngine(discovering: directory)
         #expect(engine.outputs.map(\.name) == ["simulated"])
