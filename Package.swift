@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "ReadmeExamples", dependencies: ["Haptics"], path: "Tests/ReadmeExamples"),
 
         // Each test target depends on exactly the modules its files import, and on HapticsTestSupport.
-        .testTarget(name: "HapticsSystemTests", dependencies: ["HapticsSystem", "HapticsScheduler", "HapticsDevices", "CEvdev", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsSystemTests", dependencies: ["HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPatternsTests", dependencies: ["HapticsPatterns", "HapticsTestSupport"]),
         .testTarget(name: "HapticsRenderingTests", dependencies: ["HapticsRendering", "HapticsPatterns", "HapticsTestSupport"]),
         .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsSystem", "HapticsTestSupport"]),
