@@ -61,20 +61,34 @@ let package = Package(
             dependencies: ["HapticsCommandLine", "Haptics", "HapticsVirtualDevices", "CBenchSupport", "CEvdev"],
             path: "Tools/Bench/haptics-bench"
         ),
+        // `Tools/bench size`: what `import Haptics` adds to a statically linked program.
+        .executableTarget(name: "haptics-minimal-client", dependencies: ["Haptics"], path: "Tools/Bench/minimal-client"),
+        .executableTarget(name: "haptics-hello-baseline", path: "Tools/Bench/hello-baseline"),
 
         // What every test target shares: a manual clock, recording actuators, temporary folders,
-        // the system-call mocking seam's helpers.
-        .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
+        // the repository's path, WAV bytes written by hand.
+        .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
 
+        // Every Swift block of README.md, extracted by Tools/generate-readme-examples: built by
+        // `swift build --build-tests`, never run. `Haptics` alone, since it is the one import a game needs.
+        .executableTarget(name: "ReadmeExamples", dependencies: ["Haptics"], path: "Tests/ReadmeExamples"),
+
+        // Each test target depends on exactly the modules its files import, and on HapticsTestSupport.
         .testTarget(name: "HapticsSystemTests", dependencies: ["HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsPatternsTests", dependencies: ["HapticsPatterns", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsRenderingTests", dependencies: ["HapticsRendering", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsTestSupport", "CHapticsSystem"]),
-        .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsCommandLineTests", dependencies: ["HapticsCommandLine", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsKernelTests", dependencies: ["Haptics", "HapticsCommandLine", "HapticsVirtualDevices", "HapticsTestSupport", "CEvdev", "CALSA"]),
+        .testTarget(name: "HapticsRenderingTests", dependencies: ["HapticsRendering", "HapticsPatterns", "HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "CEvdev", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsCommandLineTests", dependencies: [
+            "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler",
+            "HapticsSystem", "HapticsVirtualDevices", "CEvdev", "HapticsTestSupport",
+        ]),
+        .testTarget(name: "HapticsKernelTests", dependencies: [
+            "Haptics", "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering",
+            "HapticsScheduler", "HapticsSystem", "HapticsVirtualDevices", "CHapticsSystem", "CEvdev", "CALSA", "HapticsTestSupport",
+        ]),
     ]
 )

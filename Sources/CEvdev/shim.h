@@ -1,8 +1,23 @@
 // libevdev and the kernel's input, uinput and uhid interfaces, plus the shims Swift needs to use them.
 //
+// What goes through libevdev, and why the rest does not:
+// - Describing an event node is libevdev's job: libevdev_new_from_fd reads the name, the ids, phys,
+//   uniq and the capability bitmaps once, the getters answer from that copy, and
+//   libevdev_set_clock_id stamps the descriptor's events with CLOCK_MONOTONIC. Its calls return 0 or
+//   a negative errno; HapticsDevices maps that into SystemCallError named after the function.
+// - libevdev has no force-feedback calls (its own header lists EVIOCSFF, EVIOCRMFF and EVIOCGEFFECTS
+//   as not supported). So three evdev ioctls stay raw: EVIOCGEFFECTS (how many effects the device
+//   holds), EVIOCSFF (upload or update an effect) and EVIOCRMFF (erase one). A play or a stop is a
+//   plain write() of one struct input_event: a prepared trigger is that one system call, with no
+//   library and no allocation in between.
+// - uinput devices are created with raw ioctls too. libevdev_uinput_create_from_device fixes
+//   ff_effects_max itself (10 whenever EV_FF is set, 0 on its legacy path) and offers no way to
+//   choose it, while the force-feedback sink needs a given number of slots (1, 4, 16 in the tests);
+//   and libevdev does not wrap the UI_BEGIN/END_FF_UPLOAD/ERASE handshake a sink answers with.
+//
 // Why the shims exist:
-// - The ioctl request codes (EVIOCSFF, EVIOCGBIT(ev, len), UI_DEV_SETUP, …) are function-like macros
-//   built from _IOW/_IOR/_IOC; Swift imports no function-like macros, so each code is a function here.
+// - The ioctl request codes (EVIOCSFF, UI_DEV_SETUP, …) are function-like macros built from
+//   _IOW/_IOR/_IOC; Swift imports no function-like macros, so each code is a function here.
 // - ioctl() itself is variadic; the system module's FileDescriptor calls it through CHapticsSystem.
 // - struct uhid_event is a packed 4 KiB union; Swift would import its 4096-byte descriptor array as a
 //   4096-element tuple. The uhid helpers fill and read the event in C, where the layout is the header's.
@@ -22,7 +37,7 @@
 #include <stdint.h>
 #include <string.h>
 
-// MARK: - evdev request codes
+// MARK: - evdev request codes (only what libevdev has no call for)
 
 /// EVIOCSFF: upload (or update, with the same id) a force-feedback effect; writes the id back.
 static inline unsigned long CEvdev_EVIOCSFF(void) { return EVIOCSFF; }
@@ -30,18 +45,6 @@ static inline unsigned long CEvdev_EVIOCSFF(void) { return EVIOCSFF; }
 static inline unsigned long CEvdev_EVIOCRMFF(void) { return EVIOCRMFF; }
 /// EVIOCGEFFECTS: how many effects the device can hold at once.
 static inline unsigned long CEvdev_EVIOCGEFFECTS(void) { return EVIOCGEFFECTS; }
-/// EVIOCGBIT(type, length): the capability bits of one event type (type 0: the event types).
-static inline unsigned long CEvdev_EVIOCGBIT(unsigned int type, unsigned int length) { return EVIOCGBIT(type, length); }
-/// EVIOCGNAME(length): the device name.
-static inline unsigned long CEvdev_EVIOCGNAME(unsigned int length) { return EVIOCGNAME(length); }
-/// EVIOCGUNIQ(length): the device's unique identifier (a DualSense reports its MAC address).
-static inline unsigned long CEvdev_EVIOCGUNIQ(unsigned int length) { return EVIOCGUNIQ(length); }
-/// EVIOCGPHYS(length): the device's physical location ("usb-0000:00:14.0-1/input0").
-static inline unsigned long CEvdev_EVIOCGPHYS(unsigned int length) { return EVIOCGPHYS(length); }
-/// EVIOCGID: bus type, vendor, product and version.
-static inline unsigned long CEvdev_EVIOCGID(void) { return EVIOCGID; }
-/// EVIOCSCLOCKID: the clock stamped on this file descriptor's events (CLOCK_MONOTONIC for the engine).
-static inline unsigned long CEvdev_EVIOCSCLOCKID(void) { return EVIOCSCLOCKID; }
 
 // MARK: - Per-thread credentials
 
@@ -66,8 +69,6 @@ static inline unsigned long CEvdev_UI_DEV_SETUP(void) { return UI_DEV_SETUP; }
 static inline unsigned long CEvdev_UI_DEV_CREATE(void) { return UI_DEV_CREATE; }
 /// UI_DEV_DESTROY: destroy the device (no argument).
 static inline unsigned long CEvdev_UI_DEV_DESTROY(void) { return UI_DEV_DESTROY; }
-/// UI_GET_SYSNAME(length): the device's sysfs name ("input12").
-static inline unsigned long CEvdev_UI_GET_SYSNAME(unsigned int length) { return UI_GET_SYSNAME(length); }
 /// UI_BEGIN_FF_UPLOAD: fetch the effect of an upload request (by request_id).
 static inline unsigned long CEvdev_UI_BEGIN_FF_UPLOAD(void) { return UI_BEGIN_FF_UPLOAD; }
 /// UI_END_FF_UPLOAD: answer an upload request with its retval; unblocks the uploader.

@@ -16,7 +16,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The audio output given to `attachAudio` could not be opened.
     case audioUnavailable(AudioSinkError)
     /// A sound cue file could not be read (missing, unreadable, not a WAV file we read).
-    case soundCue(WAVFileError)
+    case soundCue(WAVError)
     /// A sound cue library given to `attachAudio` lacks the cues of these vocabulary items.
     case soundCuesMissing([String])
 

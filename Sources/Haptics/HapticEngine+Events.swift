@@ -1,4 +1,5 @@
 import HapticsDevices
+import HapticsSystem
 
 extension HapticEngine {
     /// Something that happened to the engine's devices. Delivered on a control-side thread (the
@@ -9,9 +10,9 @@ extension HapticEngine {
         case deviceAdded(name: String, path: String?)
         /// A device stopped working (unplugged) and was removed; the other devices are unaffected.
         case deviceLost(name: String, path: String?, error: DeviceError)
-        /// The audio output's device stopped working (`errno`, e.g. `ENODEV` 19): sound is no
+        /// The audio output's device stopped working (`errno`, e.g. `ENODEV`): sound is no
         /// longer scheduled (outcomes say `.deviceLost`); haptics go on, undelayed.
-        case audioDeviceLost(errno: Int32)
+        case audioDeviceLost(errno: Errno)
     }
 
     /// Events from now on, as an async sequence. Every access makes a new subscription; it ends

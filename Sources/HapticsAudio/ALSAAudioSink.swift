@@ -102,7 +102,7 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
     /// Writes one period (blocking while the buffer is full), recovering underruns, then reads the
     /// status. The corresponding C functions are `snd_pcm_writei` and `snd_pcm_status`.
     public func write(_ frames: UnsafePointer<Float>) -> AudioSinkWrite {
-        guard let pcm, let conversion else { return AudioSinkWrite(status: .deviceLost(errno: EBADFD), timestamp: nil) }
+        guard let pcm, let conversion else { return AudioSinkWrite(status: .deviceLost(errno: Errno(rawValue: EBADFD)), timestamp: nil) }
         let periodFrames = format.periodFrames
         let count = 2 * periodFrames
         switch format.sampleFormat {
@@ -128,7 +128,7 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
                 recovered = true
                 continue
             }
-            return AudioSinkWrite(status: .deviceLost(errno: -code), timestamp: nil)
+            return AudioSinkWrite(status: .deviceLost(errno: Errno(rawValue: -code)), timestamp: nil)
         }
         framesWritten += Int64(periodFrames)
         return AudioSinkWrite(status: recovered ? .recoveredUnderrun : .written, timestamp: readTimestamp())
@@ -163,6 +163,6 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
 
     private func check(_ result: Int32, _ call: String) throws(AudioSinkError) {
         guard result < 0 else { return }
-        throw AudioSinkError(device: device, call: call, errno: -result, reason: String(cString: snd_strerror(result)))
+        throw AudioSinkError(device: device, call: call, errno: Errno(rawValue: -result), reason: String(cString: snd_strerror(result)))
     }
 }

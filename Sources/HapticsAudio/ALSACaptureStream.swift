@@ -129,6 +129,6 @@ public final class ALSACaptureStream: @unchecked Sendable {
 
     private func check(_ result: Int32, _ call: String) throws(AudioSinkError) {
         guard result < 0 else { return }
-        throw AudioSinkError(device: device, call: call, errno: -result, reason: String(cString: snd_strerror(result)))
+        throw AudioSinkError(device: device, call: call, errno: Errno(rawValue: -result), reason: String(cString: snd_strerror(result)))
     }
 }

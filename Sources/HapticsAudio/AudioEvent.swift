@@ -2,9 +2,9 @@ import HapticsSystem
 
 /// Something the audio thread wants the control side to know, reported without blocking it.
 public enum AudioEvent: Sendable, Hashable {
-    /// The device is gone or unusable (`errno`, e.g. `ENODEV` 19, `EBADFD` 77): the audio thread
+    /// The device is gone or unusable (`errno`, e.g. `ENODEV`, `EBADFD`): the audio thread
     /// stopped, later voices are refused, and nothing else (haptics) is affected.
-    case deviceLost(errno: Int32)
+    case deviceLost(errno: Errno)
     /// The device ran dry at `instant` and was recovered; sound resumed after a gap.
     case underrunRecovered(at: MonotonicInstant)
     /// A voice was placed `lateness` nanoseconds after the instant it should have been audible

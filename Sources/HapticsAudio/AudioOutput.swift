@@ -373,7 +373,7 @@ public final class AudioOutput: @unchecked Sendable {
             report(.underrun, result.timestamp?.instant.nanoseconds ?? CHapticsSystem_monotonicNow())
         case let .deviceLost(code):
             lost.store(true, ordering: .releasing)
-            report(.deviceLost, Int64(code))
+            report(.deviceLost, Int64(code.rawValue))
             return false
         }
         framesWritten = end

@@ -23,8 +23,9 @@ public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConverti
         case tooLarge(size: Int, limit: Int)
         /// The file exists but cannot be read.
         case unreadable(reason: String)
-        /// The file is not a WAV file the engine plays.
-        case invalidWAV(WAVError)
+        /// The file is not a WAV file the engine plays (the problem is located in the file: chunk,
+        /// byte offset, frame).
+        case invalidWAV(WAVError.Problem)
     }
 
     /// The pattern file, as given to the loader.

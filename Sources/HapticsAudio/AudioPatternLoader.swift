@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import HapticsPatterns
+import HapticsSystem
 
 /// Loads the sound of a pattern at load time, so that a missing or bad waveform is an error then —
 /// located at the pattern file and the event — and never silence at play time.
@@ -12,11 +8,12 @@ public struct AudioPatternLoader: Sendable {
     public var outputRate: Int
     /// The converter used when a file's rate differs from ``outputRate``.
     public var resampler: Resampler
-    /// The largest waveform file read, in bytes.
+    /// The largest waveform file read, in bytes (``WAVReader/maximumFileSize`` by default).
     public var maximumWaveformSize: Int
 
     /// Creates a loader.
-    public init(outputRate: Int = 48_000, resampler: Resampler = Resampler(), maximumWaveformSize: Int = 16 << 20) {
+    public init(outputRate: Int = 48_000, resampler: Resampler = Resampler(),
+                maximumWaveformSize: Int = WAVReader.maximumFileSize) {
         self.outputRate = outputRate
         self.resampler = resampler
         self.maximumWaveformSize = maximumWaveformSize
@@ -67,23 +64,26 @@ public struct AudioPatternLoader: Sendable {
         }
     }
 
+    /// Reads the waveform at `path`, the real path the locator resolved: opened once, without
+    /// following a symbolic link, and checked (a regular file, at most ``maximumWaveformSize``
+    /// bytes) on that descriptor, never by name again.
     private func readClip(_ path: String) throws(AudioPatternError.Problem) -> AudioClip {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw .unreadable(reason: String(cString: strerror(errno))) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile }
-        let size = Int(status.st_size)
-        guard size <= maximumWaveformSize else { throw .tooLarge(size: size, limit: maximumWaveformSize) }
-        let bytes: [UInt8]
+        let samples: WAVSamples
         do {
-            bytes = try WAVReader.readBytes(path)
+            samples = try WAVReader.read(contentsOf: path, maximumSize: maximumWaveformSize,
+                                         followingSymbolicLinks: false)
         } catch {
-            if case let .unreadable(_, reason) = error { throw .unreadable(reason: reason) }
-            throw .invalidWAV(error)
+            switch error.problem {
+            case let .unreadable(.systemCall(failure))
+                where failure.errno == .noSuchFileOrDirectory || failure.errno == .notDirectory:
+                throw .missing
+            case let .unreadable(.systemCall(failure)): throw .unreadable(reason: failure.errno.message)
+            case .unreadable(.notRegularFile): throw .notRegularFile
+            case let .unreadable(.tooLarge(size, limit)): throw .tooLarge(size: size, limit: limit)
+            case let .unreadable(other): throw .unreadable(reason: other.description)
+            default: throw .invalidWAV(error.problem)
+            }
         }
-        do {
-            return AudioClip(try WAVReader.decodeSamples(bytes), outputRate: outputRate, resampler: resampler)
-        } catch {
-            throw .invalidWAV(error)
-        }
+        return AudioClip(samples, outputRate: outputRate, resampler: resampler)
     }
 }

@@ -1,16 +1,18 @@
+import HapticsSystem
+
 /// Why a sink could not be opened: the call that failed, on which device or file, and the errno.
 public struct AudioSinkError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The device name or file path.
     public var device: String
     /// The failing call (`snd_pcm_open`, `snd_pcm_hw_params_set_rate_near`, `open`…).
     public var call: String
-    /// The positive errno.
-    public var errno: Int32
+    /// The error number the call returned (ALSA's negative result, made positive).
+    public var errno: Errno
     /// The system's text for the error (`snd_strerror` / `strerror`).
     public var reason: String
 
     /// Creates an error.
-    public init(device: String, call: String, errno: Int32, reason: String) {
+    public init(device: String, call: String, errno: Errno, reason: String) {
         self.device = device
         self.call = call
         self.errno = errno
@@ -19,6 +21,6 @@ public struct AudioSinkError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// `cannot open audio device "hw:9": snd_pcm_open: No such file or directory (errno 2)`.
     public var description: String {
-        "cannot open audio device \"\(device)\": \(call): \(reason) (errno \(errno))"
+        "cannot open audio device \"\(device)\": \(call): \(reason) (errno \(errno.rawValue))"
     }
 }

@@ -1,3 +1,5 @@
+import HapticsSystem
+
 /// What happened to one period handed to a sink.
 public struct AudioSinkWrite: Sendable, Hashable {
     /// The outcome.
@@ -8,7 +10,7 @@ public struct AudioSinkWrite: Sendable, Hashable {
         /// after a gap of silence, so earlier timestamps no longer hold.
         case recoveredUnderrun
         /// The device is gone or unusable (`errno`, e.g. `ENODEV`, `EBADFD`); nothing more can play.
-        case deviceLost(errno: Int32)
+        case deviceLost(errno: Errno)
     }
 
     /// The outcome.

@@ -11,7 +11,7 @@ extension SoundCueLibrary {
         for feedback in Feedback.vocabulary {
             guard let encoded = builtinFiles[feedback.soundCueFileName],
                   let bytes = _Base64.decode(encoded),
-                  let audio = try? WAVReader.decodeSamples(bytes)
+                  let audio = try? WAVReader.decode(bytes)
             else {
                 preconditionFailure("the embedded sound cue \(feedback.soundCueFileName) is missing or damaged; run Tools/generate-sound-cues")
             }

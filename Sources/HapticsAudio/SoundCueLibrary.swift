@@ -8,10 +8,10 @@ public struct SoundCueLibrary: Sendable {
 
     /// Loads `folder/<item>.wav` for every item of `Feedback.vocabulary`; a missing or bad file is
     /// an error naming it.
-    public init(folder: String, outputRate: Int = 48_000, resampler: Resampler = Resampler()) throws(WAVFileError) {
+    public init(folder: String, outputRate: Int = 48_000, resampler: Resampler = Resampler()) throws(WAVError) {
         var clips: [String: AudioClip] = [:]
         for feedback in Feedback.vocabulary {
-            let audio = try WAVReader.readSamples(contentsOf: folder + "/" + feedback.soundCueFileName)
+            let audio = try WAVReader.read(contentsOf: folder + "/" + feedback.soundCueFileName)
             clips[feedback.name] = AudioClip(audio, outputRate: outputRate, resampler: resampler)
         }
         self.clips = clips

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import HapticsSystem
 
 /// A sink that records the stream to a 16-bit stereo WAV file.
 ///
@@ -16,7 +17,7 @@ public final class WAVFileSink: AudioSink, @unchecked Sendable {
     /// The file.
     public let path: String
     private var pacer: _StreamPacer
-    private var descriptor: Int32 = -1
+    private var descriptor: FileDescriptor?
     private var dataBytes = 0
     private let conversion: UnsafeMutablePointer<Int16>
 
@@ -35,17 +36,22 @@ public final class WAVFileSink: AudioSink, @unchecked Sendable {
 
     /// Creates the file with a provisional header and starts the stream clock.
     public func open() throws(AudioSinkError) -> AudioTimestamp? {
-        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("open") }
-        self.descriptor = descriptor
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .writeOnly, options: [.closeOnExec, .create, .truncate])
+        } catch {
+            throw failure(error)
+        }
         dataBytes = 0
         let header = WAVWriter.encode(samples: [], sampleRate: format.sampleRate, channelCount: 2)
-        guard writeAll(header) else {
-            let error = failure("write")
-            Glibc.close(descriptor)
-            self.descriptor = -1
-            throw error
+        let written = header.withUnsafeBytes { buffer in
+            Result { () throws(SystemCallError) in try Self.writeAll(buffer, to: descriptor) }
         }
+        if case let .failure(error) = written {
+            try? descriptor.close()
+            throw failure(error)
+        }
+        self.descriptor = descriptor
         return pacer.begin()
     }
 
@@ -55,15 +61,14 @@ public final class WAVFileSink: AudioSink, @unchecked Sendable {
         for index in 0..<count {
             conversion[index] = Self.pcm16(frames[index])
         }
-        var offset = 0
         let total = count * 2
-        while offset < total {
-            let written = Glibc.write(descriptor, UnsafeRawPointer(conversion) + offset, total - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return AudioSinkWrite(status: .deviceLost(errno: errno), timestamp: nil)
-            }
-            offset += written
+        guard let descriptor else {
+            return AudioSinkWrite(status: .deviceLost(errno: .badFileDescriptor), timestamp: nil)
+        }
+        do {
+            try Self.writeAll(UnsafeRawBufferPointer(start: conversion, count: total), to: descriptor)
+        } catch {
+            return AudioSinkWrite(status: .deviceLost(errno: error.errno), timestamp: nil)
         }
         dataBytes += total
         return AudioSinkWrite(status: .written, timestamp: pacer.advance())
@@ -71,13 +76,14 @@ public final class WAVFileSink: AudioSink, @unchecked Sendable {
 
     /// Fills in the header's sizes and closes the file.
     public func close() {
-        guard descriptor >= 0 else { return }
+        guard let descriptor else { return }
         var riffSize = UInt32(truncatingIfNeeded: 36 + dataBytes).littleEndian
         var dataSize = UInt32(truncatingIfNeeded: dataBytes).littleEndian
-        _ = pwrite(descriptor, &riffSize, 4, 4)
-        _ = pwrite(descriptor, &dataSize, 4, 40)
-        Glibc.close(descriptor)
-        descriptor = -1
+        // The typed descriptor has no positioned write; these two go to fixed header offsets.
+        _ = pwrite(descriptor.rawValue, &riffSize, 4, 4)
+        _ = pwrite(descriptor.rawValue, &dataSize, 4, 40)
+        try? descriptor.close()
+        self.descriptor = nil
     }
 
     /// A float sample as 16-bit PCM: clamped, scaled by 32 767, rounded.
@@ -87,22 +93,17 @@ public final class WAVFileSink: AudioSink, @unchecked Sendable {
         return Int16((clamped * 32_767).rounded())
     }
 
-    private func writeAll(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
+    /// Writes all of `buffer`, however many `write()`s it takes. Does not allocate.
+    private static func writeAll(
+        _ buffer: UnsafeRawBufferPointer, to descriptor: FileDescriptor
+    ) throws(SystemCallError) {
+        var offset = 0
+        while offset < buffer.count {
+            offset += try descriptor.write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
         }
     }
 
-    private func failure(_ call: String) -> AudioSinkError {
-        AudioSinkError(device: path, call: call, errno: errno, reason: String(cString: strerror(errno)))
+    private func failure(_ error: SystemCallError) -> AudioSinkError {
+        AudioSinkError(device: path, call: error.call, errno: error.errno, reason: error.errno.message)
     }
 }

@@ -1,36 +1,90 @@
-import Foundation
+import HapticsSystem
 
-/// Reads RIFF/WAVE files. Chunks other than `fmt ` and `data` are skipped; `WAVE_FORMAT_EXTENSIBLE`
-/// is read through its subformat.
+/// Reads RIFF/WAVE files: 8/16/24-bit PCM and 32-bit float, mono or stereo, as `Float` samples in
+/// −1…1 — what sound cues and pattern waveforms are made of.
 ///
-/// Two views of the same parse: ``decode(_:)`` gives 16-bit PCM as exact integers (any channel
-/// count), ``decodeSamples(_:)`` gives 8/16/24-bit PCM and 32-bit float, mono or stereo, as `Float`
-/// in −1…1 — what sound cues are made of.
+/// Chunks other than `fmt ` and `data` are skipped; `WAVE_FORMAT_EXTENSIBLE` is read through its
+/// subformat. Integers are scaled by their full scale (8-bit: (x − 128) / 128, 16-bit: x / 32 768,
+/// 24-bit: x / 8 388 608), so −full scale is exactly −1; floats are taken as they are, except that
+/// NaN and infinities are refused (they would poison a mix).
 public enum WAVReader {
-    /// Decodes the bytes of a 16-bit PCM WAV file to exact integer samples.
-    public static func decode(_ bytes: [UInt8]) throws(WAVError) -> WAVAudio {
-        let chunk = try parse(bytes)
-        let format = chunk.format
-        guard format.tag == 1, format.bits == 16 else {
-            throw .unsupportedEncoding(formatTag: format.tag, bitsPerSample: format.bits)
+    /// The largest file ``read(contentsOf:maximumSize:followingSymbolicLinks:)`` reads unless told
+    /// otherwise: 16 MiB.
+    ///
+    /// A cue or a pattern's waveform is a fraction of a second (a few tens of kilobytes); 16 MiB is
+    /// about 87 s of 48 kHz 16-bit stereo, far more than any feedback sound, yet small enough that
+    /// naming the wrong file (a recording, a film) fails at once instead of filling memory: the
+    /// whole file is held, then decoded to `Float`s twice its size.
+    public static let maximumFileSize = 16 << 20
+
+    /// Decodes the bytes of a WAV file. Errors say what is wrong and where (chunk, byte offset,
+    /// frame); they name no file (see ``read(contentsOf:maximumSize:followingSymbolicLinks:)``).
+    public static func decode(_ bytes: [UInt8]) throws(WAVError) -> WAVSamples {
+        let (format, data) = try parse(bytes)
+        guard let encoding = WAVSampleEncoding(formatTag: format.tag, bitsPerSample: format.bits) else {
+            throw WAVError(.unsupportedSampleFormat(formatTag: format.tag, bitsPerSample: format.bits))
         }
-        let frameBytes = 2 * format.channels
-        let count = chunk.data.count / frameBytes * format.channels
-        var samples = [Int16]()
-        samples.reserveCapacity(count)
-        for index in 0..<count {
-            samples.append(Int16(bitPattern: read(UInt16.self, bytes, at: chunk.data.lowerBound + 2 * index)))
+        guard format.channels <= 2 else { throw WAVError(.unsupportedChannelCount(format.channels)) }
+        let frameBytes = encoding.bytesPerSample * format.channels
+        guard format.blockAlign == frameBytes else {
+            throw WAVError(.invalidFormat("block align \(format.blockAlign), expected \(frameBytes) for "
+                + "\(format.channels) channel(s) of \(encoding)", offset: format.offset))
         }
-        return WAVAudio(sampleRate: format.sampleRate, channelCount: format.channels, samples: samples)
+        let count = data.count / frameBytes * format.channels
+        var samples = [Float](repeating: 0, count: count)
+        let base = data.lowerBound
+        switch encoding {
+        case .unsignedInteger8:
+            for index in 0..<count { samples[index] = (Float(bytes[base + index]) - 128) / 128 }
+        case .signedInteger16:
+            for index in 0..<count {
+                samples[index] = Float(Int16(bitPattern: littleEndian(UInt16.self, bytes, at: base + 2 * index))) / 32_768
+            }
+        case .signedInteger24:
+            for index in 0..<count {
+                let offset = base + 3 * index
+                // Place the three bytes at the top of an Int32, then shift back to sign-extend.
+                let raw = Int32(bitPattern: UInt32(bytes[offset]) << 8 | UInt32(bytes[offset + 1]) << 16
+                    | UInt32(bytes[offset + 2]) << 24) >> 8
+                samples[index] = Float(raw) / 8_388_608
+            }
+        case .float32:
+            for index in 0..<count {
+                let value = Float(bitPattern: littleEndian(UInt32.self, bytes, at: base + 4 * index))
+                guard value.isFinite else { throw WAVError(.nonFiniteSample(frame: index / format.channels)) }
+                samples[index] = value
+            }
+        }
+        return WAVSamples(sampleRate: format.sampleRate, channelCount: format.channels, encoding: encoding,
+                          samples: samples)
     }
 
-    /// Reads and decodes the 16-bit PCM WAV file at `path`.
-    public static func read(contentsOf path: String) throws(WAVError) -> WAVAudio {
-        try decode(readBytes(path))
+    /// Reads and decodes the WAV file at `path`, refusing one larger than `maximumSize` bytes (or
+    /// not a regular file); every error names the file, as given.
+    ///
+    /// The file is opened once and checked and read on that descriptor (see
+    /// `FileDescriptor.readContents(ofFile:maximumSize:followingSymbolicLinks:)`).
+    public static func read(
+        contentsOf path: String, maximumSize: Int = maximumFileSize, followingSymbolicLinks: Bool = true
+    ) throws(WAVError) -> WAVSamples {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptor.readContents(ofFile: path, maximumSize: maximumSize,
+                                                    followingSymbolicLinks: followingSymbolicLinks)
+        } catch {
+            throw WAVError(.unreadable(error), path: path)
+        }
+        do {
+            return try decode(bytes)
+        } catch {
+            throw WAVError(error.problem, path: path)
+        }
     }
 
     /// The format fields of a `fmt ` chunk, with the extensible subformat already applied.
     struct Format {
+        /// Where the chunk starts in the file.
+        var offset: Int
         var tag: UInt16
         var channels: Int
         var sampleRate: Int
@@ -41,37 +95,39 @@ public enum WAVReader {
     /// Walks the chunks up to `data`: the format and the byte range of the samples.
     static func parse(_ bytes: [UInt8]) throws(WAVError) -> (format: Format, data: Range<Int>) {
         guard bytes.count >= 12, tag(bytes, at: 0) == "RIFF", tag(bytes, at: 8) == "WAVE" else {
-            throw .notWAVE
+            throw WAVError(.notWAVE)
         }
         var format: Format?
         var offset = 12
         while offset + 8 <= bytes.count {
             let id = tag(bytes, at: offset)
-            let size = Int(read(UInt32.self, bytes, at: offset + 4))
+            let size = Int(littleEndian(UInt32.self, bytes, at: offset + 4))
             let body = offset + 8
             let available = bytes.count - body
             guard size <= available else {
-                throw .truncatedChunk(id, offset: offset, declared: size, available: available)
+                throw WAVError(.truncatedChunk(id, offset: offset, declared: size, available: available))
             }
             switch id {
             case "fmt ":
-                guard size >= 16 else { throw .invalidFormat("\(size) bytes, need at least 16") }
-                var formatTag = read(UInt16.self, bytes, at: body)
-                let channels = Int(read(UInt16.self, bytes, at: body + 2))
-                let sampleRate = Int(read(UInt32.self, bytes, at: body + 4))
-                let blockAlign = Int(read(UInt16.self, bytes, at: body + 12))
-                let bits = read(UInt16.self, bytes, at: body + 14)
+                guard size >= 16 else { throw WAVError(.invalidFormat("\(size) bytes, need at least 16", offset: offset)) }
+                var formatTag = littleEndian(UInt16.self, bytes, at: body)
+                let channels = Int(littleEndian(UInt16.self, bytes, at: body + 2))
+                let sampleRate = Int(littleEndian(UInt32.self, bytes, at: body + 4))
+                let blockAlign = Int(littleEndian(UInt16.self, bytes, at: body + 12))
+                let bits = littleEndian(UInt16.self, bytes, at: body + 14)
                 // WAVE_FORMAT_EXTENSIBLE carries the real format tag at the start of its subformat GUID.
                 if formatTag == 0xFFFE {
-                    guard size >= 40 else { throw .invalidFormat("extensible format in \(size) bytes, need 40") }
-                    formatTag = read(UInt16.self, bytes, at: body + 24)
+                    guard size >= 40 else {
+                        throw WAVError(.invalidFormat("extensible format in \(size) bytes, need 40", offset: offset))
+                    }
+                    formatTag = littleEndian(UInt16.self, bytes, at: body + 24)
                 }
-                guard channels > 0 else { throw .invalidFormat("0 channels") }
-                guard sampleRate > 0 else { throw .invalidFormat("sample rate 0") }
-                format = Format(tag: formatTag, channels: channels, sampleRate: sampleRate,
+                guard channels > 0 else { throw WAVError(.invalidFormat("0 channels", offset: offset)) }
+                guard sampleRate > 0 else { throw WAVError(.invalidFormat("sample rate 0", offset: offset)) }
+                format = Format(offset: offset, tag: formatTag, channels: channels, sampleRate: sampleRate,
                                 blockAlign: blockAlign, bits: bits)
             case "data":
-                guard let format else { throw .missingChunk("fmt ") }
+                guard let format else { throw WAVError(.missingChunk("fmt ")) }
                 return (format, body..<body + size)
             default:
                 break
@@ -79,22 +135,14 @@ public enum WAVReader {
             // Chunks are padded to an even size.
             offset = body + size + size % 2
         }
-        throw .missingChunk(format == nil ? "fmt " : "data")
-    }
-
-    static func readBytes(_ path: String) throws(WAVError) -> [UInt8] {
-        do {
-            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
-        }
+        throw WAVError(.missingChunk(format == nil ? "fmt " : "data"))
     }
 
     static func tag(_ bytes: [UInt8], at offset: Int) -> String {
         String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
     }
 
-    static func read<Integer: FixedWidthInteger>(_: Integer.Type, _ bytes: [UInt8], at offset: Int) -> Integer {
+    static func littleEndian<Integer: FixedWidthInteger>(_: Integer.Type, _ bytes: [UInt8], at offset: Int) -> Integer {
         var value = Integer.zero
         for index in 0..<MemoryLayout<Integer>.size {
             value |= Integer(truncatingIfNeeded: bytes[offset + index]) << (8 * index)

@@ -19,4 +19,13 @@ public struct WAVSamples: Sendable, Hashable {
 
     /// Number of frames (one sample per channel each).
     public var frameCount: Int { samples.count / channelCount }
+
+    /// The samples as the integers a ``WAVSampleEncoding/signedInteger16`` file stores, or `nil`
+    /// for any other encoding.
+    ///
+    /// Exact: the reader divided each by 32 768, which a `Float` holds without rounding.
+    public var pcm16Samples: [Int16]? {
+        guard encoding == .signedInteger16 else { return nil }
+        return samples.map { Int16($0 * 32_768) }
+    }
 }

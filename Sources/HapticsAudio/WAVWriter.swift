@@ -1,4 +1,4 @@
-import Foundation
+import HapticsSystem
 
 /// Writes 16-bit PCM audio as a RIFF/WAVE file: a 44-byte header (`RIFF`, `WAVE`, a 16-byte `fmt `
 /// chunk, `data`) followed by little-endian samples.
@@ -33,13 +33,16 @@ public enum WAVWriter {
         return bytes
     }
 
-    /// Writes `samples` as a WAV file at `path`, replacing any file there.
+    /// Writes `samples` as a WAV file at `path`, replacing any file there atomically: a reader sees
+    /// the old file or the whole new one, never a part.
+    ///
+    /// The write goes through `FileDescriptor.writeContents(_:toFile:permissions:)`.
     public static func write(samples: [Int16], sampleRate: Int, channelCount: Int = 1, to path: String) throws(WAVError) {
         let bytes = encode(samples: samples, sampleRate: sampleRate, channelCount: channelCount)
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileDescriptor.writeContents(bytes, toFile: path)
         } catch {
-            throw WAVError.unwritable(path: path, reason: error.localizedDescription)
+            throw WAVError(.unwritable(error), path: path)
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import HapticsSystem
 
 /// Resolves an `EventWaveformPath` inside the folder of its pattern file, and refuses any path that
 /// would read outside it.
@@ -22,10 +23,10 @@ struct WaveformLocator {
         } else {
             folderPath = "."
         }
-        guard let real = Self.realPath(folderPath) else {
-            throw .unreadable(reason: "the pattern's folder \(folderPath): \(String(cString: strerror(errno)))")
+        switch Self.realPath(folderPath) {
+        case let .success(real): folder = real
+        case let .failure(errno): throw .unreadable(reason: "the pattern's folder \(folderPath): \(errno.message)")
         }
-        folder = real
     }
 
     /// The real path of the file `waveformPath` names, once it is known to be inside the folder.
@@ -43,19 +44,21 @@ struct WaveformLocator {
             }
         }
         let candidate = (folder == "/" ? "" : folder) + "/" + waveformPath
-        guard let resolved = Self.realPath(candidate) else {
-            if errno == ENOENT || errno == ENOTDIR { throw .missing }
-            throw .unreadable(reason: String(cString: strerror(errno)))
+        let resolved: String
+        switch Self.realPath(candidate) {
+        case let .success(path): resolved = path
+        case let .failure(errno) where errno == .noSuchFileOrDirectory || errno == .notDirectory: throw .missing
+        case let .failure(errno): throw .unreadable(reason: errno.message)
         }
         let prefix = folder == "/" ? "/" : folder + "/"
         guard resolved.hasPrefix(prefix) else { throw .symbolicLinkEscapes(resolved: resolved) }
         return resolved
     }
 
-    /// `realpath(3)`, or `nil` with `errno` set.
-    static func realPath(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
+    /// `realpath(3)`: the path with every symbolic link, `.` and `..` resolved, or its errno.
+    static func realPath(_ path: String) -> Result<String, Errno> {
+        guard let pointer = realpath(path, nil) else { return .failure(.current) }
         defer { free(pointer) }
-        return String(cString: pointer)
+        return .success(String(cString: pointer))
     }
 }

@@ -19,11 +19,15 @@ final class PlaySound {
         self.choice = choice
         let format = AudioStreamFormat()
         let period = Duration.nanoseconds(format.nanoseconds(frames: Int64(format.periodFrames)))
+        var cues: SoundCueLibrary?
         switch choice {
         case .none:
             preconditionFailure("no sound output for --audio none")
         case let .wav(path):
-            // The margin covers attaching (cue conversion) before the play is asked for.
+            // The cues are decoded first, so that the onset is counted from when only opening the
+            // file and asking for the play are left: a busy machine then cannot make the play late
+            // for frame 0 (which would shift the sound in the file).
+            cues = SoundCueLibrary.builtin(outputRate: format.sampleRate)
             onset = engine.now + max(lead, period) + .milliseconds(100)
             output = AudioOutput(sink: WAVFileSink(path: path, format: format, timing: .offline(start: onset)))
         case let .alsa(device):
@@ -36,7 +40,7 @@ final class PlaySound {
             onset = MonotonicInstant(nanoseconds: 0)  // as soon as possible
         }
         do {
-            try engine.attachAudio(output)
+            try engine.attachAudio(output, soundCues: cues)
         } catch {
             output.stop()
             throw .failure(error.description)

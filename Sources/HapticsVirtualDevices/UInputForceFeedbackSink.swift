@@ -49,6 +49,9 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
 
     /// Creates the device and starts answering it.
     ///
+    /// Raw uinput ioctls rather than `libevdev_uinput_create_from_device`: libevdev picks
+    /// `ff_effects_max` itself (10), and the sink's slot count is the point of its configuration.
+    ///
     /// The corresponding ioctls are `UI_SET_EVBIT`, `UI_SET_FFBIT`, `UI_DEV_SETUP` and `UI_DEV_CREATE`.
     public init(_ configuration: Configuration) throws(SystemCallError) {
         precondition(configuration.maximumEffects > 0, "a force-feedback device needs at least one effect slot")

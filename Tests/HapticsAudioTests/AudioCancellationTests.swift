@@ -2,6 +2,7 @@ import HapticsScheduler
 import Testing
 @testable import HapticsAudio
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite struct AudioCancellationTests {
     let start = MonotonicInstant(nanoseconds: 1_000_000_000)
@@ -22,7 +23,7 @@ import HapticsSystem
     func render(_ output: AudioOutput, periods: Int, path: String) throws -> [Int16] {
         for _ in 0..<periods { output.process() }
         output.stop()
-        let samples = try WAVReader.read(contentsOf: path).samples
+        let samples = try #require(WAVReader.read(contentsOf: path).pcm16Samples)
         return stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
     }
 
@@ -107,7 +108,7 @@ import HapticsSystem
         #expect(output.schedule(click, audibleAt: start.advanced(by: 1_000_000), gain: 0))
         output.process()
         output.stop()
-        let samples = try WAVReader.read(contentsOf: path).samples
+        let samples = try #require(WAVReader.read(contentsOf: path).pcm16Samples)
         #expect(Array(samples[0..<4]) == [8_192, 4_096, -8_192, -4_096])
         #expect(samples[4...].allSatisfy { $0 == 0 })
     }

@@ -3,6 +3,7 @@ import HapticsScheduler
 import Testing
 @testable import HapticsAudio
 import HapticsSystem
+import HapticsTestSupport
 
 /// A device that plays a few periods, then fails the way a real one does (unplugged, or run dry).
 final class FailingSink: AudioSink, @unchecked Sendable {
@@ -57,7 +58,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         for frame in [600, 960] {
             expected.replaceSubrange(2 * frame..<2 * frame + 4, with: [16_384, 8_192, -16_384, -8_192])
         }
-        #expect(audio.samples == expected)
+        #expect(audio.pcm16Samples == expected)
         #expect(output.latency == 0)
         #expect(output.minimumLeadTime == 5_333_333)          // one 256-frame period
         #expect(output.statistics == AudioOutputStatistics(periods: 4, scheduled: 2, completed: 2))
@@ -75,7 +76,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         output.process()
         output.process()
         output.stop()
-        let samples = try WAVReader.read(contentsOf: path).samples
+        let samples = try #require(WAVReader.read(contentsOf: path).pcm16Samples)
         #expect(samples.indices.filter { samples[$0] != 0 } == [96, 97, 98, 99, 576, 577, 578, 579])
     }
 
@@ -88,7 +89,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         #expect(output.schedule(click, audibleAt: start.advanced(by: 1_000_000)))      // frame 48, already written
         output.process()
         output.stop()
-        let samples = try WAVReader.read(contentsOf: path).samples
+        let samples = try #require(WAVReader.read(contentsOf: path).pcm16Samples)
         #expect(samples.indices.filter { samples[$0] != 0 } == [1_024, 1_025, 1_026, 1_027])
         #expect(output.drainEvents() == [.voiceLate(lateness: 9_666_666)])          // (512 − 48) frames
         #expect(output.statistics.late == 1)
@@ -106,7 +107,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         output.process()
         output.process()
         output.stop()
-        let samples = try WAVReader.read(contentsOf: path).samples
+        let samples = try #require(WAVReader.read(contentsOf: path).pcm16Samples)
         // 500 frames from frame 0: the first 256 were muted, the rest plays where it belongs.
         #expect(samples.indices.filter { samples[$0] != 0 } == Array(512..<1_000))
         #expect(output.statistics.completed == 1)
@@ -148,7 +149,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
     }
 
     @Test func aLostDeviceIsATypedEventAndLaterVoicesAreRefused() {
-        let sink = FailingSink(failure: .deviceLost(errno: ENODEV), failAt: 3)
+        let sink = FailingSink(failure: .deviceLost(errno: .noSuchDevice), failAt: 3)
         let output = AudioOutput(sink: sink)
         #expect(throws: Never.self) { try output.open() }
         #expect(output.process())
@@ -157,7 +158,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         #expect(!output.process())
         #expect(sink.writes == 3)
         #expect(output.isDeviceLost)
-        #expect(output.drainEvents() == [.deviceLost(errno: ENODEV)])
+        #expect(output.drainEvents() == [.deviceLost(errno: .noSuchDevice)])
         #expect(!output.schedule(click, audibleAt: start))
         #expect(output.statistics.dropped == 1)
     }

@@ -1,7 +1,9 @@
 import Foundation
 import HapticsPatterns
+import HapticsSystem
 import Testing
 @testable import HapticsAudio
+import HapticsTestSupport
 
 @Suite struct AudioPatternLoaderTests {
     func pattern(waveform: String, time: Double = 0.25) -> Pattern {
@@ -96,9 +98,49 @@ import Testing
         #expect(loadError("text.wav", in: folder)?.description
             == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"text.wav\": "
             + "not a WAV file: expected \"RIFF\" and \"WAVE\" in the first 12 bytes")
+        let truncated = Array("RIFF\0\0\0\0WAVEdata".utf8) + [100, 0, 0, 0, 1, 2]
+        try folder.write(truncated, to: "short.wav")
+        #expect(loadError("short.wav", in: folder)?.description
+            == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"short.wav\": "
+            + "WAV chunk \"data\" at byte 12 declares 100 bytes but only 2 remain")
         try FileManager.default.createDirectory(atPath: folder.path + "/folder.wav", withIntermediateDirectories: false)
         #expect(loadError("folder.wav", in: folder)?.problem == .notRegularFile)
+        #expect(loadError("folder.wav", in: folder)?.description
+            == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"folder.wav\" is not a regular file")
     }
+
+    @Test func aWaveformLargerThanTheLimitIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(pcm16WAV([1, 2]), to: "big.wav")   // 48 bytes
+        #expect(AudioPatternLoader().maximumWaveformSize == 16 << 20)
+        let loader = AudioPatternLoader(maximumWaveformSize: 47)
+        do {
+            _ = try loader.load(pattern: pattern(waveform: "big.wav"), patternPath: folder.path + "/hit.ahap")
+            Issue.record("a file over the limit was read")
+        } catch {
+            #expect(error.problem == .tooLarge(size: 48, limit: 47))
+            #expect(error.description == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): "
+                + "EventWaveformPath \"big.wav\" is 48 bytes, more than the limit of 47 bytes")
+        }
+        #expect(try AudioPatternLoader(maximumWaveformSize: 48)
+            .load(pattern: pattern(waveform: "big.wav"), patternPath: folder.path + "/hit.ahap").clips.count == 1)
+    }
+
+    #if DEBUG
+    @Test func aWaveformIsOpenedOnceAndCheckedOnItsDescriptor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(pcm16WAV([1, 2]), to: "tick.wav")
+        let driver = SystemCallMocking.Driver()
+        try SystemCallMocking.withDriver(driver) {
+            _ = try AudioPatternLoader().load(pattern: pattern(waveform: "tick.wav"), patternPath: folder.path + "/hit.ahap")
+        }
+        // No second look by name: the size and kind come from fstat on the descriptor that is read.
+        #expect(driver.records.map(\.call) == ["open", "fstat", "read", "read", "close"])
+        #expect(Set(driver.records.dropFirst().map(\.fileDescriptor)).count == 1)
+    }
+    #endif
 
     @Test func aPatternFileIsDecodedThenItsSoundLoaded() throws {
         let folder = try TemporaryFolder()

@@ -4,6 +4,7 @@ import HapticsScheduler
 import Testing
 @testable import HapticsAudio
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite struct AudioPatternPlaybackTests {
     @Test func anAHAPFilesAudioCustomEventSoundsWhereThePatternPutsIt() throws {
@@ -29,7 +30,7 @@ import HapticsSystem
         #expect(output.schedule(voices, patternStart: start) == 1)
         for _ in 0..<24 { output.process() }           // 6 144 frames
         output.stop()
-        let samples = try WAVReader.read(contentsOf: folder.path + "/out.wav").samples
+        let samples = try #require(WAVReader.read(contentsOf: folder.path + "/out.wav").pcm16Samples)
         let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
         let right = stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
         let sounding = left.indices.filter { abs(Int(left[$0])) > 1_000 }

@@ -1,12 +1,13 @@
 import Foundation
 import HapticsPatterns
+import HapticsSystem
 import Testing
 @testable import HapticsAudio
+import HapticsTestSupport
 
 @Suite struct SoundCueTests {
     /// The repository's `Patterns/` folder.
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Patterns").path
+    let folder = Repository.root + "/Patterns"
 
     @Test func everyVocabularyItemHasAShortMonoCueAudibleFromItsFirstSample() throws {
         var seen: Set<[Int16]> = []
@@ -14,10 +15,12 @@ import Testing
             let audio = try WAVReader.read(contentsOf: folder + "/" + feedback.soundCueFileName)
             #expect(audio.sampleRate == 48_000, "\(feedback.name)")
             #expect(audio.channelCount == 1, "\(feedback.name)")
-            #expect((30_000_000...200_000_000).contains(audio.duration), "\(feedback.name): \(audio.duration) ns")
-            #expect(abs(Int(audio.samples[0])) > 3_000, "\(feedback.name) starts silent")
-            #expect(audio.samples.last == 0, "\(feedback.name) ends with a step")
-            seen.insert(audio.samples)
+            // 30…200 ms at 48 kHz.
+            #expect((1_440...9_600).contains(audio.frameCount), "\(feedback.name): \(audio.frameCount) frames")
+            let samples = try #require(audio.pcm16Samples, "\(feedback.name) is not 16-bit PCM")
+            #expect(abs(Int(samples[0])) > 3_000, "\(feedback.name) starts silent")
+            #expect(samples.last == 0, "\(feedback.name) ends with a step")
+            seen.insert(samples)
         }
         #expect(seen.count == Feedback.vocabulary.count)
     }
@@ -33,11 +36,15 @@ import Testing
     @Test func aMissingCueNamesItsFile() throws {
         let empty = try TemporaryFolder()
         defer { empty.remove() }
-        #expect(throws: WAVFileError.self) { try SoundCueLibrary(folder: empty.path) }
+        let missing = empty.path + "/notification-success.wav"
+        #expect(throws: WAVError(.unreadable(.systemCall(SystemCallError(call: "open", errno: .noSuchFileOrDirectory))),
+                                 path: missing)) {
+            try SoundCueLibrary(folder: empty.path)
+        }
         do {
             _ = try SoundCueLibrary(folder: empty.path)
         } catch {
-            #expect(error.path == empty.path + "/notification-success.wav")
+            #expect(error.description == "\(missing): cannot open the file: No such file or directory")
         }
     }
 

@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 @testable import HapticsCommandLine
+import HapticsTestSupport
 
 /// Runs the tool in-process and returns (status, stdout, stderr). Devices are looked for in
 /// `inputDirectory` (by default an empty folder), so a controller plugged into the machine running
@@ -11,16 +12,10 @@ func runTool(_ arguments: String..., inputDirectory: String = emptyInputDirector
     return (status, console.output, console.errorOutput)
 }
 
-/// A folder with no event nodes.
+/// A folder with no event nodes, removed when the test process exits.
 let emptyInputDirectory: String = {
-    let path = NSTemporaryDirectory() + "haptics-cli-no-input-devices"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    atexit { emptyInputFolder.remove() }
+    return emptyInputFolder.path
 }()
 
-/// A scratch folder for files the tests write, removed by the caller.
-func scratchFolder() -> String {
-    let path = NSTemporaryDirectory() + "haptics-cli-\(UUID().uuidString)"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
+private let emptyInputFolder = try! TemporaryFolder(prefix: "haptics-cli-no-input-devices")

@@ -5,6 +5,7 @@ import HapticsPatterns
 import HapticsRendering
 import Testing
 @testable import HapticsCommandLine
+import HapticsTestSupport
 
 @Suite("Commands")
 struct CommandTests {
@@ -36,8 +37,9 @@ struct CommandTests {
 
     @Test("validate: exit 0 when all decode, 1 with located errors otherwise")
     func validate() throws {
-        let folder = scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let folder = scratch.path
         let good = folder + "/good.ahap"
         let bad = folder + "/bad.ahap"
         try AHAPEncoder().encode(Feedback.selection.canonicalPattern).write(toFile: good, atomically: true, encoding: .utf8)
@@ -86,8 +88,9 @@ struct CommandTests {
 
     @Test("play --plot and --wav write an SVG and a WAV of what the device did")
     func playWritesFiles() throws {
-        let folder = scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let folder = scratch.path
         let result = runTool("play", "notification.success", "--plot", folder + "/p.svg", "--wav", folder + "/p.wav")
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("notification.success on the simulated device (profile simulated)\nstrong │"))
@@ -104,8 +107,9 @@ struct CommandTests {
 
     @Test("plot renders a file without playing it")
     func plotFile() throws {
-        let folder = scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let folder = scratch.path
         let result = runTool("plot", "impact.heavy", "-o", folder + "/h.svg", "--profile", "generic-rumble")
         #expect(result.status == 0)
         let program = Renderer(profile: .genericRumble).render(Feedback.impact(.heavy).canonicalPattern)
@@ -117,8 +121,9 @@ struct CommandTests {
 
     @Test("a pattern file that does not decode fails with the located error and exit 1")
     func playBadFile() throws {
-        let folder = scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let folder = scratch.path
         let bad = folder + "/bad.ahap"
         try #"{"Pattern": [ {"Event": {"Time": -1, "EventType": "HapticTransient"}} ]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
         let result = runTool("play", bad)

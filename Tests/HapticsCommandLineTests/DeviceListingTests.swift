@@ -1,5 +1,6 @@
 import CEvdev
 import HapticsDevices
+import HapticsSystem
 import Testing
 @testable import HapticsCommandLine
 import HapticsVirtualDevices
@@ -10,10 +11,10 @@ struct DeviceListingTests {
         path: "/dev/input/event5", name: "Sony Interactive Entertainment Wireless Controller",
         id: InputID(bus: 0x03, vendor: 0x054C, product: 0x0CE6, version: 0x8111), physicalLocation: "usb-1/input0",
         uniqueIdentifier: "c0:ff:ee:00:00:01",
-        forceFeedbackCodes: Set([FF_RUMBLE, FF_PERIODIC, FF_SQUARE, FF_TRIANGLE, FF_SINE, FF_GAIN].map(UInt16.init)), slots: 16)
+        forceFeedbackCodes: [.rumble, .periodic, .square, .triangle, .sine, .gain], slots: 16)
     static let locked = EvdevDeviceInfo(
         path: "/dev/input/event12", name: "Wheel", id: InputID(bus: 0x03, vendor: 0x046D, product: 0xC24F, version: 1),
-        physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: Set([FF_CONSTANT, FF_AUTOCENTER].map(UInt16.init)),
+        physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [.constant, .autocenter],
         slots: 8, accessError: .permissionDenied(path: "/dev/input/event12"))
 
     @Test("the table has one row per device, profiles from the catalog, and the udev hint per locked node")
@@ -27,11 +28,54 @@ struct DeviceListingTests {
             """)
     }
 
-    @Test("--json has every capability code by name, the profile, and the access")
+    @Test("--json has every capability code by name, the profile, and the access, then the summary")
     func json() {
         #expect(DevicesCommand.render([Self.dualSense, Self.locked], directory: "/dev/input", json: true) == """
             {"path":"/dev/input/event5","name":"Sony Interactive Entertainment Wireless Controller","bus":"0003","vendor":"054c","product":"0ce6","ff":["rumble","periodic","square","triangle","sine","gain"],"slots":16,"profile":"dualsense","access":"read-write"}
             {"path":"/dev/input/event12","name":"Wheel","bus":"0003","vendor":"046d","product":"c24f","ff":["constant","autocenter"],"slots":8,"profile":"constant-force-wheel","access":"denied","error":"/dev/input/event12: permission denied; install Tools/udev/70-haptics.rules (TAG+=\\"uaccess\\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"}
+            {"devices":2,"denied":1,"directory":"/dev/input"}
+
+            """)
+    }
+
+    static let verified: [EffectVerification] = [
+        EffectVerification(kind: .rumble, outcome: .accepted, accepted: [.upload, .erase], written: [.play, .stop]),
+        EffectVerification(kind: .periodic, outcome: .rejected(SystemCallError(call: "EVIOCSFF", errno: .invalidArgument)),
+                           waveform: .sine),
+        EffectVerification(kind: .constant, outcome: .notAdvertised),
+        EffectVerification(kind: .gain, outcome: .written, written: [.halfGain, .fullGain]),
+    ]
+
+    @Test("verify says per type what the driver accepted, what was only written, and what it rejected")
+    func verifyReport() {
+        #expect(VerifyCommand.render(Self.verified, name: "pad", path: "/dev/input/event5", json: false) == """
+            pad (/dev/input/event5)
+              rumble    upload and erase accepted; play and stop written
+              periodic  rejected: EVIOCSFF: EINVAL (Invalid argument); waveform sine
+              constant  not advertised
+              gain      half gain and full gain written
+            written: the kernel took the event but does not say whether the driver acted on it
+
+            """)
+    }
+
+    @Test("verify --json has the same words and the steps by name")
+    func verifyJSON() {
+        #expect(VerifyCommand.render(Self.verified, name: "pad", path: "/dev/input/event5", json: true) == """
+            {"device":"/dev/input/event5","type":"rumble","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"]}
+            {"device":"/dev/input/event5","type":"periodic","result":"rejected","call":"EVIOCSFF","errno":22,"error":"EINVAL (Invalid argument)","checked":"rejected: EVIOCSFF: EINVAL (Invalid argument)","accepted":[],"written":[],"waveform":"sine"}
+            {"device":"/dev/input/event5","type":"constant","result":"not-advertised","checked":"not advertised","accepted":[],"written":[]}
+            {"device":"/dev/input/event5","type":"gain","result":"written","checked":"half gain and full gain written","accepted":[],"written":["half-gain","full-gain"]}
+
+            """)
+    }
+
+    @Test("verify leaves out the note on written calls when nothing was written")
+    func verifyReportWithoutWrites() {
+        #expect(VerifyCommand.render([EffectVerification(kind: .constant, outcome: .notAdvertised)], name: "pad",
+                                     path: "/dev/input/event5", json: false) == """
+            pad (/dev/input/event5)
+              constant  not advertised
 
             """)
     }

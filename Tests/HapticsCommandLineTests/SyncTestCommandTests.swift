@@ -7,6 +7,7 @@ import HapticsScheduler
 import Testing
 @testable import HapticsCommandLine
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite("sync-test and play --audio")
 struct SyncTestCommandTests {
@@ -76,8 +77,9 @@ struct SyncTestCommandTests {
 
     @Test("play --audio file.wav renders the cue from the file's first frame: time 0 is the felt onset")
     func playWithSoundToWAV() throws {
-        let folder = scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let folder = scratch.path
         let result = runTool("play", "impact.heavy", "--profile", "generic-rumble", "--audio", folder + "/cue.wav", "--json")
         #expect(result.status == 0)
         let summary = try #require(result.output.split(separator: "\n").last.map(String.init))
@@ -86,14 +88,16 @@ struct SyncTestCommandTests {
         let audio = try WAVReader.read(contentsOf: folder + "/cue.wav")
         let cue = try #require(SoundCueLibrary.builtin().voice(for: .impact(.heavy)))
         #expect(audio.frameCount == cue.frameCount)
-        let left = stride(from: 0, to: audio.samples.count, by: 2).map { audio.samples[$0] }
+        let samples = try #require(audio.pcm16Samples)
+        let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
         #expect(left == (0..<cue.frameCount).map { Int16((min(max(cue.frame($0).left, -1), 1) * 32_767).rounded()) })
     }
 
     @Test("play --audio with a pattern file plays its AudioCustom sound; a missing WAV fails before anything plays")
     func playPatternWithSound() throws {
-        let folder = scratchFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let folder = scratch.path
         try Data(Array("""
             {"Version": 1, "Pattern": [
               {"Event": {"Time": 0.0, "EventType": "HapticTransient"}},
@@ -111,7 +115,7 @@ struct SyncTestCommandTests {
         try Data(wav).write(to: URL(fileURLWithPath: folder + "/tick.wav"))
         let played = runTool("play", folder + "/tick.ahap", "--device", "simulated", "--audio", folder + "/out.wav")
         #expect(played.status == 0)
-        let left = try WAVReader.read(contentsOf: folder + "/out.wav").samples.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        let left = try #require(WAVReader.read(contentsOf: folder + "/out.wav").pcm16Samples).enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
         // The sound's event is at 20 ms: frame 960 of a file whose frame 0 is the pattern's onset.
         #expect(left.indices.filter { left[$0] != 0 } == Array(960..<1_008))
     }

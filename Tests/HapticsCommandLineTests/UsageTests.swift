@@ -65,7 +65,7 @@ struct UsageTests {
               demo       Play every feedback of the vocabulary in turn.
               validate   Check pattern files; exit 0 when all decode, 1 otherwise.
               plot       Draw what a feedback or pattern file does on a device, as SVG.
-              verify     Exercise each effect type on a device and report what really works.
+              verify     Try each effect type on a device and report what the kernel accepted.
               emulate    Create a virtual device and print what it is sent, until Ctrl-C.
               sync-test  Measure sound-to-haptic sync through a loopback sound card (snd-aloop).
 

@@ -21,12 +21,12 @@ import HapticsTestSupport
     ], duration: .milliseconds(60), leadTime: .zero)
 
     /// An actuator whose device descriptor is a pipe's write end; returns the read end too.
-    static func makeActuator(codes: [CInt] = [FF_RUMBLE, FF_GAIN], slots: Int = 4) throws -> (EvdevActuator, FileDescriptor) {
+    static func makeActuator(codes: Set<ForceFeedbackCode> = [.rumble, .gain], slots: Int = 4) throws -> (EvdevActuator, FileDescriptor) {
         var ends: [CInt] = [-1, -1]
         try #require(pipe(&ends) == 0)
         _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
         let info = EvdevDeviceInfo(path: path, name: "test pad", id: InputID(bus: 6, vendor: 0x1209, product: 1, version: 1),
-                                   physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: Set(codes.map { UInt16($0) }),
+                                   physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: codes,
                                    slots: slots)
         let device = EvdevDevice(info: info, descriptor: FileDescriptor(rawValue: ends[1]))
         return (EvdevActuator(device: device, clock: ManualClock(start: t0.nanoseconds)), FileDescriptor(rawValue: ends[0]))
@@ -65,7 +65,7 @@ import HapticsTestSupport
     }
 
     @Test func gainOnADeviceWithoutFFGainIsATypedError() throws {
-        let (actuator, reader) = try Self.makeActuator(codes: [FF_RUMBLE])
+        let (actuator, reader) = try Self.makeActuator(codes: [.rumble])
         defer { try? reader.close() }
         #expect(throws: DeviceError.systemCall(path: Self.path, SystemCallError(call: "FF_GAIN", errno: .invalidArgument))) {
             try actuator.setGain(0.5)

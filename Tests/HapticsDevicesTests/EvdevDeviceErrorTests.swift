@@ -3,6 +3,7 @@ import Glibc
 import HapticsDevices
 import Testing
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite struct EvdevDeviceErrorTests {
     @Test func permissionDeniedPointsAtTheUdevRule() {
@@ -22,12 +23,12 @@ import HapticsSystem
     }
 
     @Test func aNodeThatIsNotAnInputDeviceIsNotListed() throws {
-        let directory = try TemporaryDirectory()
-        try directory.createFile("event3")
-        // ioctls on a regular file fail with ENOTTY: nothing to drive, so nothing is listed.
+        let directory = try TemporaryFolder()
+        try directory.write([], to: "event3")
+        // libevdev's first ioctl on a regular file fails with ENOTTY: nothing to drive, nothing listed.
         #expect(DeviceCatalog.discover(directory: directory.path) == [])
         #expect(throws: DeviceError.systemCall(path: directory.path + "/event3",
-                                               SystemCallError(call: "EVIOCGBIT", errno: .inappropriateIOCTL))) {
+                                               SystemCallError(call: "libevdev_new_from_fd", errno: .inappropriateIOCTL))) {
             try EvdevDevice(path: directory.path + "/event3")
         }
     }
@@ -42,9 +43,46 @@ import HapticsSystem
         #expect(driver.records.map(\.description) == ["open(-1) → EACCES (Permission denied)"])
     }
 
+    @Test func aDeviceLostWhileLibevdevReadsItIsDeviceLostAndItsDescriptorIsClosed() throws {
+        let directory = try TemporaryFolder()
+        try directory.write([], to: "event4")
+        let path = directory.path + "/event4"
+        let driver = SystemCallMocking.Driver()
+        driver.force(.noSuchDevice, on: "libevdev_new_from_fd")
+        #expect(throws: DeviceError.deviceLost(path: path, SystemCallError(call: "libevdev_new_from_fd", errno: .noSuchDevice))) {
+            try SystemCallMocking.withDriver(driver) { try EvdevDevice(path: path) }
+        }
+        #expect(driver.records.map(\.call) == ["open", "libevdev_new_from_fd", "close"])
+        #expect(driver.records.map(\.forcedErrno) == [nil, .noSuchDevice, nil])
+    }
+
+    @Test func libevdevCallsGoThroughTheFunnelSoAnInterruptionIsRetried() throws {
+        let directory = try TemporaryFolder()
+        try directory.write([], to: "event5")
+        let path = directory.path + "/event5"
+        let driver = SystemCallMocking.Driver()
+        driver.force(.interrupted, on: "libevdev_new_from_fd")
+        // The retry reaches libevdev, whose first ioctl on a regular file says ENOTTY.
+        #expect(throws: DeviceError.systemCall(path: path, SystemCallError(call: "libevdev_new_from_fd", errno: .inappropriateIOCTL))) {
+            try SystemCallMocking.withDriver(driver) { try EvdevDevice(path: path) }
+        }
+        #expect(driver.records.map(\.call) == ["open", "libevdev_new_from_fd", "libevdev_new_from_fd", "close"])
+    }
+
+    @Test func aPermissionRefusedToLibevdevPointsAtTheUdevRule() throws {
+        let directory = try TemporaryFolder()
+        try directory.write([], to: "event6")
+        let path = directory.path + "/event6"
+        let driver = SystemCallMocking.Driver()
+        driver.force(.permissionDenied, on: "libevdev_new_from_fd")
+        #expect(throws: DeviceError.permissionDenied(path: path)) {
+            try SystemCallMocking.withDriver(driver) { try EvdevDevice(path: path) }
+        }
+    }
+
     @Test func unreadableNodesAreListedWithTheirErrorInNumericOrder() throws {
-        let directory = try TemporaryDirectory()
-        for name in ["event10", "event3", "mouse0", "js0"] { try directory.createFile(name) }
+        let directory = try TemporaryFolder()
+        for name in ["event10", "event3", "mouse0", "js0"] { try directory.write([], to: name) }
         let driver = SystemCallMocking.Driver()
         // Read-write and read-only opens of both event nodes are refused.
         driver.force(.permissionDenied, on: "open", count: 4)

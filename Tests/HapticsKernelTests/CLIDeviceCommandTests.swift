@@ -24,15 +24,25 @@ extension EngineKernelTests {
         let result = run(["verify", node])
         #expect(result.error == "")
         #expect(result.status == 0)
-        // ff-memless emulates periodic effects with the rumble motors; no constant force.
+        // ff-memless emulates periodic effects with the rumble motors; no constant force. The kernel
+        // answers uploads and erases; plays, stops and gains are only written.
         #expect(result.output == """
             \(VirtualDualSense.deviceName) (\(node))
-              rumble    works
-              periodic  works
+              rumble    upload and erase accepted; play and stop written
+              periodic  upload and erase accepted; play and stop written; waveform sine
               constant  not advertised
-              gain      works
+              gain      half gain and full gain written
+            written: the kernel took the event but does not say whether the driver acted on it
 
             """)
+        let json = run(["verify", node, "--json"])
+        #expect(json.status == 0)
+        #expect(json.output.split(separator: "\n").map(String.init) == [
+            #"{"device":"\#(node)","type":"rumble","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"]}"#,
+            #"{"device":"\#(node)","type":"periodic","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"],"waveform":"sine"}"#,
+            #"{"device":"\#(node)","type":"constant","result":"not-advertised","checked":"not advertised","accepted":[],"written":[]}"#,
+            #"{"device":"\#(node)","type":"gain","result":"written","checked":"half gain and full gain written","accepted":[],"written":["half-gain","full-gain"]}"#,
+        ])
     }
 
     @Test func devicesJSONListsTheDualSenseWithItsProfileAndSlots() throws {
@@ -54,6 +64,11 @@ extension EngineKernelTests {
         let types = try #require(object["ff"] as? [String])
         #expect(["rumble", "periodic", "gain"].allSatisfy(types.contains))
         #expect(!types.contains("constant"))
+        // The last line is the summary: every line before it is a device.
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines[lines.count - 1].utf8)) as? [String: Any])
+        #expect(summary["devices"] as? Int == lines.count - 1)
+        #expect(summary["denied"] as? Int == 0)
+        #expect(summary["directory"] as? String == "/dev/input")
     }
 
     @Test func infoFindsADeviceByPartOfItsName() throws {

@@ -3,6 +3,7 @@ import HapticsDevices
 import HapticsPatterns
 import Testing
 import HapticsVirtualDevices
+import HapticsTestSupport
 
 extension EngineKernelTests {
 @Suite struct Hotplug {
@@ -17,7 +18,7 @@ extension EngineKernelTests {
             try HapticEngine.evdevOutput(path: sink.eventNodePath),
             try HapticEngine.evdevOutput(path: node),
         ])
-        let log = EngineEventLog()
+        let log = Recorder<HapticEngine.Event>()
         engine.setEventHandler { log.append($0) }
         // Suites of other files may plug devices in meanwhile: this engine opens only the two
         // controllers of this test (matched by the MAC address they report as uniq).

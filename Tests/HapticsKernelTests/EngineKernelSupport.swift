@@ -2,7 +2,6 @@ import Glibc
 import Haptics
 import HapticsDevices
 import HapticsPatterns
-import Synchronization
 import Testing
 import HapticsVirtualDevices
 
@@ -10,13 +9,6 @@ import HapticsVirtualDevices
 /// watches /dev/input, or finds a device by name, must not see another of these tests' devices.
 @Suite(.requiresKernelTestbench, .serialized)
 struct EngineKernelTests {}
-
-/// Engine events as they arrive, collected on the engine's control-side threads.
-final class EngineEventLog: Sendable {
-    private let events = Mutex<[HapticEngine.Event]>([])
-    func append(_ event: HapticEngine.Event) { events.withLock { $0.append(event) } }
-    var all: [HapticEngine.Event] { events.withLock { $0 } }
-}
 
 /// Waits until `condition` holds or `timeout` seconds pass, and returns whether it held. The
 /// kernel and the engine's own threads do their work asynchronously: tests wait for the result

@@ -2,6 +2,7 @@ import CEvdev
 import Glibc
 import HapticsDevices
 import HapticsRendering
+import HapticsSystem
 import Testing
 import HapticsVirtualDevices
 
@@ -15,7 +16,7 @@ struct EvdevDiscoveryKernelTests {
         #expect(found == EvdevDeviceInfo(
             path: sink.eventNodePath, name: "haptics-test discovery sink",
             id: InputID(bus: UInt16(BUS_VIRTUAL), vendor: 0x1209, product: 0x0001, version: 0),
-            physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [UInt16(FF_RUMBLE)], slots: 16))
+            physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [.rumble], slots: 16))
         var expected = DeviceProfile.genericRumble
         expected.limits.slots = 16
         #expect(DeviceCatalog.profile(for: found) == expected)
@@ -23,6 +24,33 @@ struct EvdevDiscoveryKernelTests {
         let paths = DeviceCatalog.discover().map(\.path)
         #expect(paths == paths.sorted { Int($0.dropFirst(16))! < Int($1.dropFirst(16))! })
     }
+
+    #if DEBUG
+    @Test func openingReadsThroughLibevdevAndEachFailureNamesItsCall() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test libevdev open sink", maximumEffects: 4))
+        defer { sink.close() }
+        let path = sink.eventNodePath
+
+        // A real node: libevdev describes it, the slot count is the one ioctl it has no call for,
+        // and libevdev sets the event clock.
+        let recorder = SystemCallMocking.Driver()
+        let device = try SystemCallMocking.withDriver(recorder) { try EvdevDevice(path: path) }
+        device.close()
+        #expect(recorder.records.map(\.call) == ["open", "libevdev_new_from_fd", "EVIOCGEFFECTS", "libevdev_set_clock_id"])
+        #expect(device.info.name == "haptics-test libevdev open sink")
+        #expect(device.info.slots == 4)
+
+        for call in ["libevdev_new_from_fd", "EVIOCGEFFECTS", "libevdev_set_clock_id"] {
+            let driver = SystemCallMocking.Driver()
+            driver.force(.invalidArgument, on: call)
+            #expect(throws: DeviceError.systemCall(path: path, SystemCallError(call: call, errno: .invalidArgument))) {
+                try SystemCallMocking.withDriver(driver) { try EvdevDevice(path: path) }
+            }
+            // The descriptor is closed after every failure.
+            #expect(driver.records.last?.call == "close")
+        }
+    }
+    #endif
 
     @Test func aOneSlotSinkGetsAProfileWithOneSlot() throws {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test one-slot discovery", maximumEffects: 1))

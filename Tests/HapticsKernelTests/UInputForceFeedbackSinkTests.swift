@@ -13,7 +13,7 @@ struct UInputForceFeedbackSinkTests {
         let pad = try FileDescriptor.open(sink.eventNodePath, .readWrite)
 
         #expect(try pad.effectCapacity() == 4)
-        #expect(try pad.capabilities(ofEventType: UInt16(EV_FF)) == [UInt16(FF_RUMBLE)])
+        #expect(try EvdevDeviceInfo(describing: pad, path: sink.eventNodePath).forceFeedbackCodes == [.rumble])
 
         var effect = rawRumble(strong: 0x8000, weak: 0x4000)
         try pad.uploadEffect(&effect)

@@ -25,8 +25,9 @@ struct VirtualDualSenseTests {
         defer { try? pad.close() }
 
         #expect(try pad.effectCapacity() == 16)
-        #expect(try pad.capabilities(ofEventType: UInt16(EV_FF)).contains(UInt16(FF_RUMBLE)))
-        #expect(try pad.uniqueIdentifier() == controller.uniqueIdentifier)
+        let described = try EvdevDeviceInfo(describing: pad, path: node)
+        #expect(described.forceFeedbackCodes.contains(.rumble))
+        #expect(described.uniqueIdentifier == controller.uniqueIdentifier)
         // The driver read exactly the three feature reports a real controller answers at probe.
         let requested = controller.events.compactMap { event -> UInt8? in
             if case .featureReportRequested(let id, answered: true) = event { id } else { nil }

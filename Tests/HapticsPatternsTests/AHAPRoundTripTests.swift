@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HapticsPatterns
+import HapticsTestSupport
 
 @Suite("decode → encode → decode is the identity")
 struct AHAPRoundTripTests {
@@ -17,7 +18,7 @@ struct AHAPRoundTripTests {
 
     @Test(arguments: Feedback.vocabulary.map(\.canonicalFileName))
     func canonicalFile(_ fileName: String) throws {
-        let text = try String(contentsOfFile: repositoryRoot + "/Patterns/" + fileName, encoding: .utf8)
+        let text = try String(contentsOfFile: Repository.root + "/Patterns/" + fileName, encoding: .utf8)
         try checkRoundTrip(text, name: fileName)
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import HapticsPatterns
+import HapticsTestSupport
 
 @Suite("Canonical patterns: the AHAP files are the source of truth")
 struct CanonicalPatternTests {
-    static let patternsDirectory = repositoryRoot + "/Patterns"
+    static let patternsDirectory = Repository.root + "/Patterns"
 
     @Test func embeddedTextIsByteIdenticalToTheFiles() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.patternsDirectory)

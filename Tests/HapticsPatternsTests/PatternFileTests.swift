@@ -1,29 +1,31 @@
-import Foundation
 import Testing
 @testable import HapticsPatterns
+import HapticsTestSupport
 
 @Suite("Reading pattern files")
 struct PatternFileTests {
     @Test func decodesACanonicalFileByPath() throws {
-        let path = repositoryRoot + "/Patterns/impact-rigid.ahap"
+        let path = Repository.root + "/Patterns/impact-rigid.ahap"
         let decoded = try decodePattern(contentsOf: path)
         #expect(decoded.pattern == Feedback.impact(.rigid).canonicalPattern)
         #expect(decoded.warnings == [])
     }
 
     @Test func errorsNameThePathAsGiven() throws {
-        let path = NSTemporaryDirectory() + "haptics-pattern-\(UInt32.random(in: 0...UInt32.max)).ahap"
-        try Data(#"{"Pattern": [{"Event": {"Time": 0}}]}"#.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/pattern.ahap"
+        try folder.write(#"{"Pattern": [{"Event": {"Time": 0}}]}"#, to: "pattern.ahap")
         #expect(throws: PatternError(file: path, line: 1, column: 24, path: "Pattern[0].Event", message: "missing required key \"EventType\"")) {
             try decodePattern(contentsOf: path)
         }
     }
 
     @Test func sizeIsCheckedBeforeReading() throws {
-        let path = NSTemporaryDirectory() + "haptics-pattern-\(UInt32.random(in: 0...UInt32.max)).ahap"
-        try Data(repeating: 0x20, count: 2048).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/pattern.ahap"
+        try folder.write([UInt8](repeating: 0x20, count: 2048), to: "pattern.ahap")
         var limits = PatternLimits.default
         limits.maximumFileSize = 1024
         do {
@@ -43,12 +45,14 @@ struct PatternFileTests {
         }
     }
 
-    @Test func directoryIsNotAPatternFile() {
+    @Test func directoryIsNotAPatternFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         do {
-            _ = try decodePattern(contentsOf: NSTemporaryDirectory())
+            _ = try decodePattern(contentsOf: folder.path)
             Issue.record("a directory decoded")
         } catch {
-            #expect(error.description == "\(NSTemporaryDirectory()): not a regular file")
+            #expect(error.description == "\(folder.path): not a regular file")
         }
     }
 

@@ -26,10 +26,3 @@ func fileWithEvent(_ body: String) -> String {
 func fileWithEntry(_ body: String) -> String {
     "{\n  \"Pattern\": [\n    \(body)\n  ]\n}\n"
 }
-
-/// The repository root, found from this file's path (Tests/HapticsPatternsTests/TestSupport.swift).
-let repositoryRoot: String = {
-    var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    components.removeLast(3)
-    return components.joined(separator: "/")
-}()

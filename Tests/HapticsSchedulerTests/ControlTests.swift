@@ -2,6 +2,7 @@ import HapticsSystem
 import Testing
 import HapticsRendering
 @testable import HapticsScheduler
+import HapticsTestSupport
 
 @Suite("Control side: programs, players, channels")
 struct ControlTests {

@@ -1,6 +1,7 @@
 import Testing
 import HapticsRendering
 @testable import HapticsScheduler
+import HapticsTestSupport
 
 @Suite("Dynamic parameters re-map through the channel profile")
 struct ParameterTests {

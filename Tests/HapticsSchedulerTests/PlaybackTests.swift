@@ -1,6 +1,7 @@
 import Testing
 import HapticsRendering
 @testable import HapticsScheduler
+import HapticsTestSupport
 
 @Suite("Playback on a manual clock")
 struct PlaybackTests {

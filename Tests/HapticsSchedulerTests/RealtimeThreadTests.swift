@@ -3,6 +3,7 @@ import Testing
 import HapticsRendering
 @testable import HapticsScheduler
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite("Realtime thread")
 struct RealtimeThreadTests {
@@ -35,7 +36,7 @@ struct RealtimeThreadTests {
 
     @Test func playsOnTimeAndLeavesEveryChannelSilent() throws {
         let scheduler = Scheduler(clock: SystemMonotonicClock())
-        let outputs = [RecordingOutput(), RecordingOutput()]
+        let outputs = [RecordingActuator(), RecordingActuator()]
         let channels = outputs.map { scheduler.addChannel(output: $0, profile: testRumble, policy: .replace) }
         let program = try scheduler.load(rumbleProgram([(0, 100, 200), (2 * ms, 300, 400), (4 * ms, 500, 600)], duration: 6 * ms))
         let players = try channels.map { try scheduler.makePlayer(program: program, channel: $0) }
@@ -69,7 +70,7 @@ struct RealtimeThreadTests {
 
     @Test func aSubmissionWakesTheThreadSleepingTowardsALaterDeadline() throws {
         let scheduler = Scheduler(clock: SystemMonotonicClock())
-        let output = RecordingOutput()
+        let output = RecordingActuator()
         let channel = scheduler.addChannel(output: output, profile: testRumble)
         // The thread's next deadline is this program's stop, 10 minutes away.
         let program = try scheduler.load(rumbleProgram([(0, 100, 200)], duration: 600_000 * ms))
@@ -88,7 +89,7 @@ struct RealtimeThreadTests {
 
     @Test func stoppingTheThreadSilencesAProgramStillPlaying() throws {
         let scheduler = Scheduler(clock: SystemMonotonicClock())
-        let output = RecordingOutput()
+        let output = RecordingActuator()
         let channel = scheduler.addChannel(output: output, profile: testRumble)
         let program = try scheduler.load(rumbleProgram([(0, 100, 200)], duration: 60_000 * ms))
         let player = try scheduler.makePlayer(program: program, channel: channel)

@@ -7,14 +7,14 @@ import HapticsTestSupport
 struct SchedulerRig {
     let clock: ManualClock
     let scheduler: Scheduler<ManualClock>
-    let output: RecordingOutput
+    let output: RecordingActuator
     let channel: ChannelID
 
     init(start: Int64 = 1_000 * 1_000_000, policy: OverlapPolicy = .replace, profile: DeviceProfile = testRumble,
          configuration: SchedulerConfiguration = .default) {
         clock = ManualClock(start: start)
         scheduler = Scheduler(clock: clock, configuration: configuration)
-        output = RecordingOutput()
+        output = RecordingActuator()
         channel = scheduler.addChannel(output: output, profile: profile, policy: policy)
     }
 

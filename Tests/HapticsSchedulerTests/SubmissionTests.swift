@@ -3,6 +3,7 @@ import Testing
 import HapticsRendering
 @testable import HapticsScheduler
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite("Submission")
 struct SubmissionTests {
@@ -28,7 +29,7 @@ struct SubmissionTests {
     @Test func stopAllSilencesEveryChannel() throws {
         let rig = SchedulerRig()
         let t0 = rig.now
-        let second = RecordingOutput()
+        let second = RecordingActuator()
         let secondChannel = rig.scheduler.addChannel(output: second, profile: testRumble, policy: .mix)
         let program = try rig.scheduler.load(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
         let a = try rig.scheduler.makePlayer(program: program, channel: rig.channel)

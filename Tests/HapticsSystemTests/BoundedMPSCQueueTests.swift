@@ -1,20 +1,26 @@
-import Testing
-@testable import HapticsScheduler
 import HapticsSystem
+import Testing
 
 @Suite("Bounded MPSC queue")
 struct BoundedMPSCQueueTests {
-    func command(_ time: Int64) -> SchedulerCommand {
-        SchedulerCommand(kind: .start, player: 1, generation: 1, time: time, argument: 0, value: 0)
+    /// A plain value like the realtime threads' commands: a time and a payload, no references.
+    struct Command: BitwiseCopyable {
+        var time: Int64
+        var payload: UInt32
+        static let empty = Command(time: -1, payload: 0)
+    }
+
+    func command(_ time: Int64) -> Command {
+        Command(time: time, payload: 7)
     }
 
     @Test func capacityIsRoundedUpToAPowerOfTwo() {
-        let capacities = [1, 5, 1024].map { BoundedMPSCQueue<SchedulerCommand>(minimumCapacity: $0, filler: .empty).capacity }
+        let capacities = [1, 5, 1024].map { BoundedMPSCQueue<Command>(minimumCapacity: $0, filler: .empty).capacity }
         #expect(capacities == [2, 8, 1024])
     }
 
     @Test func popsInPushOrderAndRefusesWhenFull() {
-        let ring = BoundedMPSCQueue<SchedulerCommand>(minimumCapacity: 4, filler: .empty)
+        let ring = BoundedMPSCQueue<Command>(minimumCapacity: 4, filler: .empty)
         let accepted = (0..<5).map { ring.push(command(Int64($0))) }
         #expect(accepted == [true, true, true, true, false])
         let published = ring.hasPublishedElement
@@ -31,7 +37,7 @@ struct BoundedMPSCQueueTests {
     }
 
     @Test func keepsOrderOverManyLaps() {
-        let ring = BoundedMPSCQueue<SchedulerCommand>(minimumCapacity: 2, filler: .empty)
+        let ring = BoundedMPSCQueue<Command>(minimumCapacity: 2, filler: .empty)
         var times: [Int64] = []
         for lap in 0..<100 {
             let accepted = ring.push(command(Int64(2 * lap))) && ring.push(command(Int64(2 * lap + 1)))

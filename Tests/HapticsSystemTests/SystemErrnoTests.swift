@@ -1,6 +1,5 @@
-import HapticsDevices
-import Testing
 import HapticsSystem
+import Testing
 
 @Suite struct SystemErrnoTests {
     @Test func describesTheCodesEvdevReturnsByNameAndMessage() {

@@ -3,24 +3,17 @@ import Glibc
 import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
-import Synchronization
 import Testing
 @testable import Haptics
 import HapticsSystem
-
-/// Collects engine events delivered through the handler.
-final class EventLog: Sendable {
-    private let events = Mutex<[HapticEngine.Event]>([])
-    func append(_ event: HapticEngine.Event) { events.withLock { $0.append(event) } }
-    var all: [HapticEngine.Event] { events.withLock { $0 } }
-}
+import HapticsTestSupport
 
 @Suite("Devices that come and go")
 struct DeviceLifecycleTests {
     @Test("a device added at runtime plays the vocabulary and is announced")
     func addAtRuntime() throws {
         let fixture = EngineFixture(profiles: [])
-        let log = EventLog()
+        let log = Recorder<HapticEngine.Event>()
         fixture.engine.setEventHandler { log.append($0) }
         #expect(fixture.engine.play(.selection) == .notPlayed(.noDevice))
 
@@ -42,7 +35,7 @@ struct DeviceLifecycleTests {
         let fixture = EngineFixture(profiles: [.genericRumble])
         let pad = PreparingDevice(profile: .dualSense)
         try fixture.engine.addOutput(.init(device: pad, profile: .dualSense, name: "pad", path: "/dev/input/event9"))
-        let log = EventLog()
+        let log = Recorder<HapticEngine.Event>()
         fixture.engine.setEventHandler { log.append($0) }
 
         #expect(fixture.engine.play(.notification(.error)).isScheduled)

@@ -4,14 +4,15 @@ import HapticsScheduler
 import Testing
 @testable import Haptics
 import HapticsSystem
+import HapticsTestSupport
 
 @Suite("Hotplug through inotify")
 struct HotplugEngineTests {
     @Test("a new event node is opened and added; its removal is a typed loss; other names are ignored")
     func nodesComeAndGo() async throws {
-        let directory = NSTemporaryDirectory() + "haptics-hotplug-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = try TemporaryFolder(prefix: "haptics-hotplug")
+        defer { folder.remove() }
+        let directory = folder.path
 
         let fixture = EngineFixture(profiles: [])
         var events = fixture.engine.events.makeAsyncIterator()
@@ -39,10 +40,10 @@ struct HotplugEngineTests {
 
     @Test("an engine discovering a folder without force-feedback devices plays on a simulated device")
     func discoveringFallsBackToSimulated() throws {
-        let directory = NSTemporaryDirectory() + "haptics-discover-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        // A regular file named like an event node is not an input device (EVIOCGBIT: ENOTTY).
+        let folder = try TemporaryFolder(prefix: "haptics-discover")
+        defer { folder.remove() }
+        let directory = folder.path
+        // A regular file named like an event node is not an input device (libevdev_new_from_fd: ENOTTY).
         #expect(FileManager.default.createFile(atPath: directory + "/event0", contents: Data([1, 2, 3])))
         let engine = HapticEngine(discovering: directory)
         #expect(engine.outputs.map(\.name) == ["simulated"])

@@ -10,7 +10,7 @@ import HapticsTestSupport
 struct SoundCueConfigurationTests {
     @Test("an app's cue folder without a cue is an error when audio is attached, naming the file")
     func missingCueFile() throws {
-        let folder = try SoundTestFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let engine = HapticEngine(clock: ManualClock(), outputs: [], configuration: .init(soundCueFolder: folder.path))
         let audio = AudioOutput(sink: NullAudioSink(timing: .offline(start: MonotonicInstant(nanoseconds: 0))))
@@ -18,7 +18,7 @@ struct SoundCueConfigurationTests {
         do {
             try engine.attachAudio(audio)
         } catch {
-            #expect(error.description == "sound cue: cannot read \(folder.path)/notification-success.wav: The operation could not be completed. The file doesn’t exist.")
+            #expect(error.description == "sound cue: \(folder.path)/notification-success.wav: cannot open the file: No such file or directory")
         }
         #expect(engine.audioOutput == nil)
     }

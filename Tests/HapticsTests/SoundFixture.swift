@@ -5,13 +5,15 @@ import HapticsRendering
 import HapticsScheduler
 @testable import Haptics
 import HapticsSystem
+import HapticsTestSupport
+import Testing
 
 /// An engine on a manual clock with simulated devices and an audio output rendering, offline and
 /// deterministically, to a WAV file whose frame 0 is audible at the clock's start: a voice audible
 /// at `origin + t` lands at frame round(t × 48 000).
 struct SoundFixture {
     let haptics: EngineFixture
-    let folder: SoundTestFolder
+    let folder: TemporaryFolder
     let wavPath: String
     let audio: AudioOutput
     let origin: MonotonicInstant
@@ -21,7 +23,7 @@ struct SoundFixture {
     init(profiles: [DeviceProfile] = [.genericRumble], sink: (any AudioSink)? = nil, attach: Bool = true,
          audioConfiguration: AudioOutputConfiguration = AudioOutputConfiguration()) throws {
         haptics = EngineFixture(profiles: profiles)
-        folder = try SoundTestFolder()
+        folder = try TemporaryFolder()
         origin = haptics.clock.now()
         wavPath = folder.path + "/sound.wav"
         audio = AudioOutput(sink: sink ?? WAVFileSink(path: wavPath, timing: .offline(start: origin)),
@@ -37,7 +39,7 @@ struct SoundFixture {
 
     /// The left channel of the rendered WAV file.
     func renderedLeft() throws -> [Int16] {
-        let samples = try WAVReader.read(contentsOf: wavPath).samples
+        let samples = try #require(WAVReader.read(contentsOf: wavPath).pcm16Samples)
         return stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
     }
 

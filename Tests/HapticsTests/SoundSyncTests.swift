@@ -6,6 +6,7 @@ import HapticsScheduler
 import Synchronization
 import Testing
 @testable import Haptics
+import HapticsTestSupport
 
 @Suite("Sound and haptics on one timeline")
 struct SoundSyncTests {
@@ -51,8 +52,8 @@ struct SoundSyncTests {
     func patternFileWithSound() throws {
         let fixture = try SoundFixture()
         defer { fixture.folder.remove() }
-        try fixture.folder.write(monoWAV(Array(repeating: 8_192, count: 96)), to: "hit/sounds/knock.wav")
-        try fixture.folder.write(monoWAV(Array(repeating: -8_192, count: 96)), to: "hit/sounds/ring.wav")
+        try fixture.folder.write(pcm16WAV(Array(repeating: 8_192, count: 96)), to: "hit/sounds/knock.wav")
+        try fixture.folder.write(pcm16WAV(Array(repeating: -8_192, count: 96)), to: "hit/sounds/ring.wav")
         try fixture.folder.write(Array("""
             {
               "Version": 1.0,
@@ -142,7 +143,7 @@ struct SoundSyncTests {
         #expect(fixture.audio.process())
         #expect(!fixture.audio.process())
         fixture.engine.performHousekeeping()
-        #expect(events.withLock { $0 } == [.audioDeviceLost(errno: 19)])
+        #expect(events.withLock { $0 } == [.audioDeviceLost(errno: .noSuchDevice)])
         let outcome = fixture.engine.play(.impact(.light), withSound: true)
         #expect(outcome == PlaybackOutcome.WithSound(haptics: .scheduled(feltAt: fixture.origin), audio: .notPlayed(.deviceLost)))
         fixture.haptics.run(for: 200_000_000)

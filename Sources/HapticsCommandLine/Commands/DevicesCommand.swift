@@ -5,11 +5,12 @@ struct DevicesCommand: Command {
     static let name = "devices"
     static let abstract = "List the force-feedback devices."
     static let usage = ["devices [--json]"]
-    static let options = [HelpRow("--json", "One JSON object per device.")]
+    static let options = [HelpRow("--json", "One JSON object per device, then a summary.")]
     static let discussion = """
         Columns: event node, name, bus:vendor:product, force-feedback types, effect slots, and the
         device profile feedback is rendered with. Nodes that may not be opened for writing are listed
-        too, with what to do about it.
+        too, with what to do about it. With --json the last line is always the summary, also when
+        nothing is found: {"devices":N,"denied":M,"directory":"/dev/input"} (M of the N without access).
         """
 
     var json = false
@@ -25,9 +26,9 @@ struct DevicesCommand: Command {
     }
 
     /// The listing of `devices` found in `directory`: a table followed by a note per node that
-    /// cannot be opened, or one JSON line per device.
+    /// cannot be opened, or one JSON line per device followed by the summary line.
     static func render(_ devices: [EvdevDeviceInfo], directory: String, json: Bool) -> String {
-        if json { return devices.map { jsonLine($0) + "\n" }.joined() }
+        if json { return devices.map { jsonLine($0) + "\n" }.joined() + summaryLine(devices, directory: directory) + "\n" }
         guard !devices.isEmpty else { return "no force-feedback devices in \(directory)\n" }
         var rows = [["PATH", "NAME", "ID", "FF", "SLOTS", "PROFILE"]]
         for device in devices {
@@ -66,6 +67,16 @@ struct DevicesCommand: Command {
         } else {
             line.add("access", "read-write")
         }
+        return line.text
+    }
+
+    /// The last JSON line: how many devices were listed, how many of them without access, and where
+    /// they were looked for. Printed when nothing was found too, so a script always gets an answer.
+    static func summaryLine(_ devices: [EvdevDeviceInfo], directory: String) -> String {
+        var line = JSONLine()
+        line.add("devices", devices.count)
+        line.add("denied", devices.filter { $0.accessError != nil }.count)
+        line.add("directory", directory)
         return line.text
     }
 

@@ -1,9 +1,9 @@
 import HapticsDevices
 
-/// `haptics verify`: what a device really does with each effect type, found by trying it.
+/// `haptics verify`: what a device does with each effect type, found by trying it.
 struct VerifyCommand: Command {
     static let name = "verify"
-    static let abstract = "Exercise each effect type on a device and report what really works."
+    static let abstract = "Try each effect type on a device and report what the kernel accepted."
     static let usage = ["verify <device> [--json]"]
     static let options = [
         HelpRow("<device>", "An event node path (/dev/input/event5) or part of the device's name."),
@@ -11,10 +11,12 @@ struct VerifyCommand: Command {
     ]
     static let discussion = """
         Each advertised type (rumble, periodic, constant) is uploaded, played, stopped and erased;
-        the gain is set to half and back. Capability bits do not prove an effect works: a type is
-        reported as works, rejected (with the call and errno that refused it), or not advertised.
-        The device plays short, weak effects while this runs. Exit status 1 when an advertised type
-        is rejected.
+        the gain is set to half and back to full. Capability bits do not prove an effect works, and
+        neither does the kernel: it answers an upload and an erase with the driver's verdict
+        (accepted, or rejected with the call and errno), but a play, a stop or a gain is only
+        written, with no word on what the driver did with it. Each type is reported with what was
+        accepted and what was written, as rejected, or as not advertised. The device plays short,
+        weak effects while this runs. Exit status 1 when an advertised type is rejected.
         """
 
     var device: String
@@ -34,28 +36,48 @@ struct VerifyCommand: Command {
         } catch {
             throw .failure(error.description)
         }
-        defer { opened.close() }
-        let results = EffectTypeCheck.Kind.allCases.map { ($0, EffectTypeCheck.run($0, on: opened)) }
-        if json {
-            for (kind, check) in results {
-                var line = JSONLine()
-                line.add("device", info.path)
-                line.add("type", kind.rawValue)
-                line.add("result", check.result)
-                if case let .rejected(error) = check {
-                    line.add("call", error.call)
-                    line.add("errno", Int(error.errno.rawValue))
-                    line.add("error", error.errno.description)
-                }
-                context.console.line(line.text)
-            }
-        } else {
-            context.console.line("\(info.name) (\(info.path))")
-            for (kind, check) in results {
-                context.console.line("  " + kind.rawValue + String(repeating: " ", count: 10 - kind.rawValue.count) + check.text)
-            }
-        }
-        let rejected = results.contains { if case .rejected = $0.1 { true } else { false } }
+        let results = opened.verifyEffects()
+        opened.close()
+        context.console.write(Self.render(results, name: info.name, path: info.path, json: json))
+        let rejected = results.contains { if case .rejected = $0.outcome { true } else { false } }
         return rejected ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// The report of `results` for the device `name` at `path`: a line per type and what the words
+    /// mean, or one JSON line per type.
+    static func render(_ results: [EffectVerification], name: String, path: String, json: Bool) -> String {
+        if json { return results.map { jsonLine($0, path: path) + "\n" }.joined() }
+        var text = "\(name) (\(path))\n"
+        for result in results {
+            let type = result.kind.rawValue
+            let waveform = result.waveform.map { "; waveform \($0.name)" } ?? ""
+            text += "  " + type + String(repeating: " ", count: 10 - type.count) + result.summary + waveform + "\n"
+        }
+        if results.contains(where: { !$0.written.isEmpty }) {
+            text += "written: the kernel took the event but does not say whether the driver acted on it\n"
+        }
+        return text
+    }
+
+    /// One type's result as a JSON line.
+    static func jsonLine(_ result: EffectVerification, path: String) -> String {
+        var line = JSONLine()
+        line.add("device", path)
+        line.add("type", result.kind.rawValue)
+        switch result.outcome {
+        case .accepted: line.add("result", "accepted")
+        case .written: line.add("result", "written")
+        case .notAdvertised: line.add("result", "not-advertised")
+        case let .rejected(error):
+            line.add("result", "rejected")
+            line.add("call", error.call)
+            line.add("errno", Int(error.errno.rawValue))
+            line.add("error", error.errno.description)
+        }
+        line.add("checked", result.summary)
+        line.add("accepted", raw: "[" + result.accepted.map { JSONLine.quote($0.rawValue) }.joined(separator: ",") + "]")
+        line.add("written", raw: "[" + result.written.map { JSONLine.quote($0.rawValue) }.joined(separator: ",") + "]")
+        if let waveform = result.waveform { line.add("waveform", waveform.name) }
+        return line.text
     }
 }

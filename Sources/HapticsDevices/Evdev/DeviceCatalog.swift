@@ -53,12 +53,12 @@ public enum DeviceCatalog {
         }
         defer { try? descriptor.close() }
         do {
-            var info = try EvdevDevice.readInfo(path: path, descriptor: descriptor)
+            var info = try EvdevDeviceInfo(describing: descriptor, path: path)
             guard info.hasForceFeedback else { return nil }
             info.accessError = accessError
             return info
         } catch {
-            // Not an input device after all (ENOTTY), or gone meanwhile: nothing to drive.
+            // Not an input device after all (libevdev_new_from_fd: ENOTTY), or gone meanwhile: nothing to drive.
             return nil
         }
     }

@@ -24,10 +24,11 @@ public final class EvdevDevice: Sendable {
     ///
     /// Throws ``DeviceError/permissionDenied(path:)`` when the node may not be opened for writing
     /// (install `Tools/udev/70-haptics.rules`), ``DeviceError/noForceFeedback(path:)`` when the device
-    /// has no effect type or no slot, and ``DeviceError/systemCall(path:_:)`` otherwise.
+    /// has no effect type or no slot, and ``DeviceError/systemCall(path:_:)`` otherwise, naming the
+    /// call (`open`, `libevdev_new_from_fd`, `EVIOCGEFFECTS`, `libevdev_set_clock_id`).
     ///
-    /// The corresponding C function is `open`; then `EVIOCGNAME`, `EVIOCGID`, `EVIOCGPHYS`,
-    /// `EVIOCGUNIQ`, `EVIOCGBIT(EV_FF)`, `EVIOCGEFFECTS` and `EVIOCSCLOCKID`.
+    /// The corresponding C functions are `open`, `libevdev_new_from_fd` (with the `EVIOCGEFFECTS`
+    /// ioctl, which libevdev has no call for) and `libevdev_set_clock_id`.
     public init(path: String) throws(DeviceError) {
         let descriptor: FileDescriptor
         do {
@@ -35,20 +36,30 @@ public final class EvdevDevice: Sendable {
         } catch {
             throw DeviceError(path: path, failure: error)
         }
-        do {
-            let info = try Self.readInfo(path: path, descriptor: descriptor)
-            guard info.hasForceFeedback else { throw DeviceError.noForceFeedback(path: path) }
-            try descriptor.setEventClock(CLOCK_MONOTONIC)
-            self.info = info
+        do throws(DeviceError) {
+            self.info = try Self.describeForForceFeedback(path: path, descriptor: descriptor)
             self.descriptor = descriptor
-        } catch let error as DeviceError {
-            try? descriptor.close()
-            throw error
-        } catch let error as SystemCallError {
-            try? descriptor.close()
-            throw DeviceError(path: path, failure: error)
         } catch {
             try? descriptor.close()
+            throw error
+        }
+    }
+
+    /// Describes the node, refuses one without force feedback, and sets its event clock.
+    private static func describeForForceFeedback(
+        path: String, descriptor: FileDescriptor
+    ) throws(DeviceError) -> EvdevDeviceInfo {
+        do {
+            let device = try _LibevdevDevice(reading: descriptor)
+            let info = try EvdevDeviceInfo(path: path, device)
+            guard info.hasForceFeedback else { throw DeviceError.noForceFeedback(path: path) }
+            try device.setEventClock(CLOCK_MONOTONIC)
+            return info
+        } catch let error as DeviceError {
+            throw error
+        } catch let error as SystemCallError {
+            throw DeviceError(path: path, failure: error)
+        } catch {
             preconditionFailure("unexpected error \(error)")
         }
     }
@@ -72,19 +83,4 @@ public final class EvdevDevice: Sendable {
 
     /// Whether ``close()`` has not been called yet.
     public var isClosed: Bool { !isOpen.load(ordering: .acquiring) }
-
-    /// Reads name, identity, location and force-feedback capabilities from an open node.
-    static func readInfo(path: String, descriptor: FileDescriptor) throws(SystemCallError) -> EvdevDeviceInfo {
-        let eventTypes = try descriptor.capabilities(ofEventType: 0)
-        let hasFF = eventTypes.contains(UInt16(EV_FF))
-        return EvdevDeviceInfo(
-            path: path,
-            name: try descriptor.deviceName(),
-            id: try descriptor.inputID(),
-            physicalLocation: try descriptor.physicalLocation(),
-            uniqueIdentifier: try descriptor.uniqueIdentifier(),
-            forceFeedbackCodes: hasFF ? try descriptor.capabilities(ofEventType: UInt16(EV_FF)) : [],
-            slots: hasFF ? try descriptor.effectCapacity() : 0
-        )
-    }
 }

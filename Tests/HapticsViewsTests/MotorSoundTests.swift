@@ -1,69 +1,11 @@
-import Foundation
 import HapticsAudio
 import HapticsRendering
+import HapticsTestSupport
 import Testing
 @testable import HapticsDevices
 @testable import HapticsViews
 
-@Suite struct WavTests {
-    @Test func writerEmitsTheExactRIFFHeaderAndLittleEndianSamples() {
-        let bytes = WAVWriter.encode(samples: [0, 1, -1, 0x7FFF], sampleRate: 48_000)
-        #expect(bytes == [
-            0x52, 0x49, 0x46, 0x46, 0x2C, 0x00, 0x00, 0x00,   // "RIFF", 36 + 8
-            0x57, 0x41, 0x56, 0x45,                           // "WAVE"
-            0x66, 0x6D, 0x74, 0x20, 0x10, 0x00, 0x00, 0x00,   // "fmt ", 16
-            0x01, 0x00, 0x01, 0x00,                           // PCM, mono
-            0x80, 0xBB, 0x00, 0x00,                           // 48 000 Hz
-            0x00, 0x77, 0x01, 0x00,                           // 96 000 bytes per second
-            0x02, 0x00, 0x10, 0x00,                           // 2 bytes per frame, 16 bits
-            0x64, 0x61, 0x74, 0x61, 0x08, 0x00, 0x00, 0x00,   // "data", 8
-            0x00, 0x00, 0x01, 0x00, 0xFF, 0xFF, 0xFF, 0x7F,
-        ])
-    }
-
-    @Test func writtenFileReadsBackExactly() throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("haptics-wav-\(UUID().uuidString).wav").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let samples: [Int16] = [-32768, -2, 3, 32767, 0, 1]
-        try WAVWriter.write(samples: samples, sampleRate: 44_100, channelCount: 2, to: path)
-        let audio = try WAVReader.read(contentsOf: path)
-        #expect(audio == WAVAudio(sampleRate: 44_100, channelCount: 2, samples: samples))
-        #expect(audio.frameCount == 3)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == 44 + 12)
-    }
-
-    @Test func readerSkipsOtherChunksWithTheirPaddingAndAcceptsExtensiblePCM() throws {
-        var bytes = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)
-        bytes += Array("LIST".utf8) + [3, 0, 0, 0] + [0x61, 0x62, 0x63, 0x00]   // odd size, one pad byte
-        bytes += Array("fmt ".utf8) + [40, 0, 0, 0]
-        bytes += [0xFE, 0xFF, 1, 0, 0x44, 0xAC, 0, 0, 0x88, 0x58, 0x01, 0, 2, 0, 16, 0]
-        bytes += [22, 0, 16, 0, 4, 0, 0, 0] + [1, 0] + Array(repeating: 0, count: 14)   // subformat PCM
-        bytes += Array("data".utf8) + [4, 0, 0, 0] + [0x34, 0x12, 0x00, 0x80]
-        let audio = try WAVReader.decode(bytes)
-        #expect(audio == WAVAudio(sampleRate: 44_100, channelCount: 1, samples: [0x1234, -32768]))
-    }
-
-    @Test func readerSaysWhatIsWrong() {
-        let header = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)
-        let pcm8 = Array("fmt ".utf8) + [16, 0, 0, 0, 1, 0, 1, 0, 0x40, 0x1F, 0, 0, 0x40, 0x1F, 0, 0, 1, 0, 8, 0]
-        #expect(throws: WAVError.notWAVE) { try WAVReader.decode(Array("RIFX".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)) }
-        #expect(throws: WAVError.missingChunk("fmt ")) { try WAVReader.decode(header) }
-        #expect(throws: WAVError.missingChunk("data")) { try WAVReader.decode(header + pcm8) }
-        #expect(throws: WAVError.unsupportedEncoding(formatTag: 1, bitsPerSample: 8)) {
-            try WAVReader.decode(header + pcm8 + Array("data".utf8) + [1, 0, 0, 0, 0x80])
-        }
-        #expect(throws: WAVError.truncatedChunk("data", offset: 12, declared: 100, available: 2)) {
-            try WAVReader.decode(header + Array("data".utf8) + [100, 0, 0, 0, 1, 2])
-        }
-        #expect(WAVError.truncatedChunk("data", offset: 12, declared: 100, available: 2).description
-            == "WAV chunk \"data\" at byte 12 declares 100 bytes but only 2 remain")
-        #expect(WAVError.unsupportedEncoding(formatTag: 3, bitsPerSample: 32).description
-            == "WAV encoding not supported: format tag 3, 32 bits per sample (expected 16-bit PCM, format tag 1)")
-    }
-}
-
-@Suite struct WavHapticAudioTests {
+@Suite struct MotorSoundTests {
     let ms: Int64 = 1_000_000
 
     func periodic(_ period: UInt16, at offset: Int64) -> TimedCommand {
@@ -136,8 +78,8 @@ import Testing
         let audio = try WAVReader.decode(bytes)
         #expect(audio.sampleRate == 48_000)
         #expect(audio.channelCount == 1)
-        #expect(audio.samples == renderer.render(timeline))
-        #expect(audio.duration == 8_000_000)
+        #expect(audio.pcm16Samples == renderer.render(timeline))
+        #expect(audio.frameCount == 384)                            // 8 ms
     }
 
     @Test func timelineWithoutMotorsIsSilence() {

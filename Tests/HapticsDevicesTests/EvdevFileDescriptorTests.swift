@@ -4,7 +4,7 @@ import HapticsDevices
 import Testing
 import HapticsSystem
 
-@Suite struct SystemFileDescriptorTests {
+@Suite struct EvdevFileDescriptorTests {
     /// A pipe from the real kernel: reads and writes that are not forced still happen.
     static func makePipe() throws -> (read: FileDescriptor, write: FileDescriptor) {
         var ends: [CInt] = [-1, -1]

@@ -1,0 +1,24 @@
+import HapticsRendering
+
+/// One command as an actuator received it: on which channel, for which deadline, and when.
+public struct Emission: Equatable, Sendable, CustomStringConvertible {
+    /// The command performed.
+    public var command: ActuatorCommand
+    /// The raw value of the channel it was performed on.
+    public var channel: Int
+    /// The instant it was due, in nanoseconds of the monotonic clock.
+    public var deadline: Int64
+    /// The instant it was performed, in nanoseconds of the monotonic clock.
+    public var now: Int64
+
+    /// Creates an emission; tests write the ones they expect.
+    public init(_ command: ActuatorCommand, channel: Int = 0, deadline: Int64, now: Int64) {
+        self.command = command
+        self.channel = channel
+        self.deadline = deadline
+        self.now = now
+    }
+
+    /// For example `stop@ch0 deadline 5000000 now 5000000`.
+    public var description: String { "\(command)@ch\(channel) deadline \(deadline) now \(now)" }
+}

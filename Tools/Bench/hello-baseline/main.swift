@@ -1,0 +1,2 @@
+// The baseline of `Tools/bench size`: a hello-world built the same way as minimal-client.
+print("hello")
