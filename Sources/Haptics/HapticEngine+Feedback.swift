@@ -45,7 +45,7 @@ extension HapticEngine {
         let sound = soundState(requested: withSound)
         let now = scheduler.currentTime()
         var lead: Int64 = hapticReason == nil ? entry.maximumLeadTime(roster) : 0
-        if let audio = sound.audio { lead = max(lead, audio.output.minimumLeadTime) }
+        if let audio = sound.audio { lead = max(lead, audio.output.minimumLeadTime.nanoseconds) }
         // Every output starts early by its own lead time, so devices with different rise times are
         // felt together, and the sound is heard then too; an onset that can no longer be met moves
         // to the earliest possible one.

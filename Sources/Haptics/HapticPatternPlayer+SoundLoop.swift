@@ -7,7 +7,7 @@ extension HapticPatternPlayer {
     /// intervals (the timer may fire up to one interval late, and the pass must still be queued by
     /// the next one) plus the output's `minimumLeadTime` (what it needs to place a voice on time).
     func soundLoopHorizon(_ audio: AudioOutput) -> Duration {
-        max(engine.configuration.housekeepingInterval, .milliseconds(1)) * 2 + .nanoseconds(audio.minimumLeadTime)
+        max(engine.configuration.housekeepingInterval, .milliseconds(1)) * 2 + audio.minimumLeadTime
     }
 
     /// The most passes one renewal hands over, so a very short loop cannot flood the audio queue.
@@ -32,7 +32,7 @@ extension HapticPatternPlayer {
         }
         let now = engine.scheduler.currentTime()
         let horizon = now + soundLoopHorizon(audio.output)
-        let earliest = now + .nanoseconds(audio.output.minimumLeadTime)
+        let earliest = now + audio.output.minimumLeadTime
         for _ in 0..<Self.maximumPassesPerRenewal {
             let pass = passes.scheduled + 1
             let begins = passes.start(of: pass)

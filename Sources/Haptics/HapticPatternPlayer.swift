@@ -149,7 +149,7 @@ public final class HapticPatternPlayer: Sendable {
         let state = engine.soundState(requested: withSound, hasSound: sound != nil)
         let now = engine.scheduler.currentTime()
         var lead = playable.map(\.program.leadTime).max() ?? .zero
-        if let audio = state.audio { lead = max(lead, .nanoseconds(audio.output.minimumLeadTime)) }
+        if let audio = state.audio { lead = max(lead, audio.output.minimumLeadTime) }
         let earliest = now + lead
         let onset = max(requested ?? earliest, earliest)
         if haptics == nil {

@@ -7,7 +7,7 @@ public enum AudioEvent: Sendable, Hashable {
     case deviceLost(errno: Errno)
     /// The device ran dry at `instant` and was recovered; sound resumed after a gap.
     case underrunRecovered(at: MonotonicInstant)
-    /// A voice was placed `lateness` nanoseconds after the instant it should have been audible
-    /// (it was scheduled too close to that instant for the output latency); it played from its start.
-    case voiceLate(lateness: Int64)
+    /// A voice was placed `lateness` after the instant it should have been audible (it was
+    /// scheduled too close to that instant for the output latency); it played from its start.
+    case voiceLate(lateness: Duration)
 }

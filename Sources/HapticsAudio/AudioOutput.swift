@@ -206,15 +206,15 @@ public final class AudioOutput: @unchecked Sendable {
                                     audibleAt: time?.nanoseconds ?? Int64.min, gain: 0, group: group))
     }
 
-    /// The current output latency estimate in nanoseconds: how long a frame handed to the sink now
-    /// waits before it is heard (smoothed; 0 before the first reading).
-    public var latency: Int64 { latencyValue.load(ordering: .relaxed) }
+    /// The current output latency estimate: how long a frame handed to the sink now waits before it
+    /// is heard (smoothed; `.zero` before the first reading).
+    public var latency: Duration { .nanoseconds(latencyValue.load(ordering: .relaxed)) }
 
     /// How far ahead of now a voice must be scheduled to be heard on time: the latency plus one
     /// period (a voice arriving just after a period was mixed waits for the next one). "As soon as
     /// possible" for a cue is `now + minimumLeadTime`.
-    public var minimumLeadTime: Int64 {
-        latency + sink.format.nanoseconds(frames: Int64(sink.format.periodFrames))
+    public var minimumLeadTime: Duration {
+        latency + sink.format.duration(ofFrames: Int64(sink.format.periodFrames))
     }
 
     /// Mute switch: while muted, voices keep their time and run silently.
@@ -231,7 +231,7 @@ public final class AudioOutput: @unchecked Sendable {
         AudioOutputStatistics(
             periods: periodCount.load(ordering: .relaxed), scheduled: scheduledCount.load(ordering: .relaxed),
             dropped: droppedCount.load(ordering: .relaxed), late: lateCount.load(ordering: .relaxed),
-            maximumLateness: maximumLatenessValue.load(ordering: .relaxed),
+            maximumLateness: .nanoseconds(maximumLatenessValue.load(ordering: .relaxed)),
             completed: completedCount.load(ordering: .relaxed),
             cancelled: cancelledCount.load(ordering: .relaxed), underruns: underrunCount.load(ordering: .relaxed),
             realtimeThread: grant.withLock { $0 })

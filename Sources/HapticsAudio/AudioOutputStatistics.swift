@@ -10,8 +10,8 @@ public struct AudioOutputStatistics: Sendable, Hashable {
     public var dropped: Int
     /// Voices that became audible later than asked.
     public var late: Int
-    /// The largest lateness of a late voice, in nanoseconds.
-    public var maximumLateness: Int64
+    /// The largest lateness of a late voice (`.zero` while none was late).
+    public var maximumLateness: Duration
     /// Voices played to their end.
     public var completed: Int
     /// Voices cancelled: let go before their first frame, or faded out before their end.
@@ -23,7 +23,7 @@ public struct AudioOutputStatistics: Sendable, Hashable {
     public var realtimeThread: RealtimeThread.Grant?
 
     /// Creates statistics.
-    public init(periods: Int = 0, scheduled: Int = 0, dropped: Int = 0, late: Int = 0, maximumLateness: Int64 = 0,
+    public init(periods: Int = 0, scheduled: Int = 0, dropped: Int = 0, late: Int = 0, maximumLateness: Duration = .zero,
                 completed: Int = 0, cancelled: Int = 0, underruns: Int = 0, realtimeThread: RealtimeThread.Grant? = nil) {
         self.periods = periods
         self.scheduled = scheduled

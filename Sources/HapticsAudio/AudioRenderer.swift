@@ -47,7 +47,7 @@ public struct AudioRenderer: Sendable {
             voices.append(ScheduledVoice(
                 eventIndex: index,
                 frameOffset: Int((event.time * Double(sampleRate)).rounded()),
-                timeOffset: Int64((event.time * 1e9).rounded()),
+                timeOffset: Duration(patternSeconds: event.time),
                 voice: AudioVoice(stereoSamples: samples)))
         }
         return voices

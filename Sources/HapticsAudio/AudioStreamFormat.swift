@@ -34,13 +34,24 @@ public struct AudioStreamFormat: Sendable, Hashable {
     /// Frames in the device buffer.
     public var bufferFrames: Int { periodFrames * periodCount }
 
-    /// Nanoseconds that `frames` frames last.
-    public func nanoseconds(frames: Int64) -> Int64 {
+    /// How long `frames` frames last, rounded toward zero to the nanosecond.
+    public func duration(ofFrames frames: Int64) -> Duration {
+        .nanoseconds(nanoseconds(frames: frames))
+    }
+
+    /// The frames in `duration`, rounded to the nearest frame (halves away from zero).
+    public func frames(in duration: Duration) -> Int64 {
+        frames(nanoseconds: duration.nanoseconds)
+    }
+
+    /// ``duration(ofFrames:)`` in `Int64` nanoseconds: the spelling of the audio realtime loop, which
+    /// keeps instants and spans as integers.
+    func nanoseconds(frames: Int64) -> Int64 {
         frames * 1_000_000_000 / Int64(sampleRate)
     }
 
-    /// Frames in `nanoseconds`, rounded to the nearest frame (halves away from zero).
-    public func frames(nanoseconds: Int64) -> Int64 {
+    /// ``frames(in:)`` from `Int64` nanoseconds, for the audio realtime loop.
+    func frames(nanoseconds: Int64) -> Int64 {
         let scaled = nanoseconds * Int64(sampleRate)
         let half: Int64 = 500_000_000
         return scaled >= 0 ? (scaled + half) / 1_000_000_000 : -((-scaled + half) / 1_000_000_000)

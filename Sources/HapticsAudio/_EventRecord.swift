@@ -4,7 +4,7 @@ import HapticsSystem
 struct _EventRecord: BitwiseCopyable {
     enum Kind: UInt8 { case none, deviceLost, underrun, late }
     var kind: Kind
-    /// The errno's raw value, the underrun's instant or the lateness, by `kind`.
+    /// The errno's raw value, the underrun's instant or the lateness (nanoseconds), by `kind`.
     var value: Int64
 
     static let empty = _EventRecord(kind: .none, value: 0)
@@ -14,7 +14,7 @@ struct _EventRecord: BitwiseCopyable {
         case .none: return nil
         case .deviceLost: return .deviceLost(errno: Errno(rawValue: CInt(truncatingIfNeeded: value)))
         case .underrun: return .underrunRecovered(at: .init(nanoseconds: value))
-        case .late: return .voiceLate(lateness: value)
+        case .late: return .voiceLate(lateness: .nanoseconds(value))
         }
     }
 }

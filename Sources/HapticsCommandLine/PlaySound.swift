@@ -18,7 +18,7 @@ final class PlaySound {
     init(_ choice: AudioChoice, engine: HapticEngine, lead: Duration) throws(CommandLineError) {
         self.choice = choice
         let format = AudioStreamFormat()
-        let period = Duration.nanoseconds(format.nanoseconds(frames: Int64(format.periodFrames)))
+        let period = format.duration(ofFrames: Int64(format.periodFrames))
         var cues: SoundCueLibrary?
         switch choice {
         case .none:
@@ -71,7 +71,7 @@ final class PlaySound {
                 SystemMonotonicClock.sleep(until: MonotonicInstant.now + .milliseconds(10))
             }
             // What was mixed last is still in the device's buffer: let it be heard.
-            SystemMonotonicClock.sleep(until: MonotonicInstant.now + .nanoseconds(output.minimumLeadTime))
+            SystemMonotonicClock.sleep(until: MonotonicInstant.now + output.minimumLeadTime)
         }
         output.stop()
     }

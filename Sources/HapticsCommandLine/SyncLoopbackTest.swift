@@ -164,7 +164,7 @@ public struct SyncLoopbackTest: Sendable {
             case let .feedback(feedback):
                 engine.prepare(feedback)
                 if let voice = library.voice(for: feedback) {
-                    naiveVoices[cue] = [ScheduledVoice(eventIndex: 0, frameOffset: 0, timeOffset: 0, voice: voice)]
+                    naiveVoices[cue] = [ScheduledVoice(eventIndex: 0, frameOffset: 0, timeOffset: .zero, voice: voice)]
                 }
             case let .pattern(path):
                 do {
@@ -181,7 +181,7 @@ public struct SyncLoopbackTest: Sendable {
 
         // Let both streams settle: the playback buffer full, the first timing readings in.
         let settleBy = engine.now + .seconds(3)
-        while recorder.reads < 40 || audio.statistics.periods < 40 || audio.latency == 0 {
+        while recorder.reads < 40 || audio.statistics.periods < 40 || audio.latency == .zero {
             guard engine.now < settleBy else { throw .noSignal(configuration.captureDevice) }
             SystemMonotonicClock.sleep(until: engine.now + .milliseconds(10))
         }
@@ -227,8 +227,8 @@ public struct SyncLoopbackTest: Sendable {
             }
         }
         SystemMonotonicClock.sleep(until: first + configuration.spacing * cues.count + .milliseconds(100))
-        let latency = Duration.nanoseconds(audio.latency)
-        let period = Duration.nanoseconds(audio.streamFormat.nanoseconds(frames: Int64(audio.streamFormat.periodFrames)))
+        let latency = audio.latency
+        let period = audio.streamFormat.duration(ofFrames: Int64(audio.streamFormat.periodFrames))
         engine.stop()
         audio.stop()
         recorder.stop()

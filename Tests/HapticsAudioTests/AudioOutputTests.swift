@@ -59,8 +59,8 @@ final class FailingSink: AudioSink, @unchecked Sendable {
             expected.replaceSubrange(2 * frame..<2 * frame + 4, with: [16_384, 8_192, -16_384, -8_192])
         }
         #expect(audio.pcm16Samples == expected)
-        #expect(output.latency == 0)
-        #expect(output.minimumLeadTime == 5_333_333)          // one 256-frame period
+        #expect(output.latency == .zero)
+        #expect(output.minimumLeadTime == .nanoseconds(5_333_333))          // one 256-frame period
         #expect(output.statistics == AudioOutputStatistics(periods: 4, scheduled: 2, completed: 2))
     }
 
@@ -69,8 +69,8 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         defer { folder.remove() }
         let (output, path) = try offlineWAV(folder)
         let voices = [
-            ScheduledVoice(eventIndex: 0, frameOffset: 0, timeOffset: 0, voice: click),
-            ScheduledVoice(eventIndex: 3, frameOffset: 240, timeOffset: 5_000_000, voice: click),
+            ScheduledVoice(eventIndex: 0, frameOffset: 0, timeOffset: .zero, voice: click),
+            ScheduledVoice(eventIndex: 3, frameOffset: 240, timeOffset: .milliseconds(5), voice: click),
         ]
         #expect(output.schedule(voices, patternStart: start.advanced(by: 1_000_000)) == 2)   // frames 48 and 288
         output.process()
@@ -91,9 +91,9 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         output.stop()
         let samples = try #require(WAVReader.read(contentsOf: path).pcm16Samples)
         #expect(samples.indices.filter { samples[$0] != 0 } == [1_024, 1_025, 1_026, 1_027])
-        #expect(output.drainEvents() == [.voiceLate(lateness: 9_666_666)])          // (512 − 48) frames
+        #expect(output.drainEvents() == [.voiceLate(lateness: .nanoseconds(9_666_666))])          // (512 − 48) frames
         #expect(output.statistics.late == 1)
-        #expect(output.statistics.maximumLateness == 9_666_666)
+        #expect(output.statistics.maximumLateness == .nanoseconds(9_666_666))
     }
 
     @Test func mutedVoicesKeepTheirTimeSilently() throws {
@@ -176,7 +176,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         // The next reading: 192 written, 128 not yet heard at 12 ms → position 0 was audible 64 frames earlier.
         #expect(output.audibleInstant(ofFrame: 0) == MonotonicInstant(nanoseconds: 10_666_667))
         // Latency: 0 at open, then the 128-frame delay (2.67 ms) twice, smoothed by 1/8 each time.
-        #expect(output.latency == 624_999)
+        #expect(output.latency == .nanoseconds(624_999))
     }
 
     @Test func theTimingIsTheEarliestOriginOfRecentReadings() {

@@ -25,7 +25,7 @@ import Testing
         let voices = AudioRenderer().voices(for: audio)
         #expect(voices.map(\.eventIndex) == [1])
         #expect(voices[0].frameOffset == 600)
-        #expect(voices[0].timeOffset == 12_500_000)
+        #expect(voices[0].timeOffset == .microseconds(12_500))
         let output = AudioRenderer().render(audio)
         #expect(output.count == 2 * 602)
         // Default volume 0.75, centre pan: equal-power cos 45° on both sides.

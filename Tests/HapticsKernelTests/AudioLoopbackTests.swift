@@ -29,11 +29,11 @@ struct AudioLoopbackTests {
         let output = AudioOutput(sink: sink)
         try output.start()
         defer { output.stop() }
-        let period = output.streamFormat.nanoseconds(frames: Int64(output.streamFormat.periodFrames))
+        let period = output.streamFormat.duration(ofFrames: Int64(output.streamFormat.periodFrames)).nanoseconds
 
         // Let the stream settle (its buffer fills, the first readings arrive), then schedule.
         while capture.origins.count < 60 { try capture.readPeriod() }
-        #expect(output.latency > 0)
+        #expect(output.latency > .zero)
         let click = AudioVoice(stereoSamples: Array(repeating: 0.5, count: 2 * 96))   // 2 ms
         let first = SystemMonotonicClock().now().advanced(by: 100_000_000)
         let scheduled = (0..<6).map { first.advanced(by: Int64($0) * 130_000_000 + Int64($0) * 1_700_000) }
@@ -51,7 +51,7 @@ struct AudioLoopbackTests {
             errors.append(heard - instant.nanoseconds)
         }
         let statistics = output.statistics
-        print("audio-loopback (\(sampleFormat)): period \(Double(period) / 1e6) ms, latency \(Double(output.latency) / 1e6) ms, "
+        print("audio-loopback (\(sampleFormat)): period \(Double(period) / 1e6) ms, latency \(Double(output.latency.nanoseconds) / 1e6) ms, "
             + "onset errors (ms) \(errors.map { (Double($0) / 1e4).rounded() / 100 }), "
             + "max |error| \(Double(errors.map { abs($0) }.max()!) / 1e6) ms, underruns \(statistics.underruns), "
             + "late \(statistics.late), SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused: \($0)" } ?? "granted")")

@@ -21,7 +21,7 @@ final class UnpluggedSink: AudioSink, @unchecked Sendable {
         let written = Int64(writes * format.periodFrames)
         return AudioSinkWrite(status: .written, timestamp: AudioTimestamp(
             framesWritten: written, delayFrames: 0,
-            instant: MonotonicInstant(nanoseconds: 1_000_000_000 + format.nanoseconds(frames: written))))
+            instant: MonotonicInstant(nanoseconds: 1_000_000_000) + format.duration(ofFrames: written)))
     }
 
     func close() {}
