@@ -1,23 +1,23 @@
 extension EvdevActuator {
     /// Tuning of an ``EvdevActuator``.
     public struct Configuration: Hashable, Sendable {
-        /// Added to the longest hold of a level to make its `replay.length` safety net, nanoseconds.
+        /// Added to the longest hold of a level to make its `replay.length` safety net.
         ///
         /// The engine stops every level itself at the right time; the kernel's `replay.length` only
         /// ends a level if the engine hangs. ff-memless rounds lengths *up* (to jiffies, and to the
         /// timer wheel's 32 ms steps from ~252 ms), so the kernel never cuts early; the margin covers
         /// a late stop from a busy realtime thread. Default 100 ms.
-        public var safetyMargin: Int64
-        /// The smallest `replay.length` of the streaming effect, nanoseconds. Streamed levels are
-        /// not known ahead, so their hold is not either; the streaming length is this or the
-        /// longest hold of any prepared program plus the margin, whichever is longer. Default 2 s.
-        public var minimumStreamingLength: Int64
+        public var safetyMargin: Duration
+        /// The smallest `replay.length` of the streaming effect. Streamed levels are not known ahead,
+        /// so their hold is not either; the streaming length is this or the longest hold of any
+        /// prepared program plus the margin, whichever is longer. Default 2 s.
+        public var minimumStreamingLength: Duration
         /// The most levels kept prepared at once (the table the realtime thread scans). The device's
         /// slot count minus one (kept for streaming) caps it further. Default 16.
         public var maximumPreparedLevels: Int
 
         /// Creates a configuration.
-        public init(safetyMargin: Int64 = 100_000_000, minimumStreamingLength: Int64 = 2_000_000_000,
+        public init(safetyMargin: Duration = .milliseconds(100), minimumStreamingLength: Duration = .seconds(2),
                     maximumPreparedLevels: Int = 16) {
             self.safetyMargin = safetyMargin
             self.minimumStreamingLength = minimumStreamingLength

@@ -26,13 +26,13 @@ extension EvdevActuator {
                 state.longestHolds[level.key] = max(state.longestHolds[level.key] ?? 0, level.hold)
                 state.longestHold = max(state.longestHold, level.hold)
             }
-            let streaming = max(configuration.minimumStreamingLength, state.longestHold + configuration.safetyMargin)
+            let streaming = max(minimumStreamingNanoseconds, state.longestHold + safetyMarginNanoseconds)
             streamingLength.store(Self.milliseconds(streaming), ordering: .relaxed)
 
             let now = clock.now().nanoseconds
             let programKeys = Set(levels.map(\.key))
             for level in levels {
-                let length = Self.milliseconds(state.longestHolds[level.key, default: 0] + configuration.safetyMargin)
+                let length = Self.milliseconds(state.longestHolds[level.key, default: 0] + safetyMarginNanoseconds)
                 if let index = table.index(of: level.key) {
                     table.touch(index, at: now)
                     // A longer hold than the safety net allows: update in place (same id) when idle.

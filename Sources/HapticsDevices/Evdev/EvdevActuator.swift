@@ -56,6 +56,11 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
     let loss = Atomic<Int>(0)
     /// The streaming effect's `replay.length` in ms, set by `prepare`, read by the realtime thread.
     let streamingLength: Atomic<Int>
+    /// ``Configuration/safetyMargin`` in nanoseconds, converted once: holds are measured in program
+    /// offsets, which are `Int64` nanoseconds.
+    let safetyMarginNanoseconds: Int64
+    /// ``Configuration/minimumStreamingLength`` in nanoseconds, converted once.
+    let minimumStreamingNanoseconds: Int64
 
     /// Drives `device`. `clock` stamps prepares for LRU and expiry; use the scheduler's clock.
     public init(device: EvdevDevice, clock: any HapticClock = SystemMonotonicClock(),
@@ -68,7 +73,9 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
         realtime = .allocate(capacity: 1)
         realtime.initialize(to: _RealtimeState())
         control = Mutex(_ControlState(capacity: capacity))
-        streamingLength = Atomic(Self.milliseconds(configuration.minimumStreamingLength))
+        safetyMarginNanoseconds = configuration.safetyMargin.nanoseconds
+        minimumStreamingNanoseconds = configuration.minimumStreamingLength.nanoseconds
+        streamingLength = Atomic(Self.milliseconds(minimumStreamingNanoseconds))
     }
 
     /// Opens the event node at `path` (see ``EvdevDevice/init(path:)``) and drives it.
