@@ -45,7 +45,7 @@ let package = Package(
         // The devices the engine drives: simulated, evdev (libevdev), hotplug.
         .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsSystem", "CEvdev"]),
         // Virtual devices created through uinput and uhid: the testbench's sinks and `haptics emulate`.
-        .target(name: "HapticsVirtualDevices", dependencies: ["HapticsSystem", "CHapticsSystem", "CEvdev"]),
+        .target(name: "HapticsVirtualDevices", dependencies: ["HapticsSystem", "CEvdev"]),
         // The public engine; `import Haptics` is the one import a game needs.
         .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
         // Views of what a device was told: terminal and SVG plots, the motors as sound.

@@ -51,7 +51,7 @@ final class SyncHapticDevice {
     func starts(engine: HapticEngine) -> [MonotonicInstant] {
         if let sink {
             return sink.records.compactMap { record in
-                if case .play = record.event { return MonotonicInstant(nanoseconds: record.timestampNanoseconds) }
+                if case .play = record.event { return record.timestamp }
                 return nil
             }
         }

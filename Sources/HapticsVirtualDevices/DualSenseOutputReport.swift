@@ -1,3 +1,5 @@
+import HapticsSystem
+
 /// A report the kernel's hid-playstation driver sent to a (virtual) DualSense over USB.
 ///
 /// Layout of the 63-byte USB output report 0x02: byte 1 and 2 are valid-flags saying which fields
@@ -6,13 +8,13 @@
 public struct DualSenseOutputReport: Hashable, Sendable {
     /// The raw report, report id in byte 0.
     public var bytes: [UInt8]
-    /// `CLOCK_MONOTONIC` nanoseconds when the report was read from uhid.
-    public var receivedAtNanoseconds: Int64
+    /// When the report was read from uhid, on `CLOCK_MONOTONIC`.
+    public var receivedAt: MonotonicInstant
 
-    /// Creates a report from its bytes.
-    public init(bytes: [UInt8], receivedAtNanoseconds: Int64) {
+    /// Creates a report from its bytes and the instant it was read.
+    public init(bytes: [UInt8], receivedAt: MonotonicInstant) {
         self.bytes = bytes
-        self.receivedAtNanoseconds = receivedAtNanoseconds
+        self.receivedAt = receivedAt
     }
 
     /// The report id (0x02 for USB output reports).

@@ -137,9 +137,9 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
     private static func handle(
         _ event: input_event, _ device: FileDescriptor, _ log: _RecordLog<UInputForceFeedbackRecord>
     ) {
-        let timestamp = Int64(event.time.tv_sec) * 1_000_000_000 + Int64(event.time.tv_usec) * 1_000
+        let timestamp = MonotonicInstant(nanoseconds: Int64(event.time.tv_sec) * 1_000_000_000 + Int64(event.time.tv_usec) * 1_000)
         func record(_ recorded: UInputForceFeedbackEvent) {
-            log.append(UInputForceFeedbackRecord(event: recorded, timestampNanoseconds: timestamp))
+            log.append(UInputForceFeedbackRecord(event: recorded, timestamp: timestamp))
         }
         switch (CInt(event.type), CInt(event.code)) {
         case (EV_UINPUT, UI_FF_UPLOAD):

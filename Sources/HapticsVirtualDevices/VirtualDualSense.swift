@@ -1,5 +1,4 @@
 import CEvdev
-import CHapticsSystem
 import Glibc
 import Synchronization
 import HapticsSystem
@@ -201,7 +200,7 @@ public final class VirtualDualSense: @unchecked Sendable {
             guard let count = try? device.read(into: UnsafeMutableRawBufferPointer(start: readBuffer, count: size)),
                   count > 0
             else { return }  // EAGAIN: drained.
-            let receivedAt = CHapticsSystem_monotonicNow()
+            let receivedAt = MonotonicInstant.now
             switch CEvdev_uhidEventType(readBuffer) {
             case UHID_START.rawValue: log.append(.started)
             case UHID_STOP.rawValue: log.append(.stopped)
@@ -211,7 +210,7 @@ public final class VirtualDualSense: @unchecked Sendable {
                 var length: UInt16 = 0
                 let data = CEvdev_uhidOutputData(readBuffer, &length)!
                 let bytes = Array(UnsafeBufferPointer(start: data, count: Int(length)))
-                log.append(.output(DualSenseOutputReport(bytes: bytes, receivedAtNanoseconds: receivedAt)))
+                log.append(.output(DualSenseOutputReport(bytes: bytes, receivedAt: receivedAt)))
             case UHID_GET_REPORT.rawValue:
                 var requestID: UInt32 = 0, reportNumber: UInt8 = 0, reportType: UInt8 = 0
                 CEvdev_uhidGetReportRequest(readBuffer, &requestID, &reportNumber, &reportType)

@@ -84,34 +84,36 @@ struct DeviceListingTests {
     func rumblePadLines() throws {
         let command = try EmulateCommand(arguments: ["rumble-pad"])
         let json = try EmulateCommand(arguments: ["rumble-pad", "--json"])
+        let origin = MonotonicInstant(nanoseconds: 1_000_000_000)
         let upload = UInputForceFeedbackRecord(
             event: .upload(UploadedForceFeedbackEffect(type: UInt16(FF_RUMBLE), id: 2, direction: 0, replayLength: 100, replayDelay: 0,
                                                        parameters: .rumble(strongMagnitude: 0x8000, weakMagnitude: 0x4000)), previous: nil),
-            timestampNanoseconds: 1_012_340_000)
-        #expect(command.line(for: upload, origin: 1_000_000_000) == "+12.3 ms  upload effect 2: rumble strong 32768 weak 16384, 100 ms")
-        #expect(json.line(for: upload, origin: 1_000_000_000)
+            timestamp: origin + .microseconds(12_340))
+        #expect(command.line(for: upload, origin: origin) == "+12.3 ms  upload effect 2: rumble strong 32768 weak 16384, 100 ms")
+        #expect(json.line(for: upload, origin: origin)
                 == #"{"t_ms":12.3,"event":"upload","effect":2,"length_ms":100,"type":"rumble","strong":32768,"weak":16384}"#)
-        let play = UInputForceFeedbackRecord(event: .play(effectID: 2, count: 1), timestampNanoseconds: 1_020_000_000)
-        #expect(command.line(for: play, origin: 1_000_000_000) == "+20 ms  play effect 2 ×1")
-        #expect(json.line(for: play, origin: 1_000_000_000) == #"{"t_ms":20,"event":"play","effect":2,"count":1}"#)
-        let gain = UInputForceFeedbackRecord(event: .gain(0x7FFF), timestampNanoseconds: 1_000_000_000)
-        #expect(command.line(for: gain, origin: 1_000_000_000) == "+0 ms  gain 32767")
+        let play = UInputForceFeedbackRecord(event: .play(effectID: 2, count: 1), timestamp: origin + .milliseconds(20))
+        #expect(command.line(for: play, origin: origin) == "+20 ms  play effect 2 ×1")
+        #expect(json.line(for: play, origin: origin) == #"{"t_ms":20,"event":"play","effect":2,"count":1}"#)
+        let gain = UInputForceFeedbackRecord(event: .gain(0x7FFF), timestamp: origin)
+        #expect(command.line(for: gain, origin: origin) == "+0 ms  gain 32767")
     }
 
     @Test("emulate prints the DualSense's motor bytes, and says when a report leaves them alone")
     func dualSenseLines() throws {
         let command = try EmulateCommand(arguments: ["dualsense"])
+        let origin = MonotonicInstant(nanoseconds: 1_000_000_000)
         var bytes = [UInt8](repeating: 0, count: 63)
         bytes[0] = 0x02
         bytes[1] = 0x02
         bytes[3] = 0x40
         bytes[4] = 0x80
-        let rumble = DualSenseOutputReport(bytes: bytes, receivedAtNanoseconds: 1_005_000_000)
-        #expect(command.line(for: rumble, origin: 1_000_000_000) == "+5 ms  motors weak 64 strong 128")
+        let rumble = DualSenseOutputReport(bytes: bytes, receivedAt: origin + .milliseconds(5))
+        #expect(command.line(for: rumble, origin: origin) == "+5 ms  motors weak 64 strong 128")
         bytes[1] = 0
-        let lights = DualSenseOutputReport(bytes: bytes, receivedAtNanoseconds: 1_006_000_000)
-        #expect(command.line(for: lights, origin: 1_000_000_000) == "+6 ms  report 0x02: lights, motors unchanged")
+        let lights = DualSenseOutputReport(bytes: bytes, receivedAt: origin + .milliseconds(6))
+        #expect(command.line(for: lights, origin: origin) == "+6 ms  report 0x02: lights, motors unchanged")
         let json = try EmulateCommand(arguments: ["dualsense", "--json"])
-        #expect(json.line(for: rumble, origin: 1_000_000_000) == #"{"t_ms":5,"report":2,"sets_motors":true,"weak":64,"strong":128}"#)
+        #expect(json.line(for: rumble, origin: origin) == #"{"t_ms":5,"report":2,"sets_motors":true,"weak":64,"strong":128}"#)
     }
 }

@@ -87,8 +87,8 @@ struct EvdevVocabularyKernelTests {
         #expect(records.map(\.event) == expected, "\(feedback.name)")
         try #require(records.count == expected.count)
         // Kernel timestamps of plays and stops against their deadlines: start + program offset.
-        let wire = records[levels.count..<levels.count + timed.count].map(\.timestampNanoseconds)
-        let late = zip(wire, timed).map { stamp, entry in stamp - (start.nanoseconds + entry.offset) }
+        let wire = records[levels.count..<levels.count + timed.count].map(\.timestamp)
+        let late = zip(wire, timed).map { stamp, entry in stamp.nanoseconds - (start.nanoseconds + entry.offset) }
         #expect(late.allSatisfy { Self.lateness.contains($0) }, "\(feedback.name): lateness (ns): \(late)")
         let statistics = actuator.statistics
         #expect(statistics.preparedUploads == levels.count, "\(feedback.name)")

@@ -1,5 +1,4 @@
 import CEvdev
-import CHapticsSystem
 import HapticsDevices
 import Testing
 import HapticsSystem
@@ -19,11 +18,11 @@ struct UInputForceFeedbackSinkTests {
         try pad.uploadEffect(&effect)
         #expect(effect.id == 0)  // The kernel assigns the first free slot and writes it back.
 
-        let beforePlay = CHapticsSystem_monotonicNow()
+        let beforePlay = MonotonicInstant.now
         try pad.writeInputEvent(type: UInt16(EV_FF), code: UInt16(effect.id), value: 1)
-        let afterPlay = CHapticsSystem_monotonicNow()
+        let afterPlay = MonotonicInstant.now
         try pad.writeInputEvent(type: UInt16(EV_FF), code: UInt16(effect.id), value: 0)
-        let afterStop = CHapticsSystem_monotonicNow()
+        let afterStop = MonotonicInstant.now
         // Closing the uploader's descriptor stops and erases what it uploaded.
         try pad.close()
 
@@ -40,9 +39,9 @@ struct UInputForceFeedbackSinkTests {
         ])
         try #require(records.count == 5)
         // Play and stop carry the kernel's CLOCK_MONOTONIC stamp of the moment write() reached it.
-        #expect(records[1].timestampNanoseconds >= beforePlay && records[1].timestampNanoseconds <= afterPlay)
-        #expect(records[2].timestampNanoseconds >= afterPlay && records[2].timestampNanoseconds <= afterStop)
-        #expect(records.map(\.timestampNanoseconds) == records.map(\.timestampNanoseconds).sorted())
+        #expect(records[1].timestamp >= beforePlay && records[1].timestamp <= afterPlay)
+        #expect(records[2].timestamp >= afterPlay && records[2].timestamp <= afterStop)
+        #expect(records.map(\.timestamp) == records.map(\.timestamp).sorted())
     }
 
     @Test func aOneSlotDeviceRefusesASecondEffectUntilTheFirstIsErased() throws {

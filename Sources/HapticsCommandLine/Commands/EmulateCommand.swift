@@ -1,4 +1,3 @@
-import Foundation
 import HapticsDevices
 import HapticsScheduler
 import HapticsSystem
@@ -52,7 +51,7 @@ struct EmulateCommand: Command {
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         InterruptSignal.install()
         defer { InterruptSignal.uninstall() }
-        let origin = SystemMonotonicClock().now().nanoseconds
+        let origin = SystemMonotonicClock().now()
         switch kind {
         case .dualsense:
             let controller: VirtualDualSense
@@ -100,23 +99,26 @@ struct EmulateCommand: Command {
         }
     }
 
-    /// Calls `poll` every 10 ms until SIGINT or SIGTERM, and once more after it.
+    /// How often the device's record is looked at: often enough that lines appear as things happen.
+    static let pollInterval: Duration = .milliseconds(10)
+
+    /// Calls `poll` every ``pollInterval`` until SIGINT or SIGTERM, and once more after it.
     private func waitForInterrupt(_ poll: () -> Void) {
         while !InterruptSignal.isPending {
             poll()
-            usleep(10_000)
+            SystemMonotonicClock.sleep(until: MonotonicInstant.now + Self.pollInterval)
         }
         poll()
     }
 
-    private func milliseconds(_ nanoseconds: Int64, origin: Int64) -> String {
-        JSONLine.number(Double(nanoseconds - origin) / 1e6, digits: 1)
+    private func milliseconds(_ instant: MonotonicInstant, origin: MonotonicInstant) -> String {
+        JSONLine.number((instant - origin).inMilliseconds, digits: 1)
     }
 
-    func line(for report: DualSenseOutputReport, origin: Int64) -> String {
+    func line(for report: DualSenseOutputReport, origin: MonotonicInstant) -> String {
         if json {
             var line = JSONLine()
-            line.add("t_ms", Double(report.receivedAtNanoseconds - origin) / 1e6, digits: 1)
+            line.add("t_ms", (report.receivedAt - origin).inMilliseconds, digits: 1)
             line.add("report", Int(report.reportID))
             line.add("sets_motors", report.setsMotors)
             if report.setsMotors {
@@ -125,12 +127,12 @@ struct EmulateCommand: Command {
             }
             return line.text
         }
-        let time = "+\(milliseconds(report.receivedAtNanoseconds, origin: origin)) ms"
+        let time = "+\(milliseconds(report.receivedAt, origin: origin)) ms"
         guard report.setsMotors else { return "\(time)  report 0x\(InputID.hex4(UInt16(report.reportID)).suffix(2)): lights, motors unchanged" }
         return "\(time)  motors weak \(report.weakMotor) strong \(report.strongMotor)"
     }
 
-    func line(for record: UInputForceFeedbackRecord, origin: Int64) -> String {
+    func line(for record: UInputForceFeedbackRecord, origin: MonotonicInstant) -> String {
         var fields = JSONLine()
         var text: String
         switch record.event {
@@ -162,11 +164,11 @@ struct EmulateCommand: Command {
         }
         if json {
             var line = JSONLine()
-            line.add("t_ms", Double(record.timestampNanoseconds - origin) / 1e6, digits: 1)
+            line.add("t_ms", (record.timestamp - origin).inMilliseconds, digits: 1)
             line.append(fields)
             return line.text
         }
-        return "+\(milliseconds(record.timestampNanoseconds, origin: origin)) ms  \(text)"
+        return "+\(milliseconds(record.timestamp, origin: origin)) ms  \(text)"
     }
 
     static func describe(_ effect: UploadedForceFeedbackEffect, into fields: inout JSONLine) -> String {

@@ -26,6 +26,6 @@ struct TriggerLatencyMeasurement {
             benchFailure("expected play and stop of effect \(effectID), the sink received \(records[recordsSoFar...].map(\.event))")
         }
         recordsSoFar += 2
-        return play.timestampNanoseconds - start
+        return play.timestamp.nanoseconds - start
     }
 }
