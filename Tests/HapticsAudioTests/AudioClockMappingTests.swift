@@ -7,9 +7,9 @@ import HapticsTestSupport
 @Suite struct AudioClockMappingTests {
     @Test func twoReadingsGiveTheRealRateOfTheAppsClock() throws {
         // The app's audio device runs 0.1 % fast: 48 048 frames per monotonic second.
-        let clock = ManualClock(start: 5_000_000_000)
+        let clock = ManualClock(start: MonotonicInstant(nanoseconds: 5_000_000_000))
         let first = AudioClockMapping.Reading(frame: 1_000, instant: clock.now())
-        clock.advance(by: 1_000_000_000)
+        clock.advance(by: .seconds(1))
         let second = AudioClockMapping.Reading(frame: 49_048, instant: clock.now())
         let mapping = try AudioClockMapping(first, second)
         #expect(mapping.sampleRate == 48_048)

@@ -29,7 +29,7 @@ import HapticsTestSupport
                                    physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: codes,
                                    slots: slots)
         let device = EvdevDevice(info: info, descriptor: FileDescriptor(rawValue: ends[1]))
-        return (EvdevActuator(device: device, clock: ManualClock(start: t0.nanoseconds)), FileDescriptor(rawValue: ends[0]))
+        return (EvdevActuator(device: device, clock: ManualClock(start: t0)), FileDescriptor(rawValue: ends[0]))
     }
 
     /// Every input event written so far: (type, code, value).

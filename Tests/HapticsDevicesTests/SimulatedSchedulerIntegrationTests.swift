@@ -8,7 +8,7 @@ import HapticsTestSupport
 @Suite struct SimulatedSchedulerIntegrationTests {
     @Test func schedulerDrivesTheSimulatedDeviceAtTheProgramTimes() throws {
         let ms: Int64 = 1_000_000
-        let clock = ManualClock(start: 1_000 * ms)
+        let clock = ManualClock(start: MonotonicInstant(nanoseconds: 1_000 * ms))
         let scheduler = Scheduler(clock: clock)
         let device = SimulatedDevice(profile: testRumbleProfile)
         let channel = scheduler.addChannel(output: device, profile: testRumbleProfile)

@@ -192,13 +192,13 @@ struct EvdevTriggerKernelTests {
     @Test func preparationsUnusedSinceAnInstantExpireAndFreeTheirSlots() throws {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test expiry sink", maximumEffects: 16))
         defer { sink.close() }
-        let clock = ManualClock(start: 5_000 * Self.ms)
+        let clock = ManualClock(start: MonotonicInstant(nanoseconds: 5_000 * Self.ms))
         let actuator = try EvdevActuator(path: sink.eventNodePath, clock: clock)
         defer { actuator.close() }
         let levels = (1...4).map { ActuatorCommand.rumble(strong: UInt16($0) * 0x1000, weak: 0x0800) }
         for level in levels { try actuator.prepare(Self.pulse(level)) }  // Prepared at 5 s.
 
-        clock.advance(by: 3_000 * Self.ms)
+        clock.advance(by: .seconds(3))
         try actuator.prepare(Self.pulse(levels[1]))  // Prepared again at 8 s: recently used.
         let eight = clock.now()
         actuator.perform(levels[2], channel: EvdevKernel.channel, deadline: eight, now: eight)  // Played at 8 s…

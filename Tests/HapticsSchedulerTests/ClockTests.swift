@@ -7,10 +7,10 @@ import HapticsTestSupport
 @Suite("Clocks")
 struct ClockTests {
     @Test func manualClockMovesOnlyWhenAdvanced() {
-        let clock = ManualClock(start: 5)
+        let clock = ManualClock(start: MonotonicInstant(nanoseconds: 5))
         #expect(clock.now() == MonotonicInstant(nanoseconds: 5))
         #expect(clock.now() == MonotonicInstant(nanoseconds: 5))
-        clock.advance(by: 10)
+        clock.advance(by: .nanoseconds(10))
         #expect(clock.now().nanoseconds == 15)
         clock.advance(to: MonotonicInstant(nanoseconds: 100))
         #expect(clock.now().nanoseconds == 100)

@@ -12,7 +12,7 @@ struct SchedulerRig {
 
     init(start: Int64 = 1_000 * 1_000_000, policy: OverlapPolicy = .replace, profile: DeviceProfile = testRumble,
          configuration: SchedulerConfiguration = .default) {
-        clock = ManualClock(start: start)
+        clock = ManualClock(start: MonotonicInstant(nanoseconds: start))
         scheduler = Scheduler(clock: clock, configuration: configuration)
         output = RecordingActuator()
         channel = scheduler.addChannel(output: output, profile: profile, policy: policy)

@@ -3,11 +3,12 @@ import HapticsSystem
 
 /// A clock that only moves when told to: tests drive the scheduler with it and never sleep.
 public final class ManualClock: HapticClock {
+    /// The current instant's nanoseconds, in one atomic word so any thread may read it.
     private let current: Atomic<Int64>
 
-    /// Creates a clock that reads `start` nanoseconds until it is advanced.
-    public init(start: Int64 = 0) {
-        current = Atomic(start)
+    /// Creates a clock that reads `start` until it is advanced.
+    public init(start: MonotonicInstant = MonotonicInstant(nanoseconds: 0)) {
+        current = Atomic(start.nanoseconds)
     }
 
     /// The instant the clock was last set to.
@@ -15,10 +16,10 @@ public final class ManualClock: HapticClock {
         MonotonicInstant(nanoseconds: current.load(ordering: .acquiring))
     }
 
-    /// Moves the clock forward by `nanoseconds` (must not be negative: monotonic clocks never go back).
-    public func advance(by nanoseconds: Int64) {
-        precondition(nanoseconds >= 0, "ManualClock cannot go back (advance(by: \(nanoseconds)))")
-        current.add(nanoseconds, ordering: .acquiringAndReleasing)
+    /// Moves the clock forward by `duration` (must not be negative: monotonic clocks never go back).
+    public func advance(by duration: Duration) {
+        precondition(duration >= .zero, "ManualClock cannot go back (advance(by: \(duration)))")
+        current.add(duration.nanoseconds, ordering: .acquiringAndReleasing)
     }
 
     /// Moves the clock to `instant` (must not be earlier than now).

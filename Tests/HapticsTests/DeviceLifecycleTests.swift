@@ -83,7 +83,7 @@ struct DeviceLifecycleTests {
         let cutoff = fixture.clock.now().nanoseconds - 2_000_000_000
         #expect(pad.requests == [.gain(1), .prepare(commands: program.commands.count), .expire(unusedSince: cutoff)])
 
-        fixture.clock.advance(by: 3_000_000_000)
+        fixture.clock.advance(by: .seconds(3))
         fixture.engine.performHousekeeping()
         #expect(pad.requests.last == .expire(unusedSince: cutoff + 3_000_000_000))
     }

@@ -8,7 +8,7 @@ import HapticsTestSupport
 
 /// An engine on a manual clock with simulated devices, driven by hand.
 struct EngineFixture {
-    let clock = ManualClock(start: 1_000_000_000)
+    let clock = ManualClock(start: MonotonicInstant(nanoseconds: 1_000_000_000))
     let devices: [SimulatedDevice]
     let engine: HapticEngine
 
