@@ -12,8 +12,8 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
     public enum Request: Equatable, Sendable {
         /// Prepare a program of `commands` commands.
         case prepare(commands: Int)
-        /// Release preparations unused since the instant, in nanoseconds.
-        case expire(unusedSince: Int64)
+        /// Release preparations unused since the instant.
+        case expire(unusedSince: MonotonicInstant)
         /// Set the device gain.
         case gain(Double)
     }
@@ -40,7 +40,7 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
 
     /// Records the request.
     public func expirePreparations(unusedSince instant: MonotonicInstant) {
-        requestLog.append(.expire(unusedSince: instant.nanoseconds))
+        requestLog.append(.expire(unusedSince: instant))
     }
 
     /// Records the request; never fails.

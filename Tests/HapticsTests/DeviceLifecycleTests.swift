@@ -80,12 +80,12 @@ struct DeviceLifecycleTests {
         let generator = ImpactFeedbackGenerator(style: .rigid, engine: fixture.engine)
         generator.prepare()
         let program = Renderer(profile: .dualSense).render(Feedback.impact(.rigid).canonicalPattern)
-        let cutoff = fixture.clock.now().nanoseconds - 2_000_000_000
+        let cutoff = fixture.clock.now() - .seconds(2)
         #expect(pad.requests == [.gain(1), .prepare(commands: program.commands.count), .expire(unusedSince: cutoff)])
 
         fixture.clock.advance(by: .seconds(3))
         fixture.engine.performHousekeeping()
-        #expect(pad.requests.last == .expire(unusedSince: cutoff + 3_000_000_000))
+        #expect(pad.requests.last == .expire(unusedSince: cutoff + .seconds(3)))
     }
 
     @Test("a device added while a preparation holds gets it prepared too")
