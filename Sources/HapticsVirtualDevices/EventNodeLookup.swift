@@ -50,16 +50,7 @@ public enum EventNodeLookup {
 
     /// Paths of the `event*` nodes present now, in numeric order.
     public static func eventNodePaths() -> [String] {
-        guard let directory = opendir(inputDirectory) else { return [] }
-        defer { closedir(directory) }
-        var numbers: [Int] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("event"), let number = Int(name.dropFirst(5)) { numbers.append(number) }
-        }
-        return numbers.sorted().map { "\(inputDirectory)/event\($0)" }
+        FileDescriptor.numberedEntries(in: inputDirectory, prefix: "event")
     }
 }
 

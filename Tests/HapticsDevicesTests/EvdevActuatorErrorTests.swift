@@ -22,25 +22,11 @@ import HapticsTestSupport
 
     /// An actuator whose device descriptor is a pipe's write end; returns the read end too.
     static func makeActuator(codes: Set<ForceFeedbackCode> = [.rumble, .gain], slots: Int = 4) throws -> (EvdevActuator, FileDescriptor) {
-        var ends: [CInt] = [-1, -1]
-        try #require(pipe(&ends) == 0)
-        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
-        let info = EvdevDeviceInfo(path: path, name: "test pad", id: InputID(bus: 6, vendor: 0x1209, product: 1, version: 1),
-                                   physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: codes,
-                                   slots: slots)
-        let device = EvdevDevice(info: info, descriptor: FileDescriptor(rawValue: ends[1]))
-        return (EvdevActuator(device: device, clock: ManualClock(start: t0)), FileDescriptor(rawValue: ends[0]))
+        let pipe = try PipeBackedDevice(path: path, codes: codes, slots: slots)
+        return (EvdevActuator(device: pipe.device, clock: ManualClock(start: t0)), pipe.reader)
     }
 
-    /// Every input event written so far: (type, code, value).
-    static func writtenEvents(_ reader: FileDescriptor) -> [[Int32]] {
-        var events: [[Int32]] = []
-        var event = input_event()
-        while let count = try? withUnsafeMutableBytes(of: &event, { try reader.read(into: $0) }), count > 0 {
-            events.append([Int32(event.type), Int32(event.code), event.value])
-        }
-        return events
-    }
+    static func writtenEvents(_ reader: FileDescriptor) -> [[Int32]] { PipeBackedDevice.writtenEvents(reader) }
 
     @Test func theTableHoldsOneLevelLessThanTheSlotsAndNothingOnAOneSlotDevice() throws {
         let (sixteen, reader16) = try Self.makeActuator(slots: 16)

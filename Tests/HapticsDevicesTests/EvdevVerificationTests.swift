@@ -12,23 +12,11 @@ import Testing
 
     /// A device advertising `codes` whose descriptor is a pipe's write end; returns the read end too.
     static func makeDevice(_ codes: Set<ForceFeedbackCode>) throws -> (EvdevDevice, FileDescriptor) {
-        var ends: [CInt] = [-1, -1]
-        try #require(pipe(&ends) == 0)
-        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
-        let info = EvdevDeviceInfo(path: path, name: "test pad", id: InputID(bus: 6, vendor: 0x1209, product: 1, version: 1),
-                                   physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: codes, slots: 4)
-        return (EvdevDevice(info: info, descriptor: FileDescriptor(rawValue: ends[1])), FileDescriptor(rawValue: ends[0]))
+        let pipe = try PipeBackedDevice(path: path, codes: codes)
+        return (pipe.device, pipe.reader)
     }
 
-    /// Every input event written so far: (type, code, value).
-    static func writtenEvents(_ reader: FileDescriptor) -> [[Int32]] {
-        var events: [[Int32]] = []
-        var event = input_event()
-        while let count = try? withUnsafeMutableBytes(of: &event, { try reader.read(into: $0) }), count > 0 {
-            events.append([Int32(event.type), Int32(event.code), event.value])
-        }
-        return events
-    }
+    static func writtenEvents(_ reader: FileDescriptor) -> [[Int32]] { PipeBackedDevice.writtenEvents(reader) }
 
     @Test func typesTheDeviceDoesNotAdvertiseAreNotTried() throws {
         let (device, reader) = try Self.makeDevice([.gain])

@@ -65,17 +65,7 @@ public enum DeviceCatalog {
 
     /// The `event*` entries of `directory`, in numeric order.
     static func eventNodePaths(in directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var numbers: [Int] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("event"), let number = Int(name.dropFirst(5)) { numbers.append(number) }
-        }
-        let separator = directory.hasSuffix("/") ? "" : "/"
-        return numbers.sorted().map { "\(directory)\(separator)event\($0)" }
+        FileDescriptor.numberedEntries(in: directory, prefix: "event")
     }
 
     /// The profile `device` plays with, carrying the device's real slot count in `limits.slots`.
