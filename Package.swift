@@ -3,13 +3,14 @@
 //
 // Modules follow the data flow (see README "Architecture"); every arrow points one way:
 //
-//   HapticsSystem ─┬─ HapticsPatterns ─ HapticsRendering ─ HapticsScheduler ─ HapticsDevices ─┐
-//                  ├─ HapticsAudio (beside the devices: neither imports the other) ────────────┼─ Haptics
-//                  └─ HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)      │
-//   HapticsViews (terminal, SVG and WAV views of a motor timeline) ─────────────────────────────┴─ HapticsCommandLine ─ haptics
+//   HapticsSystem ← HapticsPatterns ← HapticsRendering ← HapticsScheduler ← HapticsDevices ← Haptics
+//   HapticsPatterns ← HapticsAudio (beside the devices: neither imports the other) ← Haptics
+//   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
+//   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
+//   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
 //
-// Only the system, device, audio and virtual-device modules import the C shims. No library module
-// imports Foundation.
+// Only the system, scheduler, device, audio and virtual-device modules import the C shims. No library
+// module imports Foundation (only the CLI does).
 import PackageDescription
 
 let package = Package(
