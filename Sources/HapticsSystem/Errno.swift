@@ -58,10 +58,10 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public static let streamPipe = Errno(rawValue: ESTRPIPE)
 
     /// The current thread's `errno`.
-    package static var current: Errno { Errno(rawValue: errno) }
+    @usableFromInline package static var current: Errno { Errno(rawValue: errno) }
 
     /// `true` for the codes that can only mean a bug in the program (`EBADF`, `EFAULT`).
-    internal var isProgrammingError: Bool { self == .badFileDescriptor || self == .badAddress }
+    @usableFromInline internal var isProgrammingError: Bool { self == .badFileDescriptor || self == .badAddress }
 
     /// The symbolic name and the C library's message, e.g. `ENODEV (No such device)`.
     public var description: String { "\(symbolicName) (\(message))" }

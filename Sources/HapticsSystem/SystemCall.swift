@@ -4,12 +4,15 @@ import Glibc
 ///
 /// It retries `EINTR`, traps on errnos that can only mean a bug (`EBADF`, `EFAULT`), and in debug
 /// builds lets ``SystemCallMocking`` record the call or force an errno. It never allocates, so it is
-/// fit for the trigger path.
-package enum _SystemCall {
+/// fit for the trigger path. It is public and inlinable only so that the trigger's one `write()`
+/// compiles into its caller (the evdev actuator, another module) as if it were written there — the
+/// compiler does not inline `package` functions across modules; it is plumbing of this package's
+/// modules, not API (hence the underscore).
+public enum _SystemCall {
     /// Runs `body` (a raw call returning -1 and setting `errno` on failure) until it is not
     /// interrupted, and returns its result or its errno.
-    @inline(__always)
-    package static func perform(
+    @inlinable @inline(__always)
+    public static func perform(
         _ name: StaticString, fileDescriptor: CInt, retryOnInterrupt: Bool = true, _ body: () -> Int
     ) -> Result<Int, Errno> {
         while true {
@@ -28,8 +31,8 @@ package enum _SystemCall {
     }
 
     /// Like ``perform(_:fileDescriptor:retryOnInterrupt:_:)``, throwing a ``SystemCallError`` named after the call.
-    @inline(__always)
-    package static func run(
+    @inlinable @inline(__always)
+    public static func run(
         _ name: StaticString, fileDescriptor: CInt, retryOnInterrupt: Bool = true, _ body: () -> Int
     ) throws(SystemCallError) -> Int {
         switch perform(name, fileDescriptor: fileDescriptor, retryOnInterrupt: retryOnInterrupt, body) {
@@ -39,8 +42,8 @@ package enum _SystemCall {
     }
 
     /// Traps on bug-class errnos: carrying on after `EBADF` could hit an unrelated, reused descriptor.
-    @inline(__always)
-    private static func checked(_ errno: Errno, _ name: StaticString) -> Errno {
+    @usableFromInline @inline(__always)
+    static func checked(_ errno: Errno, _ name: StaticString) -> Errno {
         if errno.isProgrammingError {
             preconditionFailure("\(name): \(errno) — a bug in the caller, not a device error")
         }

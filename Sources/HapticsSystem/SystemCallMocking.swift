@@ -62,7 +62,7 @@ public enum SystemCallMocking {
         try $driver.withValue(driver, operation: body)
     }
 
-    internal static func intercept(_ call: StaticString, fileDescriptor: CInt) -> Errno? {
+    @usableFromInline internal static func intercept(_ call: StaticString, fileDescriptor: CInt) -> Errno? {
         guard let driver else { return nil }
         return driver.intercept(call.description, fileDescriptor: fileDescriptor)
     }
