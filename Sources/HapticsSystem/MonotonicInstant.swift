@@ -16,6 +16,7 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
     public var nanoseconds: Int64
 
     /// Creates an instant from nanoseconds on `CLOCK_MONOTONIC`.
+    @inlinable
     public init(nanoseconds: Int64) {
         self.nanoseconds = nanoseconds
     }
@@ -24,6 +25,7 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
     ///
     /// The spelling of the realtime paths, which count spans in `Int64` nanoseconds; elsewhere
     /// use `advanced(by:)` with a `Duration`, or `+`.
+    @inlinable
     public func advanced(by nanoseconds: Int64) -> MonotonicInstant {
         MonotonicInstant(nanoseconds: self.nanoseconds + nanoseconds)
     }
@@ -54,6 +56,7 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
     }
 
     /// Orders instants by time.
+    @inlinable
     public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
     }

@@ -5,9 +5,11 @@ import CHapticsSystem
 /// Deliberately not `ContinuousClock`, which is `CLOCK_BOOTTIME` on Linux.
 public struct SystemMonotonicClock: HapticClock {
     /// Creates the clock.
+    @inlinable
     public init() {}
 
     /// Reads `CLOCK_MONOTONIC`. The corresponding C function is `clock_gettime`.
+    @inlinable
     public func now() -> MonotonicInstant {
         MonotonicInstant(nanoseconds: CHapticsSystem_monotonicNow())
     }
