@@ -18,8 +18,15 @@ struct JSONStringTests {
         #expect(quoted.count == 2 + 5 * 2 + 27 * 6)
     }
 
+    @Test func whatATerminalWouldObeyIsEscapedInJSONSpelling() {
+        // DEL, C1 controls and bidi overrides: valid in JSON, but acted on by the terminal that
+        // shows a JSON line. A JSON reader decodes the escapes back to the same text.
+        #expect(JSONString.quoted("\u{7F}\u{80}\u{9B}2J\u{9F}") == #""\u007f\u0080\u009b2J\u009f""#)
+        #expect(JSONString.quoted("a\u{202E}b\u{2066}c") == #""a\u202eb\u2066c""#)
+    }
+
     @Test func everythingElseIsWrittenAsItIs() {
-        #expect(JSONString.quoted("a/b é ✓ \u{7F} \u{2028}") == "\"a/b é ✓ \u{7F} \u{2028}\"")
+        #expect(JSONString.quoted("a/b é ✓ \u{A0} \u{2028}") == "\"a/b é ✓ \u{A0} \u{2028}\"")
     }
 }
 
