@@ -1,7 +1,8 @@
 /// Why a pattern file was rejected, located in the file.
 ///
 /// `description` reads like a compiler diagnostic, so editors and terminals can jump to it:
-/// `x.ahap:12:7: Pattern[3].Event.EventDuration: expected a number ≥ 0, found "abc"`.
+/// `x.ahap:12:7: Pattern[3].Event.EventDuration: expected a number ≥ 0, found "abc"`. The fields hold
+/// the file's text as it is; `description` escapes what a terminal would act on (`PrintableText`).
 public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file name as given to the decoder.
     public var file: String
@@ -23,7 +24,7 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `file:line:column: path: message` (location and path omitted when absent).
+    /// `file:line:column: path: message` (location and path omitted when absent), outside text escaped.
     public var description: String {
         PatternDiagnostic.format(file: file, line: line, column: column, severity: nil, path: path, message: message)
     }
