@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CHapticsSystem.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -94,4 +95,8 @@ int CHapticsSystem_ioctlPointer(int fd, unsigned long request, void *argument) {
 
 int CHapticsSystem_ioctlInteger(int fd, unsigned long request, long argument) {
     return ioctl(fd, request, argument);
+}
+
+int CHapticsSystem_openPathFlag(void) {
+    return O_PATH;
 }

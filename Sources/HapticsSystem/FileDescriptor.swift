@@ -46,6 +46,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         public static let exclusive = OpenOptions(rawValue: O_EXCL)
         /// `O_TRUNC`: empty an existing file.
         public static let truncate = OpenOptions(rawValue: O_TRUNC)
+        /// `O_DIRECTORY`: refuse (`ENOTDIR`) anything but a folder.
+        public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        /// `O_NOCTTY`: a terminal opened this way never becomes the process's controlling terminal.
+        public static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
+        /// `O_PATH`: a descriptor that only names the file — nothing is opened for reading, no
+        /// device driver's open runs, a FIFO waits for nobody. `fstat`, ``path()`` and
+        /// ``open(_:relativeTo:_:options:)`` work on it; reading does not. The access mode is ignored.
+        public static let pathOnly = OpenOptions(rawValue: CHapticsSystem_openPathFlag())
     }
 
     /// Opens `path`.
@@ -57,6 +65,18 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     ) throws(SystemCallError) -> FileDescriptor {
         let descriptor = try _SystemCall.run("open", fileDescriptor: -1) {
             Int(Glibc.open(path, mode.rawValue | options.rawValue, permissions))
+        }
+        return FileDescriptor(rawValue: CInt(descriptor))
+    }
+
+    /// Opens `path` relative to the folder open on `folder` (an absolute `path` ignores it).
+    ///
+    /// The corresponding C function is `openat`.
+    public static func open(
+        _ path: String, relativeTo folder: FileDescriptor, _ mode: AccessMode, options: OpenOptions = [.closeOnExec]
+    ) throws(SystemCallError) -> FileDescriptor {
+        let descriptor = try _SystemCall.run("openat", fileDescriptor: folder.rawValue) {
+            Int(openat(folder.rawValue, path, mode.rawValue | options.rawValue))
         }
         return FileDescriptor(rawValue: CInt(descriptor))
     }

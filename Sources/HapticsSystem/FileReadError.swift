@@ -10,13 +10,19 @@ public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooLarge(size: Int, limit: Int)
     /// The file grew while it was being read.
     case changedWhileReading
+    /// The name led, through a symbolic link, to a file outside the folder it was to be read from
+    /// (see ``ConfinedFolder``); `path` is where the kernel found it, as bytes.
+    case outsideFolder(path: [UInt8])
 
-    /// For example `cannot open the file: No such file or directory`.
+    /// For example `cannot open the file: No such file or directory`; a path in it is escaped
+    /// for the terminal (``PrintableText``).
     public var description: String {
         switch self {
         case let .systemCall(error):
             let verb = switch error.call {
             case "fstat": "inspect"
+            case "openat": "open"
+            case "readlink": "locate"
             default: error.call
             }
             return "cannot \(verb) the file: \(error.errno.message)"
@@ -26,6 +32,8 @@ public enum FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the file is \(size) bytes, more than the limit of \(limit) bytes"
         case .changedWhileReading:
             return "the file changed while it was read"
+        case let .outsideFolder(path):
+            return "the file is outside the folder, at \(PrintableText.escaped(bytes: path))"
         }
     }
 }

@@ -28,6 +28,7 @@ public enum SystemCallMocking {
         private struct State {
             var records: [Record] = []
             var forced: [String: [Errno]] = [:]
+            var actions: [String: [@Sendable () -> Void]] = [:]
         }
         private let state = Mutex(State())
 
@@ -39,19 +40,33 @@ public enum SystemCallMocking {
             state.withLock { $0.forced[call, default: []].append(contentsOf: repeatElement(errno, count: count)) }
         }
 
+        /// Runs `action` just before the next attempt of `call` reaches the kernel — to change the
+        /// world between two calls (swap a file for a link while it is being read, say).
+        public func perform(before call: String, _ action: @escaping @Sendable () -> Void) {
+            state.withLock { $0.actions[call, default: []].append(action) }
+        }
+
         /// Every attempt seen so far, in order (retries of `EINTR` are separate attempts).
         public var records: [Record] { state.withLock { $0.records } }
 
         fileprivate func intercept(_ call: String, fileDescriptor: CInt) -> Errno? {
-            state.withLock { state in
+            let (forced, action) = state.withLock { state -> (Errno?, (@Sendable () -> Void)?) in
                 var forced: Errno?
                 if var queue = state.forced[call], !queue.isEmpty {
                     forced = queue.removeFirst()
                     state.forced[call] = queue
                 }
+                var action: (@Sendable () -> Void)?
+                if var queue = state.actions[call], !queue.isEmpty {
+                    action = queue.removeFirst()
+                    state.actions[call] = queue
+                }
                 state.records.append(Record(call: call, fileDescriptor: fileDescriptor, forcedErrno: forced))
-                return forced
+                return (forced, action)
             }
+            // Outside the lock: the action may make system calls of its own.
+            action?()
+            return forced
         }
     }
 

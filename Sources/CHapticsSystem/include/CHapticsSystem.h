@@ -7,6 +7,7 @@
 // - pthread_setname_np / pthread_setschedparam: clearer behind one function each, returning the errno.
 // - futex(): there is no libc wrapper (syscall() is variadic), and FUTEX_* are macros.
 // - ioctl() is variadic: one function per kind of argument (a pointer, an integer by value).
+// - O_PATH is defined only under _GNU_SOURCE, which Swift's Glibc module is not built with.
 // - The wake word helpers give the parking protocol C11 sequentially consistent operations on a plain
 //   uint32_t that the kernel's futex can also see (Swift's Atomic does not expose its address).
 //
@@ -57,5 +58,9 @@ int CHapticsSystem_ioctlPointer(int fd, unsigned long request, void *argument);
 
 /// ioctl(fd, request, integer), for requests that take their argument by value.
 int CHapticsSystem_ioctlInteger(int fd, unsigned long request, long argument);
+
+/// The `O_PATH` open flag: a descriptor that names a file without opening it (no read, no driver's
+/// open, no FIFO rendezvous); `fstat`, `openat` and `/proc/self/fd` work on it.
+int CHapticsSystem_openPathFlag(void);
 
 #endif
