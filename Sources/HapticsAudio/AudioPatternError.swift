@@ -1,9 +1,12 @@
 import HapticsPatterns
+import HapticsSystem
 
 /// Why the sound of a pattern could not be loaded, located at the pattern file and the event.
 ///
 /// `description`: `sounds/hit.ahap: AudioCustom event at 0.25 s (events[2]): EventWaveformPath
-/// "../x.wav" leaves the pattern's folder`.
+/// "../x.wav" leaves the pattern's folder`. The fields hold the text as given (the file name) and as
+/// written in the pattern (the waveform path); the description escapes both, and the resolved path,
+/// for the terminal (`PrintableText`).
 public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the waveform an event names.
     public enum Problem: Error, Sendable, Hashable {
@@ -13,7 +16,8 @@ public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConverti
         case absolutePath
         /// The path climbs out of the pattern's folder with `..`.
         case escapesFolder
-        /// The path resolves, through a symbolic link, to a file outside the pattern's folder.
+        /// The path resolves, through a symbolic link, to a file outside the pattern's folder;
+        /// `resolved` is where the kernel found it (its bytes read as UTF-8).
         case symbolicLinkEscapes(resolved: String)
         /// No file at the path.
         case missing
@@ -48,21 +52,22 @@ public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConverti
         self.problem = problem
     }
 
-    /// `file: AudioCustom event at T s (events[i]): EventWaveformPath "p" <what is wrong>`.
+    /// `file: AudioCustom event at T s (events[i]): EventWaveformPath "p" <what is wrong>`, outside
+    /// text escaped.
     public var description: String {
-        let subject = "\(patternFile): AudioCustom event at \(NumberText.shortest(eventTime)) s (events[\(eventIndex)]): "
-        let path = "EventWaveformPath \"\(waveformPath)\""
+        let subject = "\(PrintableText.escaped(patternFile)): AudioCustom event at \(NumberText.shortest(eventTime)) s (events[\(eventIndex)]): "
+        let path = "EventWaveformPath \"\(PrintableText.escaped(waveformPath))\""
         switch problem {
         case .noWaveformPath: return subject + "EventWaveformPath is missing or empty"
         case .absolutePath: return subject + "\(path) is absolute; name the file relative to the pattern's folder"
         case .escapesFolder: return subject + "\(path) leaves the pattern's folder"
         case let .symbolicLinkEscapes(resolved):
-            return subject + "\(path) leaves the pattern's folder through a symbolic link (to \(resolved))"
+            return subject + "\(path) leaves the pattern's folder through a symbolic link (to \(PrintableText.escaped(resolved)))"
         case .missing: return subject + "\(path): no such file"
         case .notRegularFile: return subject + "\(path) is not a regular file"
         case let .tooLarge(size, limit):
             return subject + "\(path) is \(size) bytes, more than the limit of \(limit) bytes"
-        case let .unreadable(reason): return subject + "\(path) cannot be read: \(reason)"
+        case let .unreadable(reason): return subject + "\(path) cannot be read: \(PrintableText.escaped(reason))"
         case let .invalidWAV(error): return subject + "\(path): \(error)"
         }
     }

@@ -23,27 +23,36 @@ public struct AudioPatternLoader: Sendable {
     /// `EventWaveformPath` is resolved relative to the pattern file's folder and confined to it.
     /// A file used by several events is read once.
     public func load(pattern: Pattern, patternPath: String) throws(AudioPatternError) -> AudioPattern {
+        let audioEvents = pattern.events.indices.filter { pattern.events[$0].kind == .audioCustom }
+        guard let first = audioEvents.first else {
+            return AudioPattern(pattern: pattern, sampleRate: outputRate, clips: [:])
+        }
+        func failure(_ problem: AudioPatternError.Problem, at index: Int) -> AudioPatternError {
+            let event = pattern.events[index]
+            return AudioPatternError(patternFile: patternPath, eventIndex: index, eventTime: event.time,
+                                     waveformPath: event.waveformPath ?? "", problem: problem)
+        }
+        let locator: WaveformLocator
+        do {
+            locator = try WaveformLocator(patternPath: patternPath)
+        } catch {
+            throw failure(error, at: first)
+        }
         var clips: [Int: AudioClip] = [:]
-        var byFile: [String: AudioClip] = [:]
-        var locator: WaveformLocator?
-        for (index, event) in pattern.events.enumerated() where event.kind == .audioCustom {
-            let written = event.waveformPath ?? ""
-            func failure(_ problem: AudioPatternError.Problem) -> AudioPatternError {
-                AudioPatternError(patternFile: patternPath, eventIndex: index, eventTime: event.time,
-                                  waveformPath: written, problem: problem)
-            }
+        // Keyed by where the kernel found each file, so two names for one file read it once.
+        var byFile: [[UInt8]: AudioClip] = [:]
+        for index in audioEvents {
             do {
-                if locator == nil { locator = try WaveformLocator(patternPath: patternPath) }
-                let resolved = try locator!.resolve(written)
-                if let clip = byFile[resolved] {
+                let file = try locator.locate(pattern.events[index].waveformPath ?? "")
+                if let clip = byFile[file.path] {
                     clips[index] = clip
                     continue
                 }
-                let clip = try readClip(resolved)
-                byFile[resolved] = clip
+                let clip = try readClip(file)
+                byFile[file.path] = clip
                 clips[index] = clip
             } catch {
-                throw failure(error)
+                throw failure(error, at: index)
             }
         }
         return AudioPattern(pattern: pattern, sampleRate: outputRate, clips: clips)
@@ -64,25 +73,21 @@ public struct AudioPatternLoader: Sendable {
         }
     }
 
-    /// Reads the waveform at `path`, the real path the locator resolved: opened once, without
-    /// following a symbolic link, and checked (a regular file, at most ``maximumWaveformSize``
-    /// bytes) on that descriptor, never by name again.
-    private func readClip(_ path: String) throws(AudioPatternError.Problem) -> AudioClip {
+    /// Reads the waveform the locator found: opened for reading through the descriptor it was
+    /// found and checked with, never by name again, and refused when it is larger than
+    /// ``maximumWaveformSize`` bytes.
+    private func readClip(_ file: borrowing ConfinedFile) throws(AudioPatternError.Problem) -> AudioClip {
+        let bytes: [UInt8]
+        do {
+            bytes = try file.readContents(maximumSize: maximumWaveformSize)
+        } catch {
+            throw WaveformLocator.problem(error)
+        }
         let samples: WAVSamples
         do {
-            samples = try WAVReader.read(contentsOf: path, maximumSize: maximumWaveformSize,
-                                         followingSymbolicLinks: false)
+            samples = try WAVReader.decode(bytes)
         } catch {
-            switch error.problem {
-            case let .unreadable(.systemCall(failure))
-                where failure.errno == .noSuchFileOrDirectory || failure.errno == .notDirectory:
-                throw .missing
-            case let .unreadable(.systemCall(failure)): throw .unreadable(reason: failure.errno.message)
-            case .unreadable(.notRegularFile): throw .notRegularFile
-            case let .unreadable(.tooLarge(size, limit)): throw .tooLarge(size: size, limit: limit)
-            case let .unreadable(other): throw .unreadable(reason: other.description)
-            default: throw .invalidWAV(error.problem)
-            }
+            throw .invalidWAV(error.problem)
         }
         return AudioClip(samples, outputRate: outputRate, resampler: resampler)
     }

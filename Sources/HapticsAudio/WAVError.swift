@@ -3,7 +3,9 @@ import HapticsSystem
 /// Why a WAV file could not be read or written: what is wrong, and in which file.
 ///
 /// `description`: `cues/tick.wav: WAV chunk "data" at byte 36 declares 100 bytes but only 2 remain`;
-/// bytes decoded in memory have no file, and their description is the problem alone.
+/// bytes decoded in memory have no file, and their description is the problem alone. The file name
+/// and the chunk ids (four bytes of the file) are printed escaped (`PrintableText`): a chunk named
+/// `"\u{1B}[2J"` is shown, not obeyed.
 public struct WAVError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, located in the file where that applies (chunk, byte offset, frame).
     public enum Problem: Sendable, Hashable, CustomStringConvertible {
@@ -32,9 +34,9 @@ public struct WAVError: Error, Sendable, Hashable, CustomStringConvertible {
             case .notWAVE:
                 return "not a WAV file: expected \"RIFF\" and \"WAVE\" in the first 12 bytes"
             case let .missingChunk(id):
-                return "WAV file has no \"\(id)\" chunk"
+                return "WAV file has no \"\(PrintableText.escaped(id))\" chunk"
             case let .truncatedChunk(id, offset, declared, available):
-                return "WAV chunk \"\(id)\" at byte \(offset) declares \(declared) bytes but only \(available) remain"
+                return "WAV chunk \"\(PrintableText.escaped(id))\" at byte \(offset) declares \(declared) bytes but only \(available) remain"
             case let .invalidFormat(reason, offset):
                 return "WAV \"fmt \" chunk at byte \(offset) is invalid: \(reason)"
             case let .unsupportedSampleFormat(formatTag, bitsPerSample):
@@ -63,9 +65,9 @@ public struct WAVError: Error, Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
-    /// `path: problem`, or the problem alone for bytes decoded in memory.
+    /// `path: problem`, or the problem alone for bytes decoded in memory; the path escaped.
     public var description: String {
         guard let path else { return problem.description }
-        return "\(path): \(problem)"
+        return "\(PrintableText.escaped(path)): \(problem)"
     }
 }

@@ -1,19 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import HapticsSystem
 
-/// Resolves an `EventWaveformPath` inside the folder of its pattern file, and refuses any path that
+/// Finds an `EventWaveformPath` inside the folder of its pattern file, and refuses any path that
 /// would read outside it.
 ///
-/// Three checks, in order, before anything is read: the path is relative; read as written (`a/../b`
-/// stays inside, `../b` does not) it never climbs above the folder; and with every symbolic link
-/// followed (`realpath`) it still names a file inside the folder's own real path.
-struct WaveformLocator {
-    /// The real path of the pattern's folder.
-    let folder: String
+/// Two checks on the path as written, for a clear message before anything is looked up: it is
+/// relative, and read as written (`a/../b` stays inside, `../b` does not) it never climbs above the
+/// folder. Then the kernel resolves it once, from the folder's descriptor, and says where it
+/// arrived; that must be inside the folder's real path, compared as bytes (see `ConfinedFolder`):
+/// a symbolic link out of the folder, or into a sibling whose name only looks the same, is refused,
+/// and the file that is read is the one that was checked.
+struct WaveformLocator: ~Copyable {
+    /// The pattern's folder, open.
+    let folder: ConfinedFolder
 
     /// A locator for the folder holding `patternPath` (the current directory for a bare file name).
     init(patternPath: String) throws(AudioPatternError.Problem) {
@@ -23,14 +21,15 @@ struct WaveformLocator {
         } else {
             folderPath = "."
         }
-        switch Self.realPath(folderPath) {
-        case let .success(real): folder = real
-        case let .failure(errno): throw .unreadable(reason: "the pattern's folder \(folderPath): \(errno.message)")
+        do {
+            folder = try ConfinedFolder(path: folderPath)
+        } catch {
+            throw .unreadable(reason: "the pattern's folder \(folderPath): \(error.errno.message)")
         }
     }
 
-    /// The real path of the file `waveformPath` names, once it is known to be inside the folder.
-    func resolve(_ waveformPath: String) throws(AudioPatternError.Problem) -> String {
+    /// The regular file `waveformPath` names, found inside the folder and not yet opened for reading.
+    func locate(_ waveformPath: String) throws(AudioPatternError.Problem) -> ConfinedFile {
         guard !waveformPath.isEmpty else { throw .noWaveformPath }
         guard !waveformPath.hasPrefix("/") else { throw .absolutePath }
         var depth = 0
@@ -43,22 +42,25 @@ struct WaveformLocator {
             default: depth += 1
             }
         }
-        let candidate = (folder == "/" ? "" : folder) + "/" + waveformPath
-        let resolved: String
-        switch Self.realPath(candidate) {
-        case let .success(path): resolved = path
-        case let .failure(errno) where errno == .noSuchFileOrDirectory || errno == .notDirectory: throw .missing
-        case let .failure(errno): throw .unreadable(reason: errno.message)
+        do {
+            return try folder.locate(waveformPath)
+        } catch {
+            throw Self.problem(error)
         }
-        let prefix = folder == "/" ? "/" : folder + "/"
-        guard resolved.hasPrefix(prefix) else { throw .symbolicLinkEscapes(resolved: resolved) }
-        return resolved
     }
 
-    /// `realpath(3)`: the path with every symbolic link, `.` and `..` resolved, or its errno.
-    static func realPath(_ path: String) -> Result<String, Errno> {
-        guard let pointer = realpath(path, nil) else { return .failure(.current) }
-        defer { free(pointer) }
-        return .success(String(cString: pointer))
+    /// What a failed look-up or read means for the event.
+    static func problem(_ error: FileReadError) -> AudioPatternError.Problem {
+        switch error {
+        case let .systemCall(failure) where failure.call == "openat"
+            && (failure.errno == .noSuchFileOrDirectory || failure.errno == .notDirectory):
+            return .missing
+        case let .systemCall(failure) where failure.call == "openat" || failure.call == "open":
+            return .unreadable(reason: failure.errno.message)
+        case .notRegularFile: return .notRegularFile
+        case let .tooLarge(size, limit): return .tooLarge(size: size, limit: limit)
+        case let .outsideFolder(path): return .symbolicLinkEscapes(resolved: String(decoding: path, as: UTF8.self))
+        case .systemCall, .changedWhileReading: return .unreadable(reason: error.description)
+        }
     }
 }

@@ -128,7 +128,7 @@ import HapticsTestSupport
     }
 
     #if DEBUG
-    @Test func aWaveformIsOpenedOnceAndCheckedOnItsDescriptor() throws {
+    @Test func aWaveformIsLookedUpOnceAndCheckedAndReadOnDescriptors() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(pcm16WAV([1, 2]), to: "tick.wav")
@@ -136,11 +136,116 @@ import HapticsTestSupport
         try SystemCallMocking.withDriver(driver) {
             _ = try AudioPatternLoader().load(pattern: pattern(waveform: "tick.wav"), patternPath: folder.path + "/hit.ahap")
         }
-        // No second look by name: the size and kind come from fstat on the descriptor that is read.
-        #expect(driver.records.map(\.call) == ["open", "fstat", "read", "read", "close"])
-        #expect(Set(driver.records.dropFirst().map(\.fileDescriptor)).count == 1)
+        // The folder is opened and located once; the waveform's name is resolved once (openat, from
+        // the folder), located and checked on that descriptor, then opened for reading through it
+        // (/proc/self/fd) and checked and read there. No second look by name.
+        #expect(driver.records.map(\.call) == [
+            "open", "readlink",
+            "openat", "readlink", "fstat",
+            "open", "fstat", "read", "read", "close",
+            "close", "close",
+        ])
+        #expect(driver.records.filter { $0.call == "openat" }.count == 1)
+        let reading = driver.records[6].fileDescriptor
+        #expect(driver.records[6...9].allSatisfy { $0.fileDescriptor == reading })
+    }
+
+    @Test func aWaveformSwappedForALinkOutIsRefusedOrReadAsItWasFound() throws {
+        let outside = try TemporaryFolder()
+        try outside.write(pcm16WAV([-1]), to: "secret.wav")
+        let folder = try TemporaryFolder()
+        try folder.write(pcm16WAV([8_192]), to: "tick.wav")
+        let name = folder.path + "/tick.wav"
+        let target = outside.path + "/secret.wav"
+        let realTarget = URL(fileURLWithPath: target).resolvingSymlinksInPath().path
+        @Sendable func swap() {
+            _ = unlink(name)
+            _ = symlink(target, name)
+        }
+        // Swapped just before the name is resolved: the link is what the kernel finds, and refuses.
+        let before = SystemCallMocking.Driver()
+        before.perform(before: "openat", swap)
+        let refused = SystemCallMocking.withDriver(before) { loadError("tick.wav", in: folder) }
+        #expect(refused?.problem == .symbolicLinkEscapes(resolved: realTarget))
+        #expect(refused?.description == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): "
+            + "EventWaveformPath \"tick.wav\" leaves the pattern's folder through a symbolic link (to \(realTarget))")
+        // Swapped just after: the file found (inside) is the one checked and read.
+        try FileManager.default.removeItem(atPath: name)
+        try folder.write(pcm16WAV([8_192]), to: "tick.wav")
+        let after = SystemCallMocking.Driver()
+        after.perform(before: "readlink", {})      // the folder's own look-up
+        after.perform(before: "readlink", swap)
+        let loaded = try SystemCallMocking.withDriver(after) {
+            try AudioPatternLoader().load(pattern: pattern(waveform: "tick.wav"), patternPath: folder.path + "/hit.ahap")
+        }
+        #expect(loaded.clips[1]?.samples == [0.25])
     }
     #endif
+
+    @Test func aLinkIntoALookAlikeSiblingFolderIsRefused() throws {
+        let parent = try TemporaryFolder()
+        let composed = "caf\u{E9}"        // NFC: é as one scalar
+        let decomposed = "cafe\u{301}"    // NFD: e + combining acute; == as Swift strings, another folder on disk
+        try parent.write(pcm16WAV([1]), to: decomposed + "/other.wav")
+        try FileManager.default.createDirectory(atPath: parent.path + "/" + composed, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: parent.path + "/" + composed + "/hit.wav",
+                                                   withDestinationPath: "../" + decomposed + "/other.wav")
+        let patternPath = parent.path + "/" + composed + "/hit.ahap"
+        let realParent = URL(fileURLWithPath: parent.path).resolvingSymlinksInPath().path
+        do {
+            _ = try AudioPatternLoader().load(pattern: pattern(waveform: "hit.wav"), patternPath: patternPath)
+            Issue.record("a waveform in a look-alike sibling folder was read")
+        } catch {
+            guard case let .symbolicLinkEscapes(resolved) = error.problem else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(Array(resolved.utf8) == Array((realParent + "/" + decomposed + "/other.wav").utf8))
+        }
+        // A sibling whose name merely starts with the folder's: the separator marks the boundary.
+        try parent.write(pcm16WAV([1]), to: "cafe/other.wav")
+        try parent.write(pcm16WAV([1]), to: "caf/x.wav")
+        try FileManager.default.createSymbolicLink(atPath: parent.path + "/caf/hit.wav", withDestinationPath: "../cafe/other.wav")
+        #expect(throws: AudioPatternError.self) {
+            try AudioPatternLoader().load(pattern: pattern(waveform: "hit.wav"), patternPath: parent.path + "/caf/hit.ahap")
+        }
+    }
+
+    @Test func aFIFONamedAsAWaveformIsRefusedAtOnce() throws {
+        let folder = try TemporaryFolder()
+        try #require(mkfifo(folder.path + "/pipe.wav", 0o600) == 0)
+        // Nobody writes to the FIFO: a blocking open or read would never return.
+        let error = try #require(loadError("pipe.wav", in: folder))
+        #expect(error.problem == .notRegularFile)
+        #expect(error.description == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): "
+            + "EventWaveformPath \"pipe.wav\" is not a regular file")
+    }
+
+    @Test func aHugeWaveformIsRefusedBeforeAnythingIsRead() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(pcm16WAV([1]), to: "huge.wav")
+        try #require(truncate(folder.path + "/huge.wav", 1 << 30) == 0)   // sparse: no block on disk
+        let error = try #require(loadError("huge.wav", in: folder))
+        #expect(error.problem == .tooLarge(size: 1 << 30, limit: 16 << 20))
+        #expect(error.description == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): "
+            + "EventWaveformPath \"huge.wav\" is 1073741824 bytes, more than the limit of 16777216 bytes")
+    }
+
+    @Test func aWaveformPathAndAChunkIdArePrintedEscaped() throws {
+        let folder = try TemporaryFolder()
+        let error = try #require(loadError("\u{1B}]0;pwned\u{07}.wav", in: folder))
+        #expect(error.problem == .missing)
+        #expect(error.waveformPath == "\u{1B}]0;pwned\u{07}.wav")
+        #expect(error.description == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): "
+            + #"EventWaveformPath "\u{1B}]0;pwned\u{07}.wav": no such file"#)
+        // A chunk id is four bytes of the file: ESC [ 2 J clears a terminal.
+        let clearing = Array("RIFF\0\0\0\0WAVE\u{1B}[2J".utf8) + [100, 0, 0, 0, 1, 2]
+        try folder.write(clearing, to: "clear.wav")
+        #expect(loadError("clear.wav", in: folder)?.description
+            == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"clear.wav\": "
+            + #"WAV chunk "\u{1B}[2J" at byte 12 declares 100 bytes but only 2 remain"#)
+        #expect(WAVError(.missingChunk("\u{9B}2J "), path: "a\u{9B}.wav").description == #"a\u{9B}.wav: WAV file has no "\u{9B}2J " chunk"#)
+    }
 
     @Test func aPatternFileIsDecodedThenItsSoundLoaded() throws {
         let folder = try TemporaryFolder()
