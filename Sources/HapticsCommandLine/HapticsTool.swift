@@ -1,3 +1,5 @@
+import HapticsSystem
+
 /// The `haptics` command-line tool: picks the subcommand, handles `--help` and `--version`, and
 /// turns errors into messages and exit statuses.
 public enum HapticsTool {
@@ -30,7 +32,7 @@ public enum HapticsTool {
             break
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            console.errorLine("haptics: unknown command '\(first)'. See 'haptics --help'.")
+            console.errorLine("haptics: unknown command '\(PrintableText.escaped(first))'. See 'haptics --help'.")
             return ExitStatus.usage
         }
         let rest = Array(arguments.dropFirst())
@@ -42,10 +44,14 @@ public enum HapticsTool {
             let parsed = try command.init(arguments: rest)
             return try parsed.run(context)
         } catch {
+            // Messages quote arguments, file names and device names: whatever a command missed
+            // escaping is escaped here (escaping twice changes nothing).
             switch error {
             case let .usage(message):
+                let message = PrintableText.escaped(message)
                 console.errorLine("haptics \(command.name): \(message). See 'haptics \(command.name) --help'.")
             case let .failure(message):
+                let message = PrintableText.escaped(message)
                 console.errorLine("haptics \(command.name): \(message)")
             }
             return error.exitStatus

@@ -11,17 +11,18 @@ public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A system call failed with the given errno.
     case systemCall(path: String, SystemCallError)
 
-    /// A readable explanation, with the fix where there is one.
+    /// A readable explanation, with the fix where there is one; the path (a folder's entry, or
+    /// what the user typed) escaped for the terminal.
     public var description: String {
         switch self {
         case let .permissionDenied(path):
-            return "\(path): permission denied; install Tools/udev/70-haptics.rules (TAG+=\"uaccess\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"
+            return "\(PrintableText.escaped(path)): permission denied; install Tools/udev/70-haptics.rules (TAG+=\"uaccess\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"
         case let .noForceFeedback(path):
-            return "\(path): the device has no force feedback"
+            return "\(PrintableText.escaped(path)): the device has no force feedback"
         case let .deviceLost(path, error):
-            return "\(path): device lost (\(error))"
+            return "\(PrintableText.escaped(path)): device lost (\(error))"
         case let .systemCall(path, error):
-            return "\(path): \(error)"
+            return "\(PrintableText.escaped(path)): \(error)"
         }
     }
 }

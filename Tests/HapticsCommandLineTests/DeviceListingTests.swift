@@ -38,6 +38,29 @@ struct DeviceListingTests {
             """)
     }
 
+    /// A device whose name and strings (the kernel's, set by whoever made the device: a uinput or
+    /// uhid device can be named anything) hold terminal controls.
+    static let hostile = EvdevDeviceInfo(
+        path: "/dev/input/event7", name: "Pad\u{1B}]0;pwned\u{07}\u{9B}2J",
+        id: InputID(bus: 0x03, vendor: 0x054C, product: 0x0CE6, version: 1), physicalLocation: "usb\u{1B}[2J",
+        uniqueIdentifier: "\u{202E}cba", forceFeedbackCodes: [.rumble], slots: 16,
+        accessError: .permissionDenied(path: "/dev/input/event7\u{1B}[0m"))
+
+    @Test("device names and paths from outside are printed escaped, in the table and in JSON")
+    func hostileNames() {
+        let table = DevicesCommand.render([Self.hostile], directory: "/dev/\u{9B}input", json: false)
+        #expect(table.contains(#"/dev/input/event7  Pad\u{1B}]0;pwned\u{07}\u{9B}2J  0003:054c:0ce6"#))
+        #expect(table.contains(#"note: /dev/input/event7\u{1B}[0m: permission denied;"#))
+        #expect(table.unicodeScalars.allSatisfy { $0 == "\n" || !PrintableText.needsEscaping($0) })
+        #expect(DevicesCommand.render([], directory: "/dev/\u{9B}input", json: false) == #"no force-feedback devices in /dev/\u{9B}input"# + "\n")
+        let json = DevicesCommand.render([Self.hostile], directory: "/dev/\u{9B}input", json: true)
+        #expect(json.contains(#""name":"Pad\u001b]0;pwned\u0007\u009b2J""#))
+        #expect(json.contains(#""directory":"/dev/\u009binput""#))
+        #expect(json.unicodeScalars.allSatisfy { $0 == "\n" || !PrintableText.needsEscaping($0) })
+        let report = VerifyCommand.render(Self.verified, name: Self.hostile.name, path: Self.hostile.path, json: false)
+        #expect(report.hasPrefix(#"Pad\u{1B}]0;pwned\u{07}\u{9B}2J (/dev/input/event7)"# + "\n"))
+    }
+
     static let verified: [EffectVerification] = [
         EffectVerification(kind: .rumble, outcome: .accepted, accepted: [.upload, .erase], written: [.play, .stop]),
         EffectVerification(kind: .periodic, outcome: .rejected(SystemCallError(call: "EVIOCSFF", errno: .invalidArgument)),

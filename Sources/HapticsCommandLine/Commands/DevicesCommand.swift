@@ -1,4 +1,5 @@
 import HapticsDevices
+import HapticsSystem
 
 /// `haptics devices`: the force-feedback devices present, and nodes that cannot be opened.
 struct DevicesCommand: Command {
@@ -29,14 +30,15 @@ struct DevicesCommand: Command {
     /// cannot be opened, or one JSON line per device followed by the summary line.
     static func render(_ devices: [EvdevDeviceInfo], directory: String, json: Bool) -> String {
         if json { return devices.map { jsonLine($0) + "\n" }.joined() + summaryLine(devices, directory: directory) + "\n" }
-        guard !devices.isEmpty else { return "no force-feedback devices in \(directory)\n" }
+        guard !devices.isEmpty else { return "no force-feedback devices in \(PrintableText.escaped(directory))\n" }
         var rows = [["PATH", "NAME", "ID", "FF", "SLOTS", "PROFILE"]]
         for device in devices {
             // A node that could not even be opened read-only has nothing but its path.
             let known = !device.name.isEmpty || device.slots > 0
+            // The path and the name come from outside (a folder's entries, the kernel's device name).
             rows.append([
-                device.path,
-                device.name.isEmpty ? "?" : device.name,
+                PrintableText.escaped(device.path),
+                device.name.isEmpty ? "?" : PrintableText.escaped(device.name),
                 known ? device.id.busVendorProduct : "?",
                 known ? ForceFeedbackNames.effectTypes(device.forceFeedbackCodes).joined(separator: ",") : "?",
                 known ? String(device.slots) : "?",
@@ -45,7 +47,7 @@ struct DevicesCommand: Command {
         }
         var text = table(rows)
         for device in devices {
-            if let error = device.accessError { text += "note: \(error)\n" }
+            if let error = device.accessError { text += "note: \(PrintableText.escaped(error.description))\n" }
         }
         return text
     }

@@ -1,5 +1,6 @@
 import HapticsDevices
 import HapticsRendering
+import HapticsSystem
 
 /// `haptics info`: everything known about one device, and the profile it plays with.
 struct InfoCommand: Command {
@@ -41,16 +42,17 @@ struct InfoCommand: Command {
             context.console.line(line.text)
             return ExitStatus.success
         }
+        // Everything but the numbers comes from outside: the node's path, the kernel's strings.
         let rows = [
-            HelpRow("path", info.path),
-            HelpRow("name", info.name),
+            HelpRow("path", PrintableText.escaped(info.path)),
+            HelpRow("name", PrintableText.escaped(info.name)),
             HelpRow("id", "bus \(InputID.hex4(info.id.bus)) vendor \(InputID.hex4(info.id.vendor)) product \(InputID.hex4(info.id.product)) version \(InputID.hex4(info.id.version))"),
-            HelpRow("phys", info.physicalLocation.isEmpty ? "-" : info.physicalLocation),
-            HelpRow("uniq", info.uniqueIdentifier.isEmpty ? "-" : info.uniqueIdentifier),
+            HelpRow("phys", info.physicalLocation.isEmpty ? "-" : PrintableText.escaped(info.physicalLocation)),
+            HelpRow("uniq", info.uniqueIdentifier.isEmpty ? "-" : PrintableText.escaped(info.uniqueIdentifier)),
             HelpRow("effects", ForceFeedbackNames.names(info.forceFeedbackCodes).joined(separator: " ")),
             HelpRow("slots", String(info.slots)),
             HelpRow("profile", "\(profile.name) (\(profile.displayName)), rise \(JSONLine.number(profile.riseTime.inMilliseconds, digits: 1)) ms"),
-            HelpRow("access", info.accessError.map(\.description) ?? "read-write"),
+            HelpRow("access", info.accessError.map { PrintableText.escaped($0.description) } ?? "read-write"),
         ]
         for row in rows { context.console.line(row.syntax + ":" + String(repeating: " ", count: 9 - row.syntax.count) + row.help) }
         return ExitStatus.success

@@ -94,7 +94,7 @@ struct PlayCommand: Command {
             guard plotPath == nil, wavPath == nil else { return nil }
             let directory = DeviceSelection.directory(context)
             guard let first = DeviceCatalog.discover(directory: directory).first(where: { $0.accessError == nil }) else {
-                context.console.errorLine("no force-feedback device in \(directory); playing on the simulated device")
+                context.console.errorLine("no force-feedback device in \(PrintableText.escaped(directory)); playing on the simulated device")
                 return nil
             }
             return first.path
@@ -115,7 +115,7 @@ struct PlayCommand: Command {
             context.console.line(summary.text)
             return
         }
-        context.console.line("\(name) on \(run.output.name) (\(path)), profile \(run.output.profile.name)")
+        context.console.line("\(PrintableText.escaped(name)) on \(PrintableText.escaped(run.output.name)) (\(PrintableText.escaped(path))), profile \(run.output.profile.name)")
         switch run.outcome {
         case let .scheduled(feltAt):
             context.console.line("felt at +\(JSONLine.number((feltAt - run.requestedAt).inMilliseconds, digits: 1)) ms")
@@ -147,7 +147,7 @@ struct PlayCommand: Command {
             return
         }
         let color = context.console.isTerminal && context.environment["NO_COLOR"] == nil
-        context.console.line("\(name) on the simulated device (profile \(run.profile.name))")
+        context.console.line("\(PrintableText.escaped(name)) on the simulated device (profile \(run.profile.name))")
         context.console.write(TerminalPlot.render(timeline, width: 72, color: color))
         switch run.outcome {
         case let .scheduled(feltAt):

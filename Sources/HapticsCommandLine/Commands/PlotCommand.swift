@@ -3,6 +3,7 @@ import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
 import HapticsViews
+import HapticsSystem
 
 /// `haptics plot`: renders a pattern for a device profile and draws it as SVG, without playing.
 struct PlotCommand: Command {
@@ -47,7 +48,7 @@ struct PlotCommand: Command {
         let timeline = MotorTimeline(program: program, actuator: device.profile.actuator)
         let markers = PlotMarker.markers(for: target.pattern, leadTime: program.leadTime)
         try PlayCommand.write(SVGPlot.render(timeline, title: "\(target.name) on \(device.profile.displayName)", events: markers), to: output)
-        context.console.line("\(output): \(program.commands.count) commands over \(JSONLine.number(program.duration.inMilliseconds, digits: 1)) ms")
+        context.console.line("\(PrintableText.escaped(output)): \(program.commands.count) commands over \(JSONLine.number(program.duration.inMilliseconds, digits: 1)) ms")
         return ExitStatus.success
     }
 }

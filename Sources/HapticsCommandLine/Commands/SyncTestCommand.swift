@@ -1,6 +1,7 @@
 import Haptics
 import HapticsPatterns
 import HapticsRendering
+import HapticsSystem
 
 /// `haptics sync-test`: measures, through a loopback sound card, how closely the engine lands a
 /// sound cue's audible onset on its haptic's felt onset.
@@ -85,8 +86,8 @@ struct SyncTestCommand: Command {
             String(repeating: " ", count: max(0, width - text.count)) + text
         }
         var lines = [
-            "haptics: \(result.hapticDevice), profile \(result.profile.name) (rise \(ms(result.profile.riseTime)) ms); start = \(result.hapticTiming)",
-            "sound: \(configuration.playbackDevice) captured on \(configuration.captureDevice); period \(ms(result.period)) ms, output latency \(ms(result.latency)) ms",
+            "haptics: \(PrintableText.escaped(result.hapticDevice)), profile \(result.profile.name) (rise \(ms(result.profile.riseTime)) ms); start = \(result.hapticTiming)",
+            "sound: \(PrintableText.escaped(configuration.playbackDevice)) captured on \(PrintableText.escaped(configuration.captureDevice)); period \(ms(result.period)) ms, output latency \(ms(result.latency)) ms",
             "",
             "   #  cue                   haptic start   felt (+rise)      heard   residual (ms from the cue's onset)",
         ]

@@ -1,4 +1,5 @@
 import HapticsDevices
+import HapticsSystem
 
 /// `haptics verify`: what a device does with each effect type, found by trying it.
 struct VerifyCommand: Command {
@@ -47,7 +48,7 @@ struct VerifyCommand: Command {
     /// mean, or one JSON line per type.
     static func render(_ results: [EffectVerification], name: String, path: String, json: Bool) -> String {
         if json { return results.map { jsonLine($0, path: path) + "\n" }.joined() }
-        var text = "\(name) (\(path))\n"
+        var text = "\(PrintableText.escaped(name)) (\(PrintableText.escaped(path)))\n"
         for result in results {
             let type = result.kind.rawValue
             let waveform = result.waveform.map { "; waveform \($0.name)" } ?? ""
