@@ -1,6 +1,7 @@
 import Haptics
 import HapticsAudio
 import HapticsRendering
+import HapticsSystem
 
 extension PlayTarget {
     /// Starts the target on `engine`, with its sound on `sound`'s output when given (a file's sound
@@ -18,8 +19,11 @@ extension PlayTarget {
             let player: HapticPatternPlayer
             do {
                 player = sound == nil ? try engine.makePlayer(pattern: pattern) : try engine.makePlayer(contentsOf: path)
+            } catch let error as AudioLoadError {
+                // Located already (file, event, waveform): the same line `validate` prints.
+                throw .failure(error.description)
             } catch {
-                throw .failure("\(path): cannot load the pattern: \(error)")
+                throw .failure("\(PrintableText.escaped(path)): cannot load the pattern: \(error)")
             }
             if prepare { player.prepare() }
             guard let sound else { return PlayStart(outcome: player.start(), audio: nil, player: player, length: player.duration) }

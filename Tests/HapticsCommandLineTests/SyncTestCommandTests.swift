@@ -106,7 +106,8 @@ struct SyncTestCommandTests {
             """.utf8)).write(to: URL(fileURLWithPath: folder + "/tick.ahap"))
         let missing = runTool("play", folder + "/tick.ahap", "--device", "simulated", "--audio", folder + "/out.wav")
         #expect(missing.status == 1)
-        #expect(missing.error.hasPrefix("haptics play: \(folder)/tick.ahap: cannot load the pattern: \(folder)/tick.ahap: AudioCustom event at 0.02 s (events[1]): "))
+        #expect(missing.error == "haptics play: \(folder)/tick.ahap: AudioCustom event at 0.02 s (events[1]): "
+            + "EventWaveformPath \"tick.wav\": no such file\n")
         #expect(missing.output == "")
 
         let samples = (0..<48).flatMap { _ in [UInt8(0x00), UInt8(0x40)] }   // 1 ms at 16 384

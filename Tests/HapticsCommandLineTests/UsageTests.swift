@@ -63,7 +63,7 @@ struct UsageTests {
               info       Show one device's identity, capabilities and profile.
               play       Play a feedback or a pattern file.
               demo       Play every feedback of the vocabulary in turn.
-              validate   Check pattern files; exit 0 when all decode, 1 otherwise.
+              validate   Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
               plot       Draw what a feedback or pattern file does on a device, as SVG.
               verify     Try each effect type on a device and report what the kernel accepted.
               emulate    Create a virtual device and print what it is sent, until Ctrl-C.
@@ -112,7 +112,7 @@ struct UsageTests {
         let viaHelp = runTool("help", "validate")
         #expect(direct.output == viaHelp.output)
         #expect(direct.output == """
-            OVERVIEW: Check pattern files; exit 0 when all decode, 1 otherwise.
+            OVERVIEW: Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
 
             USAGE:
               haptics validate <file.ahap>... [--json]
@@ -122,7 +122,10 @@ struct UsageTests {
               --json          One JSON object per file.
               -h, --help      Show this help.
 
-            Errors and warnings go to standard error as file:line:column: path: message.
+            Each file is decoded, then every AudioCustom waveform it names is read and decoded as play
+            reads it: confined to the file's folder, within the same limits. A FIFO, a device or a file
+            over the size limit is refused without waiting or reading it. Errors and warnings go to
+            standard error as file:line:column: path: message, with control characters escaped.
 
             """)
     }

@@ -1,15 +1,23 @@
+import HapticsAudio
 import HapticsPatterns
+import HapticsSystem
 
-/// `haptics validate`: decodes pattern files and reports located errors and warnings.
+/// `haptics validate`: checks pattern files as `play` would load them — the pattern and the sounds
+/// it names — and reports located errors and warnings.
 struct ValidateCommand: Command {
     static let name = "validate"
-    static let abstract = "Check pattern files; exit 0 when all decode, 1 otherwise."
+    static let abstract = "Check pattern files and their sounds; exit 0 when all load, 1 otherwise."
     static let usage = ["validate <file.ahap>... [--json]"]
     static let options = [
         HelpRow("<file.ahap>...", "Pattern files to check."),
         HelpRow("--json", "One JSON object per file."),
     ]
-    static let discussion = "Errors and warnings go to standard error as file:line:column: path: message."
+    static let discussion = """
+        Each file is decoded, then every AudioCustom waveform it names is read and decoded as play
+        reads it: confined to the file's folder, within the same limits. A FIFO, a device or a file
+        over the size limit is refused without waiting or reading it. Errors and warnings go to
+        standard error as file:line:column: path: message, with control characters escaped.
+        """
 
     var files: [String] = []
     var json = false
@@ -26,8 +34,7 @@ struct ValidateCommand: Command {
             var line = JSONLine()
             line.add("file", file)
             do {
-                let decoded = try decodePattern(contentsOf: file)
-                for warning in decoded.warnings { context.console.errorLine(warning.description) }
+                let decoded = try Self.load(file, context: context)
                 let haptic = decoded.pattern.events.filter(\.kind.isHaptic).count
                 let audio = decoded.pattern.events.count - haptic
                 if json {
@@ -37,7 +44,7 @@ struct ValidateCommand: Command {
                     line.add("duration_s", decoded.pattern.duration, digits: 3)
                     context.console.line(line.text)
                 } else {
-                    context.console.line("\(file): ok (\(haptic) haptic, \(audio) audio event\(audio == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s, \(decoded.warnings.count) warning\(decoded.warnings.count == 1 ? "" : "s"))")
+                    context.console.line("\(PrintableText.escaped(file)): ok (\(haptic) haptic, \(audio) audio event\(audio == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s, \(decoded.warnings.count) warning\(decoded.warnings.count == 1 ? "" : "s"))")
                 }
             } catch {
                 failures += 1
@@ -50,5 +57,23 @@ struct ValidateCommand: Command {
             }
         }
         return failures == 0 ? ExitStatus.success : ExitStatus.failure
+    }
+
+    /// Decodes `file` (its warnings printed as they are found) and loads its sound with the loader
+    /// the engine uses at play time, so what passes here is what `play` accepts.
+    static func load(_ file: String, context: CommandContext) throws(AudioLoadError) -> DecodedPattern {
+        let decoded: DecodedPattern
+        do {
+            decoded = try decodePattern(contentsOf: file)
+        } catch {
+            throw .pattern(error)
+        }
+        for warning in decoded.warnings { context.console.errorLine(warning.description) }
+        do {
+            _ = try AudioPatternLoader().load(pattern: decoded.pattern, patternPath: file)
+        } catch {
+            throw .sound(error)
+        }
+        return decoded
     }
 }
