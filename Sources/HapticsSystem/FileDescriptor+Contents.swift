@@ -4,8 +4,9 @@ import Glibc
 extension FileDescriptor {
     /// The bytes of the regular file at `path`, refusing files larger than `maximumSize`.
     ///
-    /// The file is opened once, `O_RDONLY | O_CLOEXEC | O_NONBLOCK` (so a FIFO or a device node never
-    /// blocks the open), plus `O_NOFOLLOW` unless `followingSymbolicLinks`; everything after that is
+    /// The file is opened once, `O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY` (so a FIFO or a device
+    /// node never blocks the open, and a terminal never becomes the process's controlling terminal),
+    /// plus `O_NOFOLLOW` unless `followingSymbolicLinks`; everything after that is
     /// checked on the open descriptor, never on the name again: it must be a regular file of at most
     /// `maximumSize` bytes, and it is read from that descriptor with a buffer one byte larger than its
     /// size, so a file that grows while it is read is noticed instead of read without bound.
@@ -14,7 +15,7 @@ extension FileDescriptor {
     public static func readContents(
         ofFile path: String, maximumSize: Int, followingSymbolicLinks: Bool = true
     ) throws(FileReadError) -> [UInt8] {
-        var options: OpenOptions = [.closeOnExec, .nonBlocking]
+        var options: OpenOptions = [.closeOnExec, .nonBlocking, .noControllingTerminal]
         if !followingSymbolicLinks { options.insert(.noFollow) }
         let descriptor: FileDescriptor
         do {
