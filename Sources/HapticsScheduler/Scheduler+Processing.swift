@@ -223,8 +223,15 @@ extension Scheduler {
     }
 
     /// Re-anchors an active player at `time` so that a rate change applies from there on.
-    private func reanchor(_ slot: Int, at time: Int64) {
+    ///
+    /// A change dated before the player's anchor (its start, seek, wrap or previous change), which
+    /// only a late submission can be, applies from the anchor: the commands since were played at the
+    /// old rate, and going back would move the position backwards — over and over, for a caller
+    /// alternating such changes, until it overflowed. So the position only grows, and never beyond
+    /// the player's next command.
+    private func reanchor(_ slot: Int, at requested: Int64) {
         let players = realtime.pointee.players
+        let time = max(requested, players[slot].anchor)
         let elapsed = time - players[slot].anchor
         let rate = players[slot].rate
         let advanced = rate == 1 ? elapsed : Int64((Double(elapsed) * rate).rounded())
