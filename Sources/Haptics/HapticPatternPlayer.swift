@@ -295,7 +295,7 @@ public final class HapticPatternPlayer: Sendable {
         return endSoundLoop { silenceSound(at: time) } && haptics
     }
 
-    /// Plays faster (> 1) or slower (< 1); `rate` must be positive. Haptics only: the sound keeps
+    /// Plays faster (> 1) or slower (< 1), `rate` in 1/64…64. Haptics only: the sound keeps
     /// the timing it was started with. A looping sound stops repeating at a rate change: a recorded
     /// clip cannot follow the haptics' new pass lengths, so a pass queued to begin after `time` is
     /// taken back and none follows (the pass playing then finishes). While the rate is not 1, a
