@@ -242,8 +242,9 @@ extension Scheduler {
     /// The instant at which `programTime` (of the current iteration) plays.
     ///
     /// Cannot overflow: the anchor lies within `SchedulerLimits.instants` widened by the catch-up
-    /// bound, the distance within a program length and a catch-up rescaled by the rate, and the rate
-    /// within 1/64…64 (all checked when submitted or loaded).
+    /// bound, the anchor position within the pass (0…duration: re-anchoring never goes back, and a
+    /// wrap starts over), offsets within `SchedulerLimits.maximumProgramLength`, and the rate within
+    /// 1/64…64 — all checked when submitted or loaded — so the sum stays below 2⁶³ by far.
     private func deadline(_ player: PlayerState, _ programTime: Int64) -> Int64 {
         let distance = programTime - player.anchorPosition
         if player.rate == 1 { return player.anchor + distance }
