@@ -16,6 +16,11 @@ public enum AudioSilenceReason: String, Sendable, Hashable, CaseIterable, Custom
     case engineStopped
     /// The audio output's queue was full; the sound was dropped and counted.
     case queueFull
+    /// The play's intensity (the cue's gain) was NaN or infinite; the haptic was refused too.
+    case invalidIntensity
+    /// The requested onset lies more than `HapticEngine.schedulingHorizon` ahead; the haptic was
+    /// refused too.
+    case onsetOutOfRange
 
     /// A short human-readable explanation.
     public var description: String {
@@ -28,6 +33,8 @@ public enum AudioSilenceReason: String, Sendable, Hashable, CaseIterable, Custom
         case .applicationInactive: return "the application is not active"
         case .engineStopped: return "the engine is stopped"
         case .queueFull: return "the audio queue is full (sound dropped)"
+        case .invalidIntensity: return "the intensity is not a finite number"
+        case .onsetOutOfRange: return "the onset is more than an hour ahead"
         }
     }
 }

@@ -1,4 +1,5 @@
 import HapticsAudio
+import HapticsRendering
 import HapticsScheduler
 
 /// Errors of the engine itself.
@@ -19,6 +20,13 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case soundCue(WAVError)
     /// A sound cue library given to `attachAudio` lacks the cues of these vocabulary items.
     case soundCuesMissing([String])
+    /// An output given to `addOutput` has a profile value outside its range
+    /// (`DeviceProfile.validate()`).
+    case invalidProfile(DeviceProfileError)
+    /// A pattern given to `makePlayer(pattern:)` has a time that is negative, not a finite number,
+    /// or ends after `HapticEngine.maximumPatternDuration`: `path` names it (`events[2].duration`,
+    /// `curves[0].controlPoints[3].time`), `seconds` is the offending time or end.
+    case patternTimeOutOfRange(path: String, seconds: Double)
 
     /// What went wrong.
     public var description: String {
@@ -37,6 +45,10 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
             return "sound cue: \(error)"
         case let .soundCuesMissing(names):
             return "no sound cue for \(names.joined(separator: ", "))"
+        case let .invalidProfile(error):
+            return "device profile: \(error)"
+        case let .patternTimeOutOfRange(path, seconds):
+            return "pattern: \(path) is \(seconds) s, outside 0…3600 s"
         }
     }
 }

@@ -38,18 +38,21 @@ public final class ImpactFeedbackGenerator: Sendable {
     /// Whether a preparation is still holding.
     public var isPrepared: Bool { entry.map(engine.isPrepared) ?? false }
 
-    /// Plays the impact now, at `intensity` (0…1, clamped).
+    /// Plays the impact now, at `intensity`: clamped to 0…1, as the platform guidelines' impacts
+    /// are; a NaN or infinite intensity is refused with `.notPlayed(.invalidIntensity)`.
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: min(max(intensity, 0), 1), at: nil, withSound: playsSound).haptics
+        return engine.play(entry, intensity: intensity, at: nil, withSound: playsSound).haptics
     }
 
-    /// Plays the impact so that it is felt at `feltAt` (e.g. when a sound becomes audible).
+    /// Plays the impact so that it is felt at `feltAt` (e.g. when a sound becomes audible), with
+    /// `intensity` as `impactOccurred(intensity:)` takes it. A `feltAt` more than
+    /// `HapticEngine.schedulingHorizon` (one hour) ahead is refused with `.notPlayed(.onsetOutOfRange)`.
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0, feltAt: MonotonicInstant) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: min(max(intensity, 0), 1), at: feltAt, withSound: playsSound).haptics
+        return engine.play(entry, intensity: intensity, at: feltAt, withSound: playsSound).haptics
     }
 }
 

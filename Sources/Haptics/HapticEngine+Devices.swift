@@ -8,6 +8,9 @@ extension HapticEngine {
     /// Adds a device while the engine runs (a controller plugged in): the vocabulary is rendered
     /// for it and loaded, whatever is prepared now is prepared on it too, and a `.deviceAdded`
     /// event is delivered. Control side (may block on device uploads).
+    ///
+    /// Throws `.invalidProfile` when a value of the output's profile is outside its range
+    /// (`DeviceProfile.validate()`), `.tooManyOutputs` or `.schedulerFull`; nothing is added then.
     public func addOutput(_ output: Output) throws(EngineError) {
         let channel = try install(output)
         prepareCurrentPreparations(onChannel: channel)
@@ -49,10 +52,20 @@ extension HapticEngine {
     /// Renders the vocabulary for `output`, loads it on a new channel and publishes the channel.
     @discardableResult
     func install(_ output: Output) throws(EngineError) -> ChannelID {
-        try devices.withLock { (devices: inout [EngineDevice]) throws(EngineError) -> ChannelID in
+        do throws(DeviceProfileError) {
+            try output.profile.validate()
+        } catch {
+            throw .invalidProfile(error)
+        }
+        return try devices.withLock { (devices: inout [EngineDevice]) throws(EngineError) -> ChannelID in
             let maximum = configuration.scheduler.maximumChannels
             guard scheduler.channelTotal < maximum else { throw .tooManyOutputs(maximum: maximum) }
-            let channel = scheduler.addChannel(output: output.device, profile: output.profile, policy: configuration.overlapPolicy)
+            let channel: ChannelID
+            do throws(SchedulerError) {
+                channel = try scheduler.addChannel(output: output.device, profile: output.profile, policy: configuration.overlapPolicy)
+            } catch {
+                throw .tooManyOutputs(maximum: maximum)
+            }
             let renderer = Renderer(profile: output.profile)
             var device = EngineDevice(output: output, channel: channel, programs: [], programIDs: [], players: [])
             let gainOutput = EngineDevice.hardwareGain(of: output.device)

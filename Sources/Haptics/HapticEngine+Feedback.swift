@@ -7,6 +7,11 @@ extension HapticEngine {
     ///
     /// The item's program is already loaded; this costs two lock-free submissions per output
     /// (intensity, start) and never blocks.
+    ///
+    /// An impact's intensity is clamped to 0…1; a NaN or infinite one is refused with
+    /// `.notPlayed(.invalidIntensity)`. A `feltAt` sooner than the devices can make is moved to the
+    /// earliest they can (the outcome says when); one more than `schedulingHorizon` (one hour)
+    /// ahead is refused with `.notPlayed(.onsetOutOfRange)`.
     @discardableResult
     public func play(_ feedback: Feedback, feltAt: MonotonicInstant? = nil) -> PlaybackOutcome {
         play(feedback, withSound: false, at: feltAt).haptics
@@ -23,14 +28,15 @@ extension HapticEngine {
     /// and does not change the sound. Sound that cannot play (not asked for, no audio output,
     /// muted, device lost, queue full) is left out of the timing, so it never delays or drops the
     /// haptic; the outcome says what happened to each half. Lock-free and allocation-free, like
-    /// `play(_:feltAt:)`.
+    /// `play(_:feltAt:)`, which says what intensities and onsets are accepted; a refused one
+    /// refuses both halves, for the same reason.
     @discardableResult
     public func play(_ feedback: Feedback, withSound: Bool, at onset: MonotonicInstant? = nil) -> PlaybackOutcome.WithSound {
         guard let entry = vocabularyEntry(for: feedback) else {
             return PlaybackOutcome.WithSound(haptics: .notPlayed(.unsupported), audio: .notPlayed(.noSound))
         }
         var intensity = 1.0
-        if case let .impact(_, requested) = feedback { intensity = min(max(requested, 0), 1) }
+        if case let .impact(_, requested) = feedback { intensity = requested }
         return play(entry, intensity: intensity, at: onset, withSound: withSound)
     }
 
@@ -40,16 +46,23 @@ extension HapticEngine {
         return nil
     }
 
-    func play(_ entry: VocabularyEntry, intensity: Double, at requested: MonotonicInstant?, withSound: Bool) -> PlaybackOutcome.WithSound {
+    /// Plays a vocabulary entry at `requestedIntensity` (clamped to 0…1, refused when not finite),
+    /// felt at `requested` (as soon as possible when `nil` or sooner; refused beyond the horizon).
+    func play(_ entry: VocabularyEntry, intensity requestedIntensity: Double, at requested: MonotonicInstant?, withSound: Bool) -> PlaybackOutcome.WithSound {
+        let now = scheduler.currentTime()
+        if let refusal = Self.refusal(intensity: requestedIntensity, onset: requested, now: now) {
+            return PlaybackOutcome.WithSound(haptics: .notPlayed(refusal.haptics),
+                                             audio: .notPlayed(withSound ? refusal.audio : .notRequested))
+        }
+        let intensity = min(max(requestedIntensity, 0), 1)
         let hapticReason = silenceReason()
         let sound = soundState(requested: withSound)
-        let now = scheduler.currentTime()
         var lead: Int64 = hapticReason == nil ? entry.maximumLeadTime(roster) : 0
         if let audio = sound.audio { lead = max(lead, audio.output.minimumLeadTime.nanoseconds) }
         // Every output starts early by its own lead time, so devices with different rise times are
         // felt together, and the sound is heard then too; an onset that can no longer be met moves
-        // to the earliest possible one.
-        let earliest = now.advanced(by: lead)
+        // to the earliest possible one. No lead is longer than the horizon an onset may lie ahead.
+        let earliest = now.advanced(by: min(lead, Self.schedulingHorizon.nanoseconds))
         let onset = max(requested ?? earliest, earliest)
         // The haptic goes first: nothing the sound does can hold it up.
         let haptics = hapticReason.map(PlaybackOutcome.notPlayed) ?? submit(entry, intensity: intensity, feltAt: onset, now: now)
@@ -76,8 +89,9 @@ extension HapticEngine {
             guard slot.playable else { continue }
             let start = felt.advanced(by: -slot.leadTime)
             // A device with a hardware gain applies the gain itself: its levels stay as prepared.
+            // Both factors are finite in 0…1, so the level is never refused.
             let level = slot.hardwareGain ? intensity : intensity * gain
-            guard scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start),
+            guard (try? scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start)) == true,
                   scheduler.start(slot.player, at: start)
             else { return .notPlayed(.queueFull) }
             scheduled = true
@@ -85,6 +99,17 @@ extension HapticEngine {
         guard scheduled else { return .notPlayed(.unsupported) }
         entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
         return .scheduled(feltAt: felt)
+    }
+}
+
+extension HapticEngine {
+    /// Why a play with these caller values is refused before anything else is looked at, for the
+    /// haptic and the sound half: a NaN or infinite intensity, or an onset beyond the horizon.
+    static func refusal(intensity: Double, onset: MonotonicInstant?, now: MonotonicInstant)
+        -> (haptics: SilenceReason, audio: AudioSilenceReason)? {
+        guard intensity.isFinite else { return (.invalidIntensity, .invalidIntensity) }
+        if let onset, onset > now + schedulingHorizon { return (.onsetOutOfRange, .onsetOutOfRange) }
+        return nil
     }
 }
 

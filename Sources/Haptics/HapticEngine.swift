@@ -19,13 +19,14 @@ public final class HapticEngine: Sendable {
         /// What happens when a feedback starts while another plays on the same device.
         public var overlapPolicy: OverlapPolicy
         /// How long a `prepare()` stays valid without a play (the guidelines: a few seconds); then
-        /// the prepared resources are released.
+        /// the prepared resources are released. 0…1 h; clamped into it.
         public var prepareLifetime: Duration
-        /// How often a started engine looks for lost devices and expired preparations (at least
-        /// every millisecond). Off the realtime thread.
+        /// How often a started engine looks for lost devices and expired preparations, 1 ms…10 s;
+        /// clamped into it. Off the realtime thread.
         public var housekeepingInterval: Duration
-        /// Capacities of the scheduler. `maximumChannels` bounds how many devices the engine can
-        /// have added over its lifetime (a lost device's channel is not reused).
+        /// Capacities of the scheduler, clamped into their ranges (`SchedulerConfiguration.clamped`).
+        /// `maximumChannels` bounds how many devices the engine can have added over its lifetime (a
+        /// lost device's channel is not reused).
         public var scheduler: SchedulerConfiguration
         /// A folder with the app's own sound cues (`<item>.wav` named like `Patterns/`, e.g.
         /// `impact-heavy.wav`), read by `attachAudio`; `nil` uses the cues built into the library.
@@ -45,7 +46,35 @@ public final class HapticEngine: Sendable {
             self.scheduler = scheduler
             self.soundCueFolder = soundCueFolder
         }
+
+        /// The range of `prepareLifetime`: 0…1 h.
+        public static let prepareLifetimeRange: ClosedRange<Duration> = .zero ... .seconds(3_600)
+        /// The range of `housekeepingInterval`: 1 ms…10 s.
+        public static let housekeepingIntervalRange: ClosedRange<Duration> = .milliseconds(1) ... .seconds(10)
+
+        /// This configuration with every value clamped into its range: what an engine created with
+        /// it uses.
+        public var clamped: Configuration {
+            var configuration = self
+            configuration.prepareLifetime = min(max(prepareLifetime, Self.prepareLifetimeRange.lowerBound),
+                                                Self.prepareLifetimeRange.upperBound)
+            configuration.housekeepingInterval = min(max(housekeepingInterval, Self.housekeepingIntervalRange.lowerBound),
+                                                     Self.housekeepingIntervalRange.upperBound)
+            configuration.scheduler = scheduler.clamped
+            return configuration
+        }
     }
+
+    /// How far ahead an onset may be asked for (a play's `feltAt`, a pattern's start, a sound's
+    /// `audibleAt` or latency): one hour. A later one is refused with `.onsetOutOfRange` and
+    /// nothing is scheduled; an earlier one than the devices can make moves to the earliest they
+    /// can, as always. One hour is far beyond any sound a game schedules, and keeps every instant
+    /// the engine hands the scheduler and the audio output far from overflowing.
+    public static let schedulingHorizon: Duration = .seconds(3_600)
+
+    /// The longest pattern `makePlayer(pattern:)` accepts: every event, parameter and curve must
+    /// end within one hour (`Renderer.maximumPatternDuration`). Decoded files are held to 600 s.
+    public static let maximumPatternDuration: Duration = Renderer.maximumPatternDuration
 
     /// One output the engine plays on.
     public struct Output: Sendable {
@@ -102,8 +131,11 @@ public final class HapticEngine: Sendable {
     }
 
     /// Creates an engine on any clock; with a `ManualClock`, drive it with `process()` (tests).
-    /// Outputs beyond `configuration.scheduler.maximumChannels` are left out.
-    public init<Clock: HapticClock>(clock: Clock, outputs: [Output], configuration: Configuration = Configuration()) {
+    /// Configuration values outside their ranges are clamped (`Configuration.clamped`). Outputs
+    /// beyond `configuration.scheduler.maximumChannels`, and outputs whose profile is invalid
+    /// (`DeviceProfile.validate()`; `addOutput` says why), are left out.
+    public init<Clock: HapticClock>(clock: Clock, outputs: [Output], configuration requested: Configuration = Configuration()) {
+        let configuration = requested.clamped
         scheduler = Scheduler(clock: clock, configuration: configuration.scheduler)
         self.configuration = configuration
         roster = ChannelRoster(capacity: configuration.scheduler.maximumChannels)
@@ -136,9 +168,13 @@ public final class HapticEngine: Sendable {
     /// Global gain, 0…1. 0 mutes. Devices with a hardware gain (evdev `FF_GAIN`) get it set on the
     /// device, so what was prepared stays prepared; on the others it scales every intensity.
     /// Setting it is a control-side call (it may write to devices).
+    ///
+    /// Values below 0 are 0 and above 1 are 1 (±infinity too); NaN is ignored and the gain keeps
+    /// its value — a broken slider neither mutes the user nor plays at full strength.
     public var gain: Double {
         get { Double(bitPattern: gainBits.load(ordering: .acquiring)) }
         set {
+            guard !newValue.isNaN else { return }
             let clamped = min(max(newValue, 0), 1)
             gainBits.store(clamped.bitPattern, ordering: .releasing)
             let outputs = devices.withLock { $0.compactMap(\.hardwareGain) }

@@ -41,6 +41,7 @@ public final class HapticPatternPlayer: Sendable {
     let soundLoop = Mutex<SoundLoop>(SoundLoop())
 
     init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil) throws {
+        try pattern.validateTimes()
         self.engine = engine
         self.pattern = pattern
         self.sound = sound?.hasSound == true ? sound : nil
@@ -129,13 +130,19 @@ public final class HapticPatternPlayer: Sendable {
     /// Starts playing haptics and sound on one timeline: the pattern's start is felt and heard at
     /// `onset`, or as soon as both can make it (now + the larger of the longest actuator lead time
     /// and the audio output's `minimumLeadTime`). Sound that cannot play is left out of the timing
-    /// and never delays the haptics; the outcome says what happened to each half.
+    /// and never delays the haptics; the outcome says what happened to each half. An onset more
+    /// than `HapticEngine.schedulingHorizon` (one hour) ahead is refused, both halves
+    /// `.notPlayed(.onsetOutOfRange)`; so is it by `start(feltAt:)` and `start(withSoundAudibleAt:)`.
     @discardableResult
     public func start(at onset: MonotonicInstant?) -> PlaybackOutcome.WithSound {
         start(at: onset, withSound: playsSound)
     }
 
     private func start(at requested: MonotonicInstant?, withSound: Bool) -> PlaybackOutcome.WithSound {
+        if let refusal = HapticEngine.refusal(intensity: 1, onset: requested, now: engine.scheduler.currentTime()) {
+            return PlaybackOutcome.WithSound(haptics: .notPlayed(refusal.haptics),
+                                             audio: .notPlayed(withSound ? refusal.audio : .notRequested))
+        }
         var haptics: PlaybackOutcome?
         var playable: [PlayerBinding] = []
         if let reason = engine.silenceReason() {
@@ -150,14 +157,16 @@ public final class HapticPatternPlayer: Sendable {
         let now = engine.scheduler.currentTime()
         var lead = playable.map(\.program.leadTime).max() ?? .zero
         if let audio = state.audio { lead = max(lead, audio.output.minimumLeadTime) }
+        lead = min(lead, HapticEngine.schedulingHorizon)
         let earliest = now + lead
         let onset = max(requested ?? earliest, earliest)
         if haptics == nil {
             haptics = .scheduled(feltAt: onset)
             for output in playable {
                 let start = onset - output.program.leadTime
+                // The gain is finite in 0…1, so the level is never refused.
                 let level = output.hardwareGain ? 1 : engine.gain
-                guard engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start),
+                guard (try? engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start)) == true,
                       engine.scheduler.start(output.player, at: start)
                 else {
                     haptics = .notPlayed(.queueFull)
@@ -217,11 +226,22 @@ public final class HapticPatternPlayer: Sendable {
     /// Stops at `time` (now when `nil`); the devices go silent and so does the sound: a voice still
     /// to come never sounds, one playing fades out over the audio output's `fadeOutFrames` from the
     /// position heard at `time`. `false` when a queue was full.
+    ///
+    /// Any instant is accepted, here and by the other controls (`setLooping`, `seek`,
+    /// `setPlaybackRate`, `send`): one in the past takes effect at once, and one beyond
+    /// `SchedulerLimits.instants` (±146 years of uptime) is clamped to it.
     @discardableResult
     public func stop(at time: MonotonicInstant? = nil) -> Bool {
-        let time = time ?? engine.scheduler.currentTime()
+        let time = controlInstant(time)
         let haptics = outputs.allSatisfy { engine.scheduler.stop($0.player, at: time) }
         return endSoundLoop { silenceSound(at: time) } && haptics
+    }
+
+    /// A control call's instant: now when `nil`, else clamped to `SchedulerLimits.instants`, so that
+    /// the sound-loop bookkeeping's ±1 ns steps around it cannot overflow.
+    func controlInstant(_ time: MonotonicInstant?) -> MonotonicInstant {
+        guard let time else { return engine.scheduler.currentTime() }
+        return min(max(time, SchedulerLimits.instants.lowerBound), SchedulerLimits.instants.upperBound)
     }
 
     /// Cancels this player's sound from `time` on the engine's audio output (nothing to do without
@@ -249,7 +269,7 @@ public final class HapticPatternPlayer: Sendable {
     /// a sound longer than the haptics' loop still plays then). Control side: may take a short lock.
     @discardableResult
     public func setLooping(_ enabled: Bool, at time: MonotonicInstant? = nil) -> Bool {
-        let time = time ?? engine.scheduler.currentTime()
+        let time = controlInstant(time)
         let submitted = outputs.allSatisfy { engine.scheduler.setLoop($0.player, enabled, at: time) }
         soundLoop.withLock { loop in
             loop.setLooping(enabled, at: time)
@@ -262,28 +282,33 @@ public final class HapticPatternPlayer: Sendable {
         return submitted
     }
 
-    /// Jumps to `offset` into the pattern (negative offsets are the start). The sound is silenced
-    /// at `time` (faded out like `stop`) and stays silent until the next `start`: a recorded clip
-    /// cannot resume mid-way in step with a jump, and a sound out of step with its haptics is worse
-    /// than none.
+    /// Jumps to `offset` into the pattern: any offset is accepted, negative ones are the start and
+    /// ones beyond `duration` the end (a looping player goes on from the start). The sound is
+    /// silenced at `time` (faded out like `stop`) and stays silent until the next `start`: a
+    /// recorded clip cannot resume mid-way in step with a jump, and a sound out of step with its
+    /// haptics is worse than none.
     @discardableResult
     public func seek(to offset: Duration, at time: MonotonicInstant? = nil) -> Bool {
-        let time = time ?? engine.scheduler.currentTime()
+        let time = controlInstant(time)
         let offset = max(offset, .zero)
         let haptics = outputs.allSatisfy { engine.scheduler.seek($0.player, to: offset, at: time) }
         return endSoundLoop { silenceSound(at: time) } && haptics
     }
 
-    /// Plays faster (> 1) or slower (< 1); `rate` must be positive. Haptics only: the sound keeps
+    /// Plays faster (> 1) or slower (< 1), `rate` in 1/64…64. Haptics only: the sound keeps
     /// the timing it was started with. A looping sound stops repeating at a rate change: a recorded
     /// clip cannot follow the haptics' new pass lengths, so a pass queued to begin after `time` is
     /// taken back and none follows (the pass playing then finishes). While the rate is not 1, a
     /// `start` plays the sound once, on the first pass; the next `start` at rate 1 repeats it again.
+    ///
+    /// - Throws: `PlayerError.invalidRate` when `rate` is outside `SchedulerLimits.playbackRates`
+    ///   (1/64…64), NaN or infinite; nothing changes.
     @discardableResult
-    public func setPlaybackRate(_ rate: Double, at time: MonotonicInstant? = nil) -> Bool {
-        precondition(rate > 0, "playback rate must be positive")
-        let time = time ?? engine.scheduler.currentTime()
-        let submitted = outputs.allSatisfy { engine.scheduler.setRate($0.player, rate, at: time) }
+    public func setPlaybackRate(_ rate: Double, at time: MonotonicInstant? = nil) throws(PlayerError) -> Bool {
+        guard SchedulerLimits.playbackRates.contains(rate) else { throw .invalidRate(rate) }
+        let time = controlInstant(time)
+        // The rate is in range, so no output refuses it.
+        let submitted = outputs.allSatisfy { (try? engine.scheduler.setRate($0.player, rate, at: time)) == true }
         soundLoop.withLock { loop in
             guard rate != loop.rate else { return }
             loop.rate = rate
@@ -295,31 +320,55 @@ public final class HapticPatternPlayer: Sendable {
     }
 
     /// Sends a dynamic parameter to the playing pattern (e.g. `.hapticIntensityControl` 0.5 halves
-    /// it). The intensity control is multiplied by the engine gain.
+    /// it). The intensity control is multiplied by the engine gain. Any finite value is accepted
+    /// (the scheduler clamps what it re-maps to 0…1, see `Scheduler.setParameter`).
+    ///
+    /// - Throws: `PlayerError.invalidParameterValue` when `value` is NaN or infinite; nothing is sent.
     @discardableResult
-    public func send(_ parameter: DynamicParameterID, value: Double, at time: MonotonicInstant? = nil) -> Bool {
-        let time = time ?? engine.scheduler.currentTime()
+    public func send(_ parameter: DynamicParameterID, value: Double, at time: MonotonicInstant? = nil) throws(PlayerError) -> Bool {
+        guard value.isFinite else { throw .invalidParameterValue(parameter, value) }
+        let time = controlInstant(time)
         return outputs.allSatisfy { output in
             let sent = parameter == .hapticIntensityControl && !output.hardwareGain ? value * engine.gain : value
-            return engine.scheduler.setParameter(output.player, parameter, value: sent, at: time)
+            // Finite times a gain in 0…1: never refused.
+            return (try? engine.scheduler.setParameter(output.player, parameter, value: sent, at: time)) == true
         }
     }
 
     /// Sends a parameter curve: its control points, linearly interpolated at each output's control
     /// interval, as timed parameter changes starting at `start` (now when `nil`).
+    ///
+    /// - Throws: `PlayerError.curveTimeOutOfRange` when the curve's time or a control point's time
+    ///   is negative, not finite, or after `HapticEngine.maximumPatternDuration` (one hour);
+    ///   `PlayerError.invalidParameterValue` when a value it would send is NaN or infinite. Every
+    ///   value is checked before the first is sent: a refused curve sends nothing.
     @discardableResult
-    public func send(_ curve: ParameterCurve, startingAt start: MonotonicInstant? = nil) -> Bool {
-        let origin = (start ?? engine.scheduler.currentTime()) + Duration(patternSeconds: curve.time)
+    public func send(_ curve: ParameterCurve, startingAt start: MonotonicInstant? = nil) throws(PlayerError) -> Bool {
+        let limit = HapticEngine.maximumPatternDuration.patternSeconds
+        for seconds in [curve.time] + curve.controlPoints.map(\.time) where !(seconds >= 0 && seconds <= limit) {
+            throw .curveTimeOutOfRange(seconds: seconds)
+        }
         guard let first = curve.controlPoints.first, let last = curve.controlPoints.last else { return true }
+        let origin = controlInstant(start) + Duration(patternSeconds: curve.time)
+        let end = Duration(patternSeconds: last.time)
+        let steps = outputs.map { max($0.controlInterval, .milliseconds(1)) }
+        // The values first, so that a curve whose interpolation overflows sends nothing at all.
+        for step in Set(steps) {
+            var t = Duration(patternSeconds: first.time)
+            while true {
+                let value = curve.value(atOffset: t.patternSeconds)
+                guard value.isFinite else { throw .invalidParameterValue(curve.id, value) }
+                if t >= end { break }
+                t = min(t + step, end)
+            }
+        }
         var ok = true
-        for output in outputs {
-            let step = max(output.controlInterval, .milliseconds(1))
-            let end = Duration(patternSeconds: last.time)
+        for (output, step) in zip(outputs, steps) {
             var t = Duration(patternSeconds: first.time)
             while ok {
                 let value = curve.value(atOffset: t.patternSeconds)
                 let sent = curve.id == .hapticIntensityControl && !output.hardwareGain ? value * engine.gain : value
-                ok = engine.scheduler.setParameter(output.player, curve.id, value: sent, at: origin + t)
+                ok = (try? engine.scheduler.setParameter(output.player, curve.id, value: sent, at: origin + t)) == true
                 if t >= end { break }
                 t = min(t + step, end)
             }
@@ -331,7 +380,9 @@ public final class HapticPatternPlayer: Sendable {
 extension HapticEngine {
     /// Renders `pattern` for every output and loads it; the player plays it. A pattern given this
     /// way plays no sound (its `AudioCustom` waveforms have no folder to come from): use
-    /// `makePlayer(contentsOf:)` for that.
+    /// `makePlayer(contentsOf:)` for that. Throws `EngineError.patternTimeOutOfRange` when a time
+    /// of the pattern is negative, not finite, or ends after `maximumPatternDuration` (one hour),
+    /// and `SchedulerError` when the scheduler is full.
     public func makePlayer(pattern: Pattern) throws -> HapticPatternPlayer {
         try HapticPatternPlayer(engine: self, pattern: pattern)
     }

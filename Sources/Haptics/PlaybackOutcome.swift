@@ -34,6 +34,11 @@ public enum SilenceReason: String, Sendable, Hashable, CaseIterable, CustomStrin
     case unsupported
     /// The scheduler's queue was full; the request was dropped and counted.
     case queueFull
+    /// The impact intensity was NaN or infinite (finite intensities are clamped to 0…1).
+    case invalidIntensity
+    /// The requested onset (or a sound's latency) lies more than `HapticEngine.schedulingHorizon`
+    /// (one hour) ahead: nothing is scheduled that far ahead.
+    case onsetOutOfRange
 
     /// A short human-readable explanation.
     public var description: String {
@@ -45,6 +50,8 @@ public enum SilenceReason: String, Sendable, Hashable, CaseIterable, CustomStrin
         case .engineStopped: return "the engine is stopped"
         case .unsupported: return "nothing in the pattern can play on this device"
         case .queueFull: return "the scheduler queue is full (request dropped)"
+        case .invalidIntensity: return "the intensity is not a finite number"
+        case .onsetOutOfRange: return "the onset is more than an hour ahead"
         }
     }
 }

@@ -7,7 +7,7 @@ import HapticsSystem
 /// the clock: production engines run on `SystemMonotonicClock`, tests on `ManualClock`.
 protocol SchedulerControl: AnyObject, Sendable {
     func currentTime() -> MonotonicInstant
-    func addChannel(output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy) -> ChannelID
+    func addChannel(output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy) throws(SchedulerError) -> ChannelID
     var channelTotal: Int { get }
     func load(_ program: Program) throws -> ProgramID
     func unload(_ program: ProgramID) -> Bool
@@ -16,9 +16,9 @@ protocol SchedulerControl: AnyObject, Sendable {
     func start(_ player: PlayerID, at time: MonotonicInstant) -> Bool
     func stop(_ player: PlayerID, at time: MonotonicInstant) -> Bool
     func seek(_ player: PlayerID, to offset: Duration, at time: MonotonicInstant) -> Bool
-    func setRate(_ player: PlayerID, _ rate: Double, at time: MonotonicInstant) -> Bool
+    func setRate(_ player: PlayerID, _ rate: Double, at time: MonotonicInstant) throws(SchedulerError) -> Bool
     func setLoop(_ player: PlayerID, _ enabled: Bool, at time: MonotonicInstant) -> Bool
-    func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant) -> Bool
+    func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant) throws(SchedulerError) -> Bool
     func stopAll(at time: MonotonicInstant) -> Bool
     func process() -> MonotonicInstant?
     func startRealtime() throws

@@ -73,11 +73,13 @@ struct PlacedEvent: Sendable {
         return placed
     }
 
-    /// A time in seconds as whole nanoseconds, or `nil` when negative, not finite or too large to
-    /// stay representable as a tick offset.
+    /// A time in seconds as whole nanoseconds, or `nil` when negative, not finite or later than
+    /// `Renderer.maximumPatternDuration`.
     static func nanoseconds(seconds: Double) -> Int64? {
         let nanoseconds = (seconds * 1e9).rounded()
-        guard nanoseconds.isFinite, nanoseconds >= 0, nanoseconds < 9.0e18 else { return nil }
+        guard nanoseconds.isFinite, nanoseconds >= 0, nanoseconds <= Double(Renderer.maximumPatternNanoseconds) else {
+            return nil
+        }
         return Int64(nanoseconds)
     }
 

@@ -35,6 +35,10 @@ import HapticsSystem
 ///    one, and the program always ends with a `.stop` at the end of the last tick.
 /// 9. With `profile.overdrive > .zero`, each onset from silence is driven at full intensity for that
 ///    long (rounded up to whole ticks), keeping the sharpness.
+/// 10. Haptic events that end after `maximumPatternDuration` (one hour) are left out, like events
+///    whose time is negative or not a number, and a profile's values outside their ranges are
+///    clamped into them (`DeviceProfile.clamped`). Neither happens to a decoded file or a built-in
+///    profile: it bounds what a pattern or profile built in code can cost.
 ///
 /// Offsets count from the *send start*, which is `leadTime` (the profile's rise time) before the
 /// felt time zero; see `Program`.
@@ -51,8 +55,21 @@ public struct Renderer: Sendable {
         self.profile = profile
     }
 
-    /// Renders a pattern into a program of timed commands for this renderer's profile.
+    /// The latest time, in pattern time, a rendered haptic event may end: one hour. Pattern files
+    /// are limited to 600 s when decoded; a pattern built in code may be longer, and its events
+    /// ending later are left out (`HapticEngine.makePlayer(pattern:)` refuses such a pattern).
+    public static let maximumPatternDuration: Duration = .seconds(3_600)
+
+    /// `maximumPatternDuration` in nanoseconds, the unit of placement.
+    static let maximumPatternNanoseconds: Int64 = 3_600 * 1_000_000_000
+
+    /// Renders a pattern into a program of timed commands for this renderer's profile (clamped into
+    /// its ranges, see rule 10).
     public func render(_ pattern: Pattern) -> Program {
+        Renderer(profile: profile.clamped).renderWithValidProfile(pattern)
+    }
+
+    private func renderWithValidProfile(_ pattern: Pattern) -> Program {
         // Rendering counts in whole nanoseconds, the unit of `TimedCommand.offset`.
         let interval = max(profile.controlInterval.nanoseconds, 1)
         let controls = DynamicControls(pattern)

@@ -15,7 +15,8 @@ struct ChannelSlot {
         self.profile = profile
         self.policy = policy
         if case let .dropStale(maximumLateness) = policy {
-            staleLimit = maximumLateness.nanoseconds
+            // Below zero would drop every level, late or not.
+            staleLimit = max(0, maximumLateness.nanoseconds)
         } else {
             staleLimit = nil
         }

@@ -7,6 +7,7 @@ public enum OverlapPolicy: Sendable, Hashable {
     case mix
     /// Like `replace`, and a level command whose deadline is already more than `maximumLateness`
     /// past when it is processed is dropped (and counted) instead of played late, so latency never
-    /// builds up. Stops are never dropped.
+    /// builds up. Stops are never dropped. A `maximumLateness` below zero counts as zero (every late
+    /// level is dropped).
     case dropStale(maximumLateness: Duration)
 }

@@ -10,10 +10,8 @@ struct PlayerState {
     var cursor = 0
     /// The instant at which the program position was `anchorPosition`.
     var anchor: Int64 = 0
-    /// Program position (nanoseconds of program time, counting loop iterations) at `anchor`.
+    /// Program position (nanoseconds of program time in the current loop pass) at `anchor`.
     var anchorPosition: Int64 = 0
-    /// Program time at which the current loop iteration started.
-    var iterationBase: Int64 = 0
     var rate = 1.0
     var loops = false
     var intensityScale: Float = 1

@@ -3,15 +3,20 @@ import HapticsSystem
 
 extension Scheduler {
     /// Adds an actuator channel: where its commands go, the profile its dynamic parameters re-map
-    /// with, and how overlapping players combine. Control side. Traps when all
-    /// `maximumChannels` channels exist (a configuration error, like overflowing a fixed-capacity
-    /// buffer).
-    public func addChannel(output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy = .replace) -> ChannelID {
-        control.withLock { _ in
+    /// with (``DeviceProfile/clamped``, as rendering uses it), and how overlapping players combine.
+    /// A `dropStale` lateness below zero counts as zero. Control side.
+    ///
+    /// - Throws: ``SchedulerError/tooManyChannels(maximum:)`` when all `maximumChannels` channels
+    ///   exist.
+    public func addChannel(
+        output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy = .replace
+    ) throws(SchedulerError) -> ChannelID {
+        try control.withLock { (_: inout ControlBook) throws(SchedulerError) -> ChannelID in
             let index = channelCount.load(ordering: .relaxed)
-            precondition(index < configuration.maximumChannels,
-                         "Scheduler.addChannel: all \(configuration.maximumChannels) channels are in use")
-            (channels + index).initialize(to: ChannelSlot(output: output, profile: profile, policy: policy))
+            guard index < configuration.maximumChannels else {
+                throw .tooManyChannels(maximum: configuration.maximumChannels)
+            }
+            (channels + index).initialize(to: ChannelSlot(output: output, profile: profile.clamped, policy: policy))
             // Publishes the slot before any player can name it.
             channelCount.store(index + 1, ordering: .releasing)
             return ChannelID(rawValue: index)
@@ -22,8 +27,15 @@ extension Scheduler {
     public var channelTotal: Int { channelCount.load(ordering: .acquiring) }
 
     /// Copies `program`'s commands into storage the processing side reads without locks. Control side.
+    ///
+    /// - Throws: ``SchedulerError/tooManyPrograms(maximum:)`` when every program slot is in use;
+    ///   ``SchedulerError/commandOffsetOutOfRange(index:offset:)`` or
+    ///   ``SchedulerError/programDurationOutOfRange(_:)`` when the program's offsets are not sorted
+    ///   within 0…``SchedulerLimits/maximumProgramLength`` or its duration is not (what the realtime
+    ///   arithmetic is bounded by).
     public func load(_ program: Program) throws(SchedulerError) -> ProgramID {
-        try control.withLock { (book: inout ControlBook) throws(SchedulerError) -> ProgramID in
+        try Self.validate(program)
+        return try control.withLock { (book: inout ControlBook) throws(SchedulerError) -> ProgramID in
             reclaimRetiredPrograms(&book)
             guard let index = book.programLoaded.indices.first(where: { !book.programLoaded[$0] && !book.programRetiring[$0] }) else {
                 throw .tooManyPrograms(maximum: configuration.maximumPrograms)
@@ -36,7 +48,7 @@ extension Scheduler {
             let endsWithStop = count > 0 && program.commands[count - 1].command == .stop
             // Published to the processing side by the release store of a player binding that names it.
             programs[index] = ProgramStorage(
-                commands: storage, count: count, duration: max(0, program.duration.nanoseconds),
+                commands: storage, count: count, duration: program.duration.nanoseconds,
                 loopEnd: endsWithStop ? count - 1 : count)
             book.programLoaded[index] = true
             book.programGenerations[index] &+= 1
@@ -113,6 +125,20 @@ extension Scheduler {
         }
         // A parked realtime thread retires the player promptly.
         if released { wakeRealtimeThread() }
+    }
+
+    /// Checks that a program's times stay within ``SchedulerLimits/maximumProgramLength``, in order.
+    static func validate(_ program: Program) throws(SchedulerError) {
+        let limit = SchedulerLimits.maximumProgramNanoseconds
+        let duration = program.duration.nanoseconds
+        guard duration >= 0 && duration <= limit else { throw .programDurationOutOfRange(program.duration) }
+        var previous: Int64 = 0
+        for (index, timed) in program.commands.enumerated() {
+            guard timed.offset >= previous && timed.offset <= limit else {
+                throw .commandOffsetOutOfRange(index: index, offset: timed.offset)
+            }
+            previous = timed.offset
+        }
     }
 
     static func binding(generation: UInt32, program: Int, channel: Int) -> Int {

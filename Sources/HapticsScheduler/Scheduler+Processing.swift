@@ -21,7 +21,7 @@ extension Scheduler {
         precondition(!wasProcessing, "Scheduler.process() must not run on two threads at once")
         defer { processing.store(false, ordering: .releasing) }
         let now = clock.now().nanoseconds
-        takeSubmissions()
+        takeSubmissions(now: now)
         retireReleasedPlayers(now: now)
         while true {
             let state = realtime.pointee
@@ -57,8 +57,14 @@ extension Scheduler {
 
     /// Moves queued commands into the time-sorted pending list, as long as it has room (when it does
     /// not, they wait in the queue and new submissions see a full queue).
-    private func takeSubmissions() {
-        while realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, let command = queue.pop() {
+    ///
+    /// A command more than `SchedulerLimits.maximumCatchUp` late takes effect that long before `now`:
+    /// everything due is played late either way, and it bounds how far back an anchor can lie, so
+    /// that rescaling the time since it by the rate cannot overflow.
+    private func takeSubmissions(now: Int64) {
+        let earliest = now - SchedulerLimits.maximumCatchUpNanoseconds
+        while realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, var command = queue.pop() {
+            if command.time < earliest { command.time = earliest }
             let state = realtime.pointee
             // Sorted by time descending: the insertion point is after every later command and before
             // the commands due at the same time or earlier, which were submitted before this one.
@@ -197,7 +203,6 @@ extension Scheduler {
         }
         players[slot].anchor = time
         players[slot].anchorPosition = target
-        players[slot].iterationBase = 0
         // Commands at or before the target are history: the last of them is the level in effect.
         var cursor = 0
         while cursor < storage.loopEnd && storage.commands![cursor].offset <= target { cursor += 1 }
@@ -218,8 +223,15 @@ extension Scheduler {
     }
 
     /// Re-anchors an active player at `time` so that a rate change applies from there on.
-    private func reanchor(_ slot: Int, at time: Int64) {
+    ///
+    /// A change dated before the player's anchor (its start, seek, wrap or previous change), which
+    /// only a late submission can be, applies from the anchor: the commands since were played at the
+    /// old rate, and going back would move the position backwards — over and over, for a caller
+    /// alternating such changes, until it overflowed. So the position only grows, and never beyond
+    /// the player's next command.
+    private func reanchor(_ slot: Int, at requested: Int64) {
         let players = realtime.pointee.players
+        let time = max(requested, players[slot].anchor)
         let elapsed = time - players[slot].anchor
         let rate = players[slot].rate
         let advanced = rate == 1 ? elapsed : Int64((Double(elapsed) * rate).rounded())
@@ -228,8 +240,13 @@ extension Scheduler {
     }
 
     /// The instant at which `programTime` (of the current iteration) plays.
+    ///
+    /// Cannot overflow: the anchor lies within `SchedulerLimits.instants` widened by the catch-up
+    /// bound, the anchor position within the pass (0…duration: re-anchoring never goes back, and a
+    /// wrap starts over), offsets within `SchedulerLimits.maximumProgramLength`, and the rate within
+    /// 1/64…64 — all checked when submitted or loaded — so the sum stays below 2⁶³ by far.
     private func deadline(_ player: PlayerState, _ programTime: Int64) -> Int64 {
-        let distance = player.iterationBase + programTime - player.anchorPosition
+        let distance = programTime - player.anchorPosition
         if player.rate == 1 { return player.anchor + distance }
         return player.anchor + Int64((Double(distance) / player.rate).rounded())
     }
@@ -249,8 +266,7 @@ extension Scheduler {
         let storage = programs[players[slot].program]
         let cursor = players[slot].cursor
         if cursor == storage.loopEnd && loopsPlayable(players[slot], storage) {
-            players[slot].iterationBase += storage.duration
-            players[slot].cursor = 0
+            wrap(slot, at: time, now: now, duration: storage.duration)
             return
         }
         guard cursor < storage.count else {
@@ -262,6 +278,27 @@ extension Scheduler {
         if dropsStale(command.command, player: slot, deadline: time, now: now) { return }
         players[slot].base = command.command.isSilent ? nil : command
         setLevel(slot, render(slot, command), at: time, now: now)
+    }
+
+    /// Starts a looping player's next pass at `time`, its wrap deadline, re-anchored there: program
+    /// positions stay within one pass however long the player loops, so they never overflow.
+    ///
+    /// A player so far behind that whole passes lie before `now` (a stall, or a start far in the
+    /// past) skips them, instead of playing every one of them at once: the pass it resumes in is the
+    /// one playing now. It never skips past a pending submission, which must see the pass it was
+    /// meant for (a loop switched off there ends that pass).
+    private func wrap(_ slot: Int, at time: Int64, now: Int64, duration: Int64) {
+        let players = realtime.pointee.players
+        players[slot].cursor = 0
+        players[slot].anchorPosition = 0
+        players[slot].anchor = time
+        let state = realtime.pointee
+        let horizon = state.pendingCount > 0 ? min(now, state.pending[state.pendingCount - 1].time) : now
+        let pass = Double(duration) / players[slot].rate
+        let behind = Double(horizon - time)
+        guard behind >= pass else { return }
+        let skipped = (behind / pass).rounded(.down)
+        players[slot].anchor = time + Int64((skipped * pass).rounded(.down))
     }
 
     /// Whether a `dropStale` channel drops this level command because it is too late (counted and

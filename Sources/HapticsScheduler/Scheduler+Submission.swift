@@ -4,6 +4,11 @@ import HapticsSystem
 
 // Submission: callable from any thread. Each call is one lock-free push of a plain value into the
 // bounded queue plus, only when the realtime thread is parked, one futex wake. No allocation, no lock.
+//
+// Every value is checked here, before it is queued, so that the processing side only ever sees
+// values its arithmetic holds (`SchedulerLimits`): instants are clamped to ±2⁶² ns, seek offsets
+// saturate and are clamped to the program when applied, and a rate or parameter value that means
+// nothing throws without submitting anything.
 extension Scheduler {
     /// Starts `player` at `instant`: its program's offset 0 (or the position a seek chose while it was
     /// stopped) plays at `instant`. On a `replace` or `dropStale` channel the players already playing
@@ -21,20 +26,23 @@ extension Scheduler {
         submit(.stop, player: player, at: instant)
     }
 
-    /// Moves `player` to program time `offset` (clamped to the program) at `instant`.
-    /// A playing player re-emits the level in effect at the new position; a stopped one will start
-    /// there. Returns `false` (and counts a drop) when the queue is full.
+    /// Moves `player` to program time `offset` at `instant`. A playing player re-emits the level in
+    /// effect at the new position; a stopped one will start there. Any offset is accepted: one
+    /// before 0 is 0, one beyond the program's duration is its end (where a looping player wraps to
+    /// 0). Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
     public func seek(_ player: PlayerID, to offset: Duration, at instant: MonotonicInstant) -> Bool {
         submit(.seek, player: player, at: instant, argument: offset.nanoseconds)
     }
 
     /// Sets the playback rate of `player` from `instant` on: program offsets are divided by `rate`
-    /// (2.0 plays twice as fast). `rate` must be finite and greater than 0. Returns `false` (and
-    /// counts a drop) when the queue is full.
+    /// (2.0 plays twice as fast). Returns `false` (and counts a drop) when the queue is full.
+    ///
+    /// - Throws: ``SchedulerError/invalidRate(_:)`` when `rate` is outside
+    ///   ``SchedulerLimits/playbackRates`` (1/64…64), NaN or infinite; nothing is submitted.
     @discardableResult
-    public func setRate(_ player: PlayerID, _ rate: Double, at instant: MonotonicInstant) -> Bool {
-        precondition(rate > 0 && rate.isFinite, "Scheduler.setRate: the rate must be finite and > 0, not \(rate)")
+    public func setRate(_ player: PlayerID, _ rate: Double, at instant: MonotonicInstant) throws(SchedulerError) -> Bool {
+        guard SchedulerLimits.playbackRates.contains(rate) else { throw .invalidRate(rate) }
         return submit(.setRate, player: player, at: instant, value: rate)
     }
 
@@ -49,10 +57,17 @@ extension Scheduler {
     /// each command's intensity, `hapticSharpnessControl` is added to its sharpness; the result is
     /// re-mapped through the channel's device profile, for the level playing now and every later
     /// command. Other parameters concern audio or envelopes, which are rendered before scheduling:
-    /// they are accepted and have no effect here. Returns `false` (and counts a drop) when the queue
-    /// is full.
+    /// they are accepted and have no effect here. Any finite value is accepted: an intensity factor
+    /// below 0 counts as 0, and each re-mapped intensity and sharpness is clamped to 0…1. Returns
+    /// `false` (and counts a drop) when the queue is full.
+    ///
+    /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `value` is NaN or infinite;
+    ///   nothing is submitted.
     @discardableResult
-    public func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant) -> Bool {
+    public func setParameter(
+        _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant
+    ) throws(SchedulerError) -> Bool {
+        guard value.isFinite else { throw .invalidParameterValue(id, value) }
         let kind: SchedulerCommand.Kind
         switch id {
         case .hapticIntensityControl: kind = .setIntensity
@@ -66,7 +81,8 @@ extension Scheduler {
     /// a drop) when the queue is full.
     @discardableResult
     public func stopAll(at instant: MonotonicInstant) -> Bool {
-        push(SchedulerCommand(kind: .stopAll, player: -1, generation: 0, time: instant.nanoseconds, argument: 0, value: 0))
+        push(SchedulerCommand(kind: .stopAll, player: -1, generation: 0,
+                              time: SchedulerLimits.clampedNanoseconds(instant), argument: 0, value: 0))
     }
 
     private func submit(
@@ -75,7 +91,7 @@ extension Scheduler {
     ) -> Bool {
         push(SchedulerCommand(
             kind: kind, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: instant.nanoseconds, argument: argument, value: value))
+            time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value))
     }
 
     private func push(_ command: SchedulerCommand) -> Bool {

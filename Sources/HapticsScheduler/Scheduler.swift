@@ -16,7 +16,7 @@ import HapticsSystem
 public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// The clock deadlines are measured on.
     public let clock: Clock
-    /// The capacities this scheduler was created with.
+    /// The capacities this scheduler was created with, clamped into their ranges.
     public let configuration: SchedulerConfiguration
 
     let queue: BoundedMPSCQueue<SchedulerCommand>
@@ -51,17 +51,14 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let wakeUpCount = Atomic<Int>(0)
     let traceOverflowCount = Atomic<Int>(0)
 
-    /// Creates a scheduler and allocates everything the realtime path will ever use.
-    public init(clock: Clock, configuration: SchedulerConfiguration = .default) {
-        precondition(configuration.maximumPrograms >= 1 && configuration.maximumPrograms <= 0x7FFF,
-                     "SchedulerConfiguration.maximumPrograms must be in 1…32767")
-        precondition(configuration.maximumChannels >= 1 && configuration.maximumChannels <= 0xFFFF,
-                     "SchedulerConfiguration.maximumChannels must be in 1…65535")
-        precondition(configuration.maximumPlayers >= 1, "SchedulerConfiguration.maximumPlayers must be at least 1")
+    /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
+    /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
+    public init(clock: Clock, configuration requested: SchedulerConfiguration = .default) {
+        let configuration = requested.clamped
         self.clock = clock
         self.configuration = configuration
         queue = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity, filler: .empty)
-        traceRing = TraceRing(capacity: max(1, configuration.traceCapacity))
+        traceRing = TraceRing(capacity: configuration.traceCapacity)
         control = Mutex(ControlBook(configuration: configuration))
 
         channels = .allocate(capacity: configuration.maximumChannels)

@@ -1,18 +1,22 @@
 /// Fixed capacities of a scheduler: everything the realtime path uses is allocated once, at init.
+///
+/// Each capacity has a range (below); a scheduler clamps a configuration into it (``clamped``) and
+/// reports the clamped one as its `configuration`, so a zero or an `Int.max` cannot trap or exhaust
+/// memory.
 public struct SchedulerConfiguration: Sendable, Hashable {
-    /// Commands that can wait in the submission queue (rounded up to a power of two). A submission
-    /// to a full queue returns `false` and is counted as dropped.
+    /// Commands that can wait in the submission queue (rounded up to a power of two), 1…1 048 576.
+    /// A submission to a full queue returns `false` and is counted as dropped.
     public var queueCapacity: Int
-    /// Programs that can be loaded at once.
+    /// Programs that can be loaded at once, 1…32 767 (a player binding keeps the index in 15 bits).
     public var maximumPrograms: Int
-    /// Players that can exist at once.
+    /// Players that can exist at once, 1…65 535.
     public var maximumPlayers: Int
-    /// Channels that can be added.
+    /// Channels that can be added, 1…65 535 (a player binding keeps the index in 16 bits).
     public var maximumChannels: Int
-    /// Trace records kept until `drainTrace(into:)` collects them; older-than-drained records are
-    /// never overwritten, new ones are counted as lost when the ring is full.
+    /// Trace records kept until `drainTrace(into:)` collects them, 1…1 048 576; older-than-drained
+    /// records are never overwritten, new ones are counted as lost when the ring is full.
     public var traceCapacity: Int
-    /// The `SCHED_FIFO` priority the realtime thread asks for (1…99).
+    /// The `SCHED_FIFO` priority the realtime thread asks for, 1…99.
     public var realtimePriority: Int32
 
     /// Creates a configuration.
@@ -34,4 +38,16 @@ public struct SchedulerConfiguration: Sendable, Hashable {
 
     /// 1024 queued commands, 256 programs, 256 players, 16 channels, 4096 trace records.
     public static let `default` = SchedulerConfiguration()
+
+    /// This configuration with every value clamped into its range: what a scheduler created with it
+    /// uses.
+    public var clamped: SchedulerConfiguration {
+        SchedulerConfiguration(
+            queueCapacity: min(max(queueCapacity, 1), 1 << 20),
+            maximumPrograms: min(max(maximumPrograms, 1), 0x7FFF),
+            maximumPlayers: min(max(maximumPlayers, 1), 0xFFFF),
+            maximumChannels: min(max(maximumChannels, 1), 0xFFFF),
+            traceCapacity: min(max(traceCapacity, 1), 1 << 20),
+            realtimePriority: min(max(realtimePriority, 1), 99))
+    }
 }

@@ -1,6 +1,8 @@
+import HapticsPatterns
 import HapticsSystem
 
-/// Why a control-side scheduler operation failed.
+/// Why a scheduler operation failed: a control-side call, or a submission whose value is outside
+/// what the scheduler accepts (``SchedulerLimits``). A submission that throws submits nothing.
 public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// All `maximumPrograms` program slots are in use.
     case tooManyPrograms(maximum: Int)
@@ -14,6 +16,18 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     case realtimeThreadAlreadyRunning
     /// `pthread_create` failed with this errno.
     case threadCreationFailed(errno: Errno)
+    /// All `maximumChannels` channels have been added.
+    case tooManyChannels(maximum: Int)
+    /// `setRate` was given a rate outside ``SchedulerLimits/playbackRates`` (or NaN, ±infinity).
+    case invalidRate(Double)
+    /// `setParameter` was given a value that is not a finite number.
+    case invalidParameterValue(DynamicParameterID, Double)
+    /// `load` was given a program whose command at `index` has an offset that is negative, beyond
+    /// ``SchedulerLimits/maximumProgramLength``, or earlier than the offset of the command before it.
+    case commandOffsetOutOfRange(index: Int, offset: Int64)
+    /// `load` was given a program whose duration is negative or beyond
+    /// ``SchedulerLimits/maximumProgramLength``.
+    case programDurationOutOfRange(Duration)
 
     /// A one-line explanation.
     public var description: String {
@@ -24,6 +38,15 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .unknownChannel(id): return "scheduler: channel \(id.rawValue) does not exist"
         case .realtimeThreadAlreadyRunning: return "scheduler: the realtime thread is already running"
         case let .threadCreationFailed(errno): return "scheduler: pthread_create failed: \(errno)"
+        case let .tooManyChannels(maximum): return "scheduler: all \(maximum) channels are in use"
+        case let .invalidRate(rate):
+            return "scheduler: playback rate \(rate) is outside 1/64…64"
+        case let .invalidParameterValue(id, value):
+            return "scheduler: \(id.rawValue) value \(value) is not a finite number"
+        case let .commandOffsetOutOfRange(index, offset):
+            return "scheduler: program command \(index) at \(offset) ns is negative, out of order or after 2 h"
+        case let .programDurationOutOfRange(duration):
+            return "scheduler: program duration \(duration) is negative or longer than 2 h"
         }
     }
 }

@@ -1,10 +1,17 @@
 extension Duration {
-    /// The duration in whole nanoseconds, rounded toward zero (overflows only beyond ~292 years).
+    /// The duration in whole nanoseconds, rounded toward zero; spans beyond the `Int64` range
+    /// (±292 years) saturate at `Int64.min`/`Int64.max` instead of trapping.
     ///
     /// The public API speaks `Duration`; the realtime path keeps spans as `Int64` nanoseconds, and
-    /// this is the one conversion between the two.
+    /// this is the one conversion between the two. It saturates because the durations it converts
+    /// are often a caller's (`seek(to: .seconds(Int64.max))`): each API then bounds the result to
+    /// its own range, and no caller's value can trap here.
     public var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflowed { return seconds < 0 ? .min : .max }
+        let (total, carried) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        if carried { return attoseconds < 0 ? .min : .max }
+        return total
     }
 }

@@ -159,3 +159,44 @@ import HapticsTestSupport
     }
     #endif
 }
+
+@Suite("Caller values at the devices' entry points")
+struct DeviceCallerValueTests {
+    @Test("margins of any size are clamped to what a replay.length holds")
+    func margins() throws {
+        for (margin, streaming, expectedMargin, expectedStreaming) in [
+            (Duration.seconds(Int64.max), Duration.seconds(Int64.min), Int64(65_535_000_000), Int64(0)),
+            (.seconds(-1), .seconds(1e12), 0, 65_535_000_000),
+        ] {
+            let pipe = try PipeBackedDevice(path: EvdevActuatorErrorTests.path, codes: [.rumble], slots: 4)
+            defer { try? pipe.reader.close() }
+            let actuator = EvdevActuator(device: pipe.device, clock: ManualClock(start: EvdevActuatorErrorTests.t0),
+                                         configuration: .init(safetyMargin: margin, minimumStreamingLength: streaming))
+            #expect(actuator.safetyMarginNanoseconds == expectedMargin)
+            #expect(actuator.minimumStreamingNanoseconds == expectedStreaming)
+        }
+    }
+
+    @Test("holds of a program built with any offsets never overflow")
+    func holds() {
+        let level = EvdevActuatorErrorTests.level
+        let program = Program(profileName: "wild", commands: [
+            TimedCommand(offset: Int64.min, intensity: 1, sharpness: 0.5, command: level),
+            TimedCommand(offset: Int64.max, intensity: 1, sharpness: 0.5, command: .rumble(strong: 1, weak: 1)),
+        ], duration: .seconds(Int64.min), leadTime: .zero)
+        let levels = EvdevActuator.levels(of: program)
+        #expect(levels.map(\.hold) == [Int64.max / 2, 0])
+    }
+
+    @Test("a simulated device's capacity is clamped to 1…2²⁰")
+    func simulatedCapacity() {
+        #expect(SimulatedDevice(profile: .simulated, capacity: 0).capacity == 1)
+        #expect(SimulatedDevice(profile: .simulated, capacity: Int.min).capacity == 1)
+        #expect(SimulatedDevice(profile: .simulated, capacity: Int.max).capacity == 1 << 20)
+        let one = SimulatedDevice(profile: .simulated, capacity: -5)
+        one.perform(.stop, channel: ChannelID(rawValue: 0), deadline: EvdevActuatorErrorTests.t0, now: EvdevActuatorErrorTests.t0)
+        one.perform(.stop, channel: ChannelID(rawValue: 0), deadline: EvdevActuatorErrorTests.t0, now: EvdevActuatorErrorTests.t0)
+        #expect(one.recording().count == 1)
+        #expect(one.droppedCount == 1)
+    }
+}

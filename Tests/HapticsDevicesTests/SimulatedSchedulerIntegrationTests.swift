@@ -11,7 +11,7 @@ import HapticsTestSupport
         let clock = ManualClock(start: MonotonicInstant(nanoseconds: 1_000 * ms))
         let scheduler = Scheduler(clock: clock)
         let device = SimulatedDevice(profile: testRumbleProfile)
-        let channel = scheduler.addChannel(output: device, profile: testRumbleProfile)
+        let channel = try scheduler.addChannel(output: device, profile: testRumbleProfile)
         let program = Program(profileName: "test-rumble", commands: [
             TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0)),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),

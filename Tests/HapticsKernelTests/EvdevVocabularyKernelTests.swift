@@ -25,7 +25,7 @@ struct EvdevVocabularyKernelTests {
     static func play(_ program: Program, on actuator: EvdevActuator, profile: DeviceProfile,
                      waitUntilDone: () -> Void) throws -> MonotonicInstant {
         let scheduler = Scheduler(clock: SystemMonotonicClock())
-        let channel = scheduler.addChannel(output: actuator, profile: profile)
+        let channel = try scheduler.addChannel(output: actuator, profile: profile)
         let player = try scheduler.makePlayer(program: try scheduler.load(program), channel: channel)
         try scheduler.startRealtimeThread()
         let start = scheduler.clock.now().advanced(by: 30 * EvdevKernel.ms)

@@ -12,7 +12,7 @@ struct ParameterTests {
         let t0 = rig.now
         let player = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0))
-        rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0 + 5 * ms))
+        try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0 + 5 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         let scaled = testRumble.command(intensity: Float(0.8) * Float(0.5), sharpness: 0.5)
         #expect(rig.output.recorded == [
@@ -28,7 +28,7 @@ struct ParameterTests {
         let rig = SchedulerRig()
         let t0 = rig.now
         let player = try rig.player(program)
-        rig.scheduler.setParameter(player, .hapticSharpnessControl, value: 0.25, at: rig.at(t0))
+        try rig.scheduler.setParameter(player, .hapticSharpnessControl, value: 0.25, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         let shifted = testRumble.command(intensity: 0.8, sharpness: 0.75)
@@ -43,8 +43,8 @@ struct ParameterTests {
         let rig = SchedulerRig()
         let t0 = rig.now
         let player = try rig.player(program)
-        rig.scheduler.setParameter(player, .hapticIntensityControl, value: 3, at: rig.at(t0))
-        rig.scheduler.setParameter(player, .hapticSharpnessControl, value: -2, at: rig.at(t0))
+        try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 3, at: rig.at(t0))
+        try rig.scheduler.setParameter(player, .hapticSharpnessControl, value: -2, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.run(to: t0)
         #expect(rig.output.recorded == [Emission(testRumble.command(intensity: 1, sharpness: 0), deadline: t0, now: t0)])
@@ -54,9 +54,9 @@ struct ParameterTests {
         let rig = SchedulerRig()
         let t0 = rig.now
         let player = try rig.player(program)
-        rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0))
+        try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0))
-        rig.scheduler.setParameter(player, .hapticIntensityControl, value: 1, at: rig.at(t0 + 5 * ms))
+        try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 1, at: rig.at(t0 + 5 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
             Emission(testRumble.command(intensity: 0.4, sharpness: 0.5), deadline: t0, now: t0),
@@ -71,7 +71,7 @@ struct ParameterTests {
         let t0 = rig.now
         let player = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0))
-        rig.scheduler.setParameter(player, .audioVolumeControl, value: 0.1, at: rig.at(t0 + 1 * ms))
+        try rig.scheduler.setParameter(player, .audioVolumeControl, value: 0.1, at: rig.at(t0 + 1 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded.map(\.command) == [
             .rumble(strong: 100, weak: 200), .rumble(strong: 300, weak: 400), .stop,
@@ -91,7 +91,7 @@ struct ParameterTests {
             duration: .milliseconds(10), leadTime: .zero)
         let player = try rig.player(vibraProgram)
         rig.scheduler.start(player, at: rig.at(t0))
-        rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0 + 1 * ms))
+        try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0 + 1 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
             Emission(.periodic(waveform: .sine, periodMilliseconds: 15, magnitude: 20_000), deadline: t0, now: t0),

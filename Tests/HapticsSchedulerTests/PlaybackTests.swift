@@ -137,7 +137,7 @@ struct PlaybackTests {
         let rig = SchedulerRig()
         let t0 = rig.now
         let player = try rig.player(threeLevels)
-        rig.scheduler.setRate(player, 2.0, at: rig.at(t0))
+        try rig.scheduler.setRate(player, 2.0, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
@@ -153,7 +153,7 @@ struct PlaybackTests {
         let t0 = rig.now
         let player = try rig.player(threeLevels)
         rig.scheduler.start(player, at: rig.at(t0))
-        rig.scheduler.setRate(player, 2.0, at: rig.at(t0 + 10 * ms))
+        try rig.scheduler.setRate(player, 2.0, at: rig.at(t0 + 10 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
             Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
@@ -167,7 +167,7 @@ struct PlaybackTests {
         let rig = SchedulerRig()
         let t0 = rig.now
         let player = try rig.player(twoLevels)
-        rig.scheduler.setRate(player, 0.5, at: rig.at(t0))
+        try rig.scheduler.setRate(player, 0.5, at: rig.at(t0))
         rig.scheduler.setLoop(player, true, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.scheduler.stop(player, at: rig.at(t0 + 50 * ms))

@@ -37,7 +37,7 @@ struct RealtimeThreadTests {
     @Test func playsOnTimeAndLeavesEveryChannelSilent() throws {
         let scheduler = Scheduler(clock: SystemMonotonicClock())
         let outputs = [RecordingActuator(), RecordingActuator()]
-        let channels = outputs.map { scheduler.addChannel(output: $0, profile: testRumble, policy: .replace) }
+        let channels = try outputs.map { try scheduler.addChannel(output: $0, profile: testRumble, policy: .replace) }
         let program = try scheduler.load(rumbleProgram([(0, 100, 200), (2 * ms, 300, 400), (4 * ms, 500, 600)], duration: 6 * ms))
         let players = try channels.map { try scheduler.makePlayer(program: program, channel: $0) }
         try scheduler.startRealtimeThread()
@@ -71,7 +71,7 @@ struct RealtimeThreadTests {
     @Test func aSubmissionWakesTheThreadSleepingTowardsALaterDeadline() throws {
         let scheduler = Scheduler(clock: SystemMonotonicClock())
         let output = RecordingActuator()
-        let channel = scheduler.addChannel(output: output, profile: testRumble)
+        let channel = try scheduler.addChannel(output: output, profile: testRumble)
         // The thread's next deadline is this program's stop, 10 minutes away.
         let program = try scheduler.load(rumbleProgram([(0, 100, 200)], duration: 600_000 * ms))
         let player = try scheduler.makePlayer(program: program, channel: channel)
@@ -90,7 +90,7 @@ struct RealtimeThreadTests {
     @Test func stoppingTheThreadSilencesAProgramStillPlaying() throws {
         let scheduler = Scheduler(clock: SystemMonotonicClock())
         let output = RecordingActuator()
-        let channel = scheduler.addChannel(output: output, profile: testRumble)
+        let channel = try scheduler.addChannel(output: output, profile: testRumble)
         let program = try scheduler.load(rumbleProgram([(0, 100, 200)], duration: 60_000 * ms))
         let player = try scheduler.makePlayer(program: program, channel: channel)
         try scheduler.startRealtimeThread()

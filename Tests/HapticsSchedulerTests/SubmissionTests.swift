@@ -30,7 +30,7 @@ struct SubmissionTests {
         let rig = SchedulerRig()
         let t0 = rig.now
         let second = RecordingActuator()
-        let secondChannel = rig.scheduler.addChannel(output: second, profile: testRumble, policy: .mix)
+        let secondChannel = try rig.scheduler.addChannel(output: second, profile: testRumble, policy: .mix)
         let program = try rig.scheduler.load(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
         let a = try rig.scheduler.makePlayer(program: program, channel: rig.channel)
         let b = try rig.scheduler.makePlayer(program: program, channel: secondChannel)
@@ -89,7 +89,7 @@ struct SubmissionTests {
         let t0 = rig.now
         let program = try rig.scheduler.load(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
         let old = try rig.scheduler.makePlayer(program: program, channel: rig.channel)
-        rig.scheduler.setRate(old, 2, at: rig.at(t0))
+        try rig.scheduler.setRate(old, 2, at: rig.at(t0))
         rig.scheduler.process()
         rig.scheduler.releasePlayer(old)
         let new = try rig.scheduler.makePlayer(program: program, channel: rig.channel)

@@ -62,7 +62,7 @@ struct PatternPlayerTests {
         let player = try fixture.engine.makePlayer(pattern: pattern)
         #expect(player.start().isScheduled)
         fixture.run(for: 100_000_000)
-        #expect(player.send(.hapticIntensityControl, value: 0.5))
+        #expect(try player.send(.hapticIntensityControl, value: 0.5))
         fixture.run(for: 1_000_000)
         let last = fixture.received(since: origin).last
         #expect(last?.1 == DeviceProfile.simulated.command(intensity: 0.4, sharpness: 0.4))

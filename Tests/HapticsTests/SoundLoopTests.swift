@@ -165,7 +165,7 @@ struct SoundLoopTests {
         player.start(at: fixture.origin.advanced(by: 100_000_000))
         drive(fixture, for: 250_000_000)                                        // pass 1 (320 ms) queued
         #expect(fixture.audio.statistics.scheduled == 2)
-        #expect(player.setPlaybackRate(2))                                                  // at 250 ms
+        #expect(try player.setPlaybackRate(2))                                                  // at 250 ms
         drive(fixture, for: 400_000_000)
         // Started at rate 2: the sound plays once, the haptics loop.
         player.start(at: fixture.origin.advanced(by: 800_000_000))

@@ -18,6 +18,6 @@ engine.isApplicationActive = false       // feedback only plays while the app is
 let player = try engine.makePlayer(pattern: decodePattern(contentsOf: "Patterns/impact-heavy.ahap").pattern)
 player.setLooping(true)
 player.start()
-player.send(.hapticIntensityControl, value: 0.3)
+try player.send(.hapticIntensityControl, value: 0.3)   // a NaN or infinite value throws PlayerError
 player.stop()
 engine.stop()                            // every device ends silent

@@ -6,14 +6,16 @@ extension EvdevActuator {
         /// The engine stops every level itself at the right time; the kernel's `replay.length` only
         /// ends a level if the engine hangs. ff-memless rounds lengths *up* (to jiffies, and to the
         /// timer wheel's 32 ms steps from ~252 ms), so the kernel never cuts early; the margin covers
-        /// a late stop from a busy realtime thread. Default 100 ms.
+        /// a late stop from a busy realtime thread. Default 100 ms; 0…65.535 s (the longest
+        /// `replay.length`), clamped into it.
         public var safetyMargin: Duration
         /// The smallest `replay.length` of the streaming effect. Streamed levels are not known ahead,
         /// so their hold is not either; the streaming length is this or the longest hold of any
-        /// prepared program plus the margin, whichever is longer. Default 2 s.
+        /// prepared program plus the margin, whichever is longer. Default 2 s; 0…65.535 s, clamped
+        /// into it.
         public var minimumStreamingLength: Duration
-        /// The most levels kept prepared at once (the table the realtime thread scans). The device's
-        /// slot count minus one (kept for streaming) caps it further. Default 16.
+        /// The most levels kept prepared at once (the table the realtime thread scans), 0…16. The
+        /// device's slot count minus one (kept for streaming) caps it further. Default 16.
         public var maximumPreparedLevels: Int
 
         /// Creates a configuration.

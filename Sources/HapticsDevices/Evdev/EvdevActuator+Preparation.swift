@@ -179,7 +179,9 @@ extension EvdevActuator {
             let key = _EffectLevel.key(timed.command)
             guard key != 0 else { continue }
             let end = index + 1 < commands.count ? commands[index + 1].offset : program.duration.nanoseconds
-            let hold = max(0, end - timed.offset)
+            // A program built by hand may hold any offsets: a hold that overflows is as long as any.
+            let (span, overflowed) = end.subtractingReportingOverflow(timed.offset)
+            let hold = overflowed ? (end > timed.offset ? Int64.max / 2 : 0) : min(max(0, span), Int64.max / 2)
             if holds[key] == nil { order.append(key) }
             holds[key] = max(holds[key] ?? 0, hold)
         }

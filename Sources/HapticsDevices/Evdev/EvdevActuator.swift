@@ -73,8 +73,10 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
         realtime = .allocate(capacity: 1)
         realtime.initialize(to: _RealtimeState())
         control = Mutex(_ControlState(capacity: capacity))
-        safetyMarginNanoseconds = configuration.safetyMargin.nanoseconds
-        minimumStreamingNanoseconds = configuration.minimumStreamingLength.nanoseconds
+        // Bounded by the longest `replay.length` (UInt16 milliseconds), so sums of holds and
+        // margins stay far from overflowing.
+        safetyMarginNanoseconds = Self.replayRange(configuration.safetyMargin)
+        minimumStreamingNanoseconds = Self.replayRange(configuration.minimumStreamingLength)
         streamingLength = Atomic(Self.milliseconds(minimumStreamingNanoseconds))
     }
 
@@ -140,6 +142,11 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
             }
             device.close()
         }
+    }
+
+    /// A span clamped to 0…65 535 ms (what `replay.length` holds), in nanoseconds.
+    static func replayRange(_ span: Duration) -> Int64 {
+        min(max(span.nanoseconds, 0), Int64(UInt16.max) * 1_000_000)
     }
 
     static func milliseconds(_ nanoseconds: Int64) -> Int {

@@ -24,11 +24,10 @@ public final class SimulatedDevice: Actuator, @unchecked Sendable {
     private let dropped = Atomic<Int>(0)
     private let controlLock = Mutex<Void>(())
 
-    /// Creates a device that records up to `capacity` commands.
-    ///
-    /// - Precondition: `capacity > 0`.
-    public init(profile: DeviceProfile, capacity: Int = 65_536) {
-        precondition(capacity > 0, "SimulatedDevice capacity must be positive, got \(capacity)")
+    /// Creates a device that records up to `capacity` commands, 1…1 048 576: a capacity outside
+    /// is clamped into it (``capacity`` says what the device holds).
+    public init(profile: DeviceProfile, capacity requested: Int = 65_536) {
+        let capacity = min(max(requested, 1), 1 << 20)
         self.profile = profile
         self.capacity = capacity
         self.records = UnsafeMutablePointer<RecordedCommand>.allocate(capacity: capacity)

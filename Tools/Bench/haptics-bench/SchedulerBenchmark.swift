@@ -52,7 +52,6 @@ func runSchedulerBenchmark() {
 
     let scheduler = Scheduler(clock: SystemMonotonicClock())
     let recorder = LatenessRecorder(capacity: total)
-    let channel = scheduler.addChannel(output: recorder, profile: benchRumble, policy: .replace)
     var commands = (0..<perBlock).map { index in
         TimedCommand(offset: Int64(index) * period, intensity: 1, sharpness: 0.5,
                      command: .rumble(strong: index % 2 == 0 ? 0x8000 : 0x4000, weak: 0x2000))
@@ -62,6 +61,7 @@ func runSchedulerBenchmark() {
                           duration: .nanoseconds(Int64(perBlock) * period), leadTime: .zero)
     let player: PlayerID
     do {
+        let channel = try scheduler.addChannel(output: recorder, profile: benchRumble, policy: .replace)
         player = try scheduler.makePlayer(program: scheduler.load(program), channel: channel)
         try scheduler.startRealtimeThread()
     } catch {

@@ -9,7 +9,7 @@ do {
     let pattern = try decodePattern(contentsOf: CommandLine.arguments.dropFirst().first ?? "Patterns/impact-heavy.ahap").pattern
     let player = try engine.makePlayer(pattern: pattern)
     player.start()
-    player.send(.hapticIntensityControl, value: 0.5)
+    try player.send(.hapticIntensityControl, value: 0.5)
     let outcome = engine.play(.notification(.success))
     if case let .notPlayed(reason) = outcome { print("not played: \(reason)") }
     player.stop()
