@@ -17,6 +17,19 @@ public struct AudioPattern: Sendable, Hashable {
         self.clips = clips
     }
 
+    /// The memory the pattern's sound holds, in bytes: its clips (each distinct one once, as the
+    /// loader reads a file used by several events once) and what its voices keep
+    /// (``AudioRenderer/storageByteCount(for:)``). Durations do not count: tones and looped clips
+    /// are made as they play.
+    public var soundByteCount: Int {
+        var seen = Set<ObjectIdentifier>()
+        var bytes = AudioRenderer.storageByteCount(for: pattern)
+        for clip in clips.values where seen.insert(ObjectIdentifier(clip.storage)).inserted {
+            bytes += clip.byteCount
+        }
+        return bytes
+    }
+
     /// Whether the pattern makes any sound.
     public var hasSound: Bool { pattern.events.contains { !$0.kind.isHaptic } }
 }

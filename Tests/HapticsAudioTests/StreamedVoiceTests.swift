@@ -194,11 +194,12 @@ struct UpFrontRendering {
         return output
     }
 
-    func tone(event: PatternEvent, pattern: Pattern) -> [Float] {
+    /// The tone's frames, or its first `limit` frames.
+    func tone(event: PatternEvent, pattern: Pattern, limit: Int? = nil) -> [Float] {
         let controls = AudioControls(pattern)
         let rate = Double(sampleRate)
         let duration = max(0, event.resolvedDuration.isFinite ? event.resolvedDuration : 0)
-        let frames = Int((duration * rate).rounded())
+        let frames = min(Int((duration * rate).rounded()), limit ?? .max)
         let parameters = event.parameters
         let shape = envelope(for: event, duration: duration, controls: controls)
         var output = [Float](repeating: 0, count: 2 * frames)
