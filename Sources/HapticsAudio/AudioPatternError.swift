@@ -4,7 +4,7 @@ import HapticsPatterns
 ///
 /// `description`: `sounds/hit.ahap: AudioCustom event at 0.25 s (events[2]): EventWaveformPath
 /// "../x.wav" leaves the pattern's folder`; `hum.ahap: AudioContinuous event at 2 s (events[5]):
-/// its sound needs 304 bytes, more than the 100 bytes left of the engine's sound budget of 128 MiB`.
+/// its sound needs 296 bytes, more than the 100 bytes left of the engine's sound budget of 128 MiB`.
 public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the waveform an event names.
     public enum Problem: Error, Sendable, Hashable {
