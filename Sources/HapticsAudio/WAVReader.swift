@@ -8,8 +8,8 @@ import HapticsSystem
 /// 24-bit: x / 8 388 608), so −full scale is exactly −1; floats are taken as they are, except that
 /// NaN and infinities are refused (they would poison a mix).
 public enum WAVReader {
-    /// The largest file ``read(contentsOf:maximumSize:followingSymbolicLinks:)`` reads unless told
-    /// otherwise: 16 MiB.
+    /// The largest file ``read(contentsOf:maximumSize:followingSymbolicLinks:maximumSampleCount:)``
+    /// reads unless told otherwise: 16 MiB.
     ///
     /// A cue or a pattern's waveform is a fraction of a second (a few tens of kilobytes); 16 MiB is
     /// about 87 s of 48 kHz 16-bit stereo, far more than any feedback sound, yet small enough that
