@@ -33,8 +33,8 @@ public struct AudioMemoryBudget: Sendable, Hashable, CustomStringConvertible {
 
     /// A pattern's own budget by default: 32 MiB.
     ///
-    /// As much as the largest waveform file (`WAVReader.maximumFileSize`, 16 MiB) of 16-bit audio
-    /// decoded to `Float`s at the output rate — about 87 s of 48 kHz stereo. Feedback sounds are
+    /// About what the largest waveform file (`WAVReader.maximumFileSize`, 16 MiB) of 16-bit audio
+    /// takes decoded to `Float`s at the output rate: 87 s of 48 kHz stereo. Feedback sounds are
     /// tens of kilobytes; what needs more is a recording, not a pattern's sound.
     public static let patternLimit = 32 << 20
 
