@@ -88,6 +88,7 @@ public struct AudioPatternLoader: Sendable {
     /// Reads the waveform at `path`, the real path the locator resolved: opened once, without
     /// following a symbolic link, and checked (a regular file, at most ``maximumWaveformSize``
     /// bytes) on that descriptor, never by name again.
+    ///
     /// The decoded samples must fit what `ledger` has left (they are refused from the header
     /// otherwise), and so must the clip at the output rate, which is charged.
     private func readClip(_ path: String, within ledger: inout _SoundLedger) throws(AudioPatternError.Problem) -> AudioClip {

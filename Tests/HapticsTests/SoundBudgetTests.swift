@@ -90,4 +90,29 @@ struct SoundBudgetTests {
                 + "of the pattern's sound budget of 100000 bytes"))
         }
     }
+
+    @Test("forty 599 s tones in a 3 KB file make a player at once, holding a few kilobytes, and play")
+    func fortyLongTonesThroughTheEngine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let events = Array(repeating: #"{"Event": {"Time": 0, "EventType": "AudioContinuous", "EventDuration": 599}}"#,
+                           count: 40)
+        try folder.write(#"{"Pattern": [\#(events.joined(separator: ",\n"))]}"#, to: "hum.ahap")
+        let haptics = EngineFixture()
+        let origin = haptics.clock.now()
+        let output = AudioOutput(sink: NullAudioSink(timing: .offline(start: origin)))
+        try haptics.engine.attachAudio(output)
+        let cues = haptics.engine.soundMemory.inUse
+        let player = try haptics.engine.makePlayer(contentsOf: folder.path + "/hum.ahap")
+        player.prepare()                                   // the voices are made now
+        let held = haptics.engine.soundMemory.inUse - cues
+        let sound = try #require(player.sound)
+        #expect(held == sound.soundByteCount)
+        #expect(held < 16 << 10)                           // 599 s of stereo floats would be 230 MB per tone
+        let onset = origin.advanced(by: .milliseconds(100))
+        #expect(player.start(at: onset).audio == .scheduled(audibleAt: onset))
+        for _ in 0..<40 { output.process() }
+        #expect(output.statistics.scheduled == 40)
+        #expect(output.statistics.late == 0 && output.statistics.dropped == 0)
+    }
 }
