@@ -70,6 +70,7 @@ public final class AudioOutput: @unchecked Sendable {
         format = sink.format
         buffer = .allocate(capacity: 2 * sink.format.periodFrames)
         scratch = .allocate(capacity: 2 * sink.format.periodFrames)
+        scratch.initialize(repeating: 0, count: 2 * sink.format.periodFrames)
         clock = _StreamClock(sampleRate: sink.format.sampleRate, window: configuration.timingWindow)
     }
 
@@ -99,6 +100,7 @@ public final class AudioOutput: @unchecked Sendable {
             buffer = .allocate(capacity: 2 * granted.periodFrames)
             scratch.deallocate()
             scratch = .allocate(capacity: 2 * granted.periodFrames)
+            scratch.initialize(repeating: 0, count: 2 * granted.periodFrames)
         }
         format = granted
         clock = _StreamClock(sampleRate: granted.sampleRate, window: configuration.timingWindow)

@@ -80,6 +80,7 @@ public struct AudioRenderer: Sendable {
         // Voices made as they play are rendered a block at a time, in order, as the audio thread does.
         let block = 4_096
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * block)
+        scratch.initialize(repeating: 0, count: 2 * block)
         defer { scratch.deallocate() }
         output.withUnsafeMutableBufferPointer { mixed in
             for placed in voices {

@@ -12,9 +12,12 @@ final class _SampleStorage: @unchecked Sendable {
     init(_ samples: [Float]) {
         count = samples.count
         base = .allocate(capacity: max(1, samples.count))
-        base.initialize(to: 0)
         samples.withUnsafeBufferPointer { source in
-            if let address = source.baseAddress { base.update(from: address, count: source.count) }
+            if let address = source.baseAddress, source.count > 0 {
+                base.initialize(from: address, count: source.count)
+            } else {
+                base.initialize(to: 0)
+            }
         }
     }
 
