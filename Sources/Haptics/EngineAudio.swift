@@ -9,8 +9,10 @@ final class EngineAudio: Sendable {
     let sampleRate: Int
     /// One voice per vocabulary item, in `Feedback.vocabulary` order (`VocabularyEntry.index`).
     let cueVoices: [AudioVoice]
+    /// The engine's sound budget the cues hold (their clips and voices).
+    let cueCharge: SoundMemoryCharge
 
-    init(output: AudioOutput, cues: SoundCueLibrary) {
+    init(output: AudioOutput, cues: SoundCueLibrary, memory: SoundMemory) {
         self.output = output
         sampleRate = output.streamFormat.sampleRate
         cueVoices = Feedback.vocabulary.map { feedback in
@@ -19,5 +21,9 @@ final class EngineAudio: Sendable {
             }
             return voice
         }
+        // The clips (each voice reads its clip in place) and what each voice keeps. An app's own
+        // cues are charged whatever is left: they are its choice, not a bundle's.
+        cueCharge = memory.charge(cues.clips.values.reduce(0) { $0 + $1.byteCount }
+            + cueVoices.reduce(0) { $0 + $1.byteCount })
     }
 }

@@ -12,6 +12,8 @@ extension HapticEngine {
     /// instead. The sound cues come from `soundCues`, else from `Configuration.soundCueFolder`,
     /// else the cues built into the library (`Patterns/*.wav`); they are converted to the output's
     /// rate now. A cue that is missing or unreadable is an error here, never silence at play time.
+    /// The cues' memory counts against `Configuration.soundBudget` (the built-in ones take about
+    /// 0.2 MB).
     ///
     /// The engine watches the output for a lost device (at housekeeping) and reports
     /// `Event.audioDeviceLost`; do not drain the output's events yourself.
@@ -43,7 +45,7 @@ extension HapticEngine {
                 sampleRate: rate, channelCount: clip.channelCount,
                 samples: Resampler().resample(clip.samples, channelCount: clip.channelCount, from: clip.sampleRate, to: rate))
         }
-        let audio = EngineAudio(output: output, cues: library)
+        let audio = EngineAudio(output: output, cues: library, memory: soundMemory)
         guard audioState.storeIfNil(audio) === audio else { throw .audioAlreadyAttached }
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import HapticsAudio
 import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
@@ -31,6 +32,15 @@ public final class HapticEngine: Sendable {
         /// A folder with the app's own sound cues (`<item>.wav` named like `Patterns/`, e.g.
         /// `impact-heavy.wav`), read by `attachAudio`; `nil` uses the cues built into the library.
         public var soundCueFolder: String?
+        /// The most memory one pattern's sound may hold, in bytes: its waveforms decoded at the
+        /// output rate and what its voices keep (`AudioMemoryBudget.patternLimit`, 32 MiB). A
+        /// pattern file over it is refused by `makePlayer(contentsOf:)` with a located error.
+        public var soundBudgetPerPattern: Int
+        /// The most memory the sound of every pattern player alive and the sound cues may hold
+        /// together, in bytes (`AudioMemoryBudget.engineLimit`, 128 MiB). A pattern file that does
+        /// not fit what is left is refused by `makePlayer(contentsOf:)`; releasing a player gives
+        /// its share back.
+        public var soundBudget: Int
 
         /// Creates a configuration.
         public init(
@@ -38,13 +48,18 @@ public final class HapticEngine: Sendable {
             prepareLifetime: Duration = .seconds(5),
             housekeepingInterval: Duration = .milliseconds(50),
             scheduler: SchedulerConfiguration = SchedulerConfiguration(),
-            soundCueFolder: String? = nil
+            soundCueFolder: String? = nil,
+            soundBudgetPerPattern: Int = AudioMemoryBudget.patternLimit,
+            soundBudget: Int = AudioMemoryBudget.engineLimit
         ) {
+            precondition(soundBudgetPerPattern >= 0 && soundBudget >= 0, "sound budgets cannot be negative")
             self.overlapPolicy = overlapPolicy
             self.prepareLifetime = prepareLifetime
             self.housekeepingInterval = housekeepingInterval
             self.scheduler = scheduler
             self.soundCueFolder = soundCueFolder
+            self.soundBudgetPerPattern = soundBudgetPerPattern
+            self.soundBudget = soundBudget
         }
 
         /// The range of `prepareLifetime`: 0…1 h.
@@ -123,6 +138,8 @@ public final class HapticEngine: Sendable {
     let audioMuted = Atomic<Bool>(false)
     /// The pattern players with sound, whose loop passes housekeeping keeps queued ahead.
     let soundLoops = SoundLoopRegistry()
+    /// What the sound of the players and the cues holds, against `Configuration.soundBudget`.
+    let soundMemory: SoundMemory
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.
@@ -138,6 +155,7 @@ public final class HapticEngine: Sendable {
         let configuration = requested.clamped
         scheduler = Scheduler(clock: clock, configuration: configuration.scheduler)
         self.configuration = configuration
+        soundMemory = SoundMemory(limit: configuration.soundBudget)
         roster = ChannelRoster(capacity: configuration.scheduler.maximumChannels)
         vocabulary = Feedback.vocabulary.enumerated().map {
             VocabularyEntry(feedback: $1, index: $0, channelCapacity: configuration.scheduler.maximumChannels)

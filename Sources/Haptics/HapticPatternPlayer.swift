@@ -31,8 +31,10 @@ public final class HapticPatternPlayer: Sendable {
     let outputs: [PlayerBinding]
     /// The pattern with its waveforms loaded, when it came from a file and has sound.
     let sound: AudioPattern?
-    /// The sound's voices, rendered at the output rate the first time they are needed.
+    /// The sound's voices, made at the output rate the first time they are needed.
     private let voices = Mutex<(sampleRate: Int, voices: [ScheduledVoice])?>(nil)
+    /// The engine's sound budget this player's sound holds, given back when the player goes.
+    private let soundCharge: SoundMemoryCharge?
     private let playsSoundFlag = Atomic<Bool>(true)
     /// The tag of every voice this player schedules, so that stopping it cancels exactly its sound.
     let soundGroup = AudioVoiceGroup.unique()
@@ -40,11 +42,12 @@ public final class HapticPatternPlayer: Sendable {
     /// can repeat the sound on each loop pass. Never taken on the realtime or audio thread.
     let soundLoop = Mutex<SoundLoop>(SoundLoop())
 
-    init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil) throws {
+    init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil, soundCharge: SoundMemoryCharge? = nil) throws {
         try pattern.validateTimes()
         self.engine = engine
         self.pattern = pattern
         self.sound = sound?.hasSound == true ? sound : nil
+        self.soundCharge = soundCharge
         var outputs: [PlayerBinding] = []
         let devices = engine.devices.withLock { $0 }
         do {
@@ -202,21 +205,18 @@ public final class HapticPatternPlayer: Sendable {
         return PlaybackOutcome.WithSound(haptics: haptics ?? .notPlayed(.unsupported), audio: audio)
     }
 
-    /// The sound's voices at `sampleRate`, rendered once (the waveforms were read when the player
-    /// was made; rendering cannot fail).
+    /// The sound's voices at `sampleRate`, made once (the waveforms were read when the player was
+    /// made; making voices cannot fail, and costs nothing in the events' durations).
+    ///
+    /// A player made before `attachAudio` loaded its clips at 48 kHz; an output at another rate
+    /// has them converted here, once, and the converted clips are charged to the engine's sound
+    /// budget whatever is left: the sound was accepted when the player was made.
     func voices(sampleRate: Int) -> [ScheduledVoice] {
         guard let sound else { return [] }
         return voices.withLock { cache in
             if let cache, cache.sampleRate == sampleRate { return cache.voices }
-            var converted = sound
-            if sound.sampleRate != sampleRate {
-                converted.sampleRate = sampleRate
-                converted.clips = sound.clips.mapValues { clip in
-                    AudioClip(sampleRate: sampleRate, channelCount: clip.channelCount,
-                              samples: Resampler().resample(clip.samples, channelCount: clip.channelCount,
-                                                            from: clip.sampleRate, to: sampleRate))
-                }
-            }
+            let converted = sound.converted(to: sampleRate)
+            if sound.sampleRate != sampleRate { soundCharge?.add(converted.clipByteCount) }
             let rendered = AudioRenderer(sampleRate: sampleRate).voices(for: converted)
             cache = (sampleRate, rendered)
             return rendered
@@ -392,9 +392,16 @@ extension HapticEngine {
     /// WAV is an error here (`AudioLoadError`, naming the file and the event), never silence at
     /// play time. Also throws `PatternError` for a bad file and `EngineError`/`SchedulerError`
     /// when the scheduler is full.
+    ///
+    /// The pattern's sound must fit `Configuration.soundBudgetPerPattern` and what the sound of
+    /// the engine's other players and its cues leave of `Configuration.soundBudget`; the first
+    /// event that does not is a located `AudioLoadError`. Releasing the player gives its share back.
     public func makePlayer(contentsOf path: String) throws -> HapticPatternPlayer {
         let rate = audioState.load()?.sampleRate ?? 48_000
-        let sound = try AudioPatternLoader(outputRate: rate).load(contentsOf: path)
-        return try HapticPatternPlayer(engine: self, pattern: sound.pattern, sound: sound)
+        let perPattern = AudioMemoryBudget(scope: .pattern, limit: configuration.soundBudgetPerPattern)
+        let (sound, charge) = try soundMemory.load { (engine: AudioMemoryBudget) throws(AudioLoadError) in
+            try AudioPatternLoader(outputRate: rate, budgets: [perPattern, engine]).load(contentsOf: path)
+        } cost: { $0.soundByteCount }
+        return try HapticPatternPlayer(engine: self, pattern: sound.pattern, sound: sound, soundCharge: charge)
     }
 }

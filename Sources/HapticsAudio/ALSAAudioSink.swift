@@ -65,6 +65,13 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         try check(snd_pcm_hw_params_set_channels(pcm, hardware, 2), "snd_pcm_hw_params_set_channels")
         var rate = UInt32(format.sampleRate)
         try check(snd_pcm_hw_params_set_rate_near(pcm, hardware, &rate, nil), "snd_pcm_hw_params_set_rate_near")
+        // Sound is converted and synthesized at this rate, within the range audio files use (which
+        // bounds the converter): a device that only offers a rate outside it is refused.
+        guard Resampler.supportedRates.contains(Int(rate)) else {
+            throw AudioSinkError(device: device, call: "snd_pcm_hw_params_set_rate_near", errno: .invalidArgument,
+                                 reason: "the device offers \(rate) Hz, outside \(Resampler.supportedRates.lowerBound) to "
+                                     + "\(Resampler.supportedRates.upperBound) Hz")
+        }
         var period = snd_pcm_uframes_t(format.periodFrames)
         try check(snd_pcm_hw_params_set_period_size_near(pcm, hardware, &period, nil),
                   "snd_pcm_hw_params_set_period_size_near")

@@ -52,6 +52,8 @@ public final class AudioOutput: @unchecked Sendable {
     private let active: UnsafeMutablePointer<_ActiveVoice>
     private var activeCount = 0
     private var buffer: UnsafeMutablePointer<Float>
+    /// One period of a voice made as it plays, rendered before it is mixed.
+    private var scratch: UnsafeMutablePointer<Float>
     private var framesWritten: Int64 = 0
     private var clock: _StreamClock
     private var format: AudioStreamFormat
@@ -67,6 +69,8 @@ public final class AudioOutput: @unchecked Sendable {
         active = .allocate(capacity: configuration.maximumVoices)
         format = sink.format
         buffer = .allocate(capacity: 2 * sink.format.periodFrames)
+        scratch = .allocate(capacity: 2 * sink.format.periodFrames)
+        scratch.initialize(repeating: 0, count: 2 * sink.format.periodFrames)
         clock = _StreamClock(sampleRate: sink.format.sampleRate, window: configuration.timingWindow)
     }
 
@@ -75,6 +79,7 @@ public final class AudioOutput: @unchecked Sendable {
         releaseEverything()
         active.deallocate()
         buffer.deallocate()
+        scratch.deallocate()
         clock.deallocate()
     }
 
@@ -93,6 +98,9 @@ public final class AudioOutput: @unchecked Sendable {
             // The device chose another period: the mixing buffer follows what it granted.
             buffer.deallocate()
             buffer = .allocate(capacity: 2 * granted.periodFrames)
+            scratch.deallocate()
+            scratch = .allocate(capacity: 2 * granted.periodFrames)
+            scratch.initialize(repeating: 0, count: 2 * granted.periodFrames)
         }
         format = granted
         clock = _StreamClock(sampleRate: granted.sampleRate, window: configuration.timingWindow)
@@ -158,9 +166,9 @@ public final class AudioOutput: @unchecked Sendable {
             return false
         }
         let retained = Unmanaged.passRetained(voice).toOpaque()
-        let command = _VoiceCommand(kind: .voice, voice: retained, frames: UnsafePointer(voice.frames),
-                                    frameCount: voice.frameCount, audibleAt: audibleAt.nanoseconds,
-                                    gain: gain.isFinite ? max(gain, 0) : 0, group: group.rawValue)
+        let command = _VoiceCommand(kind: .voice, voice: retained, frames: voice.frames.map { UnsafePointer($0) },
+                                    program: voice.program.map { UnsafePointer($0) }, frameCount: voice.frameCount,
+                                    audibleAt: audibleAt.nanoseconds, gain: gain.isFinite ? max(gain, 0) : 0, group: group.rawValue)
         guard commands.push(command) else {
             Unmanaged<AudioVoice>.fromOpaque(retained).release()
             droppedCount.add(1, ordering: .relaxed)
@@ -202,7 +210,7 @@ public final class AudioOutput: @unchecked Sendable {
     }
 
     private func submitCancellation(_ kind: _VoiceCommand.Kind, group: UInt64, at time: MonotonicInstant?) -> Bool {
-        commands.push(_VoiceCommand(kind: kind, voice: nil, frames: nil, frameCount: 0,
+        commands.push(_VoiceCommand(kind: kind, voice: nil, frames: nil, program: nil, frameCount: 0,
                                     audibleAt: time?.nanoseconds ?? Int64.min, gain: 0, group: group))
     }
 
@@ -319,7 +327,7 @@ public final class AudioOutput: @unchecked Sendable {
                 index += 1
                 continue
             }
-            if voice.start != _ActiveVoice.unplaced, let frames = voice.command.frames {
+            if voice.start != _ActiveVoice.unplaced, voice.command.frames != nil || voice.command.program != nil {
                 let voiceEnd = voice.start + Int64(voice.command.frameCount)
                 let fading = voice.fadeStart != _ActiveVoice.unplaced && voice.fadeStart < voiceEnd
                 let silentFrom = fading ? voice.fadeStart + fadeFrames : voiceEnd
@@ -328,21 +336,37 @@ public final class AudioOutput: @unchecked Sendable {
                 // (F − k) / (F + 1), so the ramp runs from the last full frame to the first silent one.
                 let from = max(first, voice.start)
                 let steady = min(end, fading ? voice.fadeStart : voiceEnd)
+                let to = min(end, silentFrom, voiceEnd)
+                // The voice's frames: read in place, or made now for this period (from..<to, the
+                // frames after the last period's) into the scratch buffer, indexed from `from`.
+                let frames: UnsafePointer<Float>
+                let shift: Int
+                if let rendered = voice.command.frames {
+                    frames = rendered
+                    shift = 0
+                } else {
+                    let sourceFrom = Int(from - voice.start)
+                    if from < to, let program = voice.command.program {
+                        program.pointee.render(into: scratch, from: sourceFrom, count: Int(to - from),
+                                               cursor: &voice.cursor)
+                    }
+                    frames = UnsafePointer(scratch)
+                    shift = 2 * sourceFrom
+                }
                 if from < steady {
                     for position in from..<steady {
                         let target = Int(position - first) * 2
-                        let source = Int(position - voice.start) * 2
+                        let source = Int(position - voice.start) * 2 - shift
                         buffer[target] += frames[source] * gain
                         buffer[target + 1] += frames[source + 1] * gain
                     }
                 }
-                let to = min(end, silentFrom, voiceEnd)
                 if fading, max(from, voice.fadeStart) < to {
                     let ramp = Float(fadeFrames + 1)
                     for position in max(from, voice.fadeStart)..<to {
                         let scale = gain * (Float(silentFrom - position) / ramp)
                         let target = Int(position - first) * 2
-                        let source = Int(position - voice.start) * 2
+                        let source = Int(position - voice.start) * 2 - shift
                         buffer[target] += frames[source] * scale
                         buffer[target + 1] += frames[source + 1] * scale
                     }

@@ -4,9 +4,10 @@ import HapticsSystem
 /// Why the sound of a pattern could not be loaded, located at the pattern file and the event.
 ///
 /// `description`: `sounds/hit.ahap: AudioCustom event at 0.25 s (events[2]): EventWaveformPath
-/// "../x.wav" leaves the pattern's folder`. The fields hold the text as given (the file name) and as
-/// written in the pattern (the waveform path); the description escapes both, and the resolved path,
-/// for the terminal (`PrintableText`).
+/// "../x.wav" leaves the pattern's folder`; `hum.ahap: AudioContinuous event at 2 s (events[5]):
+/// its sound needs 296 bytes, more than the 100 bytes left of the engine's sound budget of 128 MiB`.
+/// The fields hold the text as given (the file name) and as written in the pattern (the waveform
+/// path); the description escapes both, and the resolved path, for the terminal (`PrintableText`).
 public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the waveform an event names.
     public enum Problem: Error, Sendable, Hashable {
@@ -30,6 +31,10 @@ public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConverti
         /// The file is not a WAV file the engine plays (the problem is located in the file: chunk,
         /// byte offset, frame).
         case invalidWAV(WAVError.Problem)
+        /// The event's sound — its waveform decoded and converted to the output rate, or what its
+        /// voice keeps — needs `needed` bytes, more than `budget.available`, what the events before
+        /// it left of `budget`.
+        case overBudget(needed: Int, budget: AudioMemoryBudget)
     }
 
     /// The pattern file, as given to the loader.
@@ -38,24 +43,29 @@ public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConverti
     public var eventIndex: Int
     /// The event's time in seconds.
     public var eventTime: Double
-    /// The path as written in the pattern.
+    /// The path as written in the pattern (empty for an `AudioContinuous` event).
     public var waveformPath: String
+    /// The event's kind: `AudioCustom`, or `AudioContinuous` (which only a budget can refuse).
+    public var eventKind: PatternEvent.Kind
     /// What is wrong.
     public var problem: Problem
 
     /// Creates an error.
-    public init(patternFile: String, eventIndex: Int, eventTime: Double, waveformPath: String, problem: Problem) {
+    public init(patternFile: String, eventIndex: Int, eventTime: Double, waveformPath: String, problem: Problem,
+                eventKind: PatternEvent.Kind = .audioCustom) {
         self.patternFile = patternFile
         self.eventIndex = eventIndex
         self.eventTime = eventTime
         self.waveformPath = waveformPath
         self.problem = problem
+        self.eventKind = eventKind
     }
 
     /// `file: AudioCustom event at T s (events[i]): EventWaveformPath "p" <what is wrong>`, outside
     /// text escaped.
     public var description: String {
-        let subject = "\(PrintableText.escaped(patternFile)): AudioCustom event at \(NumberText.shortest(eventTime)) s (events[\(eventIndex)]): "
+        let subject = "\(PrintableText.escaped(patternFile)): \(eventKind.rawValue) event at \(NumberText.shortest(eventTime)) s "
+            + "(events[\(eventIndex)]): "
         let path = "EventWaveformPath \"\(PrintableText.escaped(waveformPath))\""
         switch problem {
         case .noWaveformPath: return subject + "EventWaveformPath is missing or empty"
@@ -69,6 +79,9 @@ public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConverti
             return subject + "\(path) is \(size) bytes, more than the limit of \(limit) bytes"
         case let .unreadable(reason): return subject + "\(path) cannot be read: \(PrintableText.escaped(reason))"
         case let .invalidWAV(error): return subject + "\(path): \(error)"
+        case let .overBudget(needed, budget):
+            let sound = eventKind == .audioCustom ? "\(path): its sound" : "its sound"
+            return subject + "\(sound) needs \(needed) bytes, more than the \(budget.available) bytes left of \(budget)"
         }
     }
 }

@@ -26,13 +26,23 @@ public struct AudioRenderer: Sendable {
     }
 
     /// The voices of `audio`'s audio events, in event order.
+    ///
+    /// Nothing is rendered here: each voice describes how its frames are made as they play (see
+    /// ``AudioVoice``) — an `AudioCustom` voice reads its clip in place, looping it for the event's
+    /// duration; an `AudioContinuous` voice synthesizes its tone — so making the voices costs time
+    /// and memory in the number of events and control points, not in how long they sound
+    /// (``storageByteCount(for:)``).
     public func voices(for audio: AudioPattern) -> [ScheduledVoice] {
         precondition(audio.sampleRate == sampleRate,
                      "clips loaded at \(audio.sampleRate) Hz cannot play at \(sampleRate) Hz")
+        precondition((1...ToneSynthesizer.maximumHarmonicCount).contains(synthesizer.harmonicCount),
+                     "a tone has 1 to \(ToneSynthesizer.maximumHarmonicCount) harmonics, not \(synthesizer.harmonicCount)")
         let controls = AudioControls(audio.pattern)
+        let curves = audio.pattern.events.contains { !$0.kind.isHaptic } ? _ControlCurves(audio.pattern) : nil
         var voices: [ScheduledVoice] = []
         for (index, event) in audio.pattern.events.enumerated() {
-            let samples: [Float]
+            let program: _VoiceProgram
+            var storage: _SampleStorage?
             switch event.kind {
             case .hapticTransient, .hapticContinuous:
                 continue
@@ -40,32 +50,51 @@ public struct AudioRenderer: Sendable {
                 guard let clip = audio.clips[index] else {
                     preconditionFailure("AudioCustom event \(index) has no loaded clip; load with AudioPatternLoader")
                 }
-                samples = renderClip(clip, event: event, controls: controls)
+                program = clipProgram(clip, event: event, controls: controls, table: curves?.table ?? .none)
+                storage = clip.storage
             case .audioContinuous:
-                samples = renderTone(event: event, controls: controls)
+                program = toneProgram(event: event, controls: controls, table: curves?.table ?? .none)
             }
             voices.append(ScheduledVoice(
                 eventIndex: index,
                 frameOffset: Int((event.time * Double(sampleRate)).rounded()),
                 timeOffset: Duration(patternSeconds: event.time),
-                voice: AudioVoice(stereoSamples: samples)))
+                voice: AudioVoice(program: program, clip: storage, curves: curves)))
         }
         return voices
+    }
+
+    /// The memory the voices of `pattern` hold beyond its clips, in bytes: a fixed description per
+    /// audio event and the pattern's audio control curves — however long the events last.
+    public static func storageByteCount(for pattern: Pattern) -> Int {
+        let events = pattern.events.filter { !$0.kind.isHaptic }.count
+        guard events > 0 else { return 0 }
+        return events * AudioVoice.programByteCount + _ControlCurves.byteCount(for: pattern)
     }
 
     /// Mixes `voices` into interleaved stereo frames from the pattern start; the length is where the
     /// last voice ends unless `frameCount` is given. Samples are summed without limiting.
     public func mix(_ voices: [ScheduledVoice], frameCount: Int? = nil) -> [Float] {
         let length = frameCount ?? voices.map { $0.frameOffset + $0.voice.frameCount }.max() ?? 0
-        var output = [Float](repeating: 0, count: 2 * length)
-        for placed in voices {
-            let first = max(0, placed.frameOffset)
-            let last = min(length, placed.frameOffset + placed.voice.frameCount)
-            guard first < last else { continue }
-            for frame in first..<last {
-                let source = frame - placed.frameOffset
-                output[2 * frame] += placed.voice.frames[2 * source]
-                output[2 * frame + 1] += placed.voice.frames[2 * source + 1]
+        var output = [Float](repeating: 0, count: 2 * max(0, length))
+        // Voices made as they play are rendered a block at a time, in order, as the audio thread does.
+        let block = 4_096
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * block)
+        scratch.initialize(repeating: 0, count: 2 * block)
+        defer { scratch.deallocate() }
+        output.withUnsafeMutableBufferPointer { mixed in
+            for placed in voices {
+                let first = max(0, placed.frameOffset)
+                let last = min(length, placed.frameOffset + placed.voice.frameCount)
+                guard first < last else { continue }
+                var cursor = _VoiceCursor()
+                var frame = first
+                while frame < last {
+                    let count = min(block, last - frame)
+                    placed.voice.render(into: scratch, from: frame - placed.frameOffset, count: count, cursor: &cursor)
+                    for index in 0..<2 * count { mixed[2 * frame + index] += scratch[index] }
+                    frame += count
+                }
             }
         }
         return output
@@ -86,7 +115,10 @@ public struct AudioRenderer: Sendable {
             sustained: parameters.resolvedSustained)
     }
 
-    private func renderClip(_ clip: AudioClip, event: PatternEvent, controls: AudioControls) -> [Float] {
+    /// An `AudioCustom` event: its clip for `EventDuration` (cut short, or wrapping when looped),
+    /// else once.
+    private func clipProgram(_ clip: AudioClip, event: PatternEvent, controls: AudioControls,
+                             table: _ControlTable) -> _VoiceProgram {
         let rate = Double(sampleRate)
         let clipFrames = clip.frameCount
         var frames = clipFrames
@@ -94,27 +126,21 @@ public struct AudioRenderer: Sendable {
             let wanted = Int((duration * rate).rounded())
             frames = event.waveformLoopEnabled == true ? wanted : min(wanted, clipFrames)
         }
-        guard clipFrames > 0 else { return [] }
+        if clipFrames == 0 { frames = 0 }
         let volume = event.parameters.resolvedAudioVolume
         let pan = event.parameters.resolvedAudioPan
-        let shaped = event.waveformUseVolumeEnvelope == true
-        let shape = envelope(for: event, duration: Double(frames) / rate, controls: controls)
-        let volumeMoves = controls.drives(.audioVolumeControl)
-        let panMoves = controls.drives(.audioPanControl)
-        var gain = volume * controls.volumeScale(at: event.time)
-        var gains = Self.clipGains(pan: pan + controls.panShift(at: event.time), stereo: clip.channelCount == 2)
-        var output = [Float](repeating: 0, count: 2 * frames)
-        for frame in 0..<frames {
-            let local = Double(frame) / rate
-            let time = event.time + local
-            if volumeMoves { gain = volume * controls.volumeScale(at: time) }
-            if panMoves { gains = Self.clipGains(pan: pan + controls.panShift(at: time), stereo: clip.channelCount == 2) }
-            let level = shaped ? gain * shape.gain(at: local) : gain
-            let source = frame % clipFrames
-            output[2 * frame] = Float(level * gains.left * Double(clip.sample(frame: source, channel: 0)))
-            output[2 * frame + 1] = Float(level * gains.right * Double(clip.sample(frame: source, channel: 1)))
-        }
-        return output
+        var program = _VoiceProgram(
+            kind: .clip, frameCount: frames, rate: rate, eventTime: event.time,
+            envelope: envelope(for: event, duration: Double(frames) / rate, controls: controls), controls: table)
+        program.samples = UnsafePointer(clip.storage.base)
+        program.clipFrames = clipFrames
+        program.clipChannels = clip.channelCount
+        program.shaped = event.waveformUseVolumeEnvelope == true
+        program.volume = volume
+        program.pan = pan
+        program.fixedGain = volume * controls.volumeScale(at: event.time)
+        program.fixedPanGains = Self.clipGains(pan: pan + controls.panShift(at: event.time), stereo: clip.channelCount == 2)
+        return program
     }
 
     /// Equal-power gains for a mono clip; for a stereo clip a balance that keeps the centre at unity.
@@ -124,29 +150,23 @@ public struct AudioRenderer: Sendable {
         return ToneSynthesizer.panGains(pan)
     }
 
-    private func renderTone(event: PatternEvent, controls: AudioControls) -> [Float] {
+    /// An `AudioContinuous` event: a tone for `EventDuration`.
+    private func toneProgram(event: PatternEvent, controls: AudioControls, table: _ControlTable) -> _VoiceProgram {
         let rate = Double(sampleRate)
         let duration = max(0, event.resolvedDuration.isFinite ? event.resolvedDuration : 0)
-        let frames = Int((duration * rate).rounded())
         let parameters = event.parameters
-        let shape = envelope(for: event, duration: duration, controls: controls)
-        var output = [Float](repeating: 0, count: 2 * frames)
-        var phase = 0.0
-        for frame in 0..<frames {
-            let local = Double(frame) / rate
-            let time = event.time + local
-            let volume = parameters.resolvedAudioVolume * controls.volumeScale(at: time)
-            let pitch = parameters.resolvedAudioPitch + controls.pitchShift(at: time)
-            let pan = parameters.resolvedAudioPan + controls.panShift(at: time)
-            let brightness = min(max(parameters.resolvedAudioBrightness + controls.brightnessShift(at: time), 0), 1)
-            let level = volume * shape.gain(at: local) * synthesizer.declickGain(at: local, duration: duration)
-            let value = level * synthesizer.waveform(phase: phase, brightness: brightness)
-            let gains = ToneSynthesizer.panGains(pan)
-            output[2 * frame] = Float(value * gains.left)
-            output[2 * frame + 1] = Float(value * gains.right)
-            phase += synthesizer.frequency(pitch: pitch) / rate
-            phase -= phase.rounded(.down)
-        }
-        return output
+        var program = _VoiceProgram(
+            kind: .tone, frameCount: Int((duration * rate).rounded()), rate: rate, eventTime: event.time,
+            envelope: envelope(for: event, duration: duration, controls: controls), controls: table)
+        program.synthesizer = synthesizer
+        program.duration = duration
+        program.volume = parameters.resolvedAudioVolume
+        program.pitch = parameters.resolvedAudioPitch
+        program.pan = parameters.resolvedAudioPan
+        program.brightness = parameters.resolvedAudioBrightness
+        // What the pan and pitch give while their controls do not move: the same expressions, once.
+        program.fixedPanGains = ToneSynthesizer.panGains(parameters.resolvedAudioPan + AudioControls.clamp(0, -1, 1))
+        program.fixedIncrement = synthesizer.frequency(pitch: parameters.resolvedAudioPitch + AudioControls.clamp(0, -1, 1)) / rate
+        return program
     }
 }

@@ -23,6 +23,10 @@ public struct ToneSynthesizer: Sendable, Hashable {
     /// Length of the fade at each end, in seconds.
     public var declick: Double
 
+    /// The most harmonics a tone voice takes (``harmonicCount``): 64. A tone is synthesized on the
+    /// audio thread as it plays, and each harmonic costs a sine per sample.
+    public static let maximumHarmonicCount = 64
+
     /// Creates a synthesizer.
     public init(baseFrequency: Double = 440, harmonicCount: Int = 6, declick: Double = 0.002) {
         self.baseFrequency = baseFrequency

@@ -17,10 +17,18 @@ public struct WAVError: Error, Sendable, Hashable, CustomStringConvertible {
         case truncatedChunk(String, offset: Int, declared: Int, available: Int)
         /// The `fmt ` chunk at byte `offset` is malformed.
         case invalidFormat(String, offset: Int)
-        /// The encoding is none of 8/16/24-bit PCM or 32-bit float.
-        case unsupportedSampleFormat(formatTag: UInt16, bitsPerSample: UInt16)
-        /// More than two channels (the reader reads mono and stereo).
-        case unsupportedChannelCount(Int)
+        /// The `fmt ` chunk at byte `offset` names an encoding that is none of 8/16/24-bit PCM or
+        /// 32-bit float.
+        case unsupportedSampleFormat(formatTag: UInt16, bitsPerSample: UInt16, offset: Int)
+        /// The `fmt ` chunk at byte `offset` declares more channels than the reader reads
+        /// (``WAVReader/supportedChannelCounts``: mono and stereo).
+        case unsupportedChannelCount(Int, offset: Int)
+        /// The `fmt ` chunk at byte `offset` declares a sample rate outside
+        /// ``WAVReader/supportedSampleRates`` (4–384 kHz).
+        case unsupportedSampleRate(Int, offset: Int)
+        /// The `data` chunk at byte `offset` holds more samples (all channels) than the caller
+        /// allows (a memory budget), so it is not decoded.
+        case tooManySamples(count: Int, limit: Int, offset: Int)
         /// A 32-bit float sample is NaN or infinite.
         case nonFiniteSample(frame: Int)
         /// The file could not be read: missing, not a regular file, too large, no permission…
@@ -39,11 +47,18 @@ public struct WAVError: Error, Sendable, Hashable, CustomStringConvertible {
                 return "WAV chunk \"\(PrintableText.escaped(id))\" at byte \(offset) declares \(declared) bytes but only \(available) remain"
             case let .invalidFormat(reason, offset):
                 return "WAV \"fmt \" chunk at byte \(offset) is invalid: \(reason)"
-            case let .unsupportedSampleFormat(formatTag, bitsPerSample):
-                return "WAV encoding not supported: format tag \(formatTag), \(bitsPerSample) bits per sample "
+            case let .unsupportedSampleFormat(formatTag, bitsPerSample, offset):
+                return "WAV \"fmt \" chunk at byte \(offset): encoding not supported: format tag \(formatTag), "
+                    + "\(bitsPerSample) bits per sample "
                     + "(expected 8-, 16- or 24-bit PCM, format tag 1, or 32-bit float, format tag 3)"
-            case let .unsupportedChannelCount(count):
-                return "WAV file has \(count) channels (expected 1 or 2)"
+            case let .unsupportedChannelCount(count, offset):
+                return "WAV \"fmt \" chunk at byte \(offset): \(count) channels (expected 1 or 2)"
+            case let .unsupportedSampleRate(rate, offset):
+                let range = WAVReader.supportedSampleRates
+                return "WAV \"fmt \" chunk at byte \(offset): sample rate \(rate) Hz "
+                    + "(expected \(range.lowerBound) to \(range.upperBound) Hz)"
+            case let .tooManySamples(count, limit, offset):
+                return "WAV chunk \"data\" at byte \(offset) holds \(count) samples, more than the limit of \(limit)"
             case let .nonFiniteSample(frame):
                 return "WAV float sample at frame \(frame) is not a finite number"
             case let .unreadable(error):

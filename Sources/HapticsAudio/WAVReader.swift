@@ -1,15 +1,15 @@
 import HapticsSystem
 
-/// Reads RIFF/WAVE files: 8/16/24-bit PCM and 32-bit float, mono or stereo, as `Float` samples in
-/// −1…1 — what sound cues and pattern waveforms are made of.
+/// Reads RIFF/WAVE files: 8/16/24-bit PCM and 32-bit float, mono or stereo, 4–384 kHz, as `Float`
+/// samples in −1…1 — what sound cues and pattern waveforms are made of.
 ///
 /// Chunks other than `fmt ` and `data` are skipped; `WAVE_FORMAT_EXTENSIBLE` is read through its
 /// subformat. Integers are scaled by their full scale (8-bit: (x − 128) / 128, 16-bit: x / 32 768,
 /// 24-bit: x / 8 388 608), so −full scale is exactly −1; floats are taken as they are, except that
 /// NaN and infinities are refused (they would poison a mix).
 public enum WAVReader {
-    /// The largest file ``read(contentsOf:maximumSize:followingSymbolicLinks:)`` reads unless told
-    /// otherwise: 16 MiB.
+    /// The largest file ``read(contentsOf:maximumSize:followingSymbolicLinks:maximumSampleCount:)``
+    /// reads unless told otherwise: 16 MiB.
     ///
     /// A cue or a pattern's waveform is a fraction of a second (a few tens of kilobytes); 16 MiB is
     /// about 87 s of 48 kHz 16-bit stereo, far more than any feedback sound, yet small enough that
@@ -17,20 +17,35 @@ public enum WAVReader {
     /// whole file is held, then decoded to `Float`s twice its size.
     public static let maximumFileSize = 16 << 20
 
+    /// The sample rates the reader accepts: 4 kHz to 384 kHz.
+    ///
+    /// Every rate audio files are made at lies inside (8 kHz telephony and 11.025 kHz game sounds to
+    /// 384 kHz studio masters); a header outside it is broken or hostile. The bound also bounds the
+    /// conversion to the output rate: at most 96 output frames per input frame, or 96 input frames
+    /// per output frame, so neither the converted clip nor the converter's filter can be made huge
+    /// by one header field.
+    public static let supportedSampleRates = 4_000...384_000
+
+    /// The channel counts the reader accepts: mono and stereo, what the engine mixes (its output
+    /// is stereo; a mono clip is panned, a stereo one balanced).
+    public static let supportedChannelCounts = 1...2
+
     /// Decodes the bytes of a WAV file. Errors say what is wrong and where (chunk, byte offset,
-    /// frame); they name no file (see ``read(contentsOf:maximumSize:followingSymbolicLinks:)``).
-    public static func decode(_ bytes: [UInt8]) throws(WAVError) -> WAVSamples {
+    /// frame); they name no file (see ``read(contentsOf:maximumSize:followingSymbolicLinks:maximumSampleCount:)``).
+    ///
+    /// The header is checked before any sample is decoded: the rate within
+    /// ``supportedSampleRates``, the channels within ``supportedChannelCounts``, one of the four
+    /// encodings, a block size that matches them, every chunk inside the file, and at most
+    /// `maximumSampleCount` samples (all channels) in the `data` chunk, so a caller with a memory
+    /// budget can refuse a file before it is decoded.
+    public static func decode(_ bytes: [UInt8], maximumSampleCount: Int = .max) throws(WAVError) -> WAVSamples {
         let (format, data) = try parse(bytes)
-        guard let encoding = WAVSampleEncoding(formatTag: format.tag, bitsPerSample: format.bits) else {
-            throw WAVError(.unsupportedSampleFormat(formatTag: format.tag, bitsPerSample: format.bits))
-        }
-        guard format.channels <= 2 else { throw WAVError(.unsupportedChannelCount(format.channels)) }
+        let encoding = format.encoding
         let frameBytes = encoding.bytesPerSample * format.channels
-        guard format.blockAlign == frameBytes else {
-            throw WAVError(.invalidFormat("block align \(format.blockAlign), expected \(frameBytes) for "
-                + "\(format.channels) channel(s) of \(encoding)", offset: format.offset))
-        }
         let count = data.count / frameBytes * format.channels
+        guard count <= maximumSampleCount else {
+            throw WAVError(.tooManySamples(count: count, limit: maximumSampleCount, offset: data.lowerBound - 8))
+        }
         var samples = [Float](repeating: 0, count: count)
         let base = data.lowerBound
         switch encoding {
@@ -64,8 +79,12 @@ public enum WAVReader {
     ///
     /// The file is opened once and checked and read on that descriptor (see
     /// `FileDescriptor.readContents(ofFile:maximumSize:followingSymbolicLinks:)`).
+    ///
+    /// `maximumSampleCount` refuses, before decoding, a file with more samples (see
+    /// ``decode(_:maximumSampleCount:)``).
     public static func read(
-        contentsOf path: String, maximumSize: Int = maximumFileSize, followingSymbolicLinks: Bool = true
+        contentsOf path: String, maximumSize: Int = maximumFileSize, followingSymbolicLinks: Bool = true,
+        maximumSampleCount: Int = .max
     ) throws(WAVError) -> WAVSamples {
         let bytes: [UInt8]
         do {
@@ -75,21 +94,19 @@ public enum WAVReader {
             throw WAVError(.unreadable(error), path: path)
         }
         do {
-            return try decode(bytes)
+            return try decode(bytes, maximumSampleCount: maximumSampleCount)
         } catch {
             throw WAVError(error.problem, path: path)
         }
     }
 
-    /// The format fields of a `fmt ` chunk, with the extensible subformat already applied.
+    /// The format of a `fmt ` chunk, checked: a supported encoding, rate and channel count.
     struct Format {
         /// Where the chunk starts in the file.
         var offset: Int
-        var tag: UInt16
+        var encoding: WAVSampleEncoding
         var channels: Int
         var sampleRate: Int
-        var blockAlign: Int
-        var bits: UInt16
     }
 
     /// Walks the chunks up to `data`: the format and the byte range of the samples.
@@ -122,10 +139,22 @@ public enum WAVReader {
                     }
                     formatTag = littleEndian(UInt16.self, bytes, at: body + 24)
                 }
+                guard let encoding = WAVSampleEncoding(formatTag: formatTag, bitsPerSample: bits) else {
+                    throw WAVError(.unsupportedSampleFormat(formatTag: formatTag, bitsPerSample: bits, offset: offset))
+                }
                 guard channels > 0 else { throw WAVError(.invalidFormat("0 channels", offset: offset)) }
-                guard sampleRate > 0 else { throw WAVError(.invalidFormat("sample rate 0", offset: offset)) }
-                format = Format(offset: offset, tag: formatTag, channels: channels, sampleRate: sampleRate,
-                                blockAlign: blockAlign, bits: bits)
+                guard supportedChannelCounts.contains(channels) else {
+                    throw WAVError(.unsupportedChannelCount(channels, offset: offset))
+                }
+                guard supportedSampleRates.contains(sampleRate) else {
+                    throw WAVError(.unsupportedSampleRate(sampleRate, offset: offset))
+                }
+                let frameBytes = encoding.bytesPerSample * channels
+                guard blockAlign == frameBytes else {
+                    throw WAVError(.invalidFormat("block align \(blockAlign), expected \(frameBytes) for "
+                        + "\(channels) channel(s) of \(encoding)", offset: offset))
+                }
+                format = Format(offset: offset, encoding: encoding, channels: channels, sampleRate: sampleRate)
             case "data":
                 guard let format else { throw WAVError(.missingChunk("fmt ")) }
                 return (format, body..<body + size)

@@ -94,7 +94,7 @@ import HapticsTestSupport
         try folder.write(wavBytes(formatTag: 2, channels: 1, sampleRate: 8_000, bits: 4, data: []), to: "adpcm.wav")
         try folder.write("not audio", to: "text.wav")
         #expect(loadError("adpcm.wav", in: folder)?.problem
-            == .invalidWAV(.unsupportedSampleFormat(formatTag: 2, bitsPerSample: 4)))
+            == .invalidWAV(.unsupportedSampleFormat(formatTag: 2, bitsPerSample: 4, offset: 12)))
         #expect(loadError("text.wav", in: folder)?.description
             == "\(folder.path)/hit.ahap: AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"text.wav\": "
             + "not a WAV file: expected \"RIFF\" and \"WAVE\" in the first 12 bytes")

@@ -60,4 +60,56 @@ import Testing
         #expect(clip.frameCount == 4_800)
         #expect(interiorError(clip.samples, frequency: 1_000, rate: 48_000, margin: 100) < 1e-4)
     }
+
+    @Test func theFilterTableIsBoundedWhateverTheRates() {
+        #expect(Resampler.maximumTableSize == 262_144)
+        // 48 000 / 44 100 reduces to 160 phases: each tabulated exactly, 2 × 34 weights apiece.
+        #expect(Resampler().tableSize(from: 44_100, to: 48_000) == 160 * 68)
+        // The extremes: ratios that reduce and ratios that do not, 96 : 1 either way.
+        let pairs = [(44_101, 48_000), (4_000, 384_000), (4_001, 384_000), (384_000, 4_000), (383_999, 4_000),
+                     (383_999, 384_000), (384_000, 383_999)]
+        for (input, output) in pairs {
+            #expect(Resampler().tableSize(from: input, to: output) <= Resampler.maximumTableSize)
+        }
+        // The widest filter allowed (256 zero crossings, half the band, 96 : 1 down) still fits.
+        #expect(Resampler(halfWidth: 256, passband: 0.5).tableSize(from: 383_999, to: 4_000) <= Resampler.maximumTableSize)
+    }
+
+    @Test func ratesWithTooManyPhasesInterpolateBetweenTabulatedRows() {
+        // 44 101 → 48 000 does not reduce: 48 000 phases, more than the table holds.
+        let filter = Resampler.Filter(Resampler(), inputRate: 44_101, outputRate: 48_000, phases: 48_000)
+        #expect(!filter.exact)
+        var row = [Double](repeating: 0, count: filter.width)
+        var worst = 0.0
+        for phase in stride(from: 0, to: 48_000, by: 997) {
+            filter.weights(phase: phase, of: 48_000, into: &row)
+            for tap in 0..<filter.width {
+                let exact = filter.shape.weight(Double(phase) / 48_000 - Double(tap - filter.taps + 1))
+                worst = max(worst, abs(row[tap] - exact))
+            }
+        }
+        #expect(worst < 1e-6)
+        let low = Resampler().resample(sine(frequency: 1_000, rate: 44_101, frames: 4_410), channelCount: 1,
+                                       from: 44_101, to: 48_000)
+        #expect(interiorError(low, frequency: 1_000, rate: 48_000, margin: 100) < 1e-4)
+        let high = Resampler().resample(sine(frequency: 15_000, rate: 44_101, frames: 4_410), channelCount: 1,
+                                        from: 44_101, to: 48_000)
+        #expect(interiorError(high, frequency: 15_000, rate: 48_000, margin: 100) < 1e-3)
+    }
+
+    @Test func theExtremeRatiosStayAccurate() {
+        // 96 output frames per input frame, and 96 input frames per output frame, with ratios that
+        // reduce (exact rows) and ratios that do not (interpolated rows).
+        for input in [4_000, 4_001] {
+            let output = Resampler().resample(sine(frequency: 500, rate: input, frames: 400), channelCount: 1,
+                                              from: input, to: 384_000)
+            #expect(output.count == (400 * 384_000 + input - 1) / input)
+            #expect(interiorError(output, frequency: 500, rate: 384_000, margin: 96 * 40) < 1e-4)
+        }
+        for input in [384_000, 383_999] {
+            let output = Resampler().resample(sine(frequency: 500, rate: input, frames: 19_200), channelCount: 1,
+                                              from: input, to: 4_000)
+            #expect(interiorError(output, frequency: 500, rate: 4_000, margin: 40) < 1e-4)
+        }
+    }
 }

@@ -86,15 +86,25 @@ import Testing
 
     @Test func unsupportedEncodingsSayWhatIsExpected() {
         let twelveBit = wavBytes(formatTag: 1, channels: 1, sampleRate: 8_000, bits: 12, data: [0, 0], blockAlign: 2)
-        #expect(throws: WAVError(.unsupportedSampleFormat(formatTag: 1, bitsPerSample: 12))) {
+        #expect(throws: WAVError(.unsupportedSampleFormat(formatTag: 1, bitsPerSample: 12, offset: 12))) {
             try WAVReader.decode(twelveBit)
         }
-        #expect(WAVError(.unsupportedSampleFormat(formatTag: 1, bitsPerSample: 12)).description
-            == "WAV encoding not supported: format tag 1, 12 bits per sample "
+        #expect(WAVError(.unsupportedSampleFormat(formatTag: 1, bitsPerSample: 12, offset: 12)).description
+            == "WAV \"fmt \" chunk at byte 12: encoding not supported: format tag 1, 12 bits per sample "
             + "(expected 8-, 16- or 24-bit PCM, format tag 1, or 32-bit float, format tag 3)")
+        // Float samples must be 32-bit, integers 8, 16 or 24: other combinations are refused.
+        for (tag, bits) in [(UInt16(3), UInt16(64)), (3, 16), (1, 32), (1, 0), (0xFFFF, 16)] {
+            let bytes = wavBytes(formatTag: tag, channels: 1, sampleRate: 48_000, bits: bits, data: [], blockAlign: 4)
+            #expect(throws: WAVError(.unsupportedSampleFormat(formatTag: tag, bitsPerSample: bits, offset: 12))) {
+                try WAVReader.decode(bytes)
+            }
+        }
         let surround = wavBytes(formatTag: 1, channels: 6, sampleRate: 48_000, bits: 16, data: [])
-        #expect(throws: WAVError(.unsupportedChannelCount(6))) { try WAVReader.decode(surround) }
-        #expect(WAVError(.unsupportedChannelCount(6)).description == "WAV file has 6 channels (expected 1 or 2)")
+        #expect(throws: WAVError(.unsupportedChannelCount(6, offset: 12))) { try WAVReader.decode(surround) }
+        #expect(WAVError(.unsupportedChannelCount(6, offset: 12)).description
+            == "WAV \"fmt \" chunk at byte 12: 6 channels (expected 1 or 2)")
+        let absurd = wavBytes(formatTag: 1, channels: 65_535, sampleRate: 48_000, bits: 8, data: [], blockAlign: 65_535)
+        #expect(throws: WAVError(.unsupportedChannelCount(65_535, offset: 12))) { try WAVReader.decode(absurd) }
         let misaligned = wavBytes(formatTag: 1, channels: 2, sampleRate: 48_000, bits: 24, data: [], blockAlign: 8)
         #expect(throws: WAVError(.invalidFormat("block align 8, expected 6 for 2 channel(s) of 24-bit PCM", offset: 12))) {
             try WAVReader.decode(misaligned)
@@ -104,6 +114,38 @@ import Testing
         let nan = wavBytes(formatTag: 3, channels: 1, sampleRate: 48_000, bits: 32, data: [0, 0, 0, 0, 0, 0, 0xC0, 0x7F])
         #expect(throws: WAVError(.nonFiniteSample(frame: 1))) { try WAVReader.decode(nan) }
         #expect(WAVError(.nonFiniteSample(frame: 1)).description == "WAV float sample at frame 1 is not a finite number")
+    }
+
+    @Test func sampleRatesOutsideFourToThreeHundredEightyFourKilohertzAreRefusedBeforeDecoding() throws {
+        #expect(WAVReader.supportedSampleRates == 4_000...384_000)
+        // A 1 KB file claiming 4.29 GHz (the converter would have asked for a 46 GB filter), and one
+        // at 1 Hz (48 000 output frames per input frame): both refused at the header.
+        let samples = Array(repeating: UInt8(0), count: 1_000)
+        let gigahertz = wavBytes(formatTag: 1, channels: 1, sampleRate: 4_294_967_295, bits: 16, data: samples)
+        #expect(throws: WAVError(.unsupportedSampleRate(4_294_967_295, offset: 12))) { try WAVReader.decode(gigahertz) }
+        #expect(WAVError(.unsupportedSampleRate(4_294_967_295, offset: 12)).description
+            == "WAV \"fmt \" chunk at byte 12: sample rate 4294967295 Hz (expected 4000 to 384000 Hz)")
+        let oneHertz = wavBytes(formatTag: 1, channels: 1, sampleRate: 1, bits: 16, data: samples)
+        #expect(throws: WAVError(.unsupportedSampleRate(1, offset: 12))) { try WAVReader.decode(oneHertz) }
+        for rate: UInt32 in [0, 3_999, 384_001] {
+            #expect(throws: WAVError(.unsupportedSampleRate(Int(rate), offset: 12))) {
+                try WAVReader.decode(wavBytes(formatTag: 1, channels: 1, sampleRate: rate, bits: 8, data: [128]))
+            }
+        }
+        for rate: UInt32 in [4_000, 384_000] {
+            #expect(try WAVReader.decode(wavBytes(formatTag: 1, channels: 1, sampleRate: rate, bits: 8, data: [128]))
+                .sampleRate == Int(rate))
+        }
+    }
+
+    @Test func aCallerCanRefuseMoreSamplesThanItsBudgetBeforeTheyAreDecoded() throws {
+        let bytes = wavBytes(formatTag: 1, channels: 2, sampleRate: 48_000, bits: 16, data: Array(repeating: 0, count: 40))
+        #expect(try WAVReader.decode(bytes, maximumSampleCount: 20).samples.count == 20)
+        #expect(throws: WAVError(.tooManySamples(count: 20, limit: 19, offset: 36))) {
+            try WAVReader.decode(bytes, maximumSampleCount: 19)
+        }
+        #expect(WAVError(.tooManySamples(count: 20, limit: 19, offset: 36)).description
+            == "WAV chunk \"data\" at byte 36 holds 20 samples, more than the limit of 19")
     }
 
     @Test func fileErrorsNameTheFile() throws {

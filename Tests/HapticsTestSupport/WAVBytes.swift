@@ -7,7 +7,8 @@ public func wavBytes(formatTag: UInt16, channels: UInt16, sampleRate: UInt32, bi
     let align = blockAlign ?? channels * bits / 8
     var bytes = Array("RIFF".utf8) + le32(UInt32(36 + data.count)) + Array("WAVE".utf8)
     bytes += Array("fmt ".utf8) + le32(16) + le16(formatTag) + le16(channels) + le32(sampleRate)
-    bytes += le32(sampleRate * UInt32(align)) + le16(align) + le16(bits)
+    // The byte rate wraps as a hostile header's would (a rate of 4.29 GHz cannot be multiplied out).
+    bytes += le32(sampleRate &* UInt32(align)) + le16(align) + le16(bits)
     bytes += Array("data".utf8) + le32(UInt32(data.count)) + data
     return bytes
 }
