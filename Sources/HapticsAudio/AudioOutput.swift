@@ -75,7 +75,6 @@ public final class AudioOutput: @unchecked Sendable {
         releaseEverything()
         active.deallocate()
         buffer.deallocate()
-        clock.deallocate()
     }
 
     // MARK: Control side
