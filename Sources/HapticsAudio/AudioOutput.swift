@@ -28,7 +28,9 @@ public final class AudioOutput: @unchecked Sendable {
     private let commands: BoundedMPSCQueue<_VoiceCommand>
     private let retired: BoundedMPSCQueue<_VoiceCommand>
     private let events: BoundedMPSCQueue<_EventRecord>
-    private let retireLock = Mutex(())
+    /// Held while the control side releases finished voices. Internal so that tests can hold it,
+    /// as a control thread busy draining would, and fill the way back.
+    let retireLock = Mutex(())
     private let eventLock = Mutex(())
     private let control = Mutex<RealtimeThread?>(nil)
     private let grant = Mutex<RealtimeThread.Grant?>(nil)
@@ -47,6 +49,9 @@ public final class AudioOutput: @unchecked Sendable {
     private let completedCount = Atomic<Int>(0)
     private let cancelledCount = Atomic<Int>(0)
     private let underrunCount = Atomic<Int>(0)
+    /// Voices accepted and not yet released: queued, playing, or on their way back. Never more than
+    /// the way back holds, so that the audio thread can always hand a voice back.
+    private let heldCount = Atomic<Int>(0)
 
     // Owned by whoever mixes (the audio thread, or `process()`); `processing` keeps them apart.
     private let active: UnsafeMutablePointer<_ActiveVoice>
@@ -80,7 +85,6 @@ public final class AudioOutput: @unchecked Sendable {
         active.deallocate()
         buffer.deallocate()
         scratch.deallocate()
-        clock.deallocate()
     }
 
     // MARK: Control side
@@ -157,11 +161,12 @@ public final class AudioOutput: @unchecked Sendable {
     /// Queues `voice` to become audible at `audibleAt` (`CLOCK_MONOTONIC`), its samples multiplied
     /// by `gain` (linear amplitude: 0.5 is half the sample values, 6 dB down) and tagged with `group`
     /// for ``cancel(group:at:)``. Lock-free from any thread, no allocation. `false` (and counted as
-    /// dropped) when the queue is full or the device is lost.
+    /// dropped) when the queue is full, the device is lost, or every voice the output can hold is
+    /// held (finished voices wait to be released by the next control-side call).
     public func schedule(_ voice: AudioVoice, audibleAt: MonotonicInstant, gain: Float = 1,
                          group: AudioVoiceGroup = .ungrouped) -> Bool {
         drainRetired()
-        guard !lost.load(ordering: .acquiring) else {
+        guard !lost.load(ordering: .acquiring), reserveWayBack() else {
             droppedCount.add(1, ordering: .relaxed)
             return false
         }
@@ -170,7 +175,7 @@ public final class AudioOutput: @unchecked Sendable {
                                     program: voice.program.map { UnsafePointer($0) }, frameCount: voice.frameCount,
                                     audibleAt: audibleAt.nanoseconds, gain: gain.isFinite ? max(gain, 0) : 0, group: group.rawValue)
         guard commands.push(command) else {
-            Unmanaged<AudioVoice>.fromOpaque(retained).release()
+            release(command)
             droppedCount.add(1, ordering: .relaxed)
             return false
         }
@@ -286,6 +291,7 @@ public final class AudioOutput: @unchecked Sendable {
                 active[activeCount] = _ActiveVoice(command: command, start: _ActiveVoice.unplaced)
                 activeCount += 1
             } else {
+                // No free slot: let go unheard, back to the control side like any finished voice.
                 droppedCount.add(1, ordering: .relaxed)
                 retire(command)
             }
@@ -317,14 +323,10 @@ public final class AudioOutput: @unchecked Sendable {
             if voice.fadeStart != _ActiveVoice.unplaced,
                voice.start == _ActiveVoice.unplaced || voice.fadeStart <= voice.start {
                 // Cancelled before its first frame: it never sounds.
-                if retire(voice.command) {
-                    cancelledCount.add(1, ordering: .relaxed)
-                    activeCount -= 1
-                    active[index] = active[activeCount]
-                    continue
-                }
-                active[index] = voice
-                index += 1
+                retire(voice.command)
+                cancelledCount.add(1, ordering: .relaxed)
+                activeCount -= 1
+                active[index] = active[activeCount]
                 continue
             }
             if voice.start != _ActiveVoice.unplaced, voice.command.frames != nil || voice.command.program != nil {
@@ -371,7 +373,8 @@ public final class AudioOutput: @unchecked Sendable {
                         buffer[target + 1] += frames[source + 1] * scale
                     }
                 }
-                if min(silentFrom, voiceEnd) <= end, retire(voice.command) {
+                if min(silentFrom, voiceEnd) <= end {
+                    retire(voice.command)
                     if fading {
                         cancelledCount.add(1, ordering: .relaxed)
                     } else {
@@ -415,8 +418,8 @@ public final class AudioOutput: @unchecked Sendable {
             if command.cancels(group: voice.command.group), command.audibleAt < voice.cancelAt,
                voice.fadeStart == _ActiveVoice.unplaced {
                 voice.cancelAt = command.audibleAt
-                if voice.start == _ActiveVoice.unplaced, voice.cancelAt <= voice.command.audibleAt,
-                   retire(voice.command) {
+                if voice.start == _ActiveVoice.unplaced, voice.cancelAt <= voice.command.audibleAt {
+                    retire(voice.command)
                     cancelledCount.add(1, ordering: .relaxed)
                     activeCount -= 1
                     active[index] = active[activeCount]
@@ -446,11 +449,12 @@ public final class AudioOutput: @unchecked Sendable {
         latencyValue.store(clock.latency, ordering: .relaxed)
     }
 
-    /// Hands a finished voice back for release on the control side; `false` if the way back is full
-    /// (the caller keeps it and tries again next period).
-    @discardableResult
-    private func retire(_ command: _VoiceCommand) -> Bool {
-        retired.push(command)
+    /// Hands a finished voice back for release on the control side. There is always room: every
+    /// voice held has its place on the way back reserved (``reserveWayBack()``), so none is ever
+    /// kept or lost here.
+    private func retire(_ command: _VoiceCommand) {
+        let handedBack = retired.push(command)
+        precondition(handedBack, "AudioOutput: a voice found the way back full although its place was reserved")
     }
 
     private func report(_ kind: _EventRecord.Kind, _ value: Int64) {
@@ -466,6 +470,21 @@ public final class AudioOutput: @unchecked Sendable {
     }
 
     // MARK: Control-side plumbing
+
+    /// Reserves a place on the way back for one more voice; `false` when every place is taken
+    /// (finished voices wait there for a control thread to release them). Lock-free: a reservation
+    /// over the limit is taken back at once, so the count of valid ones never exceeds it.
+    private func reserveWayBack() -> Bool {
+        // Acquiring what a release published: the place it freed on the way back is seen as free by
+        // the audio thread, which takes this voice after the push that follows.
+        guard heldCount.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > retired.capacity else { return true }
+        heldCount.wrappingSubtract(1, ordering: .releasing)
+        return false
+    }
+
+    /// Voices accepted and not yet released (queued, playing, or waiting on the way back). For tests
+    /// and diagnostics: 0 once the output is stopped.
+    var heldVoiceCount: Int { heldCount.load(ordering: .relaxed) }
 
     /// Releases voices the audio thread finished with. Skips when another thread is at it.
     private func drainRetired() {
@@ -485,6 +504,8 @@ public final class AudioOutput: @unchecked Sendable {
     }
 
     private func release(_ command: _VoiceCommand) {
-        if let voice = command.voice { Unmanaged<AudioVoice>.fromOpaque(voice).release() }
+        guard let voice = command.voice else { return }
+        Unmanaged<AudioVoice>.fromOpaque(voice).release()
+        heldCount.wrappingSubtract(1, ordering: .releasing)
     }
 }

@@ -8,7 +8,10 @@
 ///
 /// The latency is the delay of each reading (`snd_pcm_delay` in nanoseconds: how long a frame
 /// written then waits to be heard), exponentially smoothed with weight 1/8 per reading.
-struct _StreamClock {
+///
+/// Noncopyable and freed in `deinit`: the output replaces its clock when the sink is opened (the
+/// device may grant another rate), and the replaced clock's readings go with it.
+struct _StreamClock: ~Copyable {
     let sampleRate: Int
     private let window: Int
     private let origins: UnsafeMutablePointer<Int64>
@@ -25,7 +28,7 @@ struct _StreamClock {
         origins.initialize(repeating: 0, count: window)
     }
 
-    func deallocate() {
+    deinit {
         origins.deallocate()
     }
 

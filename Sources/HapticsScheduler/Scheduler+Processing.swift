@@ -81,6 +81,7 @@ extension Scheduler {
     private func apply(_ command: SchedulerCommand, now: Int64) {
         let time = command.time
         if command.kind == .stopAll {
+            appliedCount.add(1, ordering: .relaxed)
             stopEverything(at: time, now: now)
             return
         }
@@ -90,6 +91,7 @@ extension Scheduler {
                               deadline: MonotonicInstant(nanoseconds: time), time: MonotonicInstant(nanoseconds: now)))
             return
         }
+        appliedCount.add(1, ordering: .relaxed)
         let players = realtime.pointee.players
         switch command.kind {
         case .start:

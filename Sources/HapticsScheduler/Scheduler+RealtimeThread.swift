@@ -72,8 +72,10 @@ extension Scheduler where Clock == SystemMonotonicClock {
         let wasProcessing = processing.exchange(true, ordering: .acquiring)
         precondition(!wasProcessing, "Scheduler.process() ran while the realtime thread was stopping")
         defer { processing.store(false, ordering: .releasing) }
-        while queue.pop() != nil {}
+        var discarded = realtime.pointee.pendingCount
+        while queue.pop() != nil { discarded += 1 }
         realtime.pointee.pendingCount = 0
+        discardedCount.add(discarded, ordering: .relaxed)
         let now = clock.now().nanoseconds
         stopEverything(at: now, now: now)
     }

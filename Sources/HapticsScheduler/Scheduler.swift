@@ -47,6 +47,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let droppedStaleCount = Atomic<Int>(0)
     let emittedCount = Atomic<Int>(0)
     let ignoredCount = Atomic<Int>(0)
+    let appliedCount = Atomic<Int>(0)
+    let discardedCount = Atomic<Int>(0)
     let maximumLatenessValue = Atomic<Int64>(0)
     let wakeUpCount = Atomic<Int>(0)
     let traceOverflowCount = Atomic<Int>(0)
@@ -124,6 +126,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             droppedStale: droppedStaleCount.load(ordering: .relaxed),
             emitted: emittedCount.load(ordering: .relaxed),
             ignored: ignoredCount.load(ordering: .relaxed),
+            applied: appliedCount.load(ordering: .relaxed),
+            discarded: discardedCount.load(ordering: .relaxed),
             maximumLateness: .nanoseconds(maximumLatenessValue.load(ordering: .relaxed)),
             wakeUps: wakeUpCount.load(ordering: .relaxed),
             traceOverflows: traceOverflowCount.load(ordering: .relaxed),

@@ -12,6 +12,12 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var emitted: Int
     /// Submissions ignored because their player had been released (or never existed).
     public var ignored: Int
+    /// Submissions carried out at their instant. Once processing has taken every submission,
+    /// `submitted` = `applied` + `ignored` + `discarded`: none is lost on the way.
+    public var applied: Int
+    /// Submissions thrown away unapplied because the realtime thread stopped before their instant
+    /// (it leaves every channel silent instead).
+    public var discarded: Int
     /// The largest `now − deadline` of an emitted command (`.zero` when none was late).
     public var maximumLateness: Duration
     /// Times the realtime thread woke up (deadline reached or woken by a submission).

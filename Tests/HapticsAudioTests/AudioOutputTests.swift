@@ -182,7 +182,6 @@ final class FailingSink: AudioSink, @unchecked Sendable {
     @Test func theTimingIsTheEarliestOriginOfRecentReadings() {
         let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 48)
         var clock = _StreamClock(sampleRate: 48_000, window: 3)
-        defer { clock.deallocate() }
         // Position 0 audible at 1 ms, read with pointer lags of 0.5, 0, 0.25, 0.75 and 0.5 ms.
         for (written, lag) in [(48, 500_000), (96, 0), (144, 250_000), (192, 750_000), (240, 500_000)]
             as [(Int64, Int64)] {

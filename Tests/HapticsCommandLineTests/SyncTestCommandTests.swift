@@ -75,7 +75,7 @@ struct SyncTestCommandTests {
         ])
     }
 
-    @Test("play --audio file.wav renders the cue from the file's first frame: time 0 is the felt onset")
+    @Test("play --audio file.wav renders the cue from the file's first frame: time 0 is the felt onset", .needsRealTimeMargins)
     func playWithSoundToWAV() throws {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
@@ -93,7 +93,7 @@ struct SyncTestCommandTests {
         #expect(left == (0..<cue.frameCount).map { Int16((min(max(cue.frame($0).left, -1), 1) * 32_767).rounded()) })
     }
 
-    @Test("play --audio with a pattern file plays its AudioCustom sound; a missing WAV fails before anything plays")
+    @Test("play --audio with a pattern file plays its AudioCustom sound; a missing WAV fails before anything plays", .needsRealTimeMargins)
     func playPatternWithSound() throws {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
