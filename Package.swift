@@ -8,6 +8,7 @@
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
+//   HapticsAudio, HapticsRendering ← HapticsFuzzing (fuzz targets)
 //
 // Only the system, scheduler, device, audio and virtual-device modules import the C shims. No library
 // module imports Foundation (only the CLI does).
@@ -66,6 +67,9 @@ let package = Package(
         .executableTarget(name: "haptics-minimal-client", dependencies: ["Haptics"], path: "Tools/Bench/minimal-client"),
         .executableTarget(name: "haptics-hello-baseline", path: "Tools/Bench/hello-baseline"),
 
+        // Fuzzing (not a test): each target reads one untrusted input.
+        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+
         // What every test target shares: a manual clock, recording actuators, temporary folders,
         // the repository's path, WAV bytes written by hand.
         .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
@@ -87,6 +91,7 @@ let package = Package(
             "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler",
             "HapticsSystem", "HapticsVirtualDevices", "CEvdev", "HapticsTestSupport",
         ]),
+        .testTarget(name: "HapticsFuzzingTests", dependencies: ["HapticsFuzzing", "HapticsAudio", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsKernelTests", dependencies: [
             "Haptics", "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering",
             "HapticsScheduler", "HapticsSystem", "HapticsVirtualDevices", "CHapticsSystem", "CEvdev", "CALSA", "HapticsTestSupport",
