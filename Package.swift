@@ -8,7 +8,7 @@
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
-//   HapticsAudio, HapticsRendering ← HapticsFuzzing (fuzz targets)
+//   HapticsAudio, HapticsRendering ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
 //
 // Only the system, scheduler, device, audio and virtual-device modules import the C shims. No library
 // module imports Foundation (only the CLI does).
@@ -67,8 +67,10 @@ let package = Package(
         .executableTarget(name: "haptics-minimal-client", dependencies: ["Haptics"], path: "Tools/Bench/minimal-client"),
         .executableTarget(name: "haptics-hello-baseline", path: "Tools/Bench/hello-baseline"),
 
-        // Fuzzing (not a test): each target reads one untrusted input.
+        // Fuzzing (not a test): each target reads one untrusted input. `Tools/fuzz <target>` builds
+        // haptics-fuzz with libFuzzer and `-D HAPTICS_FUZZING`; a normal build links a plain replayer.
         .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+        .executableTarget(name: "haptics-fuzz", dependencies: ["HapticsFuzzing", "HapticsSystem"], path: "Tools/Fuzz/haptics-fuzz"),
 
         // What every test target shares: a manual clock, recording actuators, temporary folders,
         // the repository's path, WAV bytes written by hand.
