@@ -26,7 +26,8 @@ struct ReplayedInput: Sendable, CustomTestStringConvertible {
         var known: [String: String] = [:]
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
             let fields = line.split(separator: " ", maxSplits: 1)
-            if let name = fields.first { known[String(name)] = fields.dropFirst().first.map { $0.trimmingPrefix(" ") }.map(String.init) ?? "" }
+            guard let name = fields.first else { continue }
+            known[String(name)] = fields.count > 1 ? String(fields[1].drop { $0 == " " }) : ""
         }
         return known
     }()
@@ -44,12 +45,12 @@ struct ReplayedInput: Sendable, CustomTestStringConvertible {
         for target in FuzzTarget.all { #expect(seeds[target.name]?.isEmpty == false, "\(target.name)") }
         let patterns = FuzzInput.files(in: "Patterns", repository: Repository.root, suffix: ".ahap").map(\.name)
         let cues = FuzzInput.files(in: "Patterns", repository: Repository.root, suffix: ".wav").map(\.name)
-        #expect(patterns.count == 9 && cues.count == 9)
+        #expect(!patterns.isEmpty && !cues.isEmpty)
         #expect(Set(patterns).isSubset(of: seeds["ahap"]?.map(\.name) ?? []))
         #expect(Set(cues).isSubset(of: seeds["wav"]?.map(\.name) ?? []))
     }
 
-    @Test func everyRegressionFolderIsATargets() {
+    @Test func everyRegressionFolderIsNamedAfterATarget() {
         let entries = entries(of: Repository.root + "/" + FuzzTarget.regressionFolder)
         let files = FuzzInput.files(in: FuzzTarget.regressionFolder, repository: Repository.root).map(\.name)
         let folders = Set(entries).subtracting(files.map { String($0.split(separator: "/").last!) })
