@@ -8,6 +8,7 @@
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
+//   HapticsAudio, HapticsRendering ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
 //
 // Only the system, scheduler, device, audio and virtual-device modules import the C shims. No library
 // module imports Foundation (only the CLI does).
@@ -66,6 +67,11 @@ let package = Package(
         .executableTarget(name: "haptics-minimal-client", dependencies: ["Haptics"], path: "Tools/Bench/minimal-client"),
         .executableTarget(name: "haptics-hello-baseline", path: "Tools/Bench/hello-baseline"),
 
+        // Fuzzing (not a test): each target reads one untrusted input. `Tools/fuzz <target>` builds
+        // haptics-fuzz with libFuzzer and `-D HAPTICS_FUZZING`; a normal build links a plain replayer.
+        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+        .executableTarget(name: "haptics-fuzz", dependencies: ["HapticsFuzzing", "HapticsSystem"], path: "Tools/Fuzz/haptics-fuzz"),
+
         // What every test target shares: a manual clock, recording actuators, temporary folders,
         // the repository's path, WAV bytes written by hand.
         .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
@@ -87,6 +93,7 @@ let package = Package(
             "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler",
             "HapticsSystem", "HapticsVirtualDevices", "CEvdev", "HapticsTestSupport",
         ]),
+        .testTarget(name: "HapticsFuzzingTests", dependencies: ["HapticsFuzzing", "HapticsAudio", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsKernelTests", dependencies: [
             "Haptics", "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering",
             "HapticsScheduler", "HapticsSystem", "HapticsVirtualDevices", "CHapticsSystem", "CEvdev", "CALSA", "HapticsTestSupport",
