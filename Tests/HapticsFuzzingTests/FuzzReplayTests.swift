@@ -78,10 +78,14 @@ struct ReplayedInput: Sendable, CustomTestStringConvertible {
     private func replay(_ replayed: ReplayedInput) async {
         await #expect(processExitsWith: .success) { [target = replayed.target as String, bytes = replayed.input.bytes as [UInt8]] in
             // A regression back to a hang or a runaway allocation fails this case instead of
-            // stalling the suite or exhausting the machine; the address sanitizer needs the address
-            // space unlimited, and bounds allocations itself.
+            // stalling the suite or exhausting the machine; the address and thread sanitizers need
+            // the address space unlimited (their shadow memory is mapped up front: the thread
+            // sanitizer exits with 66 under a limit), and the address sanitizer bounds allocations
+            // itself.
             alarm(30)
-            if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") == nil {
+            let sanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+                || dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+            if !sanitized {
                 var limit = rlimit(rlim_cur: 8 << 30, rlim_max: 8 << 30)
                 setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
             }
