@@ -27,6 +27,10 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// or ends after `HapticEngine.maximumPatternDuration`: `path` names it (`events[2].duration`,
     /// `curves[0].controlPoints[3].time`), `seconds` is the offending time or end.
     case patternTimeOutOfRange(path: String, seconds: Double)
+    /// A pattern given to `makePlayer(pattern:)` has haptic continuous events whose durations
+    /// sum past `Renderer.maximumHapticTime` (four hours), what rendering's work grows with:
+    /// `path` names the event that takes the sum past it, `seconds` is the sum there.
+    case hapticTimeOverLimit(path: String, seconds: Double)
 
     /// What went wrong.
     public var description: String {
@@ -49,6 +53,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
             return "device profile: \(error)"
         case let .patternTimeOutOfRange(path, seconds):
             return "pattern: \(path) is \(seconds) s, outside 0…3600 s"
+        case let .hapticTimeOverLimit(path, seconds):
+            return "pattern: at \(path) the haptic continuous events add up to \(seconds) s, more than the limit of 14400 s"
         }
     }
 }

@@ -3,6 +3,8 @@ struct AHAPDecodingSession {
     let fileName: String
     let limits: PatternLimits
     var warnings: [PatternDiagnostic]
+    /// The summed durations of the haptic continuous events decoded so far (`maximumHapticTime`).
+    var hapticTime: Double = 0
 
     // MARK: Top level
 
@@ -117,6 +119,15 @@ struct AHAPDecodingSession {
             event.parameters = try decodeEventParameters(parameters, path: path + ".EventParameters")
         }
         try checkEnd(event.time + event.resolvedDuration, at: timeValue, path: path)
+        if kind == .hapticContinuous {
+            hapticTime += event.resolvedDuration
+            if hapticTime > limits.maximumHapticTime {
+                throw error(
+                    at: members["EventDuration"] ?? value, path: path + ".EventDuration",
+                    "the haptic continuous events add up to \(NumberText.shortest(hapticTime)) s so far, more than the limit of \(NumberText.shortest(limits.maximumHapticTime)) s of haptic time"
+                )
+            }
+        }
         return event
     }
 

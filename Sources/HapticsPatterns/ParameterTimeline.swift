@@ -45,10 +45,17 @@ public struct ParameterTimeline: Sendable {
     /// The raw value of a parameter at `time` (seconds of pattern time), or `nil` before its first source.
     public func value(_ id: DynamicParameterID, at time: Double) -> Double? {
         guard let list = sources[id] else { return nil }
-        var current: Source?
-        for source in list where source.start <= time { current = source }
-        guard let source = current else { return nil }
-        return ParameterCurve.interpolate(source.points, at: time - source.start)
+        // The last source started at or before `time` (sorted by start, then order): a binary
+        // search, as rendering asks once per tick of every event and a file may hold thousands.
+        var low = 0
+        var high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].start <= time { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        let source = list[low - 1]
+        return ParameterCurve.interpolate(sorted: source.points, at: time - source.start)
     }
 }
 
@@ -60,16 +67,33 @@ extension ParameterCurve {
         return Self.interpolate(controlPoints, at: offset)
     }
 
-    /// Linear interpolation over time-ordered, non-empty `points`, held flat outside them.
+    /// Linear interpolation over non-empty `points` as given, held flat outside them: between the
+    /// first point later than or at `offset` and the one before it.
     static func interpolate(_ points: [ControlPoint], at offset: Double) -> Double {
         if offset <= points[0].time { return points[0].value }
         for index in 1..<points.count where offset <= points[index].time {
-            let from = points[index - 1]
-            let to = points[index]
-            let span = to.time - from.time
-            guard span > 0 else { return to.value }
-            return from.value + (to.value - from.value) * (offset - from.time) / span
+            return between(points[index - 1], points[index], at: offset)
         }
         return points[points.count - 1].value
+    }
+
+    /// `interpolate(_:at:)` over points sorted by time, by binary search.
+    static func interpolate(sorted points: [ControlPoint], at offset: Double) -> Double {
+        if offset <= points[0].time { return points[0].value }
+        // The first point at or after `offset` (a binary search: a curve may hold 4,096 points).
+        var low = 1
+        var high = points.count
+        while low < high {
+            let middle = (low + high) / 2
+            if points[middle].time < offset { low = middle + 1 } else { high = middle }
+        }
+        guard low < points.count else { return points[points.count - 1].value }
+        return between(points[low - 1], points[low], at: offset)
+    }
+
+    private static func between(_ from: ControlPoint, _ to: ControlPoint, at offset: Double) -> Double {
+        let span = to.time - from.time
+        guard span > 0 else { return to.value }
+        return from.value + (to.value - from.value) * (offset - from.time) / span
     }
 }

@@ -14,6 +14,10 @@ public struct PatternLimits: Sendable, Hashable {
     public var recommendedControlPointsPerCurve: Int
     /// The latest time, in seconds, at which any event, parameter or curve may end.
     public var maximumDuration: Double
+    /// The summed durations, in seconds, of the pattern's `HapticContinuous` events: rendering
+    /// samples every continuous event at each tick of a device's control interval, so its work
+    /// grows with this sum, not with the pattern's length (3,600 s is six 600-second layers).
+    public var maximumHapticTime: Double
 
     /// Creates limits.
     public init(
@@ -22,7 +26,8 @@ public struct PatternLimits: Sendable, Hashable {
         maximumEventCount: Int = 10_000,
         maximumControlPointsPerCurve: Int = 4_096,
         recommendedControlPointsPerCurve: Int = 16,
-        maximumDuration: Double = 600
+        maximumDuration: Double = 600,
+        maximumHapticTime: Double = 3_600
     ) {
         self.maximumFileSize = maximumFileSize
         self.maximumNestingDepth = maximumNestingDepth
@@ -30,8 +35,10 @@ public struct PatternLimits: Sendable, Hashable {
         self.maximumControlPointsPerCurve = maximumControlPointsPerCurve
         self.recommendedControlPointsPerCurve = recommendedControlPointsPerCurve
         self.maximumDuration = maximumDuration
+        self.maximumHapticTime = maximumHapticTime
     }
 
-    /// 4 MiB, depth 32, 10,000 entries, 4,096 control points per curve (warning above 16), 600 s.
+    /// 4 MiB, depth 32, 10,000 entries, 4,096 control points per curve (warning above 16), 600 s,
+    /// 3,600 s of haptic continuous events in all.
     public static let `default` = PatternLimits()
 }

@@ -37,8 +37,9 @@ import HapticsSystem
 ///    long (rounded up to whole ticks), keeping the sharpness.
 /// 10. Haptic events that end after `maximumPatternDuration` (one hour) are left out, like events
 ///    whose time is negative or not a number, and a profile's values outside their ranges are
-///    clamped into them (`DeviceProfile.clamped`). Neither happens to a decoded file or a built-in
-///    profile: it bounds what a pattern or profile built in code can cost.
+///    clamped into them (`DeviceProfile.clamped`); so are the continuous events, in onset order,
+///    past `maximumHapticTime` of summed durations. None of this happens to a decoded file or a
+///    built-in profile: it bounds what a pattern or profile built in code can cost.
 ///
 /// Offsets count from the *send start*, which is `leadTime` (the profile's rise time) before the
 /// felt time zero; see `Program`.
@@ -60,6 +61,12 @@ public struct Renderer: Sendable {
     /// ending later are left out (`HapticEngine.makePlayer(pattern:)` refuses such a pattern).
     public static let maximumPatternDuration: Duration = .seconds(3_600)
 
+    /// The most time, summed over a pattern's `HapticContinuous` events, that is rendered: four
+    /// hours. Rendering samples each continuous event at every tick of the control interval, so its
+    /// work grows with this sum (at the finest interval, 1 ms, 14.4 million samples); decoded files
+    /// are held to 3,600 s (`PatternLimits.maximumHapticTime`).
+    public static let maximumHapticTime: Duration = .seconds(14_400)
+
     /// `maximumPatternDuration` in nanoseconds, the unit of placement.
     static let maximumPatternNanoseconds: Int64 = 3_600 * 1_000_000_000
 
@@ -79,6 +86,7 @@ public struct Renderer: Sendable {
             .filter { $0.element.kind.isHaptic && $0.element.time.isFinite && $0.element.time >= 0 }
             .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
+            .withinHapticTime(Self.maximumHapticTime.patternSeconds)
         for placed in PlacedEvent.place(events, interval: interval) {
             switch placed.event.kind {
             case .hapticTransient:
@@ -198,5 +206,18 @@ public struct Renderer: Sendable {
 
     static func nonNegative(_ value: Double) -> Double {
         value > 0 && value.isFinite ? value : 0
+    }
+}
+
+extension Array where Element == PatternEvent {
+    /// These events, in order, without the continuous ones from the first whose duration takes
+    /// the sum past `limit` seconds.
+    func withinHapticTime(_ limit: Double) -> [PatternEvent] {
+        var total = 0.0
+        return filter { event in
+            guard event.kind == .hapticContinuous else { return true }
+            total += event.resolvedDuration
+            return total <= limit
+        }
     }
 }

@@ -152,6 +152,17 @@ struct PatternLimitTests {
                 == "x.ahap:3:59: Pattern[0].Event: ends at 610 s, after the limit of 600 s")
     }
 
+    @Test func hapticTime() {
+        // Seven overlapping 599-second layers: six fit the 3,600 s of haptic time, the seventh not.
+        let event = #"{ "Event": { "EventType": "HapticContinuous", "Time": 0, "EventDuration": 599 } }"#
+        let text = "{\n  \"Pattern\": [\n" + Array(repeating: "    " + event, count: 7).joined(separator: ",\n") + "\n  ]\n}\n"
+        #expect(
+            decodingError(text, limits: .default)
+                == "x.ahap:9:79: Pattern[6].Event.EventDuration: the haptic continuous events add up to 4193 s so far, more than the limit of 3600 s of haptic time")
+        let six = "{\n  \"Pattern\": [\n" + Array(repeating: "    " + event, count: 6).joined(separator: ",\n") + "\n  ]\n}\n"
+        #expect(decodingError(six, limits: .default) == nil)
+    }
+
     @Test func fileSizeInMemory() {
         var limits = PatternLimits.default
         limits.maximumFileSize = 10
@@ -168,5 +179,6 @@ struct PatternLimitTests {
         #expect(limits.maximumControlPointsPerCurve == 4_096)
         #expect(limits.recommendedControlPointsPerCurve == 16)
         #expect(limits.maximumDuration == 600)
+        #expect(limits.maximumHapticTime == 3_600)
     }
 }

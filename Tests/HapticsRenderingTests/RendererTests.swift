@@ -409,3 +409,27 @@ private let rampUp: [G] = [
         ])
     }
 }
+
+@Suite struct RendererWorkBoundTests {
+    @Test func continuousEventsPastTheHapticTimeAreLeftOut() {
+        // Five one-hour layers: four fit the four hours, the fifth is left out, so the level is
+        // four layers' 0.2 each (0.8), not saturated at 1.
+        let layers = Array(repeating: continuous(duration: 3_600, intensity: 0.2, sharpness: 0.5), count: 5)
+        let program = Renderer(profile: .simulated).render(Pattern(events: layers))
+        #expect(program.golden == [G(0, both(52428)), G(3_600_000_000_000, .stop)])
+    }
+
+    @Test func theLargestDecodedPatternRendersForEveryProfile() throws {
+        // Six 600-second layers (the 3,600 s a file may hold) under a 4,096-point intensity curve:
+        // every tick of every layer is sampled, and each sample finds its curve segment by binary
+        // search. One command a tick where the curve moves the level.
+        let layers = Array(repeating: continuous(duration: 600, intensity: 0.1, sharpness: 0.5), count: 6)
+        let points = (0..<4_096).map { ParameterCurve.ControlPoint(time: Double($0) * 600 / 4_095, value: Double($0 % 2)) }
+        let pattern = Pattern(events: layers, curves: [ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: points)])
+        for profile in DeviceProfile.builtins {
+            let program = Renderer(profile: profile).render(pattern)
+            #expect(program.commands.last?.command == .stop, "\(profile.name)")
+            #expect(program.duration >= .seconds(599), "\(profile.name)")  // 600 s snapped to 52 ms ticks is 599.976 s
+        }
+    }
+}

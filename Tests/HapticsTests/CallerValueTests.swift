@@ -210,6 +210,20 @@ struct EngineCallerValueTests {
         #expect(EngineError.patternTimeOutOfRange(path: "events[0].time", seconds: 1e12).description
             == "pattern: events[0].time is 1000000000000.0 s, outside 0…3600 s")
     }
+
+    @Test("a pattern built in code holds at most four hours of haptic continuous events in all")
+    func hapticTime() throws {
+        let fixture = EngineFixture()
+        let layer = PatternEvent(kind: .hapticContinuous, time: 0, duration: 3_600)
+        #expect(throws: EngineError.hapticTimeOverLimit(path: "events[4].duration", seconds: 18_000)) {
+            try fixture.engine.makePlayer(pattern: Pattern(events: Array(repeating: layer, count: 5)))
+        }
+        #expect(EngineError.hapticTimeOverLimit(path: "events[4].duration", seconds: 18_000).description
+            == "pattern: at events[4].duration the haptic continuous events add up to 18000.0 s, more than the limit of 14400 s")
+        // Audio events do not count: they are not rendered as haptics.
+        let audio = PatternEvent(kind: .audioContinuous, time: 0, duration: 3_600)
+        _ = try fixture.engine.makePlayer(pattern: Pattern(events: Array(repeating: audio, count: 5)))
+    }
 }
 
 @Suite("Caller values at a pattern player's controls")
