@@ -81,12 +81,7 @@ extension EvdevActuator {
     @inline(__always)
     func _silence() {
         let state = realtime
-        if state.pointee.playingEntry >= 0 {
-            let entry = state.pointee.playingEntry
-            state.pointee.playingEntry = -1
-            _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 0)
-            table.releaseFromPlaying(entry)
-        }
+        _stopPlayingEntry()
         if state.pointee.streamPlaying {
             state.pointee.streamPlaying = false
             _ = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 0)
@@ -98,12 +93,9 @@ extension EvdevActuator {
     func _stream(_ key: UInt64, now: Int64) {
         let state = realtime
         _ActuatorCounters.advance(counters.streamedLevels)
-        if state.pointee.playingEntry >= 0 {
-            let entry = state.pointee.playingEntry
-            state.pointee.playingEntry = -1
-            _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 0)
-            table.releaseFromPlaying(entry)
-        }
+        // A prepared level playing now is stopped only right before the play below, after any
+        // upload (which a uinput device answers from its own thread): the change is two adjacent
+        // writes, not a silence as long as the upload.
         if state.pointee.streamKey != key {
             if state.pointee.streamEffect.id >= 0,
                _EffectLevel.compatibilityClass(state.pointee.streamKey) != _EffectLevel.compatibilityClass(key) {
@@ -129,6 +121,7 @@ extension EvdevActuator {
                 _failed(.upload, errno)
                 if state.pointee.streamKey == 0 { state.pointee.streamEffect.id = -1 }
                 // Never leave the previous level playing in place of this one.
+                if loss.load(ordering: .relaxed) == 0 { _stopPlayingEntry() }
                 if state.pointee.streamPlaying, loss.load(ordering: .relaxed) == 0 {
                     state.pointee.streamPlaying = false
                     _ = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 0)
@@ -145,8 +138,20 @@ extension EvdevActuator {
             }
         }
         // Not playing yet, or the same level again (a renewal): one play, which restarts the length.
+        _stopPlayingEntry()
         state.pointee.streamPlaying = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 1)
         if state.pointee.streamPlaying { state.pointee.expiresAt = now + state.pointee.streamLength }
+    }
+
+    /// Stops the prepared level playing now, if one does: one write, or none.
+    @inline(__always)
+    func _stopPlayingEntry() {
+        let state = realtime
+        guard state.pointee.playingEntry >= 0 else { return }
+        let entry = state.pointee.playingEntry
+        state.pointee.playingEntry = -1
+        _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 0)
+        table.releaseFromPlaying(entry)
     }
 
     /// Writes one `EV_FF` event (play `value` 1, stop 0). Returns whether it reached the kernel.
