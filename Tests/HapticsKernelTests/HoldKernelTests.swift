@@ -218,4 +218,52 @@ struct HoldKernelTests {
               + "renewal margins (ms) \(margins.map { Double($0) / 1e6 }); renewals \(statistics.renewed) "
               + "(both pads), maximum renewal lateness \(statistics.maximumRenewalLateness)")
     }
+
+    @Test func aPreparedProgramAtAnEighthOfItsRateHoldsEachLevelEightTimesItsPreparedLength() throws {
+        let rig = try Rig(name: "haptics-test hold slow rate sink")
+        defer { rig.close() }
+        func program(_ profile: DeviceProfile) -> Program {
+            Program(profileName: profile.name, commands: [
+                TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: profile.command(intensity: 1, sharpness: 0.5)),
+                TimedCommand(offset: 100 * Self.ms, intensity: 0.5, sharpness: 0.5, command: profile.command(intensity: 0.5, sharpness: 0.5)),
+                TimedCommand(offset: 200 * Self.ms, intensity: 0, sharpness: 0, command: .stop),
+            ], duration: .milliseconds(200), leadTime: .zero)
+        }
+        let start = rig.scheduler.clock.now().advanced(by: 100 * Self.ms)
+        for (actuator, channel, profile) in [(rig.pad, rig.padChannel, rig.padProfile), (rig.rumbler, rig.rumblerChannel, rig.rumblerProfile)] {
+            // Prepared at rate 1: each level's replay.length is its 100 ms hold + the 100 ms margin.
+            try actuator.prepare(program(profile))
+            let player = try rig.scheduler.makePlayer(program: rig.scheduler.load(program(profile)), channel: channel)
+            #expect(try rig.scheduler.setRate(player, 1.0 / 8, at: start))
+            #expect(rig.scheduler.start(player, at: start))
+        }
+        try rig.scheduler.startRealtimeThread()
+        let full = rig.rumblerProfile.command(intensity: 1, sharpness: 0.5)
+        let half = rig.rumblerProfile.command(intensity: 0.5, sharpness: 0.5)
+        // Each level held 800 ms: played again every 150 ms (200 ms − the 50 ms lead), one write each.
+        var expected: [UInputForceFeedbackEvent] = [
+            .upload(Self.rumble(full, id: 0, length: 200), previous: nil),
+            .upload(Self.rumble(half, id: 1, length: 200), previous: nil),
+        ]
+        expected += Array(repeating: .play(effectID: 0, count: 1), count: 6)  // 0, 150 … 750 ms
+        expected += [.stop(effectID: 0)]
+        expected += Array(repeating: .play(effectID: 1, count: 1), count: 6)  // 800, 950 … 1550 ms
+        expected += [.stop(effectID: 1)]  // 1600 ms
+        let records = rig.sink.waitForRecords(count: expected.count, timeout: .seconds(10))
+        #expect(records.map(\.event) == expected)
+        let end = start.nanoseconds + 1_600 * Self.ms
+        #expect(Self.gaps(records, from: start.nanoseconds, to: end) == [])
+        #expect(Self.renewalMargins(records).allSatisfy { $0 > 0 }, "renewal margins (ns): \(Self.renewalMargins(records))")
+
+        let reports = rig.controller.waitForOutputReports(timeout: .seconds(10)) { motorStates($0).last == [0, 0] && motorStates($0).count > 1 }
+        // ff-memless would end each level after 200 ms: [full, 0, half, 0] without renewals.
+        #expect(motorStates(reports) == [
+            Self.motorBytes(rig.padProfile.command(intensity: 1, sharpness: 0.5)),
+            Self.motorBytes(rig.padProfile.command(intensity: 0.5, sharpness: 0.5)),
+            [0, 0],
+        ])
+        let silence = try #require(reports.last { $0.setsMotors && $0.weakMotor == 0 && $0.strongMotor == 0 })
+        #expect(silence.receivedAt.nanoseconds >= end)
+        print("hold slow rate: renewal margins (ms) \(Self.renewalMargins(records).map { Double($0) / 1e6 })")
+    }
 }
