@@ -33,8 +33,8 @@ extension HapticEngine {
     ///
     /// On dual-rumble pads `low` drives the strong motor and `high` the weak one; on single-motor
     /// (periodic) and constant-force devices the larger of the two is the level
-    /// (`DeviceProfile.command(lowMotor:highMotor:)`). Levels are motor speeds: no magnitude curve,
-    /// and the engine gain scales them. What pattern players play on a device meanwhile is added,
+    /// (`DeviceProfile.command(lowMotor:highMotor:)`). Levels are motor speeds: no magnitude curve;
+    /// the engine gain scales them (on devices without `FF_GAIN`, the gain at the time of the call). What pattern players play on a device meanwhile is added,
     /// saturating per motor. Lock-free and allocation-free (one submission per device).
     ///
     /// Values: finite levels are clamped to 0…1; a NaN or infinite one is refused with
