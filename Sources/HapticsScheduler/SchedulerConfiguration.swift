@@ -18,6 +18,11 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     public var traceCapacity: Int
     /// The `SCHED_FIFO` priority the realtime thread asks for, 1…99.
     public var realtimePriority: Int32
+    /// How long before an output's own end of a held level (``Actuator/lifetimeOfPerformedLevel(on:now:)``,
+    /// an evdev effect's `replay.length`) the scheduler performs the level again, 1 ms…1 s; at most
+    /// half the lifetime. It is the margin a late realtime thread has before a hold would end early
+    /// (docs/scheduler.md, "Holds").
+    public var renewalLead: Duration
 
     /// Creates a configuration.
     public init(
@@ -26,7 +31,8 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         maximumPlayers: Int = 256,
         maximumChannels: Int = 16,
         traceCapacity: Int = 4096,
-        realtimePriority: Int32 = 50
+        realtimePriority: Int32 = 50,
+        renewalLead: Duration = .milliseconds(50)
     ) {
         self.queueCapacity = queueCapacity
         self.maximumPrograms = maximumPrograms
@@ -34,9 +40,11 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         self.maximumChannels = maximumChannels
         self.traceCapacity = traceCapacity
         self.realtimePriority = realtimePriority
+        self.renewalLead = renewalLead
     }
 
-    /// 1024 queued commands, 256 programs, 256 players, 16 channels, 4096 trace records.
+    /// 1024 queued commands, 256 programs, 256 players, 16 channels, 4096 trace records, renewals
+    /// 50 ms ahead.
     public static let `default` = SchedulerConfiguration()
 
     /// This configuration with every value clamped into its range: what a scheduler created with it
@@ -48,6 +56,7 @@ public struct SchedulerConfiguration: Sendable, Hashable {
             maximumPlayers: min(max(maximumPlayers, 1), 0xFFFF),
             maximumChannels: min(max(maximumChannels, 1), 0xFFFF),
             traceCapacity: min(max(traceCapacity, 1), 1 << 20),
-            realtimePriority: min(max(realtimePriority, 1), 99))
+            realtimePriority: min(max(realtimePriority, 1), 99),
+            renewalLead: min(max(renewalLead, .milliseconds(1)), .seconds(1)))
     }
 }

@@ -28,6 +28,9 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `load` was given a program whose duration is negative or beyond
     /// ``SchedulerLimits/maximumProgramLength``.
     case programDurationOutOfRange(Duration)
+    /// `setMotorLevels` was given a motor level that is not a finite number (`motor` is `"low"`
+    /// or `"high"`).
+    case invalidMotorLevel(motor: String, Double)
 
     /// A one-line explanation.
     public var description: String {
@@ -47,6 +50,8 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
             return "scheduler: program command \(index) at \(offset) ns is negative, out of order or after 2 h"
         case let .programDurationOutOfRange(duration):
             return "scheduler: program duration \(duration) is negative or longer than 2 h"
+        case let .invalidMotorLevel(motor, value):
+            return "scheduler: \(motor) motor level \(value) is not a finite number"
         }
     }
 }
