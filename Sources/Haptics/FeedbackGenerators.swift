@@ -11,7 +11,8 @@ import HapticsSystem
 /// Intensities play in steps of `HapticEngine.intensityStep` (1/16), and so does the engine gain
 /// on devices without a gain of their own, so a prepared impact is one `write()` on an evdev
 /// device at any intensity: `prepare()` uploads the level of the intensity last played (1 before
-/// the first play) and the levels of the other 15 intensities while the device has free slots.
+/// the first play) and the levels of the other 15 intensities while the device has free slots
+/// (on an ff-memless pad with nothing else prepared, all but the farthest from the last one).
 public final class ImpactFeedbackGenerator: Sendable {
     /// The impact style.
     public let style: ImpactStyle

@@ -10,7 +10,8 @@ import HapticsSystem
 // at 16 levels per device, and preparing it can upload exactly the levels its plays will send:
 // the intensity it was last played at (1 before any play) like any preparation, evicting the least
 // recently used levels when the device is full, and an impact's other 15 ahead of time, only into
-// slots that are free (`PreparableActuator.prepareAhead`), nearest to that intensity first.
+// slots that are free (`PreparableActuator.prepareAhead`), nearest to that intensity first. Levels
+// prepared ahead are the first a device evicts, so they never push out what another item asked for.
 extension HapticEngine {
     /// The step in which feedback intensities reach the devices: 1/16 (0.0625).
     ///
@@ -20,9 +21,11 @@ extension HapticEngine {
     /// 8/16; intensity 0.7 at gain 0.5 is 11/16 · 0.5 → 6/16). Above half intensity a step is at
     /// most an eighth of the level, below what a hand tells apart on a rumble motor (amplitude
     /// differences of 10–30 % are the smallest reported felt); below it the motor's magnitude floor
-    /// narrows the steps further. With 16 steps every level an impact can reach fits in the 15
-    /// slots an ff-memless pad leaves beside the one kept for streaming, so a prepared item plays
-    /// with one `write()` at any intensity and gain while no other item needs the slots.
+    /// narrows the steps further. 16 steps are what the slots allow: an ff-memless pad has 16, one
+    /// is kept for streaming, so a prepared impact has 15 of its 16 levels uploaded when no other
+    /// item needs the slots — every one but the farthest from the intensity last played, which is
+    /// asked for (and evicts) once it is played and prepared again. A finer step would leave more
+    /// intensities streamed (an upload on the realtime thread) for differences nobody feels.
     public static let intensityStep: Double = 1.0 / Double(intensitySteps)
 
     /// How many non-silent steps an intensity has (1/``intensityStep``).
