@@ -87,6 +87,46 @@ extension EngineKernelTests {
     }
     #endif
 
+    #if DEBUG
+    @Test func aGainChangePreparesAgainEvictingALevelPreparedAheadSoThePlayStaysOneWrite() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test gain change sink", maximumEffects: 4))
+        defer { sink.close() }
+        let output = try HapticEngine.evdevOutput(path: sink.eventNodePath)
+        let actuator = try #require(output.device as? EvdevActuator)
+        #expect(actuator.preparedCapacity == 3)
+        let engine = HapticEngine(clock: SystemMonotonicClock(), outputs: [output])
+        engine.startManuallyDriven()
+        defer { engine.stop() }
+        let generator = ImpactFeedbackGenerator(style: .medium, engine: engine)
+        let program = Renderer(profile: output.profile).render(Feedback.impact(.medium).canonicalPattern)
+        func upload(_ id: Int16, _ step: Int) -> UInputForceFeedbackEvent {
+            let level = EvdevKernel.levels(of: program.scaled(intensity: Double(step) / 16, profile: output.profile))[0]
+            guard case let .rumble(strong, weak) = level.command else { return .erase(effectID: -1) }
+            return EvdevKernel.rumbleUpload(id: id, strong: strong, weak: weak, holdNanoseconds: level.hold)
+        }
+
+        generator.prepare()  // 16/16 asked for, 15/16 and 14/16 ahead: the table is full.
+        #expect(sink.waitForRecords(count: 3).map(\.event) == [upload(0, 16), upload(1, 15), upload(2, 14)])
+        // At gain 0.5 intensity 1 plays at 8/16: asked for again, it evicts the oldest level
+        // prepared ahead (15/16), not the one asked for before (16/16).
+        engine.gain = 0.5
+        let descriptor = actuator.device.descriptor.rawValue
+        let driver = SystemCallMocking.Driver()
+        SystemCallMocking.withDriver(driver) {
+            #expect(generator.impactOccurred().isScheduled)
+            engine.process()
+        }
+        #expect(driver.records.map(\.description) == ["write(\(descriptor))"])
+        let expected: [UInputForceFeedbackEvent] = [
+            upload(0, 16), upload(1, 15), upload(2, 14),
+            .stop(effectID: 1), .erase(effectID: 1), upload(1, 8),
+            .play(effectID: 1, count: 1), .stop(effectID: 1),
+        ]
+        #expect(Self.process(engine, until: sink, has: expected.count) == expected)
+        #expect(actuator.statistics.streamedLevels == 0)
+    }
+    #endif
+
     @Test func levelsPreparedAheadTakeOnlyFreeSlotsAndGoFirstWhenAPrepareNeedsRoom() throws {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test prepare ahead sink", maximumEffects: 4))
         defer { sink.close() }
