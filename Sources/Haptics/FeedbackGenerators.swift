@@ -7,6 +7,12 @@ import HapticsSystem
 ///
 /// Call `prepare()` shortly before the impact (a prepared generator plays sooner on real devices);
 /// then `impactOccurred(intensity:)`. Safe from any thread; never blocks.
+///
+/// Intensities play in steps of `HapticEngine.intensityStep` (1/16), and so does the engine gain
+/// on devices without a gain of their own, so a prepared impact is one `write()` on an evdev
+/// device at any intensity: `prepare()` uploads the level of the intensity last played (1 before
+/// the first play) and the levels of the other 15 intensities while the device has free slots
+/// (on an ff-memless pad with nothing else prepared, all but the farthest from the last one).
 public final class ImpactFeedbackGenerator: Sendable {
     /// The impact style.
     public let style: ImpactStyle
@@ -30,7 +36,8 @@ public final class ImpactFeedbackGenerator: Sendable {
         self.entry = engine.vocabularyEntry(for: .impact(style))
     }
 
-    /// Gets ready to play within the next few seconds.
+    /// Gets ready to play within the next few seconds, at any intensity (see the type's notes on
+    /// steps and slots). Control side: may block on device uploads.
     public func prepare() {
         if let entry { engine.prepare(entry) }
     }
@@ -39,7 +46,8 @@ public final class ImpactFeedbackGenerator: Sendable {
     public var isPrepared: Bool { entry.map(engine.isPrepared) ?? false }
 
     /// Plays the impact now, at `intensity`: clamped to 0…1, as the platform guidelines' impacts
-    /// are; a NaN or infinite intensity is refused with `.notPlayed(.invalidIntensity)`.
+    /// are, and rounded to the nearest step of `HapticEngine.intensityStep` (0.7 plays as 0.6875);
+    /// a NaN or infinite intensity is refused with `.notPlayed(.invalidIntensity)`.
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }

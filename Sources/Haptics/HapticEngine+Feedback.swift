@@ -8,7 +8,9 @@ extension HapticEngine {
     /// The item's program is already loaded; this costs two lock-free submissions per output
     /// (intensity, start) and never blocks.
     ///
-    /// An impact's intensity is clamped to 0…1; a NaN or infinite one is refused with
+    /// An impact's intensity is clamped to 0…1 and played in steps of `intensityStep` (1/16,
+    /// nearest; 0.7 plays as 0.6875), so that a prepared impact is one `write()` at any intensity
+    /// (see `prepare(_:)`); a NaN or infinite one is refused with
     /// `.notPlayed(.invalidIntensity)`. A `feltAt` sooner than the devices can make is moved to the
     /// earliest they can (the outcome says when); one more than `schedulingHorizon` (one hour)
     /// ahead is refused with `.notPlayed(.onsetOutOfRange)`.
@@ -54,6 +56,7 @@ extension HapticEngine {
             return PlaybackOutcome.WithSound(haptics: .notPlayed(refusal.haptics),
                                              audio: .notPlayed(withSound ? refusal.audio : .notRequested))
         }
+        let step = Self.steps(requestedIntensity)
         let intensity = min(max(requestedIntensity, 0), 1)
         let hapticReason = silenceReason()
         let sound = soundState(requested: withSound)
@@ -65,7 +68,7 @@ extension HapticEngine {
         let earliest = now.advanced(by: min(lead, Self.schedulingHorizon.nanoseconds))
         let onset = max(requested ?? earliest, earliest)
         // The haptic goes first: nothing the sound does can hold it up.
-        let haptics = hapticReason.map(PlaybackOutcome.notPlayed) ?? submit(entry, intensity: intensity, feltAt: onset, now: now)
+        let haptics = hapticReason.map(PlaybackOutcome.notPlayed) ?? submit(entry, step: step, feltAt: onset, now: now)
         let audio: AudioOutcome
         if let reason = sound.reason {
             audio = .notPlayed(reason)
@@ -78,9 +81,11 @@ extension HapticEngine {
         return PlaybackOutcome.WithSound(haptics: haptics, audio: audio)
     }
 
-    /// Submits the item's start on every live channel so that it is felt at `feltAt`.
-    private func submit(_ entry: VocabularyEntry, intensity: Double, feltAt felt: MonotonicInstant, now: MonotonicInstant) -> PlaybackOutcome {
+    /// Submits the item's start on every live channel so that it is felt at `feltAt`, at the
+    /// intensity `step` (of `intensityStep`), and remembers the step for the next `prepare()`.
+    private func submit(_ entry: VocabularyEntry, step: Int, feltAt felt: MonotonicInstant, now: MonotonicInstant) -> PlaybackOutcome {
         let gain = self.gain
+        if step > 0 { entry.lastIntensityStep.store(step, ordering: .relaxed) }
         var scheduled = false
         // Lock-free walk over the channels published so far; a channel lost meanwhile is skipped,
         // and a submission that races its retirement is ignored by the scheduler.
@@ -88,9 +93,9 @@ extension HapticEngine {
             let slot = entry.slot(channel)
             guard slot.playable else { continue }
             let start = felt.advanced(by: -slot.leadTime)
-            // A device with a hardware gain applies the gain itself: its levels stay as prepared.
-            // Both factors are finite in 0…1, so the level is never refused.
-            let level = slot.hardwareGain ? intensity : intensity * gain
+            // A device with a hardware gain applies the gain itself; on the others the gain scales
+            // the level in steps, as `prepare` uploaded it. Finite in 0…1: never refused.
+            let level = Self.level(step: step, gain: gain, hardwareGain: slot.hardwareGain)
             guard (try? scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start)) == true,
                   scheduler.start(slot.player, at: start)
             else { return .notPlayed(.queueFull) }

@@ -186,8 +186,9 @@ public final class HapticEngine: Sendable {
     }
 
     /// Global gain, 0…1. 0 mutes. Devices with a hardware gain (evdev `FF_GAIN`) get it set on the
-    /// device, so what was prepared stays prepared; on the others it scales every intensity.
-    /// Setting it is a control-side call (it may write to devices).
+    /// device, so what was prepared stays prepared; on the others it scales every intensity, in
+    /// steps of `intensityStep` for feedback (see there), and what is prepared now is prepared again
+    /// at the new gain. Setting it is a control-side call (it may write to devices and upload).
     ///
     /// Values below 0 are 0 and above 1 are 1 (±infinity too); NaN is ignored and the gain keeps
     /// its value — a broken slider neither mutes the user nor plays at full strength.
@@ -200,6 +201,8 @@ public final class HapticEngine: Sendable {
             let outputs = devices.withLock { $0.compactMap(\.hardwareGain) }
             // A device that refuses the gain shows up as lost at the next housekeeping.
             for output in outputs { try? output.setGain(clamped) }
+            // Feedback levels scaled in software changed: prepared plays stay one write.
+            prepareCurrentPreparations { $0.hardwareGain == nil }
         }
     }
 

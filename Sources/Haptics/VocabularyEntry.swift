@@ -17,6 +17,9 @@ final class VocabularyEntry: @unchecked Sendable {
     let index: Int
     /// Monotonic nanoseconds until which a `prepare()` holds; 0 = not prepared.
     let preparedUntil = Atomic<Int64>(0)
+    /// The intensity the item was last played at, in steps of `HapticEngine.intensityStep` (1…16;
+    /// 16 before any play): the level a `prepare()` makes sure of first.
+    let lastIntensityStep = Atomic<Int>(HapticEngine.intensitySteps)
     let capacity: Int
     private let slots: UnsafeMutablePointer<VocabularySlot>
 
