@@ -19,9 +19,9 @@ extension HapticEngine {
     /// intensity above 0 is at least one step. On a device without a gain of its own (no `FF_GAIN`),
     /// the stepped intensity times ``gain`` is rounded to a step again (intensity 1 at gain 0.5 is
     /// 8/16; intensity 0.7 at gain 0.5 is 11/16 · 0.5 → 6/16). Above half intensity a step is at
-    /// most an eighth of the level, below what a hand tells apart on a rumble motor (amplitude
-    /// differences of 10–30 % are the smallest reported felt); below it the motor's magnitude floor
-    /// narrows the steps further. 16 steps are what the slots allow: an ff-memless pad has 16, one
+    /// most an eighth of the level, below what a hand tells apart on a rumble motor (the smallest
+    /// amplitude differences people are reported to feel are about 10–30 %); below it the motor's
+    /// magnitude floor narrows the steps further. 16 steps are what the slots allow: an ff-memless pad has 16, one
     /// is kept for streaming, so a prepared impact has 15 of its 16 levels uploaded when no other
     /// item needs the slots — every one but the farthest from the intensity last played, which is
     /// asked for (and evicts) once it is played and prepared again. A finer step would leave more
@@ -44,24 +44,6 @@ extension HapticEngine {
     static func level(step: Int, gain: Double, hardwareGain: Bool) -> Double {
         let intensity = Double(step) / Double(intensitySteps)
         return hardwareGain ? intensity : Double(steps(intensity * gain)) / Double(intensitySteps)
-    }
-}
-
-/// One device's part in preparing a vocabulary item.
-struct PreparationTarget {
-    let output: any PreparableActuator
-    let program: Program
-    let profile: DeviceProfile
-    let channel: ChannelID
-    let hardwareGain: Bool
-
-    init?(_ device: EngineDevice, item index: Int) {
-        guard let output = device.preparable else { return nil }
-        self.output = output
-        program = device.programs[index]
-        profile = device.output.profile
-        channel = device.channel
-        hardwareGain = device.hardwareGain != nil
     }
 }
 

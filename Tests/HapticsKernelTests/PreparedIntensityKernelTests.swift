@@ -18,43 +18,76 @@ extension EngineKernelTests {
 @Suite struct PreparedIntensity {
     static let ms = EvdevKernel.ms
 
-    /// Processes until the sink has `count` records (the impact's own stop is due 80 ms later).
-    static func process(_ engine: HapticEngine, until sink: UInputForceFeedbackSink, has count: Int) -> [UInputForceFeedbackEvent] {
-        _ = waitUntil {
-            engine.process()
-            return sink.records.count >= count
+    /// A manually driven engine on a new uinput sink, with a medium impact generator; the test
+    /// thread's `process()` performs what the realtime thread would.
+    final class EngineOnSink {
+        let sink: UInputForceFeedbackSink
+        let actuator: EvdevActuator
+        let engine: HapticEngine
+        let generator: ImpactFeedbackGenerator
+        /// The medium impact rendered for the sink's profile.
+        let program: Program
+        let profile: DeviceProfile
+
+        private init(sink: UInputForceFeedbackSink, actuator: EvdevActuator, output: HapticEngine.Output) {
+            self.sink = sink
+            self.actuator = actuator
+            profile = output.profile
+            engine = HapticEngine(clock: SystemMonotonicClock(), outputs: [output])
+            engine.startManuallyDriven()
+            generator = ImpactFeedbackGenerator(style: .medium, engine: engine)
+            program = Renderer(profile: profile).render(Feedback.impact(.medium).canonicalPattern)
         }
-        return sink.records.map(\.event)
+
+        static func make(name: String, slots: UInt32) throws -> EngineOnSink {
+            let sink = try UInputForceFeedbackSink(.init(name: name, maximumEffects: slots))
+            let output = try HapticEngine.evdevOutput(path: sink.eventNodePath)
+            let actuator = try #require(output.device as? EvdevActuator)
+            #expect(!actuator.supportsHardwareGain)  // The engine gain is applied in software.
+            return EngineOnSink(sink: sink, actuator: actuator, output: output)
+        }
+
+        deinit {
+            engine.stop()
+            sink.close()
+        }
+
+        /// The impact's one level at intensity `step`/16 on this device, with its hold.
+        func level(_ step: Int) -> (command: ActuatorCommand, hold: Int64) {
+            let levels = EvdevKernel.levels(of: program.scaled(intensity: Double(step) / 16, profile: profile))
+            #expect(levels.count == 1)
+            return levels[0]
+        }
+
+        /// What the sink receives when that level is uploaded as kernel effect `id`.
+        func upload(_ id: Int16, _ step: Int) -> UInputForceFeedbackEvent {
+            let level = level(step)
+            guard case let .rumble(strong, weak) = level.command else { return .erase(effectID: -1) }
+            return EvdevKernel.rumbleUpload(id: id, strong: strong, weak: weak, holdNanoseconds: level.hold)
+        }
+
+        /// Processes until the sink has `count` records (the impact's own stop is due 80 ms later).
+        func process(untilRecords count: Int) -> [UInputForceFeedbackEvent] {
+            _ = waitUntil {
+                engine.process()
+                return sink.records.count >= count
+            }
+            return sink.records.map(\.event)
+        }
     }
 
     #if DEBUG
     @Test func aPreparedImpactAtSevenTenthsAndUnderASoftwareGainOfOneHalfIsExactlyOneWrite() throws {
-        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test prepared intensity sink", maximumEffects: 16))
-        defer { sink.close() }
-        let output = try HapticEngine.evdevOutput(path: sink.eventNodePath)
-        let actuator = try #require(output.device as? EvdevActuator)
-        #expect(!actuator.supportsHardwareGain)
+        let fixture = try EngineOnSink.make(name: "haptics-test prepared intensity sink", slots: 16)
+        let (sink, actuator, engine, generator) = (fixture.sink, fixture.actuator, fixture.engine, fixture.generator)
         #expect(actuator.preparedCapacity == 15)
-        let engine = HapticEngine(clock: SystemMonotonicClock(), outputs: [output])
-        engine.startManuallyDriven()
-        defer { engine.stop() }
-        let generator = ImpactFeedbackGenerator(style: .medium, engine: engine)
         generator.prepare()
 
         // Intensity 1 first, then the other steps ahead nearest first: 15/16 … 2/16 fill the table;
         // 1/16, the farthest, is left to the streaming slot. The kernel ids follow upload order.
-        let program = Renderer(profile: output.profile).render(Feedback.impact(.medium).canonicalPattern)
-        func level(_ step: Int) -> (command: ActuatorCommand, hold: Int64) {
-            let levels = EvdevKernel.levels(of: program.scaled(intensity: Double(step) / 16, profile: output.profile))
-            #expect(levels.count == 1)
-            return levels[0]
-        }
-        let expectedUploads = (2...16).reversed().enumerated().map { id, step -> UInputForceFeedbackEvent in
-            guard case let .rumble(strong, weak) = level(step).command else { return .erase(effectID: -1) }
-            return EvdevKernel.rumbleUpload(id: Int16(id), strong: strong, weak: weak, holdNanoseconds: level(step).hold)
-        }
+        let expectedUploads = (2...16).reversed().enumerated().map { fixture.upload(Int16($0), $1) }
         #expect(sink.waitForRecords(count: 15).map(\.event) == expectedUploads)
-        #expect(actuator.preparedLevels.map(\.command) == (2...16).reversed().map { level($0).command })
+        #expect(actuator.preparedLevels.map(\.command) == (2...16).reversed().map { fixture.level($0).command })
 
         let descriptor = actuator.device.descriptor.rawValue
         // (intensity, gain, the step it plays at): 0.7 → 11/16; 1 at gain 0.5 → 8/16; 0.7 at gain
@@ -77,7 +110,7 @@ extension EngineKernelTests {
             #expect(writesAfter - writesBefore == 1, "intensity \(intensity), gain \(gain)")
             let id = Int16(16 - step)
             expected += [.play(effectID: id, count: 1), .stop(effectID: id)]
-            #expect(Self.process(engine, until: sink, has: expected.count) == expected, "intensity \(intensity), gain \(gain)")
+            #expect(fixture.process(untilRecords: expected.count) == expected, "intensity \(intensity), gain \(gain)")
         }
         let statistics = actuator.statistics
         #expect(statistics.preparedUploads == 15)
@@ -89,21 +122,9 @@ extension EngineKernelTests {
 
     #if DEBUG
     @Test func aGainChangePreparesAgainEvictingALevelPreparedAheadSoThePlayStaysOneWrite() throws {
-        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test gain change sink", maximumEffects: 4))
-        defer { sink.close() }
-        let output = try HapticEngine.evdevOutput(path: sink.eventNodePath)
-        let actuator = try #require(output.device as? EvdevActuator)
+        let fixture = try EngineOnSink.make(name: "haptics-test gain change sink", slots: 4)
+        let (sink, actuator, engine, generator, upload) = (fixture.sink, fixture.actuator, fixture.engine, fixture.generator, fixture.upload)
         #expect(actuator.preparedCapacity == 3)
-        let engine = HapticEngine(clock: SystemMonotonicClock(), outputs: [output])
-        engine.startManuallyDriven()
-        defer { engine.stop() }
-        let generator = ImpactFeedbackGenerator(style: .medium, engine: engine)
-        let program = Renderer(profile: output.profile).render(Feedback.impact(.medium).canonicalPattern)
-        func upload(_ id: Int16, _ step: Int) -> UInputForceFeedbackEvent {
-            let level = EvdevKernel.levels(of: program.scaled(intensity: Double(step) / 16, profile: output.profile))[0]
-            guard case let .rumble(strong, weak) = level.command else { return .erase(effectID: -1) }
-            return EvdevKernel.rumbleUpload(id: id, strong: strong, weak: weak, holdNanoseconds: level.hold)
-        }
 
         generator.prepare()  // 16/16 asked for, 15/16 and 14/16 ahead: the table is full.
         #expect(sink.waitForRecords(count: 3).map(\.event) == [upload(0, 16), upload(1, 15), upload(2, 14)])
@@ -122,7 +143,7 @@ extension EngineKernelTests {
             .stop(effectID: 1), .erase(effectID: 1), upload(1, 8),
             .play(effectID: 1, count: 1), .stop(effectID: 1),
         ]
-        #expect(Self.process(engine, until: sink, has: expected.count) == expected)
+        #expect(fixture.process(untilRecords: expected.count) == expected)
         #expect(actuator.statistics.streamedLevels == 0)
     }
     #endif
