@@ -272,6 +272,36 @@ int haptics_play_synced(haptics_engine *engine, haptics_feedback item, double in
 int haptics_prepare(haptics_engine *engine, haptics_feedback item);
 
 /* ---------------------------------------------------------------------------------------------
+ * Rumble and motor levels
+ */
+
+/*
+ * haptics_rumble — rumbles every device, the low-frequency motor at `low` and the high-frequency
+ * one at `high` (each 0…1, clamped), for `duration` ns, with SDL_GameControllerRumble's semantics:
+ * each call replaces the last (and the motor levels below), 0 and 0 stop. Any duration holds to
+ * its end — minutes or hours — the engine keeps the pad playing and ends it itself; a duration of
+ * 0 or less stops. What pattern players play meanwhile is added, saturating per motor. Single-motor
+ * and constant-force devices play the larger of the two. Returns haptics_play's codes (-EINVAL for
+ * a NaN or infinite level; nothing changes then); `outcome` may be NULL. Realtime-safe.
+ */
+int haptics_rumble(haptics_engine *engine, double low, double high, int64_t duration, haptics_outcome *outcome);
+
+/*
+ * haptics_set_motor_levels — sets the motors of every device until the next call (Unity's
+ * SetMotorSpeeds), or until the motor level timeout passes without one (3 s unless set): a game
+ * loop that sets them every frame holds them as long as it runs, and one that stops calling — it
+ * crashed or hung — leaves no pad rumbling. 0 and 0 stop. Replaces a rumble, and the other way
+ * round. Codes as haptics_rumble. Realtime-safe.
+ */
+int haptics_set_motor_levels(haptics_engine *engine, double low, double high, haptics_outcome *outcome);
+
+/*
+ * haptics_set_motor_level_timeout — the safety timeout of haptics_set_motor_levels, in ns,
+ * 10 ms…1 h (clamped into it); it takes effect from the next call. Never blocks.
+ */
+int haptics_set_motor_level_timeout(haptics_engine *engine, int64_t timeout);
+
+/* ---------------------------------------------------------------------------------------------
  * Pattern players
  */
 
