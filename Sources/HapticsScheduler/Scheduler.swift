@@ -6,11 +6,13 @@ import HapticsSystem
 ///
 /// Three sides, each with its own rules:
 /// - **Control** (`addChannel`, `load`, `makePlayer`, …) may allocate and takes a mutex.
-/// - **Submission** (`start`, `stop`, `seek`, `setRate`, `setLoop`, `setParameter`, `stopAll`) is
-///   callable from any thread at any rate: one lock-free push into a bounded queue, no allocation, no
-///   lock; a full queue returns `false` and counts a drop.
+/// - **Submission** (`start`, `stop`, `seek`, `setRate`, `setLoop`, `setParameter`, `setMotorLevels`,
+///   `stopAll`) is callable from any thread at any rate: one lock-free push into a bounded queue, no
+///   allocation, no lock; a full queue returns `false` and counts a drop.
 /// - **Processing** (`process()`, or the realtime thread that loops on it) owns all playback state and
-///   reads programs and channels without locks; it never allocates, locks or logs.
+///   reads programs and channels without locks; it never allocates, locks or logs. It also performs a
+///   held level again before its output would end it on its own (``Actuator/lifetimeOfPerformedLevel(on:now:)``),
+///   so that only the engine ends a level.
 ///
 /// Generic over its clock so that tests drive `process()` with a `ManualClock` and never sleep.
 public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
