@@ -8,12 +8,14 @@ extension HapticEngine {
     /// Prepares a vocabulary item: every preparable device gets its program ready (evdev: effects
     /// uploaded now, so the play is one `write()`), and the item is marked prepared for
     /// `Configuration.prepareLifetime`. Control side: may block on uploads.
-    func prepare(_ entry: VocabularyEntry) {
+    func prepare(_ entry: VocabularyEntry, on selection: DeviceSelection = .all) {
         let now = scheduler.currentTime()
         entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
         guard let index = vocabulary.firstIndex(where: { $0 === entry }) else { return }
-        let targets = devices.withLock { devices in
-            devices.compactMap { device in device.preparable.map { ($0, device.programs[index], device.channel) } }
+        let targets = channelDevices.withLock { devices in
+            devices.compactMap { device in
+                selection.contains(device.deviceID.rawValue) ? device.preparable.map { ($0, device.programs[index], device.channel) } : nil
+            }
         }
         prepare(targets)
         expireUnusedPreparations()
@@ -39,7 +41,7 @@ extension HapticEngine {
     /// On a newly added device: prepares every item whose preparation still holds.
     func prepareCurrentPreparations(onChannel channel: ChannelID) {
         let now = scheduler.currentTime().nanoseconds
-        let targets = devices.withLock { devices -> [(output: any PreparableActuator, program: Program, channel: ChannelID)] in
+        let targets = channelDevices.withLock { devices -> [(output: any PreparableActuator, program: Program, channel: ChannelID)] in
             guard let device = devices.first(where: { $0.channel == channel }), let output = device.preparable else { return [] }
             return vocabulary.indices.compactMap { index in
                 vocabulary[index].preparedUntil.load(ordering: .relaxed) > now ? (output, device.programs[index], channel) : nil
@@ -51,7 +53,7 @@ extension HapticEngine {
     /// Releases device resources of preparations unused for `prepareLifetime`.
     func expireUnusedPreparations() {
         let cutoff = scheduler.currentTime() - configuration.prepareLifetime
-        let outputs = devices.withLock { $0.compactMap(\.preparable) }
+        let outputs = channelDevices.withLock { $0.compactMap(\.preparable) }
         for output in outputs { output.expirePreparations(unusedSince: cutoff) }
     }
 }
@@ -61,5 +63,10 @@ extension HapticEngine {
     /// Control side: may block on device uploads.
     public func prepare(_ feedback: Feedback) {
         if let entry = vocabularyEntry(for: feedback) { prepare(entry) }
+    }
+
+    /// Prepares a vocabulary item on the selected devices only; see `prepare(_:)`.
+    public func prepare(_ feedback: Feedback, on devices: DeviceSelection) {
+        if let entry = vocabularyEntry(for: feedback) { prepare(entry, on: devices) }
     }
 }

@@ -20,6 +20,10 @@ protocol SchedulerControl: AnyObject, Sendable {
     func setLoop(_ player: PlayerID, _ enabled: Bool, at time: MonotonicInstant) -> Bool
     func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant) throws(SchedulerError) -> Bool
     func stopAll(at time: MonotonicInstant) -> Bool
+    func stopPlayers(on channel: ChannelID, at time: MonotonicInstant) -> Bool
+    func releasePlayers(on channel: ChannelID) -> Int
+    func processingMark() -> ProcessingMark
+    func hasPassed(_ mark: ProcessingMark) -> Bool
     func process() -> MonotonicInstant?
     func startRealtime() throws
     func stopRealtime()

@@ -35,8 +35,10 @@ public enum DeviceCatalog {
         return found
     }
 
-    /// Describes one node for ``discover(directory:)``; `nil` when it has no force feedback.
-    static func describe(path: String) -> EvdevDeviceInfo? {
+    /// Describes one node as ``discover(directory:)`` does: fully when it opens read-write, with
+    /// ``EvdevDeviceInfo/accessError`` set when it does not (capabilities from a read-only open,
+    /// or nothing but the path); `nil` when it has no force feedback or is no input device.
+    public static func describe(path: String) -> EvdevDeviceInfo? {
         var accessError: DeviceError?
         let descriptor: FileDescriptor
         do {
