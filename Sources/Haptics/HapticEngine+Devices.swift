@@ -175,7 +175,11 @@ extension HapticEngine {
             return channel
         }
         if let waiting = ordered.first, realtime.load(ordering: .acquiring) {
-            for _ in 0..<100 where !scheduler.hasPassed(book.channels[waiting].freeAfter!) { usleep(1_000) }
+            // A parked realtime thread runs no pass by itself: ask for them until one has passed.
+            for _ in 0..<100 where !scheduler.hasPassed(book.channels[waiting].freeAfter!) {
+                scheduler.requestProcessingPass()
+                usleep(1_000)
+            }
             if scheduler.hasPassed(book.channels[waiting].freeAfter!) { return reuse(waiting, for: device, in: &book) }
         }
         throw .tooManyOutputs(maximum: maximum)
@@ -219,6 +223,8 @@ extension HapticEngine {
         // Pattern players' players too: nothing they submit may reach the channel's next device.
         scheduler.releasePlayers(on: channel)
         book.channels[channel.rawValue].freeAfter = scheduler.processingMark()
+        // A pass that begins now frees the channel (the release woke the thread before the mark).
+        scheduler.requestProcessingPass()
         guard let record = book.records.firstIndex(where: { $0.device.id == device.deviceID }) else { return device }
         if let state {
             book.records[record].device.state = state

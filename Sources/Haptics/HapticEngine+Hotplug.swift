@@ -40,10 +40,8 @@ extension HapticEngine {
                 output = try opener(path)
             } catch {
                 guard case .permissionDenied = error else { return }
-                // Describe what can be read of it (a read-only open), else list the node alone.
-                var info = DeviceCatalog.describe(path: path)
-                    ?? EvdevDeviceInfo(path: path, name: "", id: InputID(bus: 0, vendor: 0, product: 0, version: 0),
-                                       physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [], slots: 0)
+                // Describe what can be read of it (a read-only open, sysfs); none: no force feedback.
+                guard var info = DeviceCatalog.describe(path: path) else { return }
                 info.accessError = error
                 if let event = recordUnavailable(info) { eventHub.deliver(event) }
                 return

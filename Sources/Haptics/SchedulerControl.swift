@@ -24,6 +24,7 @@ protocol SchedulerControl: AnyObject, Sendable {
     func releasePlayers(on channel: ChannelID) -> Int
     func processingMark() -> ProcessingMark
     func hasPassed(_ mark: ProcessingMark) -> Bool
+    func requestProcessingPass()
     func process() -> MonotonicInstant?
     func startRealtime() throws
     func stopRealtime()

@@ -206,6 +206,13 @@ extension Scheduler {
         return ProcessingMark(pass: completed + (inPass ? 2 : 1))
     }
 
+    /// Wakes a parked realtime thread for a processing pass now (nothing happens when none is
+    /// parked, or none runs): what passes a ``processingMark()`` when nothing else is due.
+    /// Lock-free.
+    public func requestProcessingPass() {
+        wakeRealtimeThread()
+    }
+
     /// Whether a processing pass that began after `mark` was taken has ended.
     public func hasPassed(_ mark: ProcessingMark) -> Bool {
         completedPassCount.load(ordering: .acquiring) >= mark.pass

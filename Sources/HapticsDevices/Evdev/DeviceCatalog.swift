@@ -25,8 +25,10 @@ public enum DeviceCatalog {
     /// Nodes that can be opened read-write and have force feedback are described fully. Nodes this
     /// process may not open for writing are not hidden: they are listed with ``EvdevDeviceInfo/accessError``
     /// set (`permissionDenied`, pointing at the udev rule), with their capabilities when a read-only
-    /// open still works (then only those with force feedback), or with nothing but the path and the
-    /// error when the node cannot be opened at all. Nodes without force feedback are left out.
+    /// open still works (then only those with force feedback); when the node cannot be opened at
+    /// all, with what sysfs says of it (``describeFromSysfs(path:sysfsRoot:)``: name, identity,
+    /// location, codes, no slot count; only those with force feedback), else with nothing but the
+    /// path and the error. Nodes without force feedback are left out.
     public static func discover(directory: String = "/dev/input") -> [EvdevDeviceInfo] {
         var found: [EvdevDeviceInfo] = []
         for path in eventNodePaths(in: directory) {
@@ -47,6 +49,12 @@ public enum DeviceCatalog {
             accessError = DeviceError(path: path, failure: error)
             // Capabilities only need read access: say what the device could do once permitted.
             guard let readOnly = try? FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec]) else {
+                // sysfs describes the device to everyone: name it, and leave out what has no force feedback.
+                if var described = describeFromSysfs(path: path) {
+                    described.accessError = accessError
+                    return described
+                }
+                if case .permissionDenied = accessError, describesInSysfs(path: path) { return nil }
                 return EvdevDeviceInfo(path: path, name: "", id: InputID(bus: 0, vendor: 0, product: 0, version: 0),
                                        physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [], slots: 0,
                                        accessError: accessError)
@@ -63,6 +71,13 @@ public enum DeviceCatalog {
             // Not an input device after all (libevdev_new_from_fd: ENOTTY), or gone meanwhile: nothing to drive.
             return nil
         }
+    }
+
+    /// Whether sysfs describes the node (then `describeFromSysfs` returning `nil` means it has no
+    /// force feedback).
+    static func describesInSysfs(path: String, sysfsRoot: String = sysfsInputRoot) -> Bool {
+        guard let node = path.split(separator: "/").last else { return false }
+        return (try? FileDescriptor.readContents(ofFile: "\(sysfsRoot)/\(node)/device/capabilities/ff", maximumSize: 4_096)) != nil
     }
 
     /// The `event*` entries of `directory`, in numeric order.
