@@ -7,8 +7,9 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `start()` was called on an engine whose clock is not the system monotonic clock; drive it
     /// with `startManuallyDriven()` and `process()` instead.
     case clockNotRealtime
-    /// Every scheduler channel has been used: the engine can have had at most this many devices
-    /// over its lifetime (`SchedulerConfiguration.maximumChannels`).
+    /// Every scheduler channel serves a device (or is kept for another profile): at most this
+    /// many devices play at once (`SchedulerConfiguration.maximumChannels`). A lost device's channel
+    /// serves the next device of its profile.
     case tooManyOutputs(maximum: Int)
     /// The scheduler has no room left for the device's programs or players.
     case schedulerFull(SchedulerError)
@@ -45,7 +46,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case .clockNotRealtime:
             return "the realtime thread needs the system monotonic clock; drive this engine with process()"
         case let .tooManyOutputs(maximum):
-            return "the engine has used all \(maximum) device channels (SchedulerConfiguration.maximumChannels)"
+            return "all \(maximum) device channels are in use (SchedulerConfiguration.maximumChannels)"
         case let .schedulerFull(error):
             return "no room for the device's programs: \(error)"
         case .audioAlreadyAttached:

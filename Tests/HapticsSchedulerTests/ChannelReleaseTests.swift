@@ -1,0 +1,53 @@
+import HapticsRendering
+import HapticsSystem
+import HapticsTestSupport
+import Testing
+@testable import HapticsScheduler
+
+@Suite("Letting go of a channel")
+struct ChannelReleaseTests {
+    @Test func releasingAChannelsPlayersStopsThemAndLeavesTheOtherChannelAlone() throws {
+        let rig = SchedulerRig()
+        let other = RecordingActuator()
+        let second = try rig.scheduler.addChannel(output: other, profile: testRumble)
+        let t0 = rig.now
+        let program = try rig.scheduler.load(rumbleProgram([(0, 1, 1)], duration: 500 * ms))
+        let first = try rig.scheduler.makePlayer(program: program, channel: rig.channel)
+        let alsoFirst = try rig.scheduler.makePlayer(program: program, channel: rig.channel)
+        let elsewhere = try rig.scheduler.makePlayer(program: program, channel: second)
+        for player in [first, elsewhere] { rig.scheduler.start(player, at: rig.at(t0)) }
+        rig.run(to: t0)
+        #expect(rig.scheduler.releasePlayers(on: rig.channel) == 2)
+        #expect(rig.scheduler.releasePlayers(on: rig.channel) == 0)
+        // Released players' IDs are ignored from now on.
+        #expect(rig.scheduler.start(alsoFirst, at: rig.at(t0 + 1 * ms)))
+        rig.run(to: t0 + 2 * ms)
+        #expect(rig.output.recorded.map(\.command) == [.rumble(strong: 1, weak: 1), .stop])
+        #expect(other.recorded.map(\.command) == [.rumble(strong: 1, weak: 1)])
+    }
+
+    @Test func stoppingAChannelsPlayersSilencesItAndKeepsThemUsable() throws {
+        let rig = SchedulerRig()
+        let t0 = rig.now
+        let player = try rig.player(rumbleProgram([(0, 1, 1)], duration: 500 * ms))
+        rig.scheduler.start(player, at: rig.at(t0))
+        rig.run(to: t0)
+        #expect(rig.scheduler.stopPlayers(on: rig.channel, at: rig.at(t0 + 1 * ms)))
+        rig.run(to: t0 + 1 * ms)
+        rig.scheduler.start(player, at: rig.at(t0 + 2 * ms))
+        rig.run(to: t0 + 2 * ms)
+        #expect(rig.output.recorded.map(\.command) == [.rumble(strong: 1, weak: 1), .stop, .rumble(strong: 1, weak: 1)])
+    }
+
+    @Test func aMarkIsPassedByThePassAfterItAndNotBefore() {
+        let rig = SchedulerRig()
+        let mark = rig.scheduler.processingMark()
+        #expect(!rig.scheduler.hasPassed(mark))
+        rig.scheduler.requestProcessingPass()  // No realtime thread: nothing happens.
+        #expect(!rig.scheduler.hasPassed(mark))
+        rig.run(to: rig.now)
+        #expect(rig.scheduler.hasPassed(mark))
+        let next = rig.scheduler.processingMark()
+        #expect(!rig.scheduler.hasPassed(next))
+    }
+}
