@@ -19,8 +19,9 @@ struct DeviceBook {
     struct Channel {
         /// What the scheduler drives: forwards to the channel's current device.
         let outlet: ChannelOutlet
-        /// The channel's profile in the scheduler (clamped): a channel serves devices of this profile.
-        let profile: DeviceProfile
+        /// The channel's profile in the scheduler (clamped): a channel serves devices of this
+        /// profile, or of another once it is free and the scheduler's profile is changed.
+        var profile: DeviceProfile
         /// `nil` while a device plays on it; else the point after which the scheduler has let go of
         /// the players of the device it last served, and the channel may serve another one.
         var freeAfter: ProcessingMark?

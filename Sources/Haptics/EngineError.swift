@@ -7,9 +7,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `start()` was called on an engine whose clock is not the system monotonic clock; drive it
     /// with `startManuallyDriven()` and `process()` instead.
     case clockNotRealtime
-    /// Every scheduler channel serves a device (or is kept for another profile): at most this
-    /// many devices play at once (`SchedulerConfiguration.maximumChannels`). A lost device's channel
-    /// serves the next device of its profile.
+    /// Every scheduler channel serves a device: at most this many devices play at once
+    /// (`SchedulerConfiguration.maximumChannels`). A lost device's channel serves the next device.
     case tooManyOutputs(maximum: Int)
     /// The scheduler has no room left for the device's programs or players.
     case schedulerFull(SchedulerError)

@@ -26,8 +26,8 @@ extension HapticEngine {
     /// device uploads).
     ///
     /// Throws `.invalidProfile` when a value of the output's profile is outside its range
-    /// (`DeviceProfile.validate()`), `.tooManyOutputs` when every channel serves a device (or one
-    /// of another profile) or `.schedulerFull`; nothing is added then.
+    /// (`DeviceProfile.validate()`), `.tooManyOutputs` when every channel serves a device, or
+    /// `.schedulerFull`; nothing is added then.
     @discardableResult
     public func addOutput(_ output: Output) throws(EngineError) -> HapticDevice {
         let (channel, id) = try install(output)
@@ -68,8 +68,8 @@ extension HapticEngine {
         for player in soundLoops.players { player.renewSoundLoop() }
     }
 
-    /// Renders the vocabulary for `output` and loads it on a channel (a free one of the same
-    /// profile, else a new one), then publishes the channel. The device is the one the book
+    /// Renders the vocabulary for `output` and loads it on a channel (`claimChannel`), then
+    /// publishes the channel. The device is the one the book
     /// matches, or `record` when given (a profile change), or a new one.
     @discardableResult
     func install(_ output: Output, record requested: Int? = nil, replacing replaced: ChannelID? = nil) throws(EngineError) -> (ChannelID, HapticDevice.ID) {
@@ -151,16 +151,21 @@ extension HapticEngine {
     }
 
     /// A channel for a device of `profile`: a free one of that profile (the one it last played on
-    /// first), else a new one, else — when the scheduler is still letting go of a free one of that
-    /// profile and a realtime thread runs — that one once it has (a pass of the realtime thread,
-    /// microseconds; at most 100 ms). The channel's outlet is given `device`.
+    /// first), else a new one, else a free one of another profile, given this one; else — when the
+    /// scheduler is still letting go of a free one and a realtime thread runs — that one once it
+    /// has (a pass of the realtime thread, microseconds; at most 100 ms). The channel's outlet is
+    /// given `device`.
     private func claimChannel(for profile: DeviceProfile, device: any Actuator, preferring preferred: ChannelID?,
                               in book: inout DeviceBook) throws(EngineError) -> ChannelID {
         let target = profile.clamped
-        let candidates = book.channels.indices.filter { book.channels[$0].freeAfter != nil && book.channels[$0].profile == target }
-        let ordered = candidates.filter { $0 == preferred?.rawValue } + candidates.filter { $0 != preferred?.rawValue }
-        if let free = ordered.first(where: { scheduler.hasPassed(book.channels[$0].freeAfter!) }) {
-            return reuse(free, for: device, in: &book)
+        let channels = book.channels
+        let free = channels.indices.filter { channels[$0].freeAfter != nil }
+        // Same profile first, the device's own channel first among those.
+        func rank(_ index: Int) -> Int { (channels[index].profile == target ? 0 : 2) + (index == preferred?.rawValue ? 0 : 1) }
+        let ordered = free.sorted { (rank($0), $0) < (rank($1), $1) }
+        func passed(_ index: Int) -> Bool { scheduler.hasPassed(channels[index].freeAfter!) }
+        if let index = ordered.first(where: { passed($0) && channels[$0].profile == target }) {
+            return reuse(index, for: device, profile: target, in: &book)
         }
         let maximum = configuration.scheduler.maximumChannels
         if scheduler.channelTotal < maximum {
@@ -174,21 +179,29 @@ extension HapticEngine {
             book.channels.append(DeviceBook.Channel(outlet: outlet, profile: target, freeAfter: nil))
             return channel
         }
+        if let index = ordered.first(where: passed) { return reuse(index, for: device, profile: target, in: &book) }
         if let waiting = ordered.first, realtime.load(ordering: .acquiring) {
             // A parked realtime thread runs no pass by itself: ask for them until one has passed.
-            for _ in 0..<100 where !scheduler.hasPassed(book.channels[waiting].freeAfter!) {
+            for _ in 0..<100 where !passed(waiting) {
                 scheduler.requestProcessingPass()
                 usleep(1_000)
             }
-            if scheduler.hasPassed(book.channels[waiting].freeAfter!) { return reuse(waiting, for: device, in: &book) }
+            if passed(waiting) { return reuse(waiting, for: device, profile: target, in: &book) }
         }
         throw .tooManyOutputs(maximum: maximum)
     }
 
-    private func reuse(_ index: Int, for device: any Actuator, in book: inout DeviceBook) -> ChannelID {
+    /// Gives the free channel `index` to `device`, with the scheduler's profile changed first when
+    /// the channel's is another (the channel has passed its mark: nothing can refuse).
+    private func reuse(_ index: Int, for device: any Actuator, profile: DeviceProfile, in book: inout DeviceBook) -> ChannelID {
+        let channel = ChannelID(rawValue: index)
+        if book.channels[index].profile != profile {
+            try? scheduler.setChannelProfile(channel, profile, after: book.channels[index].freeAfter!)
+            book.channels[index].profile = profile
+        }
         book.channels[index].outlet.bind(device)
         book.channels[index].freeAfter = nil
-        return ChannelID(rawValue: index)
+        return channel
     }
 
     /// Retires a device's channel and delivers `.deviceLost`, once.

@@ -27,8 +27,8 @@ public final class HapticEngine: Sendable {
         public var housekeepingInterval: Duration
         /// Capacities of the scheduler, clamped into their ranges (`SchedulerConfiguration.clamped`).
         /// `maximumChannels` bounds how many devices can play at once: a lost device's channel
-        /// serves the next device with the same profile (the same pad plugged in again) once the
-        /// scheduler has let go of it, so reconnects are unlimited.
+        /// serves the next device (the same pad plugged in again first) once the scheduler has let
+        /// go of it, so reconnects are unlimited.
         public var scheduler: SchedulerConfiguration
         /// A folder with the app's own sound cues (`<item>.wav` named like `Patterns/`, e.g.
         /// `impact-heavy.wav`), read by `attachAudio`; `nil` uses the cues built into the library.

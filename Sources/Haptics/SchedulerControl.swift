@@ -25,6 +25,7 @@ protocol SchedulerControl: AnyObject, Sendable {
     func processingMark() -> ProcessingMark
     func hasPassed(_ mark: ProcessingMark) -> Bool
     func requestProcessingPass()
+    func setChannelProfile(_ channel: ChannelID, _ profile: DeviceProfile, after mark: ProcessingMark) throws(SchedulerError)
     func process() -> MonotonicInstant?
     func startRealtime() throws
     func stopRealtime()

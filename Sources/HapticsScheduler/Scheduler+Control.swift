@@ -206,6 +206,28 @@ extension Scheduler {
         return ProcessingMark(pass: completed + (inPass ? 2 : 1))
     }
 
+    /// Gives `channel` another profile (``DeviceProfile/clamped``) for the players bound to it from
+    /// now on: how their dynamic parameters re-map. Control side.
+    ///
+    /// - Throws: ``SchedulerError/channelInUse(_:)`` while a live player is bound to the channel or
+    ///   processing has not passed `mark` (taken after the channel's last players were released:
+    ///   until then processing may still read the profile for them);
+    ///   ``SchedulerError/unknownChannel(_:)`` for a channel that does not exist.
+    public func setChannelProfile(_ channel: ChannelID, _ profile: DeviceProfile, after mark: ProcessingMark) throws(SchedulerError) {
+        try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
+            guard channel.rawValue >= 0, channel.rawValue < channelCount.load(ordering: .acquiring) else {
+                throw .unknownChannel(channel)
+            }
+            guard hasPassed(mark) else { throw .channelInUse(channel) }
+            for index in 0..<configuration.maximumPlayers where book.isLive(player: index)
+            && playerBindings[index].load(ordering: .relaxed) & 0xFFFF == channel.rawValue {
+                throw .channelInUse(channel)
+            }
+            // Published to processing by the binding store of the next player made for the channel.
+            (channels + channel.rawValue).pointee.profile = profile.clamped
+        }
+    }
+
     /// Wakes a parked realtime thread for a processing pass now (nothing happens when none is
     /// parked, or none runs): what passes a ``processingMark()`` when nothing else is due.
     /// Lock-free.

@@ -39,6 +39,33 @@ struct ChannelReleaseTests {
         #expect(rig.output.recorded.map(\.command) == [.rumble(strong: 1, weak: 1), .stop, .rumble(strong: 1, weak: 1)])
     }
 
+    @Test func aChannelTakesAnotherProfileOnlyOnceItsPlayersAreGoneAndProcessingHasLetGo() throws {
+        let rig = SchedulerRig()
+        let player = try rig.player(rumbleProgram([(0, 1, 1)], duration: 500 * ms, intensity: 1))
+        var louder = testRumble
+        louder.magnitudeFloor = 0.5
+        let early = rig.scheduler.processingMark()
+        rig.run(to: rig.now)
+        #expect(throws: SchedulerError.channelInUse(rig.channel)) { try rig.scheduler.setChannelProfile(rig.channel, louder, after: early) }
+        rig.scheduler.releasePlayers(on: rig.channel)
+        let mark = rig.scheduler.processingMark()
+        #expect(throws: SchedulerError.channelInUse(rig.channel)) { try rig.scheduler.setChannelProfile(rig.channel, louder, after: mark) }
+        rig.run(to: rig.now)
+        try rig.scheduler.setChannelProfile(rig.channel, louder, after: mark)
+        #expect(throws: SchedulerError.unknownChannel(ChannelID(rawValue: 5))) {
+            try rig.scheduler.setChannelProfile(ChannelID(rawValue: 5), louder, after: mark)
+        }
+        // A new player's parameters re-map through the new profile.
+        let next = try rig.player(rumbleProgram([(0, 1, 1)], duration: 500 * ms, intensity: 1))
+        let t0 = rig.now
+        _ = try rig.scheduler.setParameter(next, .hapticIntensityControl, value: 0.25, at: rig.at(t0))
+        rig.scheduler.start(next, at: rig.at(t0))
+        rig.run(to: t0)
+        #expect(rig.output.recorded.map(\.command) == [louder.command(intensity: 0.25, sharpness: 0.5)])
+        _ = player
+        #expect(SchedulerError.channelInUse(rig.channel).description == "scheduler: channel 0 is still in use")
+    }
+
     @Test func aMarkIsPassedByThePassAfterItAndNotBefore() {
         let rig = SchedulerRig()
         let mark = rig.scheduler.processingMark()

@@ -202,6 +202,31 @@ struct HapticDeviceTests {
         #expect(new.recording().isEmpty)
     }
 
+    @Test("a freed channel serves a device of another profile, rendered for that profile")
+    func channelForAnotherProfile() throws {
+        let fixture = EngineFixture(profiles: [], configuration: .init(scheduler: SchedulerConfiguration(maximumChannels: 1)))
+        _ = try fixture.engine.addOutput(padOutput(padNode("/dev/input/event5", uniq: "pad-1")))
+        fixture.engine.handle(.disappeared(path: "/dev/input/event5")) { _ throws(DeviceError) in throw .noForceFeedback(path: "") }
+        // Not yet let go by the scheduler: the only channel is not free.
+        #expect(throws: EngineError.tooManyOutputs(maximum: 1)) {
+            try fixture.engine.addOutput(.init(device: SimulatedDevice(profile: .dualSense), profile: .dualSense))
+        }
+        fixture.run(for: 1_000_000)
+        let device = SimulatedDevice(profile: .dualSense)
+        let pad = try fixture.engine.addOutput(.init(device: device, profile: .dualSense, name: "other pad"))
+        #expect(fixture.engine.channel(of: pad.id) == ChannelID(rawValue: 0))
+        let origin = fixture.clock.now()
+        #expect(fixture.engine.play(.impact(.medium, intensity: 0.5), on: pad) == .scheduled(feltAt: origin.advanced(by: 30_000_000)))
+        fixture.run(for: 1_000_000_000)
+        // The half intensity is re-mapped through the DualSense profile, as on a channel made for it.
+        let reference = EngineFixture(profiles: [.dualSense])
+        let start = reference.clock.now()
+        _ = reference.engine.play(.impact(.medium, intensity: 0.5))
+        reference.run(for: 1_000_000_000)
+        #expect(device.recording().contains { !$0.command.isSilent })
+        #expect(same(device.recording().map { ($0.time.nanoseconds - origin.nanoseconds, $0.command) }, reference.received(since: start)))
+    }
+
     @Test("a device beyond the channels is refused while every channel serves a device")
     func channelsInUse() throws {
         let fixture = EngineFixture(profiles: [], configuration: .init(scheduler: SchedulerConfiguration(maximumChannels: 1)))
