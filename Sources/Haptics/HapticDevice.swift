@@ -112,23 +112,32 @@ public struct DeviceSettings: Sendable, Hashable {
 /// Which devices a play, a preparation or a player goes to: all of them (the default), or a set
 /// the game chose.
 ///
-/// Made once and kept (`DeviceSelection(pad)` for player 2's pad): a play with it walks the
-/// engine's channels and checks each device against it without locks or allocation. A device in
-/// the selection that is unplugged is skipped, and plays again when it comes back.
+/// A play with a selection walks the engine's channels and checks each device against it without
+/// locks or allocation; making a selection of one device (`DeviceSelection(pad)`, what
+/// `play(_:on: pad)` does) allocates nothing either, and one of several devices is best made once
+/// and kept. A device in the selection that is unplugged is skipped, and plays again when it comes
+/// back.
 public struct DeviceSelection: Sendable, Hashable, ExpressibleByArrayLiteral {
-    /// The chosen devices' numbers, sorted; `nil` for all devices.
-    let ids: [Int]?
+    private enum Storage: Sendable, Hashable {
+        case all
+        case one(Int)
+        /// Sorted, without repeats.
+        case many([Int])
+    }
+
+    private let storage: Storage
 
     /// Every device the engine has, now and later.
-    public static let all = DeviceSelection(ids: nil)
+    public static let all = DeviceSelection(storage: .all)
 
-    private init(ids: [Int]?) {
-        self.ids = ids.map { Array(Set($0)).sorted() }
+    private init(storage: Storage) {
+        self.storage = storage
     }
 
     /// The devices with these identifiers.
     public init(_ ids: [HapticDevice.ID]) {
-        self.init(ids: ids.map(\.rawValue))
+        let numbers = Array(Set(ids.map(\.rawValue))).sorted()
+        storage = numbers.count == 1 ? .one(numbers[0]) : .many(numbers)
     }
 
     /// These devices.
@@ -138,7 +147,12 @@ public struct DeviceSelection: Sendable, Hashable, ExpressibleByArrayLiteral {
 
     /// One device.
     public init(_ device: HapticDevice) {
-        self.init([device.id])
+        storage = .one(device.id.rawValue)
+    }
+
+    /// The device with this identifier.
+    public init(_ id: HapticDevice.ID) {
+        storage = .one(id.rawValue)
     }
 
     /// These devices: `[pad1, pad2]`.
@@ -147,15 +161,25 @@ public struct DeviceSelection: Sendable, Hashable, ExpressibleByArrayLiteral {
     }
 
     /// Whether the selection is every device.
-    public var isAll: Bool { ids == nil }
+    public var isAll: Bool { storage == .all }
 
-    /// The chosen devices' identifiers; `nil` for all devices.
-    public var deviceIDs: [HapticDevice.ID]? { ids?.map(HapticDevice.ID.init(rawValue:)) }
+    /// The chosen devices' identifiers, in order; `nil` for all devices.
+    public var deviceIDs: [HapticDevice.ID]? {
+        switch storage {
+        case .all: return nil
+        case let .one(id): return [HapticDevice.ID(rawValue: id)]
+        case let .many(ids): return ids.map(HapticDevice.ID.init(rawValue:))
+        }
+    }
 
     /// Whether the device numbered `id` is selected. Lock-free and allocation-free.
     func contains(_ id: Int) -> Bool {
-        guard let ids else { return id >= 0 }
-        for candidate in ids where candidate == id { return true }
-        return false
+        switch storage {
+        case .all: return id >= 0
+        case let .one(chosen): return id == chosen
+        case let .many(ids):
+            for candidate in ids where candidate == id { return true }
+            return false
+        }
     }
 }

@@ -40,6 +40,19 @@ struct HapticDeviceTests {
         #expect(pad.profile == .genericRumble)
     }
 
+    @Test("a selection is all devices, or a set without repeats in id order")
+    func selections() {
+        let a = HapticDevice.ID(rawValue: 3)
+        let b = HapticDevice.ID(rawValue: 1)
+        #expect(DeviceSelection.all.isAll && DeviceSelection.all.deviceIDs == nil)
+        #expect(DeviceSelection([a, b, a]).deviceIDs == [b, a])
+        #expect(DeviceSelection([a, a]) == DeviceSelection(a))
+        #expect(DeviceSelection(a).contains(3) && !DeviceSelection(a).contains(1))
+        #expect(DeviceSelection([a, b]).contains(1) && !DeviceSelection([a, b]).contains(2))
+        #expect(!DeviceSelection([HapticDevice.ID]()).contains(0))
+        #expect(DeviceSelection.all.contains(0) && !DeviceSelection.all.contains(-1))
+    }
+
     @Test("a play on one device reaches it exactly and nothing reaches the other")
     func targetedPlay() throws {
         let fixture = EngineFixture(profiles: [])
