@@ -50,6 +50,10 @@ extension HapticEngine {
     /// players made before no longer play on it (make them again). Kept while a device is
     /// unplugged, and used when it comes back. Control side (may block on device uploads).
     ///
+    /// The device is loaded on another channel before it leaves its own; with no spare channel and
+    /// a realtime thread running, it leaves its channel and takes it back with the new profile once
+    /// the thread has let go (a pass; what plays on it then stops).
+    ///
     /// - Throws: `EngineError.invalidProfile` when a value of `profile` is outside its range
     ///   (nothing changes); `.tooManyOutputs` or `.schedulerFull` when a device cannot be loaded
     ///   anew (it keeps playing with its old profile; the setting is kept for its next plug-in).
@@ -61,13 +65,32 @@ extension HapticEngine {
                 throw .invalidProfile(error)
             }
         }
+        let before = book.withLock { book in
+            Dictionary(uniqueKeysWithValues: book.records.map { ($0.device.id, $0.device.settings.profile) })
+        }
+        func previous(_ device: EngineDevice) -> DeviceProfile? { before[device.deviceID] ?? nil }
         _ = updateSettings(of: devices) { $0.profile = profile }
         let targets = channelDevices.withLock { live in live.filter { devices.contains($0.deviceID.rawValue) } }
         var failure: EngineError?
         for device in targets {
             let record = book.withLock { book in book.records.firstIndex { $0.device.id == device.deviceID } }
             do throws(EngineError) {
-                let (channel, _) = try install(device.output, record: record, replacing: device.channel)
+                let channel: ChannelID
+                do throws(EngineError) {
+                    channel = try install(device.output, record: record, replacing: device.channel).0
+                } catch .tooManyOutputs where realtime.load(ordering: .acquiring) {
+                    // No spare channel: the device leaves its own, and takes it back with the new
+                    // profile once the realtime thread has let go (a pass: microseconds).
+                    retire(device.channel, leaving: .available)
+                    do throws(EngineError) {
+                        channel = try install(device.output, record: record).0
+                    } catch {
+                        // Back as it was, so the device keeps playing.
+                        _ = updateSettings(of: DeviceSelection(device.deviceID)) { $0.profile = previous(device) }
+                        _ = try? install(device.output, record: record)
+                        throw error
+                    }
+                }
                 prepareCurrentPreparations(onChannel: channel)
             } catch {
                 failure = failure ?? error

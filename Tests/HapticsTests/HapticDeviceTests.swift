@@ -275,6 +275,25 @@ struct HapticDeviceTests {
         #expect(back.settings.profile == .dualSense)
     }
 
+    @Test("a profile change on an engine without a spare channel reuses the device's own, with the realtime thread")
+    func profileChangeInPlace() throws {
+        let device = SimulatedDevice(profile: .genericRumble)
+        let engine = HapticEngine(outputs: [padOutput(padNode("/dev/input/event5", uniq: "pad-1"), device: device)],
+                                  configuration: .init(scheduler: SchedulerConfiguration(maximumChannels: 1)))
+        try engine.start()
+        defer { engine.stop() }
+        let pad = try #require(engine.devices.first)
+        try engine.setProfile(named: "dualsense", for: pad)
+        #expect(engine.device(pad.id)?.profile?.name == "dualsense")
+        #expect(engine.channel(of: pad.id) == ChannelID(rawValue: 0))
+        #expect(engine.play(.impact(.heavy), on: pad).isScheduled)
+        // A manually driven engine has no thread to let go: the change is refused, nothing changes.
+        let fixture = EngineFixture(profiles: [], configuration: .init(scheduler: SchedulerConfiguration(maximumChannels: 1)))
+        let other = try fixture.engine.addOutput(padOutput(padNode("/dev/input/event6", uniq: "pad-2")))
+        #expect(throws: EngineError.tooManyOutputs(maximum: 1)) { try fixture.engine.setProfile(named: "dualsense", for: other) }
+        #expect(fixture.engine.device(other.id)?.profile == .genericRumble)
+    }
+
     @Test("a profile file with a mistake changes nothing and says where")
     func profileFileError() throws {
         let folder = try TemporaryFolder(prefix: "haptics-profile")
