@@ -31,8 +31,9 @@ struct DeviceBook {
     var channels: [Channel] = []
 
     /// The record of a device not playing now that `output` is, if any: by unique identifier when
-    /// the device has one, else by bus/vendor/product/version and physical location together, else
-    /// (for a node that could not be opened before) by event node.
+    /// the device has one, else by bus/vendor/product/version and physical location together; a
+    /// device known by nothing but its event node (one that could not be read, or an output without
+    /// identity) by that node.
     func match(_ output: HapticEngine.Output) -> Int? {
         records.indices.first { index in
             let record = records[index]
@@ -52,13 +53,10 @@ struct DeviceBook {
 
     /// Whether `device` is the one `info` (or, without one, the node at `path`) describes.
     static func sameDevice(_ device: HapticDevice, _ info: EvdevDeviceInfo?, path: String?) -> Bool {
-        // A node refused before anything of it could be read is known by its path alone.
-        if case .unavailable = device.state, device.inputID == nil { return device.path == path }
-        guard let info, info.id.vendor != 0 || !info.uniqueIdentifier.isEmpty || !info.name.isEmpty else {
-            // Nothing known but the node: only a device that could not be opened there before.
-            guard case .unavailable = device.state else { return false }
-            return device.path == path
-        }
+        // A device known by nothing but its node (refused before anything of it could be read, or
+        // an output without an event node) is matched by its node alone.
+        if device.inputID == nil { return device.path != nil && device.path == path }
+        guard let info, info.id.vendor != 0 || !info.uniqueIdentifier.isEmpty || !info.name.isEmpty else { return false }
         if !info.uniqueIdentifier.isEmpty { return device.uniqueIdentifier == info.uniqueIdentifier }
         if device.inputID == info.id && !info.physicalLocation.isEmpty && device.uniqueIdentifier.isEmpty {
             return device.physicalLocation == info.physicalLocation

@@ -48,7 +48,16 @@ extension HapticEngine {
             }
             try? addOutput(output)
         case let .disappeared(path):
-            guard let channel = channel(path: path) else { return }
+            guard let channel = channel(path: path) else {
+                // A node that could not be opened went away: its device is gone, not just locked.
+                book.withLock { book in
+                    for index in book.records.indices where book.records[index].device.path == path {
+                        guard case .unavailable = book.records[index].device.state else { continue }
+                        book.records[index].device.state = .lost(.deviceLost(path: path, SystemCallError(call: "IN_DELETE", errno: .noSuchDevice)))
+                    }
+                }
+                return
+            }
             let reported = channelDevices.withLock { $0.first { $0.channel == channel }?.lossReporting?.lossError }
             // The node is gone, so is the device: writes to it would fail with ENODEV.
             let error = reported ?? SystemCallError(call: "IN_DELETE", errno: .noSuchDevice)

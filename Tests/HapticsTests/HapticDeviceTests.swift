@@ -325,6 +325,13 @@ struct HapticDeviceTests {
         #expect(listed.state == .unavailable(error))
         #expect(listed.state.description.contains("70-haptics.rules"))
         #expect(fixture.engine.play(.selection) == .notPlayed(.noDevice))
+        // Unplugged while locked: lost, and back as itself when it returns.
+        fixture.engine.handle(.disappeared(path: "/nonexistent/event7"), opener: refuse)
+        #expect(fixture.engine.devices.first?.state == .lost(.deviceLost(
+            path: "/nonexistent/event7", SystemCallError(call: "IN_DELETE", errno: .noSuchDevice))))
+        fixture.engine.handle(.appeared(path: "/nonexistent/event7"), opener: refuse)
+        #expect(await events.next() == .deviceUnavailable(name: "/nonexistent/event7", path: "/nonexistent/event7", error: error))
+        #expect(fixture.engine.devices.map(\.id) == [listed.id])
         // Permission granted: the same node opens and is the same device.
         fixture.engine.handle(.appeared(path: "/nonexistent/event7")) { path throws(DeviceError) in
             padOutput(padNode(path, uniq: "pad-1"))
