@@ -12,7 +12,9 @@ import HapticsSystem
 ///
 /// Create one per application. Devices can be given at creation and added later (`addOutput`,
 /// or hotplug with `watchForDevices`); a device that is lost (unplugged) is removed and reported
-/// as an `Event`, and the others play on. Every public method may be called from any thread; the
+/// as an `Event`, and the others play on. `devices` lists them as `HapticDevice` values a game
+/// holds to play on one pad (`play(_:on:)`) and to set its gain, switch or profile; a pad plugged
+/// in again comes back as the same device. Every public method may be called from any thread; the
 /// play calls of prepared generators never block and never allocate.
 public final class HapticEngine: Sendable {
     /// Settings fixed at creation.
