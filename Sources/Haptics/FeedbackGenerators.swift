@@ -18,6 +18,8 @@ public final class ImpactFeedbackGenerator: Sendable {
     public let style: ImpactStyle
     /// The engine that plays it.
     public let engine: HapticEngine
+    /// The devices it plays and prepares on (all by default).
+    public let devices: DeviceSelection
     private let entry: VocabularyEntry?
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
@@ -29,17 +31,19 @@ public final class ImpactFeedbackGenerator: Sendable {
     }
     private let sound = Atomic<Bool>(false)
 
-    /// Creates a generator for `style` on `engine`.
-    public init(style: ImpactStyle = .medium, engine: HapticEngine) {
+    /// Creates a generator for `style` on `engine`, playing on `devices` (all by default: one
+    /// generator per player's pad for local multiplayer).
+    public init(style: ImpactStyle = .medium, engine: HapticEngine, devices: DeviceSelection = .all) {
         self.style = style
         self.engine = engine
+        self.devices = devices
         self.entry = engine.vocabularyEntry(for: .impact(style))
     }
 
     /// Gets ready to play within the next few seconds, at any intensity (see the type's notes on
     /// steps and slots). Control side: may block on device uploads.
     public func prepare() {
-        if let entry { engine.prepare(entry) }
+        if let entry { engine.prepare(entry, on: devices) }
     }
 
     /// Whether a preparation is still holding.
@@ -51,7 +55,7 @@ public final class ImpactFeedbackGenerator: Sendable {
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: intensity, at: nil, withSound: playsSound).haptics
+        return engine.play(entry, intensity: intensity, at: nil, withSound: playsSound, on: devices).haptics
     }
 
     /// Plays the impact so that it is felt at `feltAt` (e.g. when a sound becomes audible), with
@@ -60,7 +64,7 @@ public final class ImpactFeedbackGenerator: Sendable {
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0, feltAt: MonotonicInstant) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: intensity, at: feltAt, withSound: playsSound).haptics
+        return engine.play(entry, intensity: intensity, at: feltAt, withSound: playsSound, on: devices).haptics
     }
 }
 
@@ -68,6 +72,8 @@ public final class ImpactFeedbackGenerator: Sendable {
 public final class NotificationFeedbackGenerator: Sendable {
     /// The engine that plays it.
     public let engine: HapticEngine
+    /// The devices it plays and prepares on (all by default).
+    public let devices: DeviceSelection
     private let entries: [VocabularyEntry?]
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
@@ -78,22 +84,23 @@ public final class NotificationFeedbackGenerator: Sendable {
     }
     private let sound = Atomic<Bool>(false)
 
-    /// Creates a generator on `engine`.
-    public init(engine: HapticEngine) {
+    /// Creates a generator on `engine`, playing on `devices` (all by default).
+    public init(engine: HapticEngine, devices: DeviceSelection = .all) {
         self.engine = engine
+        self.devices = devices
         self.entries = NotificationType.allCases.map { engine.vocabularyEntry(for: .notification($0)) }
     }
 
     /// Gets every notification type ready for the next few seconds.
     public func prepare() {
-        for case let entry? in entries { engine.prepare(entry) }
+        for case let entry? in entries { engine.prepare(entry, on: devices) }
     }
 
     /// Plays the notification of `type` now.
     @discardableResult
     public func notificationOccurred(_ type: NotificationType) -> PlaybackOutcome {
         guard let entry = entries[index(of: type)] else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound).haptics
+        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound, on: devices).haptics
     }
 
     private func index(of type: NotificationType) -> Int {
@@ -109,6 +116,8 @@ public final class NotificationFeedbackGenerator: Sendable {
 public final class SelectionFeedbackGenerator: Sendable {
     /// The engine that plays it.
     public let engine: HapticEngine
+    /// The devices it plays and prepares on (all by default).
+    public let devices: DeviceSelection
     private let entry: VocabularyEntry?
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
@@ -119,21 +128,22 @@ public final class SelectionFeedbackGenerator: Sendable {
     }
     private let sound = Atomic<Bool>(false)
 
-    /// Creates a generator on `engine`.
-    public init(engine: HapticEngine) {
+    /// Creates a generator on `engine`, playing on `devices` (all by default).
+    public init(engine: HapticEngine, devices: DeviceSelection = .all) {
         self.engine = engine
+        self.devices = devices
         self.entry = engine.vocabularyEntry(for: .selection)
     }
 
     /// Gets ready to play within the next few seconds.
     public func prepare() {
-        if let entry { engine.prepare(entry) }
+        if let entry { engine.prepare(entry, on: devices) }
     }
 
     /// Plays a selection tick now.
     @discardableResult
     public func selectionChanged() -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound).haptics
+        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound, on: devices).haptics
     }
 }

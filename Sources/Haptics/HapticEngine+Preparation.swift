@@ -51,11 +51,15 @@ extension HapticEngine {
     /// Prepares a vocabulary item: every preparable device gets the levels its plays will send
     /// ready (evdev: effects uploaded now, so the play is one `write()`), and the item is marked
     /// prepared for `Configuration.prepareLifetime`. Control side: may block on uploads.
-    func prepare(_ entry: VocabularyEntry) {
+    func prepare(_ entry: VocabularyEntry, on selection: DeviceSelection = .all) {
         let now = scheduler.currentTime()
         entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
         guard let index = vocabulary.firstIndex(where: { $0 === entry }) else { return }
-        let targets = devices.withLock { devices in devices.compactMap { PreparationTarget($0, item: index) } }
+        let targets = channelDevices.withLock { devices in
+            devices.compactMap { device in
+                selection.contains(device.deviceID.rawValue) ? preparationTarget(device, item: index) : nil
+            }
+        }
         for target in targets { prepare(entry, on: target) }
         expireUnusedPreparations()
     }
@@ -70,7 +74,7 @@ extension HapticEngine {
     /// device has free room, nearest first. A device that turns out to be gone is reported lost,
     /// and any other refusal leaves the item to play unprepared.
     func prepare(_ entry: VocabularyEntry, on target: PreparationTarget) {
-        let gain = self.gain
+        let gain = self.gain * target.deviceGain
         let asked = entry.lastIntensityStep.load(ordering: .relaxed)
         var levels = [Self.level(step: asked, gain: gain, hardwareGain: target.hardwareGain)]
         if case .impact = entry.feedback {
@@ -107,11 +111,11 @@ extension HapticEngine {
     /// added device, or after a gain change the devices that scale by the gain in software.
     func prepareCurrentPreparations(on includes: (EngineDevice) -> Bool) {
         let now = scheduler.currentTime().nanoseconds
-        let targets = devices.withLock { devices -> [(VocabularyEntry, PreparationTarget)] in
+        let targets = channelDevices.withLock { devices -> [(VocabularyEntry, PreparationTarget)] in
             devices.filter(includes).flatMap { device in
                 vocabulary.indices.compactMap { index in
                     guard vocabulary[index].preparedUntil.load(ordering: .relaxed) > now,
-                          let target = PreparationTarget(device, item: index) else { return nil }
+                          let target = preparationTarget(device, item: index) else { return nil }
                     return (vocabulary[index], target)
                 }
             }
@@ -124,10 +128,15 @@ extension HapticEngine {
         prepareCurrentPreparations { $0.channel == channel }
     }
 
+    /// The part of `device` in preparing vocabulary item `index`, with its own gain.
+    private func preparationTarget(_ device: EngineDevice, item index: Int) -> PreparationTarget? {
+        PreparationTarget(device, item: index, deviceGain: roster.gain(device.channel.rawValue))
+    }
+
     /// Releases device resources of preparations unused for `prepareLifetime`.
     func expireUnusedPreparations() {
         let cutoff = scheduler.currentTime() - configuration.prepareLifetime
-        let outputs = devices.withLock { $0.compactMap(\.preparable) }
+        let outputs = channelDevices.withLock { $0.compactMap(\.preparable) }
         for output in outputs { output.expirePreparations(unusedSince: cutoff) }
     }
 }
@@ -139,5 +148,10 @@ extension HapticEngine {
     /// (intensities in steps of `intensityStep`). Control side: may block on device uploads.
     public func prepare(_ feedback: Feedback) {
         if let entry = vocabularyEntry(for: feedback) { prepare(entry) }
+    }
+
+    /// Prepares a vocabulary item on the selected devices only; see `prepare(_:)`.
+    public func prepare(_ feedback: Feedback, on devices: DeviceSelection) {
+        if let entry = vocabularyEntry(for: feedback) { prepare(entry, on: devices) }
     }
 }

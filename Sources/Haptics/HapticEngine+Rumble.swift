@@ -61,6 +61,31 @@ extension HapticEngine {
         setMotorLevels(low: low, high: high) { _ in true }
     }
 
+    /// ``rumble(low:high:duration:)`` on the selected devices only: player 2's pad alone. The
+    /// others keep what they play. Lock-free; a one-device selection allocates nothing.
+    @discardableResult
+    public func rumble(low: Double, high: Double, duration: Duration, on devices: DeviceSelection) -> PlaybackOutcome {
+        rumble(low: low, high: high, duration: duration) { devices.contains(roster.deviceID($0.rawValue)) }
+    }
+
+    /// ``rumble(low:high:duration:)`` on one device.
+    @discardableResult
+    public func rumble(low: Double, high: Double, duration: Duration, on device: HapticDevice) -> PlaybackOutcome {
+        rumble(low: low, high: high, duration: duration, on: DeviceSelection(device))
+    }
+
+    /// ``setMotorLevels(low:high:)`` on the selected devices only; the others keep theirs.
+    @discardableResult
+    public func setMotorLevels(low: Double, high: Double, on devices: DeviceSelection) -> PlaybackOutcome {
+        setMotorLevels(low: low, high: high) { devices.contains(roster.deviceID($0.rawValue)) }
+    }
+
+    /// ``setMotorLevels(low:high:)`` on one device.
+    @discardableResult
+    public func setMotorLevels(low: Double, high: Double, on device: HapticDevice) -> PlaybackOutcome {
+        setMotorLevels(low: low, high: high, on: DeviceSelection(device))
+    }
+
     /// ``setMotorLevels(low:high:)`` on the channels `include` accepts (per-device calls).
     func setMotorLevels(low: Double, high: Double, where include: (ChannelID) -> Bool) -> PlaybackOutcome {
         rumble(low: low, high: high, duration: motorLevelTimeout, where: include)
@@ -79,9 +104,10 @@ extension HapticEngine {
         let end = stops ? now : MonotonicInstant(nanoseconds: overflowed ? .max : sum)
         let gain = self.gain
         var reached = false
-        for channel in 0..<roster.upperBound where roster.isLive(channel) && include(ChannelID(rawValue: channel)) {
-            // A device with a hardware gain (FF_GAIN) applies the gain itself.
-            let scale = appliesGain(channel) ? 1 : gain
+        for channel in 0..<roster.upperBound where roster.isPlayable(channel) && include(ChannelID(rawValue: channel)) {
+            // A device with a hardware gain (FF_GAIN) applies the gains itself; on the others the
+            // engine's and the device's own gain scale the levels.
+            let scale = appliesGain(channel) ? 1 : gain * roster.gain(channel)
             guard (try? scheduler.setMotorLevels(low: stops ? 0 : low * scale, high: stops ? 0 : high * scale,
                                                  on: ChannelID(rawValue: channel), at: now, until: end)) == true
             else { return .notPlayed(.queueFull) }

@@ -13,14 +13,17 @@ struct PreparationTarget {
     let channel: ChannelID
     /// Whether the device applies the engine gain itself (`FF_GAIN`).
     let hardwareGain: Bool
+    /// The device's own gain (`HapticEngine.setGain(_:for:)`), which multiplies the engine gain.
+    let deviceGain: Double
 
     /// The part of `device` in vocabulary item `index`, or `nil` when it prepares nothing.
-    init?(_ device: EngineDevice, item index: Int) {
+    init?(_ device: EngineDevice, item index: Int, deviceGain: Double) {
         guard let output = device.preparable else { return nil }
         self.output = output
         program = device.programs[index]
-        profile = device.output.profile
+        profile = device.profile
         channel = device.channel
         hardwareGain = device.hardwareGain != nil
+        self.deviceGain = deviceGain
     }
 }

@@ -36,6 +36,7 @@ enum COutcome {
         case .muted: value = HAPTICS_REASON_MUTED
         case .applicationInactive: value = HAPTICS_REASON_APPLICATION_INACTIVE
         case .noDevice: value = HAPTICS_REASON_NO_DEVICE
+        case .noRealDevice: value = HAPTICS_REASON_NO_REAL_DEVICE
         case .engineStopped: value = HAPTICS_REASON_ENGINE_STOPPED
         case .unsupported: value = HAPTICS_REASON_UNSUPPORTED
         case .queueFull: value = HAPTICS_REASON_QUEUE_FULL

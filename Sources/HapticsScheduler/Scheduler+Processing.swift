@@ -19,7 +19,10 @@ extension Scheduler {
     func processPass() -> MonotonicInstant? {
         let wasProcessing = processing.exchange(true, ordering: .acquiring)
         precondition(!wasProcessing, "Scheduler.process() must not run on two threads at once")
-        defer { processing.store(false, ordering: .releasing) }
+        defer {
+            completedPassCount.add(1, ordering: .releasing)
+            processing.store(false, ordering: .releasing)
+        }
         let now = clock.now().nanoseconds
         takeSubmissions(now: now)
         retireReleasedPlayers(now: now)

@@ -38,6 +38,9 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     // Processing side only.
     let realtime: UnsafeMutablePointer<RealtimeState>
     let processing = Atomic<Bool>(false)
+    /// Processing passes completed so far, so the control side can tell when a pass that began
+    /// after some change of its own has ended (``ProcessingMark``).
+    let completedPassCount = Atomic<UInt64>(0)
 
     // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
     let wakeWord: UnsafeMutablePointer<UInt32>
