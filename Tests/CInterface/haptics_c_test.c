@@ -280,6 +280,8 @@ static void test_players(haptics_engine *engine) {
     CHECK_INT(haptics_player_new_from_file(engine, "/nonexistent/door.ahap", &player), -ENOENT);
     CHECK_STR(haptics_last_error(), "/nonexistent/door.ahap: cannot open the file: No such file or directory");
     CHECK_INT(haptics_player_new_from_file(engine, NULL, &player), -EINVAL);
+    CHECK_INT(haptics_device_player_new_from_file(engine, 999, "/nonexistent/door.ahap", &player), -ENODEV);
+    CHECK_INT(haptics_device_player_new_from_file(engine, first_device, "/nonexistent/door.ahap", &player), -ENOENT);
 
     fd = mkstemp(path);
     CHECK(fd >= 0);
