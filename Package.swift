@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "CBenchSupport", path: "Tools/Bench/CBenchSupport"),
         .executableTarget(
             name: "haptics-bench",
-            dependencies: ["HapticsCommandLine", "Haptics", "HapticsVirtualDevices", "CBenchSupport", "CEvdev"],
+            dependencies: ["HapticsCommandLine", "Haptics", "HapticsC", "CHapticsABI", "HapticsVirtualDevices", "CBenchSupport", "CEvdev"],
             path: "Tools/Bench/haptics-bench"
         ),
         // `Tools/bench size`: what `import Haptics` adds to a statically linked program.

@@ -1,4 +1,5 @@
 import Haptics
+import HapticsC
 import Synchronization
 
 /// A clock that moves only when the benchmark moves it (from the system's monotonic time at
@@ -28,12 +29,17 @@ final class EngineFeedbackTrigger {
         let key: String
         let intensity: Double
         let gain: Double
+        /// Whether the game calls the C interface (`haptics_prepare`, `haptics_play`) instead of
+        /// the Swift generator.
+        var viaC = false
 
-        /// Intensity 1, intensity 0.7 (played at 11/16), intensity 1 at a software gain of 0.5.
+        /// Intensity 1, intensity 0.7 (played at 11/16), intensity 1 at a software gain of 0.5,
+        /// and intensity 0.7 through the C interface.
         static let all = [
             Case(name: "intensity 1", key: "intensity_1", intensity: 1, gain: 1),
             Case(name: "intensity 0.7", key: "intensity_0_7", intensity: 0.7, gain: 1),
             Case(name: "gain 0.5", key: "gain_0_5", intensity: 1, gain: 0.5),
+            Case(name: "intensity 0.7 from C", key: "c_intensity_0_7", intensity: 0.7, gain: 1, viaC: true),
         ]
     }
 
@@ -41,7 +47,11 @@ final class EngineFeedbackTrigger {
     let engine: HapticEngine
     let generator: ImpactFeedbackGenerator
     let intensity: Double
+    /// The engine as a C `haptics_engine *` (the C case only).
+    let handle: OpaquePointer?
     private let clock = SteppedClock()
+    /// `HAPTICS_IMPACT_MEDIUM`, the generator's style.
+    private static let mediumImpact: Int32 = 4
 
     /// Opens the node, creates the engine at the case's gain and prepares the generator (uploads:
     /// control side).
@@ -52,13 +62,26 @@ final class EngineFeedbackTrigger {
         engine.gain = played.gain
         intensity = played.intensity
         generator = ImpactFeedbackGenerator(style: .medium, engine: engine)
-        generator.prepare()
+        if played.viaC {
+            let handle = _hapticsEngineHandle(for: engine)
+            self.handle = handle
+            guard haptics_prepare(handle, Self.mediumImpact) == 0 else { benchFailure("engine from C: haptics_prepare failed") }
+        } else {
+            handle = nil
+            generator.prepare()
+        }
     }
 
     /// One impact: the game's call and the processing pass that performs its first level.
     func trigger() throws(SystemCallError) {
-        guard generator.impactOccurred(intensity: intensity).isScheduled else {
-            benchFailure("engine: the impact was not scheduled")
+        if let handle {
+            guard haptics_play(handle, Self.mediumImpact, intensity, 0, nil) == 0 else {
+                benchFailure("engine from C: haptics_play did not schedule the impact")
+            }
+        } else {
+            guard generator.impactOccurred(intensity: intensity).isScheduled else {
+                benchFailure("engine: the impact was not scheduled")
+            }
         }
         engine.process()
         if let lost = actuator.lossError { throw lost }
@@ -73,6 +96,7 @@ final class EngineFeedbackTrigger {
 
     /// Stops the engine and closes the device.
     func close() {
+        if let handle { haptics_engine_free(handle) }
         engine.stop()
         actuator.close()
     }
