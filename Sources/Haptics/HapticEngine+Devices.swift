@@ -6,14 +6,15 @@ import HapticsSystem
 
 extension HapticEngine {
     /// Adds a device while the engine runs (a controller plugged in): the vocabulary is rendered
-    /// for it and loaded, whatever is prepared now is prepared on it too, and a `.deviceAdded`
-    /// event is delivered. Control side (may block on device uploads).
+    /// for it and loaded, whatever is prepared now is prepared on it too, every pattern player that
+    /// plays (or is paused) joins it in phase, and a `.deviceAdded` event is delivered. Control side (may block on device uploads).
     ///
     /// Throws `.invalidProfile` when a value of the output's profile is outside its range
     /// (`DeviceProfile.validate()`), `.tooManyOutputs` or `.schedulerFull`; nothing is added then.
     public func addOutput(_ output: Output) throws(EngineError) {
         let channel = try install(output)
         prepareCurrentPreparations(onChannel: channel)
+        playersJoin(channel: channel)
         eventHub.deliver(.deviceAdded(name: output.name, path: output.path))
     }
 
@@ -33,7 +34,8 @@ extension HapticEngine {
     /// and reported as `.deviceLost`; preparations unused for `prepareLifetime` are released; a lost
     /// audio device is reported as `.audioDeviceLost`; the sound of the next pass of every looping
     /// pattern player is queued once that pass begins within two housekeeping intervals plus the
-    /// audio output's `minimumLeadTime`.
+    /// audio output's `minimumLeadTime`; pattern players whose start has ended get their
+    /// `completionHandler` called.
     public func performHousekeeping() {
         let lost = devices.withLock { devices in
             devices.compactMap { device -> (EngineDevice, SystemCallError)? in
@@ -46,7 +48,8 @@ extension HapticEngine {
         }
         expireUnusedPreparations()
         pollAudioEvents()
-        for player in soundLoops.players { player.renewSoundLoop() }
+        for player in patternPlayers.players { player.renewSoundLoop() }
+        deliverPlayerCompletions()
     }
 
     /// Renders the vocabulary for `output`, loads it on a new channel and publishes the channel.

@@ -85,7 +85,7 @@ extension Scheduler {
                               time: SchedulerLimits.clampedNanoseconds(instant), argument: 0, value: 0))
     }
 
-    private func submit(
+    func submit(
         _ kind: SchedulerCommand.Kind, player: PlayerID, at instant: MonotonicInstant,
         argument: Int64 = 0, value: Double = 0
     ) -> Bool {
@@ -94,7 +94,7 @@ extension Scheduler {
             time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value))
     }
 
-    private func push(_ command: SchedulerCommand) -> Bool {
+    func push(_ command: SchedulerCommand) -> Bool {
         guard queue.push(command) else {
             droppedCount.add(1, ordering: .relaxed)
             return false

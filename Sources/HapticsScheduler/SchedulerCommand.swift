@@ -3,6 +3,7 @@
 struct SchedulerCommand: Sendable {
     enum Kind: UInt8 {
         case start, stop, seek, setRate, setLoop, setIntensity, setSharpness, otherParameter, stopAll
+        case pause, resume, intensityCurve, sharpnessCurve
     }
 
     var kind: Kind
@@ -12,9 +13,9 @@ struct SchedulerCommand: Sendable {
     var generation: UInt32
     /// When the command takes effect, `CLOCK_MONOTONIC` nanoseconds.
     var time: Int64
-    /// Seek offset (nanoseconds) or loop flag (0/1).
+    /// Seek offset (nanoseconds), loop flag (0/1), start tag, or curve slot.
     var argument: Int64
-    /// Rate or parameter value.
+    /// Rate, parameter value, or curve scale.
     var value: Double
 
     static let empty = SchedulerCommand(kind: .stopAll, player: -1, generation: 0, time: 0, argument: 0, value: 0)

@@ -18,6 +18,13 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     public var traceCapacity: Int
     /// The `SCHED_FIFO` priority the realtime thread asks for, 1…99.
     public var realtimePriority: Int32
+    /// Runtime parameter curves (`setCurve`) that can be queued or playing at once, 1…4 096. A
+    /// curve sent while every slot is held returns `false` and is counted in `droppedCurves`.
+    public var maximumCurves: Int
+    /// The most control points one runtime curve may have, 2…65 536; a longer curve is refused with
+    /// ``SchedulerError/curveTooLong(points:maximum:)``. The space is allocated up front:
+    /// `maximumCurves` × `maximumCurvePoints` × 16 bytes (512 KiB by default).
+    public var maximumCurvePoints: Int
 
     /// Creates a configuration.
     public init(
@@ -26,7 +33,9 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         maximumPlayers: Int = 256,
         maximumChannels: Int = 16,
         traceCapacity: Int = 4096,
-        realtimePriority: Int32 = 50
+        realtimePriority: Int32 = 50,
+        maximumCurves: Int = 32,
+        maximumCurvePoints: Int = 1024
     ) {
         self.queueCapacity = queueCapacity
         self.maximumPrograms = maximumPrograms
@@ -34,9 +43,12 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         self.maximumChannels = maximumChannels
         self.traceCapacity = traceCapacity
         self.realtimePriority = realtimePriority
+        self.maximumCurves = maximumCurves
+        self.maximumCurvePoints = maximumCurvePoints
     }
 
-    /// 1024 queued commands, 256 programs, 256 players, 16 channels, 4096 trace records.
+    /// 1024 queued commands, 256 programs, 256 players, 16 channels, 4096 trace records, 32 runtime
+    /// curves of up to 1024 points.
     public static let `default` = SchedulerConfiguration()
 
     /// This configuration with every value clamped into its range: what a scheduler created with it
@@ -48,6 +60,8 @@ public struct SchedulerConfiguration: Sendable, Hashable {
             maximumPlayers: min(max(maximumPlayers, 1), 0xFFFF),
             maximumChannels: min(max(maximumChannels, 1), 0xFFFF),
             traceCapacity: min(max(traceCapacity, 1), 1 << 20),
-            realtimePriority: min(max(realtimePriority, 1), 99))
+            realtimePriority: min(max(realtimePriority, 1), 99),
+            maximumCurves: min(max(maximumCurves, 1), 4_096),
+            maximumCurvePoints: min(max(maximumCurvePoints, 2), 65_536))
     }
 }
