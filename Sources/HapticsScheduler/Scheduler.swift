@@ -6,9 +6,10 @@ import HapticsSystem
 ///
 /// Three sides, each with its own rules:
 /// - **Control** (`addChannel`, `load`, `makePlayer`, …) may allocate and takes a mutex.
-/// - **Submission** (`start`, `stop`, `seek`, `setRate`, `setLoop`, `setParameter`, `stopAll`) is
-///   callable from any thread at any rate: one lock-free push into a bounded queue, no allocation, no
-///   lock; a full queue returns `false` and counts a drop.
+/// - **Submission** (`start`, `stop`, `pause`, `resume`, `seek`, `setRate`, `setLoop`,
+///   `setParameter`, `setCurve`, `stopAll`) is callable from any thread at any rate: one lock-free
+///   push into a bounded queue, no allocation, no lock; a full queue returns `false` and counts a
+///   drop. `progress(of:at:)` reads a player's state from any thread without a lock.
 /// - **Processing** (`process()`, or the realtime thread that loops on it) owns all playback state and
 ///   reads programs and channels without locks; it never allocates, locks or logs.
 ///

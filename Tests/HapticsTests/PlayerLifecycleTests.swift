@@ -1,3 +1,4 @@
+import Glibc
 import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
@@ -64,6 +65,34 @@ struct PlayerLifecycleTests {
         #expect(completions.all.isEmpty)
         fixture.engine.stop()
         #expect(completions.take() == [.stopped])
+    }
+
+    @Test("on a running engine the completion comes once, from the housekeeping thread, not the realtime thread")
+    func completionOffTheRealtimeThread() throws {
+        let device = SimulatedDevice(profile: .simulated)
+        let engine = HapticEngine(outputs: [HapticEngine.Output(device: device, profile: .simulated)],
+                                  configuration: .init(housekeepingInterval: .milliseconds(5)))
+        try engine.start()
+        defer { engine.stop() }
+        let player = try engine.makePlayer(pattern: Pattern(events: [PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.05)]))
+        let completions = Recorder<(PlayerCompletion, String)>()
+        player.completionHandler = { completion in
+            // The calling thread's name, as `top -H` shows it.
+            var name = [CChar](repeating: 0, count: 32)
+            if let file = fopen("/proc/thread-self/comm", "r") {
+                _ = fgets(&name, 32, file)
+                fclose(file)
+            }
+            let text = String(decoding: name.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            completions.append((completion, text))
+        }
+        #expect(player.start().isScheduled)
+        // Generous: a loaded machine may run housekeeping late; the pattern lasts 50 ms.
+        for _ in 0..<5_000 where completions.all.isEmpty { usleep(1_000) }
+        usleep(50_000)
+        let recorded = completions.all
+        #expect(recorded.map(\.0) == [.finished])
+        #expect(recorded.allSatisfy { !$0.1.isEmpty && $0.1 != "haptics-rt" })
     }
 
     @Test("pause silences at once and keeps the position; resume continues in phase")
