@@ -5,6 +5,7 @@ import HapticsRendering
 import HapticsScheduler
 import HapticsSystem
 import HapticsTestSupport
+import Synchronization
 import Testing
 @testable import Haptics
 
@@ -237,5 +238,68 @@ struct PlayerLifecycleTests {
             == "player: a curve of 1025 control points is longer than the 1024 a curve may have")
         #expect(PlayerError.curveOutOfOrder(index: 1).description == "player: curve control point 1 comes before the point ahead of it")
         #expect(scheduler.statistics.dropped == 1)
+    }
+}
+
+@Suite("Player lifecycle under concurrency")
+struct PlayerLifecycleConcurrencyTests {
+    @Test("starts, stops, pauses, resumes, curves and position reads from 4 threads: every start completes once, no curve slot is left, silence after stop",
+          .loadsEveryCore)
+    func fourThreadsAgainstOnePlayer() throws {
+        let devices = [SimulatedDevice(profile: .genericRumble), SimulatedDevice(profile: .dualSense)]
+        var configuration = HapticEngine.Configuration(housekeepingInterval: .milliseconds(2))
+        configuration.scheduler.queueCapacity = 1 << 16
+        let engine = HapticEngine(outputs: devices.map { HapticEngine.Output(device: $0, profile: $0.profile) },
+                                  configuration: configuration)
+        try engine.start()
+        let scheduler = try #require(engine.scheduler as? Scheduler<SystemMonotonicClock>)
+        let player = try engine.makePlayer(pattern: Pattern(events: [
+            PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.05, parameters: EventParameters(hapticIntensity: 0.7, hapticSharpness: 0.3)),
+        ]))
+        let completions = Recorder<PlayerCompletion>()
+        player.completionHandler = { completions.append($0) }
+        let duration = player.duration
+        let starts = Atomic<Int>(0)
+        let unexpected = Atomic<Int>(0)
+        let curve = ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [
+            .init(time: 0, value: 0.2), .init(time: 0.05, value: 1), .init(time: 0.1, value: 0.5),
+        ])
+        let calls = Sanitizers.active ? 500 : 3_000
+        runConcurrently(4, niceness: 19) { thread in
+            for index in 0..<calls {
+                switch thread {
+                case 0:
+                    if index.isMultiple(of: 3) {
+                        if !player.stop() { unexpected.add(1, ordering: .relaxed) }
+                    } else if case .scheduled = player.start() {
+                        starts.add(1, ordering: .relaxed)
+                    } else {
+                        unexpected.add(1, ordering: .relaxed)
+                    }
+                case 1:
+                    if !(index.isMultiple(of: 2) ? player.pause() : player.resume()) { unexpected.add(1, ordering: .relaxed) }
+                case 2:
+                    // A full curve space is a `false`, counted; nothing else may refuse.
+                    if (try? player.send(curve)) == nil { unexpected.add(1, ordering: .relaxed) }
+                default:
+                    let position = player.position
+                    if position < .zero || position > duration { unexpected.add(1, ordering: .relaxed) }
+                    _ = player.isPlaying
+                }
+                usleep(50)
+            }
+        }
+        // Everything submitted is due by now: let the realtime thread apply it, then stop.
+        usleep(200_000)
+        for device in devices { device.reset() }
+        engine.stop()
+        #expect(unexpected.load(ordering: .relaxed) == 0)
+        #expect(scheduler.statistics.dropped == 0)
+        #expect(scheduler.statistics.heldCurves == 0)
+        #expect(scheduler.statistics.lostEndings == 0)
+        #expect(completions.all.count == starts.load(ordering: .relaxed))
+        for device in devices where !device.recording().isEmpty {
+            #expect(device.recording().last?.command == .stop)
+        }
     }
 }
