@@ -106,17 +106,20 @@ extension HapticEngine {
         eventHub.deliver(.deviceLost(name: device.output.name, path: device.output.path, error: error))
     }
 
-    /// Takes a device out of play: plays stop reaching it, its players stop (the scheduler sends
-    /// its channel a final stop) and its programs are unloaded. Returns the device if it was live.
+    /// Takes a device out of play: plays stop reaching it, its players and the pattern players'
+    /// outputs on it stop (the scheduler sends its channel a final stop) and its programs are
+    /// unloaded. Returns the device if it was live.
     @discardableResult
     func retire(_ channel: ChannelID) -> EngineDevice? {
-        devices.withLock { devices -> EngineDevice? in
+        let retired = devices.withLock { devices -> EngineDevice? in
             guard let index = devices.firstIndex(where: { $0.channel == channel }) else { return nil }
             let device = devices.remove(at: index)
             roster.retire(channel.rawValue)
             release(device)
             return device
         }
+        if retired != nil { playersLeave(channel: channel) }
+        return retired
     }
 
     private func release(_ device: EngineDevice) {

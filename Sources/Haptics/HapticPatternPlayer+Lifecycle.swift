@@ -207,6 +207,16 @@ extension HapticEngine {
         for player in patternPlayers.players { player.join(device) }
     }
 
+    /// Every pattern player stops on the device of `channel` (it was removed or lost); the start
+    /// playing there ends as stopped on it, and completes once the player's other devices end.
+    /// Control side; `retire` calls it.
+    func playersLeave(channel: ChannelID) {
+        let now = scheduler.currentTime()
+        for player in patternPlayers.players {
+            for output in player.outputs where output.channel == channel { _ = scheduler.stop(output.player, at: now) }
+        }
+    }
+
     /// Hands the endings the realtime side reported to their players, which call their completion
     /// handlers. Housekeeping (and `stop()`); never the realtime thread.
     func deliverPlayerCompletions() {

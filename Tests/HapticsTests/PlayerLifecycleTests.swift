@@ -171,6 +171,24 @@ struct PlayerLifecycleTests {
         #expect(player.programs.count == 2)
     }
 
+    @Test("a device removed while a player plays goes silent at once; the completion waits for the other")
+    func leave() throws {
+        let fixture = EngineFixture()
+        let origin = fixture.clock.now()
+        let leaving = SimulatedDevice(profile: .genericRumble)
+        try fixture.engine.addOutput(HapticEngine.Output(device: leaving, profile: .genericRumble, path: "test/leaving"))
+        let (player, completions) = try recordedPlayer(fixture)
+        #expect(player.start().isScheduled)
+        fixture.run(for: 100_000_000)
+        #expect(fixture.engine.removeOutput(path: "test/leaving"))
+        fixture.run(for: 1_000_000_000)
+        let left = leaving.recording().map { ($0.time.nanoseconds - origin.nanoseconds, $0.command) }
+        #expect(left.last.map { $0.0 == 100_000_000 && $0.1 == .stop } == true)
+        #expect(same(fixture.received(since: origin), expected(player.programs[0])))
+        fixture.engine.performHousekeeping()
+        #expect(completions.all == [.finished])
+    }
+
     @Test("a device added while a player is paused joins it paused and resumes with it")
     func joinWhilePaused() throws {
         let fixture = EngineFixture()
