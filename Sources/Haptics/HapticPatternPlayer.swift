@@ -37,7 +37,7 @@ public final class HapticPatternPlayer: Sendable {
     var outputs: [PlayerBinding] { outputList.all }
     /// Start tags, the starts not yet ended, the controls a joining device must catch up with, and
     /// the completion handler. Control side; never taken on the realtime or audio thread.
-    let lifecycle = Mutex<PlayerLifecycle>(PlayerLifecycle())
+    let lifecycle = OrderedMutex<PlayerLifecycle>(PlayerLifecycle())
     /// The pattern with its waveforms loaded, when it came from a file and has sound.
     let sound: AudioPattern?
     /// The sound's voices, made at the output rate the first time they are needed.
@@ -49,7 +49,7 @@ public final class HapticPatternPlayer: Sendable {
     let soundGroup = AudioVoiceGroup.unique()
     /// The loop switch, rate and sound passes as the control side tracks them, so that housekeeping
     /// can repeat the sound on each loop pass. Never taken on the realtime or audio thread.
-    let soundLoop = Mutex<SoundLoop>(SoundLoop())
+    let soundLoop = OrderedMutex<SoundLoop>(SoundLoop())
 
     init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil, soundCharge: SoundMemoryCharge? = nil) throws {
         try pattern.validateTimes()
