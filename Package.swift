@@ -9,6 +9,7 @@
 //   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
 //   HapticsAudio, HapticsRendering ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
+//   Haptics, CHapticsABI (the C header) ← HapticsC ← libhaptics.so (the C interface; `Tools/install`)
 //
 // Only the system, scheduler, device, audio and virtual-device modules import the C shims. No library
 // module imports Foundation (only the CLI does).
@@ -19,6 +20,9 @@ let package = Package(
     products: [
         .library(name: "Haptics", targets: ["Haptics"]),
         .executable(name: "haptics", targets: ["haptics"]),
+        // The C interface, <haptics/haptics.h>: `Tools/install` builds it with the Swift runtime
+        // linked in and installs it as libhaptics.so.0.
+        .library(name: "HapticsC", type: .dynamic, targets: ["HapticsC"]),
     ],
     targets: [
         // C shims: system calls and macros Swift cannot import (function-like macros, variadic calls).
@@ -53,6 +57,16 @@ let package = Package(
         // Views of what a device was told: terminal and SVG plots, the motors as sound.
         .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsPatterns", "HapticsSystem"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
+        // The C interface: the header (a C target, so Swift reads the structs' layouts from it) and
+        // its definitions. Only `haptics_*` symbols leave the shared library, named libhaptics.so.0.
+        .target(name: "CHapticsABI"),
+        .target(
+            name: "HapticsC", dependencies: ["Haptics", "CHapticsABI"], exclude: ["exports.map"],
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/HapticsC/exports.map",
+                "-Xlinker", "-soname=libhaptics.so.0",
+            ])]
+        ),
         .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsViews", "HapticsVirtualDevices"]),
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),
 

@@ -86,7 +86,11 @@ extension HapticEngine {
     func pollAudioEvents() {
         guard let audio = audioState.load() else { return }
         for event in audio.output.drainEvents() {
-            if case let .deviceLost(errno) = event { eventHub.deliver(.audioDeviceLost(errno: errno)) }
+            switch event {
+            case let .deviceLost(errno): eventHub.deliver(.audioDeviceLost(errno: errno))
+            case let .voiceDropped(audibleAt): eventHub.deliver(.soundDropped(audibleAt: audibleAt))
+            case .underrunRecovered, .voiceLate: break
+            }
         }
     }
 }

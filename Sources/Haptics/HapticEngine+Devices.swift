@@ -123,6 +123,8 @@ extension HapticEngine {
     }
 
     private func release(_ device: EngineDevice) {
+        // Its rumble ends with it, as its players do.
+        endMotorLevels(on: device.channel)
         for player in device.players { scheduler.releasePlayer(player) }
         for program in device.programIDs { _ = scheduler.unload(program) }
     }

@@ -130,6 +130,8 @@ public final class HapticEngine: Sendable {
     private let running = Atomic<Bool>(false)
     private let gainBits = Atomic<UInt64>(Double(1).bitPattern)
     private let realtime = Atomic<Bool>(false)
+    /// `motorLevelTimeout` in nanoseconds.
+    let motorLevelTimeoutNanoseconds = Atomic<Int64>(HapticEngine.defaultMotorLevelTimeout.nanoseconds)
     /// The vocabulary: one entry per item, each with a player per channel, loaded when a device
     /// is added, so that a prepared feedback plays with two lock-free submissions and nothing else.
     let vocabulary: [VocabularyEntry]

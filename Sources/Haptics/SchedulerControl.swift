@@ -27,6 +27,8 @@ protocol SchedulerControl: AnyObject, Sendable {
     func setLoop(_ player: PlayerID, _ enabled: Bool, at time: MonotonicInstant) -> Bool
     func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant) throws(SchedulerError) -> Bool
     func stopAll(at time: MonotonicInstant) -> Bool
+    func setMotorLevels(low: Double, high: Double, on channel: ChannelID, at time: MonotonicInstant,
+                        until end: MonotonicInstant) throws(SchedulerError) -> Bool
     func process() -> MonotonicInstant?
     func startRealtime() throws
     func stopRealtime()

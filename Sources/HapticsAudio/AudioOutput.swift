@@ -293,6 +293,7 @@ public final class AudioOutput: @unchecked Sendable {
             } else {
                 // No free slot: let go unheard, back to the control side like any finished voice.
                 droppedCount.add(1, ordering: .relaxed)
+                report(.dropped, command.audibleAt)
                 retire(command)
             }
         }

@@ -1,3 +1,5 @@
+import HapticsSystem
+
 /// Why a pattern file was rejected, located in the file.
 ///
 /// `description` reads like a compiler diagnostic, so editors and terminals can jump to it:
@@ -14,14 +16,18 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// What was expected and what was found.
     public var message: String
+    /// Why the file could not be read, when that is the problem (`message` says it too); `nil`
+    /// for a file that was read and rejected.
+    public var readError: FileReadError?
 
     /// Creates an error.
-    public init(file: String, line: Int, column: Int, path: String, message: String) {
+    public init(file: String, line: Int, column: Int, path: String, message: String, readError: FileReadError? = nil) {
         self.file = file
         self.line = line
         self.column = column
         self.path = path
         self.message = message
+        self.readError = readError
     }
 
     /// `file:line:column: path: message` (location and path omitted when absent), outside text escaped.

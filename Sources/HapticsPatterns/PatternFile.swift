@@ -18,6 +18,6 @@ func readPatternFile(_ path: String, maximumSize: Int) throws(PatternError) -> [
     do {
         return try FileDescriptor.readContents(ofFile: path, maximumSize: maximumSize)
     } catch {
-        throw PatternError(file: path, line: 0, column: 0, path: "", message: error.description)
+        throw PatternError(file: path, line: 0, column: 0, path: "", message: error.description, readError: error)
     }
 }

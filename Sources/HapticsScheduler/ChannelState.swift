@@ -1,7 +1,22 @@
 import HapticsRendering
 
-/// What the realtime side last sent to a channel.
+/// What the realtime side knows about a channel beyond its players: what the output plays now,
+/// the channel's direct level (rumble and motor levels), and when the level it holds must be
+/// performed again.
 struct ChannelState {
+    /// What the output was last told (the combination of `playerLevel` and `direct`).
     var last: ActuatorCommand = .stop
     var silent = true
+    /// The level the channel's players ask for (their mix, or the one player's level).
+    var playerLevel: ActuatorCommand = .stop
+    /// The direct level (`setMotorLevels`), already mapped to the channel's device; `.stop` when none.
+    var direct: ActuatorCommand = .stop
+    /// When the direct level ends, nanoseconds; `.max` when there is none.
+    var directEnd: Int64 = .max
+    /// When the held level must be performed again, nanoseconds; `.max` when the output holds it
+    /// on its own (or nothing plays).
+    var renewal: Int64 = .max
+
+    /// The channel's next event: the direct level's end or the renewal, whichever comes first.
+    var nextEventTime: Int64 { min(directEnd, renewal) }
 }

@@ -36,16 +36,22 @@ extension Scheduler {
                     playerSlot = slot
                 }
             }
+            // Channel events (a direct level's end, a renewal) come last at equal times: a level
+            // change due then makes a renewal unnecessary. Curve ticks are parameter changes: after
+            // the submissions due, before the program commands.
+            let (channelTime, channel) = nextChannelEvent()
             let (curveTime, curveSlot) = nextCurveTick()
-            if submissionTime <= now && submissionTime <= playerTime && submissionTime <= curveTime {
+            if submissionTime <= now && submissionTime <= playerTime && submissionTime <= channelTime && submissionTime <= curveTime {
                 realtime.pointee.pendingCount -= 1
                 apply(state.pending[state.pendingCount - 1], now: now)
-            } else if curveTime <= now && curveTime <= playerTime {
+            } else if curveTime <= now && curveTime <= playerTime && curveTime <= channelTime {
                 tickCurves(curveSlot, at: curveTime, now: now)
-            } else if playerTime <= now {
+            } else if playerTime <= now && playerTime <= channelTime {
                 advance(playerSlot, at: playerTime, now: now)
+            } else if channelTime <= now {
+                serviceChannel(channel, at: channelTime, now: now)
             } else {
-                let next = min(submissionTime, playerTime, curveTime)
+                let next = min(submissionTime, playerTime, channelTime, curveTime)
                 return next == .max ? nil : MonotonicInstant(nanoseconds: next)
             }
         }
@@ -88,6 +94,10 @@ extension Scheduler {
             stopEverything(at: time, now: now)
             return
         }
+        if command.kind == .setMotorLevels {
+            applyMotorLevels(command, now: now)
+            return
+        }
         guard let slot = claim(command, now: now) else {
             releaseCurve(of: command)
             ignoredCount.add(1, ordering: .relaxed)
@@ -127,7 +137,7 @@ extension Scheduler {
             resumePlayer(slot, at: time, now: now)
         case .intensityCurve, .sharpnessCurve:
             bindCurve(slot, command, now: now)
-        case .otherParameter, .stopAll:
+        case .otherParameter, .stopAll, .setMotorLevels:
             break
         }
         publish(slot)
@@ -378,7 +388,8 @@ extension Scheduler {
         realtime.pointee.activeCount = count - 1
     }
 
-    /// Stops every player without per-player output, then sends `.stop` to every channel.
+    /// Stops every player without per-player output, removes every direct level, then sends
+    /// `.stop` to every channel.
     func stopEverything(at time: Int64, now: Int64) {
         let players = realtime.pointee.players
         while realtime.pointee.activeCount > 0 {
@@ -395,6 +406,8 @@ extension Scheduler {
         }
         endPausedPlayers(at: time)
         for channel in 0..<channelCount.load(ordering: .acquiring) {
+            realtime.pointee.channelStates[channel].direct = .stop
+            realtime.pointee.channelStates[channel].directEnd = .max
             emit(.stop, channel: channel, player: -1, deadline: time, now: now)
         }
     }
@@ -443,19 +456,25 @@ extension Scheduler {
                 mix = player.level
                 continue
             }
-            switch (sum, player.level) {
-            case let (.rumble(strong, weak), .rumble(addedStrong, addedWeak)):
-                mix = .rumble(strong: Self.saturatingSum(strong, addedStrong), weak: Self.saturatingSum(weak, addedWeak))
-            case let (.periodic(waveform, period, magnitude), .periodic(_, _, addedMagnitude)):
-                mix = .periodic(waveform: waveform, periodMilliseconds: period,
-                                magnitude: Self.saturatingSum(magnitude, addedMagnitude))
-            case let (.constant(level), .constant(addedLevel)):
-                mix = .constant(level: Self.saturatingSum(level, addedLevel))
-            default:
-                continue
-            }
+            if let added = Self.saturatingSum(sum, player.level) { mix = added }
         }
         return mix ?? .stop
+    }
+
+    /// Two levels summed per motor, saturating like the kernel sums its effects; the first one's
+    /// periodic waveform and period. `nil` when they are of different kinds.
+    static func saturatingSum(_ first: ActuatorCommand, _ second: ActuatorCommand) -> ActuatorCommand? {
+        switch (first, second) {
+        case let (.rumble(strong, weak), .rumble(addedStrong, addedWeak)):
+            return .rumble(strong: saturatingSum(strong, addedStrong), weak: saturatingSum(weak, addedWeak))
+        case let (.periodic(waveform, period, magnitude), .periodic(_, _, addedMagnitude)):
+            return .periodic(waveform: waveform, periodMilliseconds: period,
+                             magnitude: saturatingSum(magnitude, addedMagnitude))
+        case let (.constant(level), .constant(addedLevel)):
+            return .constant(level: saturatingSum(level, addedLevel))
+        default:
+            return nil
+        }
     }
 
     static func saturatingSum(_ a: UInt16, _ b: UInt16) -> UInt16 {
@@ -469,21 +488,16 @@ extension Scheduler {
 
     // MARK: Output
 
+    /// Sends the players' new level to the channel, combined with the channel's direct level.
     private func emit(_ command: ActuatorCommand, channel: Int, player: Int, deadline: Int64, now: Int64) {
-        channels[channel].output.perform(
-            command, channel: ChannelID(rawValue: channel),
-            deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
-        realtime.pointee.channelStates[channel] = ChannelState(last: command, silent: command.isSilent)
-        emittedCount.add(1, ordering: .relaxed)
-        let lateness = now - deadline
-        if lateness > maximumLatenessValue.load(ordering: .relaxed) {
-            maximumLatenessValue.store(lateness, ordering: .relaxed)
-        }
-        trace(TraceRecord(event: .emitted, channel: Int32(channel), player: Int32(player), command: command,
-                          deadline: MonotonicInstant(nanoseconds: deadline), time: MonotonicInstant(nanoseconds: now)))
+        realtime.pointee.channelStates[channel].playerLevel = command
+        let state = realtime.pointee.channelStates[channel]
+        // With a direct level holding the device, a players' change it hides is no change at all.
+        if !state.direct.isSilent && combined(command, state.direct) == state.last { return }
+        output(channel, player: player, deadline: deadline, now: now)
     }
 
-    private func trace(_ record: TraceRecord) {
+    func trace(_ record: TraceRecord) {
         if !traceRing.append(record) { traceOverflowCount.add(1, ordering: .relaxed) }
     }
 }

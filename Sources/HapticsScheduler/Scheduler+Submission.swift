@@ -85,6 +85,41 @@ extension Scheduler {
                               time: SchedulerLimits.clampedNanoseconds(instant), argument: 0, value: 0))
     }
 
+    /// Sets `channel`'s direct level from `instant` until `end`: the game's two motor levels
+    /// (`low`, `high`, each 0…1), mapped to the channel's device
+    /// (`DeviceProfile.command(lowMotor:highMotor:)`) and summed with what the channel's players
+    /// play, saturating per motor like the kernel (the players' periodic waveform and period win).
+    ///
+    /// Each call replaces the channel's direct level; both levels 0, or an `end` not after
+    /// `instant`, remove it. At `end` the scheduler removes it itself, so a caller that stops
+    /// calling never leaves the device rumbling. `stopAll` removes it too. A call that leaves
+    /// what the device plays unchanged (the same levels again) only moves the end. Finite levels
+    /// outside 0…1 are clamped into it; instants are clamped to ``SchedulerLimits/instants``.
+    /// Returns `false` (and counts a drop) when the queue is full.
+    ///
+    /// - Throws: ``SchedulerError/invalidMotorLevel(motor:_:)`` when a level is NaN or infinite,
+    ///   ``SchedulerError/unknownChannel(_:)`` when `channel` was never added; nothing is submitted.
+    @discardableResult
+    public func setMotorLevels(
+        low: Double, high: Double, on channel: ChannelID, at instant: MonotonicInstant, until end: MonotonicInstant
+    ) throws(SchedulerError) -> Bool {
+        guard low.isFinite else { throw .invalidMotorLevel(motor: "low", low) }
+        guard high.isFinite else { throw .invalidMotorLevel(motor: "high", high) }
+        guard channel.rawValue >= 0 && channel.rawValue < channelCount.load(ordering: .acquiring) else {
+            throw .unknownChannel(channel)
+        }
+        let levels = UInt32(Self.motorLevel(low)) << 16 | UInt32(Self.motorLevel(high))
+        return push(SchedulerCommand(
+            kind: .setMotorLevels, player: Int32(truncatingIfNeeded: channel.rawValue), generation: 0,
+            motorLevels: levels, time: SchedulerLimits.clampedNanoseconds(instant),
+            argument: SchedulerLimits.clampedNanoseconds(end), value: 0))
+    }
+
+    /// A finite level clamped to 0…1, as 0…0xFFFF rounded to nearest.
+    static func motorLevel(_ level: Double) -> UInt16 {
+        UInt16((min(max(level, 0), 1) * 65_535).rounded())
+    }
+
     func submit(
         _ kind: SchedulerCommand.Kind, player: PlayerID, at instant: MonotonicInstant,
         argument: Int64 = 0, value: Double = 0

@@ -59,6 +59,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let appliedCount = Atomic<Int>(0)
     let discardedCount = Atomic<Int>(0)
     let maximumLatenessValue = Atomic<Int64>(0)
+    let renewedCount = Atomic<Int>(0)
+    let maximumRenewalLatenessValue = Atomic<Int64>(0)
     let wakeUpCount = Atomic<Int>(0)
     let traceOverflowCount = Atomic<Int>(0)
     let droppedCurveCount = Atomic<Int>(0)
@@ -151,6 +153,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             applied: appliedCount.load(ordering: .relaxed),
             discarded: discardedCount.load(ordering: .relaxed),
             maximumLateness: .nanoseconds(maximumLatenessValue.load(ordering: .relaxed)),
+            renewed: renewedCount.load(ordering: .relaxed),
+            maximumRenewalLateness: .nanoseconds(maximumRenewalLatenessValue.load(ordering: .relaxed)),
             wakeUps: wakeUpCount.load(ordering: .relaxed),
             traceOverflows: traceOverflowCount.load(ordering: .relaxed),
             droppedCurves: droppedCurveCount.load(ordering: .relaxed),

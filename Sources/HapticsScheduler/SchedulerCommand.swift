@@ -4,16 +4,23 @@ struct SchedulerCommand: Sendable {
     enum Kind: UInt8 {
         case start, stop, seek, setRate, setLoop, setIntensity, setSharpness, otherParameter, stopAll
         case pause, resume, intensityCurve, sharpnessCurve
+        /// A channel's direct level: `player` is the channel, `motorLevels` the levels, `argument`
+        /// the end instant.
+        case setMotorLevels
     }
 
     var kind: Kind
-    /// Player slot (unused by `stopAll`).
+    /// Player slot (unused by `stopAll`; the channel for `setMotorLevels`).
     var player: Int32
     /// Player generation the submitter held.
     var generation: UInt32
+    /// `setMotorLevels`: the low motor's level << 16 | the high motor's, each 0…0xFFFF. Sits in
+    /// the padding after `generation`, so commands stay 40 bytes.
+    var motorLevels: UInt32 = 0
     /// When the command takes effect, `CLOCK_MONOTONIC` nanoseconds.
     var time: Int64
-    /// Seek offset (nanoseconds), loop flag (0/1), start tag, or curve slot.
+    /// Seek offset (nanoseconds), loop flag (0/1), start tag, curve slot, or the end of a direct
+    /// level (instant, nanoseconds).
     var argument: Int64
     /// Rate, parameter value, or curve scale.
     var value: Double

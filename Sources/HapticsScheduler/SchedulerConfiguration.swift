@@ -25,6 +25,11 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     /// ``SchedulerError/curveTooLong(points:maximum:)``. The space is allocated up front:
     /// `maximumCurves` × `maximumCurvePoints` × 16 bytes (512 KiB by default).
     public var maximumCurvePoints: Int
+    /// How long before an output's own end of a held level (``Actuator/lifetimeOfPerformedLevel(on:now:)``,
+    /// an evdev effect's `replay.length`) the scheduler performs the level again, 1 ms…1 s; at most
+    /// half the lifetime. It is the margin a late realtime thread has before a hold would end early
+    /// (docs/scheduler.md, "Holds").
+    public var renewalLead: Duration
 
     /// Creates a configuration.
     public init(
@@ -35,7 +40,8 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         traceCapacity: Int = 4096,
         realtimePriority: Int32 = 50,
         maximumCurves: Int = 32,
-        maximumCurvePoints: Int = 1024
+        maximumCurvePoints: Int = 1024,
+        renewalLead: Duration = .milliseconds(50)
     ) {
         self.queueCapacity = queueCapacity
         self.maximumPrograms = maximumPrograms
@@ -45,10 +51,11 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         self.realtimePriority = realtimePriority
         self.maximumCurves = maximumCurves
         self.maximumCurvePoints = maximumCurvePoints
+        self.renewalLead = renewalLead
     }
 
     /// 1024 queued commands, 256 programs, 256 players, 16 channels, 4096 trace records, 32 runtime
-    /// curves of up to 1024 points.
+    /// curves of up to 1024 points, renewals 50 ms ahead.
     public static let `default` = SchedulerConfiguration()
 
     /// This configuration with every value clamped into its range: what a scheduler created with it
@@ -62,6 +69,7 @@ public struct SchedulerConfiguration: Sendable, Hashable {
             traceCapacity: min(max(traceCapacity, 1), 1 << 20),
             realtimePriority: min(max(realtimePriority, 1), 99),
             maximumCurves: min(max(maximumCurves, 1), 4_096),
-            maximumCurvePoints: min(max(maximumCurvePoints, 2), 65_536))
+            maximumCurvePoints: min(max(maximumCurvePoints, 2), 65_536),
+            renewalLead: min(max(renewalLead, .milliseconds(1)), .seconds(1)))
     }
 }

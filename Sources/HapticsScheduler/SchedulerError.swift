@@ -35,6 +35,9 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `setCurve` was given a curve whose start or control point time (seconds) is negative, not
     /// finite, or beyond ``SchedulerLimits/maximumProgramLength``.
     case curveTimeOutOfRange(seconds: Double)
+    /// `setMotorLevels` was given a motor level that is not a finite number (`motor` is `"low"`
+    /// or `"high"`).
+    case invalidMotorLevel(motor: String, Double)
 
     /// A one-line explanation.
     public var description: String {
@@ -60,6 +63,8 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
             return "scheduler: curve control point \(index) comes before the point ahead of it"
         case let .curveTimeOutOfRange(seconds):
             return "scheduler: curve time \(seconds) s is negative, not finite or after 2 h"
+        case let .invalidMotorLevel(motor, value):
+            return "scheduler: \(motor) motor level \(value) is not a finite number"
         }
     }
 }

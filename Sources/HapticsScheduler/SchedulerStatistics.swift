@@ -20,6 +20,12 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var discarded: Int
     /// The largest `now − deadline` of an emitted command (`.zero` when none was late).
     public var maximumLateness: Duration
+    /// Held levels performed again before their output's own end (``SchedulerConfiguration/renewalLead``
+    /// ahead of it); not counted in `emitted`.
+    public var renewed: Int = 0
+    /// The largest `now − deadline` of a renewal (`.zero` when none was late). A hold ends early
+    /// only if this exceeds the renewal lead.
+    public var maximumRenewalLateness: Duration = .zero
     /// Times the realtime thread woke up (deadline reached or woken by a submission).
     public var wakeUps: Int
     /// Trace records lost because the trace ring was full.

@@ -12,6 +12,8 @@ public struct TraceRecord: Sendable, Hashable {
         case droppedStale
         /// A submission was ignored (released or unknown player).
         case ignored
+        /// A held level was performed again before its output's own end of it.
+        case renewed
     }
 
     /// What happened.

@@ -125,6 +125,8 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         #expect(output.statistics.scheduled == 2)
         #expect(output.statistics.dropped == 2)
         #expect(output.statistics.completed == 1)
+        // The voice let go on the audio thread was accepted at schedule time: an event says so.
+        #expect(output.drainEvents() == [.voiceDropped(audibleAt: start)])
     }
 
     @Test func stoppingReleasesEveryVoiceItHeld() throws {

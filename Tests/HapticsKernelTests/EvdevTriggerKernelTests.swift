@@ -92,7 +92,7 @@ struct EvdevTriggerKernelTests {
             .play(effectID: 0, count: 1),
             .stop(effectID: 0), .play(effectID: 1, count: 1),
             .play(effectID: 1, count: 1),  // The same level again: played again, one write.
-            .stop(effectID: 1), .upload(stream, previous: nil), .play(effectID: 2, count: 1),  // Not prepared: streamed.
+            .upload(stream, previous: nil), .stop(effectID: 1), .play(effectID: 2, count: 1),  // Not prepared: streamed.
             .stop(effectID: 2), .play(effectID: 0, count: 1),
             .stop(effectID: 0),
             .stop(effectID: 0), .erase(effectID: 0), .stop(effectID: 1), .erase(effectID: 1),
@@ -251,10 +251,11 @@ struct EvdevTriggerKernelTests {
         let records = sink.waitForRecords(count: 15).map(\.event)
         try #require(records.count == 15)
         #expect(upload(records[0]) == [Int(FF_PERIODIC), 0, 120, Int(FF_SINE), 35, 10_000, 0, 0, 0])
-        #expect(records[1...2] == [.play(effectID: 0, count: 1), .stop(effectID: 0)])
-        // Not prepared: the streaming effect is allocated as a constant force…
-        #expect(upload(records[3]) == [Int(FF_CONSTANT), 1, 2_000, 5_000, 0])
-        #expect(records[4...6] == [.play(effectID: 1, count: 1), .stop(effectID: 1), .stop(effectID: 1)])
+        #expect(records[1] == .play(effectID: 0, count: 1))
+        // Not prepared: the streaming effect is allocated as a constant force (before the prepared
+        // level stops, so that the change is two adjacent writes)…
+        #expect(upload(records[2]) == [Int(FF_CONSTANT), 1, 2_000, 5_000, 0])
+        #expect(records[3...6] == [.stop(effectID: 0), .play(effectID: 1, count: 1), .stop(effectID: 1), .stop(effectID: 1)])
         // …and a periodic level cannot replace it in place: erased, allocated again with the new type.
         #expect(records[7] == .erase(effectID: 1))
         #expect(upload(records[8]) == [Int(FF_PERIODIC), 1, 2_000, Int(FF_SQUARE), 20, -8_000, 0, 0, 0])

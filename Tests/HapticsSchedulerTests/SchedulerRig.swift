@@ -11,10 +11,10 @@ struct SchedulerRig {
     let channel: ChannelID
 
     init(start: Int64 = 1_000 * 1_000_000, policy: OverlapPolicy = .replace, profile: DeviceProfile = testRumble,
-         configuration: SchedulerConfiguration = .default) {
+         configuration: SchedulerConfiguration = .default, levelLifetime: Duration? = nil) {
         clock = ManualClock(start: MonotonicInstant(nanoseconds: start))
         scheduler = Scheduler(clock: clock, configuration: configuration)
-        output = RecordingActuator()
+        output = RecordingActuator(levelLifetime: levelLifetime)
         // The first channel of a scheduler always fits: every configuration has at least one.
         channel = try! scheduler.addChannel(output: output, profile: profile, policy: policy)
     }

@@ -153,6 +153,24 @@ struct SoundSyncTests {
         #expect(events.withLock { $0 }.count == 1)
     }
 
+    @Test("a sound let go for want of a voice slot is an event; its haptic plays as scheduled")
+    func soundDroppedForWantOfAVoice() throws {
+        let fixture = try SoundFixture(profiles: [.simulated], audioConfiguration: AudioOutputConfiguration(maximumVoices: 1))
+        defer { fixture.folder.remove() }
+        let events = Mutex<[HapticEngine.Event]>([])
+        fixture.engine.setEventHandler { event in events.withLock { $0.append(event) } }
+        let first = fixture.engine.play(.impact(.heavy), withSound: true)
+        let second = fixture.engine.play(.impact(.light), withSound: true)
+        // Both are heard one period ahead, the offline output's lead time.
+        let onset = fixture.origin.advanced(by: period)
+        #expect(first.audio == .scheduled(audibleAt: onset))
+        #expect(second.audio == .scheduled(audibleAt: onset))
+        fixture.renderSound(periods: 1)
+        fixture.engine.performHousekeeping()
+        #expect(events.withLock { $0 } == [.soundDropped(audibleAt: onset)])
+        #expect(fixture.audio.statistics.dropped == 1)
+    }
+
     @Test("each half says why it did not play")
     func reasons() throws {
         let fixture = try SoundFixture(attach: false)

@@ -15,6 +15,7 @@ import Haptics
         case let .deviceAdded(name, path): print("added \(name) at \(path ?? "-")")
         case let .deviceLost(name, _, error): print("lost \(name): \(error)")   // the others play on
         case let .audioDeviceLost(errno): print("sound device lost: \(errno)")         // haptics go on
+        default: break                             // the rest of HapticEngine.Event
         }
     }
 }

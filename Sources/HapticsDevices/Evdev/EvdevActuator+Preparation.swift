@@ -47,7 +47,7 @@ extension EvdevActuator {
                             throw _deviceError(error)
                         }
                         state.uploadedLengths[index] = length
-                        table.publish(index, key: level.key, effectID: effect.id, usedAt: now)
+                        table.publish(index, key: level.key, effectID: effect.id, lengthMilliseconds: length, usedAt: now)
                     }
                     continue
                 }
@@ -75,7 +75,7 @@ extension EvdevActuator {
                     }
                 }
                 state.uploadedLengths[index] = length
-                table.publish(index, key: level.key, effectID: effect.id, usedAt: now)
+                table.publish(index, key: level.key, effectID: effect.id, lengthMilliseconds: length, usedAt: now)
             }
         }
     }

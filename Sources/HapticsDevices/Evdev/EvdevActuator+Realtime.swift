@@ -11,7 +11,9 @@ extension EvdevActuator {
     /// - silence: one `write()` (stop the playing effect), none when nothing plays;
     /// - a prepared level: one `write()` (play), or two when another level plays (stop, play);
     /// - any other level: an in-place `EVIOCSFF` of the streaming effect, then a play `write()`
-    ///   unless the streaming effect already plays.
+    ///   unless the streaming effect already plays;
+    /// - the level that plays already (a renewal): one play `write()` of its effect, which restarts
+    ///   its `replay.length`.
     /// After close or loss, nothing (the command is counted as dropped).
     public func perform(_ command: ActuatorCommand, channel: ChannelID, deadline: MonotonicInstant, now: MonotonicInstant) {
         guard _enter() else {
@@ -20,7 +22,22 @@ extension EvdevActuator {
         }
         defer { isPerforming.store(false, ordering: .releasing) }
         _ActuatorCounters.advance(counters.commands)
-        let key = _EffectLevel.key(command)
+        _play(_EffectLevel.key(command), now: now.nanoseconds)
+        let state = realtime.pointee
+        expiry.store(state.playingEntry >= 0 || state.streamPlaying ? state.expiresAt : .min, ordering: .relaxed)
+    }
+
+    /// How long the level playing now lasts on its own: until its `replay.length` since its last
+    /// play runs out (`nil` when nothing plays, after close or loss). Realtime-safe: two loads.
+    public func lifetimeOfPerformedLevel(on channel: ChannelID, now: MonotonicInstant) -> Duration? {
+        let end = expiry.load(ordering: .relaxed)
+        guard end != .min, loss.load(ordering: .relaxed) == 0, !isShutDown.load(ordering: .relaxed) else { return nil }
+        return .nanoseconds(end - now.nanoseconds)
+    }
+
+    /// Plays level `key` (0: silence) now, `now` in nanoseconds.
+    @inline(__always)
+    func _play(_ key: UInt64, now: Int64) {
         guard key != 0 else {
             _silence()
             return
@@ -28,21 +45,25 @@ extension EvdevActuator {
         let state = realtime
         // The level that plays already: play again (restarts its safety-net length). One write.
         if state.pointee.playingEntry >= 0, table.key(state.pointee.playingEntry) == key {
-            table.touch(state.pointee.playingEntry, at: now.nanoseconds)
+            let entry = state.pointee.playingEntry
+            table.touch(entry, at: now)
             _ActuatorCounters.advance(counters.preparedTriggers)
-            _ = _write(code: UInt16(bitPattern: table.effectID(state.pointee.playingEntry)), value: 1)
+            if _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1) {
+                state.pointee.expiresAt = now + table.length(entry)
+            }
             return
         }
         let entry = table.claimForPlaying(key)
         if entry >= 0 {
             _silence()
-            table.touch(entry, at: now.nanoseconds)
+            table.touch(entry, at: now)
             state.pointee.playingEntry = entry
             _ActuatorCounters.advance(counters.preparedTriggers)
-            _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1)
+            state.pointee.expiresAt = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1)
+                ? now + table.length(entry) : .min
             return
         }
-        _stream(key)
+        _stream(key, now: now)
     }
 
     /// Claims a place among running `perform` calls, unless the actuator is closing or lost.
@@ -60,12 +81,7 @@ extension EvdevActuator {
     @inline(__always)
     func _silence() {
         let state = realtime
-        if state.pointee.playingEntry >= 0 {
-            let entry = state.pointee.playingEntry
-            state.pointee.playingEntry = -1
-            _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 0)
-            table.releaseFromPlaying(entry)
-        }
+        _stopPlayingEntry()
         if state.pointee.streamPlaying {
             state.pointee.streamPlaying = false
             _ = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 0)
@@ -74,15 +90,12 @@ extension EvdevActuator {
 
     /// Plays a level that was not prepared through the streaming effect.
     @inline(__always)
-    func _stream(_ key: UInt64) {
+    func _stream(_ key: UInt64, now: Int64) {
         let state = realtime
         _ActuatorCounters.advance(counters.streamedLevels)
-        if state.pointee.playingEntry >= 0 {
-            let entry = state.pointee.playingEntry
-            state.pointee.playingEntry = -1
-            _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 0)
-            table.releaseFromPlaying(entry)
-        }
+        // A prepared level playing now is stopped only right before the play below, after any
+        // upload (which a uinput device answers from its own thread): the change is two adjacent
+        // writes, not a silence as long as the upload.
         if state.pointee.streamKey != key {
             if state.pointee.streamEffect.id >= 0,
                _EffectLevel.compatibilityClass(state.pointee.streamKey) != _EffectLevel.compatibilityClass(key) {
@@ -95,8 +108,8 @@ extension EvdevActuator {
                 state.pointee.streamEffect.id = -1
                 state.pointee.streamKey = 0
             }
-            _EffectLevel.fill(&state.pointee.streamEffect, key: key,
-                              lengthMilliseconds: UInt16(streamingLength.load(ordering: .relaxed)))
+            let length = UInt16(streamingLength.load(ordering: .relaxed))
+            _EffectLevel.fill(&state.pointee.streamEffect, key: key, lengthMilliseconds: length)
             _ActuatorCounters.bump(counters.streamingUploads)
             let result = withUnsafeMutablePointer(to: &state.pointee.streamEffect) { effect in
                 let descriptor = device.descriptor.rawValue
@@ -108,6 +121,7 @@ extension EvdevActuator {
                 _failed(.upload, errno)
                 if state.pointee.streamKey == 0 { state.pointee.streamEffect.id = -1 }
                 // Never leave the previous level playing in place of this one.
+                if loss.load(ordering: .relaxed) == 0 { _stopPlayingEntry() }
                 if state.pointee.streamPlaying, loss.load(ordering: .relaxed) == 0 {
                     state.pointee.streamPlaying = false
                     _ = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 0)
@@ -115,11 +129,29 @@ extension EvdevActuator {
                 return
             }
             state.pointee.streamKey = key
+            state.pointee.streamLength = Int64(length) * 1_000_000
+            if state.pointee.streamPlaying {
+                // An in-place update of a playing effect takes effect at once: no second play. It
+                // restarts the length on ff-memless, not on every driver: count from the last play.
+                state.pointee.expiresAt = min(state.pointee.expiresAt, now + state.pointee.streamLength)
+                return
+            }
         }
-        // An in-place update of a playing effect takes effect at once: no second play needed.
-        if !state.pointee.streamPlaying {
-            state.pointee.streamPlaying = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 1)
-        }
+        // Not playing yet, or the same level again (a renewal): one play, which restarts the length.
+        _stopPlayingEntry()
+        state.pointee.streamPlaying = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 1)
+        if state.pointee.streamPlaying { state.pointee.expiresAt = now + state.pointee.streamLength }
+    }
+
+    /// Stops the prepared level playing now, if one does: one write, or none.
+    @inline(__always)
+    func _stopPlayingEntry() {
+        let state = realtime
+        guard state.pointee.playingEntry >= 0 else { return }
+        let entry = state.pointee.playingEntry
+        state.pointee.playingEntry = -1
+        _ = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 0)
+        table.releaseFromPlaying(entry)
     }
 
     /// Writes one `EV_FF` event (play `value` 1, stop 0). Returns whether it reached the kernel.

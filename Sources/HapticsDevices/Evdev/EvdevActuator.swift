@@ -23,8 +23,12 @@ import HapticsSystem
 ///   ioctl on the realtime thread, counted in ``statistics``. On a 1-slot device the table is empty
 ///   and every level streams.
 /// - **Safety net.** Each prepared level carries `replay.length` = its longest hold in the programs
-///   prepared so far plus ``Configuration/safetyMargin``; the engine sends its own stops, the length
-///   only ends a level if the engine hangs.
+///   prepared so far plus ``Configuration/safetyMargin``, the streaming effect at least
+///   ``Configuration/minimumStreamingLength``; the engine sends its own stops, the length only ends
+///   a level if the engine hangs. ``lifetimeOfPerformedLevel(on:now:)`` tells the scheduler when
+///   the length of what plays runs out, and the scheduler performs a level it still holds again
+///   before then (a play `write()` of the same effect, which restarts its length): holds longer
+///   than planned (loops, slow rates, runtime parameters, rumble) never end early.
 /// - **Loss.** When a call fails with `ENODEV` (unplugged), ``lossError`` is published and the
 ///   actuator makes no further system calls on the device; nothing traps.
 /// - **Close.** ``close()`` (and deinit) waits for a running `perform` to return, stops what plays,
@@ -54,6 +58,9 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
     let isShutDown = Atomic<Bool>(false)
     /// The loss, published once in one word: `call << 32 | errno` (0: none).
     let loss = Atomic<Int>(0)
+    /// When the kernel would end what plays on its own (nanoseconds, `.min` when nothing plays):
+    /// written at the end of each `perform`, read by ``lifetimeOfPerformedLevel(on:now:)``.
+    let expiry = Atomic<Int64>(.min)
     /// The streaming effect's `replay.length` in ms, set by `prepare`, read by the realtime thread.
     let streamingLength: Atomic<Int>
     /// ``Configuration/safetyMargin`` in nanoseconds, converted once: holds are measured in program
@@ -130,6 +137,7 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
             while isPerforming.load(ordering: .sequentiallyConsistent) { sched_yield() }
             if loss.load(ordering: .acquiring) == 0 {
                 _silence()
+                expiry.store(.min, ordering: .relaxed)
                 for index in 0..<table.capacity where table.phase(index) != .free {
                     _ = _erase(table.effectID(index))
                     table.free(index)

@@ -3,8 +3,8 @@ import Synchronization
 /// The fixed table of levels uploaded at prepare time, shared lock-free between the control side
 /// (which fills and empties entries) and the realtime thread (which plays them).
 ///
-/// Each entry is four atomics: a state word, the level key, the kernel effect id and the last time
-/// it was used. The state word is `generation << 2 | phase`; a phase change is a compare-exchange,
+/// Each entry is five atomics: a state word, the level key, the kernel effect id, the last time it
+/// was used and its `replay.length`. The state word is `generation << 2 | phase`; a phase change is a compare-exchange,
 /// so exactly one side owns an entry at a time:
 /// - `free` → `busy` (control claims it to upload) → `ready` (published with a new generation);
 /// - `ready` → `playing` (the realtime thread claims it to play; the control side cannot erase a
@@ -22,6 +22,7 @@ internal final class _PreparedLevelTable: @unchecked Sendable {
     private let keys: UnsafeMutablePointer<Atomic<UInt64>>
     private let effectIDs: UnsafeMutablePointer<Atomic<Int>>
     private let lastUsed: UnsafeMutablePointer<Atomic<Int64>>
+    private let lengths: UnsafeMutablePointer<Atomic<Int64>>
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -30,11 +31,13 @@ internal final class _PreparedLevelTable: @unchecked Sendable {
         keys = .allocate(capacity: count)
         effectIDs = .allocate(capacity: count)
         lastUsed = .allocate(capacity: count)
+        lengths = .allocate(capacity: count)
         for index in 0..<count {
             (states + index).initialize(to: Atomic(0))
             (keys + index).initialize(to: Atomic(0))
             (effectIDs + index).initialize(to: Atomic(-1))
             (lastUsed + index).initialize(to: Atomic(0))
+            (lengths + index).initialize(to: Atomic(0))
         }
     }
 
@@ -44,6 +47,7 @@ internal final class _PreparedLevelTable: @unchecked Sendable {
         keys.deinitialize(count: count).deallocate()
         effectIDs.deinitialize(count: count).deallocate()
         lastUsed.deinitialize(count: count).deallocate()
+        lengths.deinitialize(count: count).deallocate()
     }
 
     @inline(__always) func phase(_ index: Int) -> Phase {
@@ -53,6 +57,8 @@ internal final class _PreparedLevelTable: @unchecked Sendable {
     @inline(__always) func key(_ index: Int) -> UInt64 { keys[index].load(ordering: .relaxed) }
     @inline(__always) func effectID(_ index: Int) -> Int16 { Int16(truncatingIfNeeded: effectIDs[index].load(ordering: .relaxed)) }
     @inline(__always) func lastUsed(_ index: Int) -> Int64 { lastUsed[index].load(ordering: .relaxed) }
+    /// The entry's `replay.length` in nanoseconds (stable while it is ready or playing).
+    @inline(__always) func length(_ index: Int) -> Int64 { lengths[index].load(ordering: .relaxed) }
     @inline(__always) func touch(_ index: Int, at instant: Int64) { lastUsed[index].store(instant, ordering: .relaxed) }
 
     // MARK: Realtime side
@@ -90,9 +96,11 @@ internal final class _PreparedLevelTable: @unchecked Sendable {
         ).exchanged
     }
 
-    /// Publishes a claimed entry as ready to play `key` with kernel id `effectID`.
-    func publish(_ index: Int, key: UInt64, effectID: Int16, usedAt instant: Int64) {
+    /// Publishes a claimed entry as ready to play `key` with kernel id `effectID`, uploaded with a
+    /// `replay.length` of `lengthMilliseconds`.
+    func publish(_ index: Int, key: UInt64, effectID: Int16, lengthMilliseconds: Int, usedAt instant: Int64) {
         keys[index].store(key, ordering: .relaxed)
+        lengths[index].store(Int64(lengthMilliseconds) * 1_000_000, ordering: .relaxed)
         effectIDs[index].store(Int(effectID), ordering: .relaxed)
         lastUsed[index].store(instant, ordering: .relaxed)
         let state = states[index].load(ordering: .relaxed)

@@ -8,6 +8,11 @@ struct _RealtimeState {
     var streamPlaying = false
     /// The level the streaming effect holds (0: none uploaded yet).
     var streamKey: UInt64 = 0
+    /// The streaming effect's `replay.length` as last uploaded, nanoseconds.
+    var streamLength: Int64 = 0
+    /// When the kernel ends what plays on its own (its last play + its `replay.length`, or sooner
+    /// after an in-place update, which not every driver restarts), nanoseconds.
+    var expiresAt: Int64 = .min
     /// The streaming effect as last uploaded; `id` -1 until the first upload allocates a slot.
     var streamEffect: ff_effect = {
         var effect = ff_effect()

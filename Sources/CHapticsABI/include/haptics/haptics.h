@@ -1,0 +1,407 @@
+/*
+ * haptics.h — the C interface of Haptics, a haptic and force-feedback pattern engine for Linux.
+ *
+ * Link with `pkg-config --cflags --libs haptics` (libhaptics.so.0). One shared library holds the
+ * whole engine; it depends on system libraries only (libc, libm, libevdev, libasound, libstdc++,
+ * libgcc_s).
+ *
+ * Conventions
+ *   - Every name starts with `haptics_` (macros and enumerators with `HAPTICS_`).
+ *   - Objects are opaque handles made by a `*_new*` function and given back with its `*_free`.
+ *     A NULL handle is refused with -EINVAL; a pointer that is not a live handle of the right kind
+ *     (garbage, a player passed as an engine) is refused with -EBADF as far as it can be told
+ *     (a handle already freed is undefined behaviour, as with free(3)).
+ *   - Functions that can fail return `int`: 0 (or a count) on success, a negative errno value on
+ *     failure. haptics_strerror() says what a code means here; haptics_last_error() gives the
+ *     located message of the last failure on the calling thread (a pattern file's line and
+ *     column, the system call and path of a device error).
+ *   - Times are CLOCK_MONOTONIC nanoseconds (haptics_now()); a time of 0 means "as soon as
+ *     possible". Spans are nanoseconds too.
+ *   - Structs are passed by pointer and start with a `size` member the caller sets to
+ *     sizeof(struct): the library fills what that size holds, so a program built against an older
+ *     header keeps working with a newer library.
+ *   - Every function may be called from any thread. "Realtime-safe" means: no allocation, no lock
+ *     that can block, no system call but the one write(2) a prepared play makes; call those from
+ *     a game's audio or input thread freely. The others may block briefly (device uploads, file
+ *     reads) and belong on a game's main or loading thread.
+ */
+#ifndef HAPTICS_H
+#define HAPTICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Version
+ */
+
+#define HAPTICS_VERSION_MAJOR 0
+#define HAPTICS_VERSION_MINOR 9
+#define HAPTICS_VERSION_PATCH 0
+/* "0.9.0": the version this header describes. */
+#define HAPTICS_VERSION_STRING "0.9.0"
+
+/*
+ * haptics_version — the library's version, "MAJOR.MINOR.PATCH".
+ * Returns a static string. Realtime-safe.
+ */
+const char *haptics_version(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Errors
+ */
+
+/*
+ * haptics_strerror — what a result code means, as a short English sentence ("no haptic device").
+ * `code` is a negative errno value as returned by this library (a positive one is read as its
+ * negation); 0 gives "success". Returns a static string; never NULL. Realtime-safe.
+ */
+const char *haptics_strerror(int code);
+
+/*
+ * haptics_last_error — the message of the last failure of a function of this library on the
+ * calling thread, with where it happened: "door.ahap:3:17: Pattern[0].Event.Time: expected a
+ * number, found a string". The empty string when the thread had none yet. The text is escaped
+ * (no control characters) and stays valid until the thread's next call into the library.
+ * Realtime-safe plays (haptics_play, haptics_player_start...) do not set it: their code and
+ * outcome say why. Never blocks.
+ */
+const char *haptics_last_error(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Clock
+ */
+
+/*
+ * haptics_now — CLOCK_MONOTONIC now, in nanoseconds: the clock of every time in this API, the
+ * same as clock_gettime(CLOCK_MONOTONIC) and as ALSA's monotonic timestamps. Realtime-safe.
+ */
+int64_t haptics_now(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Engine
+ */
+
+/* An engine: the devices it plays on, its realtime thread and its audio output. */
+typedef struct haptics_engine haptics_engine;
+
+/*
+ * haptics_engine_new_automatic — an engine on every force-feedback device in /dev/input (a
+ * simulated device when there is none), started, and watching for controllers plugged in or
+ * unplugged later.
+ * Returns 0 and stores the engine in *engine, or a negative code (-EINVAL: `engine` is NULL;
+ * -EAGAIN: the realtime thread could not be created). Blocks while devices are opened.
+ */
+int haptics_engine_new_automatic(haptics_engine **engine);
+
+/*
+ * haptics_engine_new_simulated — a started engine on `count` simulated devices (1 to 16) that
+ * record what they are told and touch no hardware: for tests, and for games run where no
+ * controller is. Returns 0, or -EINVAL (`engine` NULL, `count` out of range).
+ */
+int haptics_engine_new_simulated(unsigned count, haptics_engine **engine);
+
+/*
+ * haptics_engine_new_with_nodes — a started engine on the given event nodes
+ * ("/dev/input/event5"), in order, and on nothing else (no hotplug watching).
+ * Returns 0, or the first node's failure: -EACCES (no permission: see the udev rule of the
+ * documentation), -ENOENT, -ENOTSUP (the node has no force feedback), -EINVAL (`paths` or
+ * `engine` NULL, a NULL path, `count` 0 or over 16). On failure nothing is made. Blocks.
+ */
+int haptics_engine_new_with_nodes(const char *const *paths, size_t count, haptics_engine **engine);
+
+/*
+ * haptics_engine_free — stops the engine (every device is sent to silence, the realtime thread
+ * ends, the sound fades out) and frees it. Players made from it stay valid handles until they are
+ * freed, and play nothing (their starts return -ESHUTDOWN). NULL is ignored. Blocks until the
+ * realtime thread has ended (milliseconds).
+ */
+void haptics_engine_free(haptics_engine *engine);
+
+/*
+ * haptics_engine_start — starts an engine that was stopped: the realtime thread and the
+ * housekeeping. 0 when it runs (also when it already ran), -EAGAIN when the thread cannot be
+ * made. Blocks briefly.
+ */
+int haptics_engine_start(haptics_engine *engine);
+
+/*
+ * haptics_engine_stop — stops everything: every device is sent to silence, the realtime thread
+ * ends. Plays then return -ESHUTDOWN until haptics_engine_start(). 0 or -EINVAL/-EBADF.
+ */
+int haptics_engine_stop(haptics_engine *engine);
+
+/*
+ * haptics_set_enabled — the user's haptics switch (0 off, anything else on). Turning it off stops
+ * what plays. haptics_is_enabled returns 1 or 0 (or a negative code for a bad handle).
+ * Control side: may write to devices.
+ */
+int haptics_set_enabled(haptics_engine *engine, int enabled);
+int haptics_is_enabled(haptics_engine *engine);
+
+/*
+ * haptics_set_gain — the engine's gain, 0…1 (0 mutes). Outside values are clamped; NaN is
+ * refused with -EINVAL and the gain is unchanged. Devices with a hardware gain get it set on the
+ * device. haptics_get_gain stores the gain in *gain. Control side.
+ */
+int haptics_set_gain(haptics_engine *engine, double gain);
+int haptics_get_gain(haptics_engine *engine, double *gain);
+
+/*
+ * haptics_set_application_active — whether the game is in the foreground (0 no). Feedback only
+ * plays while it is; becoming inactive stops haptics and sound. Control side.
+ */
+int haptics_set_application_active(haptics_engine *engine, int active);
+
+/* ---------------------------------------------------------------------------------------------
+ * Devices
+ */
+
+/* A device's state. */
+typedef enum haptics_device_state {
+    HAPTICS_DEVICE_PLAYING = 0,  /* opened and playing what the engine sends */
+    HAPTICS_DEVICE_LOST = 1      /* unplugged or failed; kept in the list until it comes back */
+} haptics_device_state;
+
+/* What identifies a device; set `size` to sizeof(haptics_device_info) before the call. */
+typedef struct haptics_device_info {
+    uint32_t size;
+    int32_t state;            /* haptics_device_state */
+    char name[128];           /* "Sony Interactive Entertainment DualSense Wireless Controller" */
+    char path[64];            /* "/dev/input/event5", "" for a simulated device */
+    char profile[32];         /* the device profile rendering uses: "dualsense", "generic-rumble" */
+} haptics_device_info;
+
+/*
+ * haptics_device_count — how many devices the engine plays on now (>= 0), or a negative code.
+ * Control side; never blocks for long.
+ */
+int haptics_device_count(haptics_engine *engine);
+
+/*
+ * haptics_device_get_info — fills *info for device `index` (0 ≤ index < haptics_device_count).
+ * Strings are NUL-terminated, cut at a UTF-8 character boundary when too long. Returns 0,
+ * -EINVAL (NULL, `info->size` too small) or -ERANGE (no such index).
+ */
+int haptics_device_get_info(haptics_engine *engine, int index, haptics_device_info *info);
+
+/* ---------------------------------------------------------------------------------------------
+ * Feedback vocabulary
+ */
+
+/* The vocabulary: each item has one canonical pattern, adapted by each device. */
+typedef enum haptics_feedback {
+    HAPTICS_NOTIFICATION_SUCCESS = 0,
+    HAPTICS_NOTIFICATION_WARNING = 1,
+    HAPTICS_NOTIFICATION_ERROR = 2,
+    HAPTICS_IMPACT_LIGHT = 3,
+    HAPTICS_IMPACT_MEDIUM = 4,
+    HAPTICS_IMPACT_HEAVY = 5,
+    HAPTICS_IMPACT_SOFT = 6,
+    HAPTICS_IMPACT_RIGID = 7,
+    HAPTICS_SELECTION = 8
+} haptics_feedback;
+
+/* Why a play did not play (haptics_outcome.reason, .audio_reason). */
+typedef enum haptics_reason {
+    HAPTICS_REASON_NONE = 0,                 /* it plays */
+    HAPTICS_REASON_DISABLED = 1,             /* haptics switched off */
+    HAPTICS_REASON_MUTED = 2,                /* gain 0 (or sound muted, for audio_reason) */
+    HAPTICS_REASON_APPLICATION_INACTIVE = 3,
+    HAPTICS_REASON_NO_DEVICE = 4,
+    HAPTICS_REASON_ENGINE_STOPPED = 5,
+    HAPTICS_REASON_UNSUPPORTED = 6,          /* nothing in the pattern plays on these devices */
+    HAPTICS_REASON_QUEUE_FULL = 7,           /* dropped and counted; try again later */
+    HAPTICS_REASON_INVALID_INTENSITY = 8,
+    HAPTICS_REASON_ONSET_OUT_OF_RANGE = 9,   /* more than an hour ahead */
+    HAPTICS_REASON_NOT_REQUESTED = 10,       /* audio: no sound was asked for */
+    HAPTICS_REASON_NO_SOUND = 11,            /* audio: the item or pattern has none */
+    HAPTICS_REASON_NO_AUDIO_OUTPUT = 12,     /* audio: none attached */
+    HAPTICS_REASON_AUDIO_DEVICE_LOST = 13    /* audio: the sound device went away */
+} haptics_reason;
+
+/* What happened to a play; set `size` to sizeof(haptics_outcome) before the call. */
+typedef struct haptics_outcome {
+    uint32_t size;
+    int32_t reason;           /* haptics_reason of the haptics, HAPTICS_REASON_NONE when they play */
+    int64_t felt_at;          /* when the haptics are felt (monotonic ns), 0 when they do not play */
+    int32_t audio_reason;     /* haptics_reason of the sound, HAPTICS_REASON_NONE when it plays */
+    int32_t reserved;
+    int64_t audible_at;       /* when the sound is heard, 0 when it does not play */
+} haptics_outcome;
+
+/*
+ * haptics_play — plays a vocabulary item, felt at `felt_at` (monotonic ns; 0 or a time sooner
+ * than the devices can make: as soon as they can). `intensity` scales impacts, 0…1 (clamped;
+ * other items ignore it; NaN or infinite is refused). `outcome` may be NULL.
+ * Returns 0 when it plays, else a negative code: -ECANCELED (disabled, gain 0, application
+ * inactive), -ENODEV (no device), -ESHUTDOWN (engine stopped), -EAGAIN (queue full), -EINVAL
+ * (bad item or intensity; a value that is no item says HAPTICS_REASON_UNSUPPORTED), -ERANGE (`felt_at` more than an hour ahead); the outcome's reason
+ * tells them apart. Realtime-safe: a prepared item is one write(2) per device, nothing else.
+ */
+int haptics_play(haptics_engine *engine, haptics_feedback item, double intensity, int64_t felt_at,
+                 haptics_outcome *outcome);
+
+/*
+ * haptics_play_with_sound — haptics_play, and the item's sound cue on the attached audio output,
+ * felt and heard at `onset` together (0: as soon as both can). The sound never delays or drops
+ * the haptics; the outcome says what happened to each half. Returns haptics_play's code for the
+ * haptics. Realtime-safe.
+ */
+int haptics_play_with_sound(haptics_engine *engine, haptics_feedback item, double intensity, int64_t onset,
+                            haptics_outcome *outcome);
+
+/*
+ * haptics_play_synced — plays an item so that it is felt when a sound the game plays itself
+ * becomes audible at `audible_at` (monotonic ns; e.g. from snd_pcm_status's audio timestamp plus
+ * the queued frames). The devices start early by their rise time. Returns haptics_play's codes.
+ * Realtime-safe.
+ */
+int haptics_play_synced(haptics_engine *engine, haptics_feedback item, double intensity, int64_t audible_at,
+                        haptics_outcome *outcome);
+
+/*
+ * haptics_prepare — gets an item ready so that its next play is one write(2): uploads its levels
+ * to every device now (blocks on the uploads). Preparations expire after a few seconds without a
+ * play. Returns 0, or -EINVAL for a bad item.
+ */
+int haptics_prepare(haptics_engine *engine, haptics_feedback item);
+
+/* ---------------------------------------------------------------------------------------------
+ * Pattern players
+ */
+
+/* A loaded pattern (AHAP) and its playback state on every device. */
+typedef struct haptics_player haptics_player;
+
+/* Dynamic parameters a player's pattern can be driven with at runtime. */
+typedef enum haptics_parameter {
+    HAPTICS_PARAMETER_INTENSITY = 0,   /* multiplies haptic intensity, 0…1 */
+    HAPTICS_PARAMETER_SHARPNESS = 1,   /* shifts haptic sharpness, -1…1 */
+    HAPTICS_PARAMETER_ATTACK_TIME = 2, /* scales attack times by 10^value, -1…1 */
+    HAPTICS_PARAMETER_DECAY_TIME = 3,
+    HAPTICS_PARAMETER_RELEASE_TIME = 4,
+    HAPTICS_PARAMETER_AUDIO_VOLUME = 5 /* multiplies the sound's volume, 0…1 */
+} haptics_parameter;
+
+/*
+ * haptics_player_new_from_file — reads a pattern file (AHAP) and its sounds (AudioCustom WAVs,
+ * relative to the file's folder and confined to it) and makes its player. Files are untrusted:
+ * size, time and memory are bounded, and a bad file is -EILSEQ with the located message in
+ * haptics_last_error(). Other codes: -ENOENT, -EACCES, -EFBIG (over a limit or the sound budget),
+ * -ENOSPC (the engine has no room for more players), -EINVAL. Blocks (reads and renders).
+ */
+int haptics_player_new_from_file(haptics_engine *engine, const char *path, haptics_player **player);
+
+/*
+ * haptics_player_new_from_memory — the same from `size` bytes of AHAP text in memory (no sound:
+ * its waveforms have no folder). `name` names it in error messages (may be NULL: "memory").
+ */
+int haptics_player_new_from_memory(haptics_engine *engine, const void *bytes, size_t size, const char *name,
+                                   haptics_player **player);
+
+/*
+ * haptics_player_free — stops the player and frees it. NULL is ignored. Control side.
+ */
+void haptics_player_free(haptics_player *player);
+
+/*
+ * haptics_player_start — starts the pattern, felt at `felt_at` (0: as soon as possible), with its
+ * sound when it has some and `with_sound` is not 0. Returns haptics_play's codes; `outcome` may be
+ * NULL. Realtime-safe.
+ */
+int haptics_player_start(haptics_player *player, int64_t felt_at, int with_sound, haptics_outcome *outcome);
+
+/*
+ * haptics_player_stop — stops the pattern (haptics and sound) at `at` (0: now). Realtime-safe.
+ * Returns 0, or -EAGAIN when the queue was full (nothing changed).
+ */
+int haptics_player_stop(haptics_player *player, int64_t at);
+
+/*
+ * haptics_player_set_looping — loops the pattern from its end to its start (0: plays once).
+ * Realtime-safe; -EAGAIN when the queue was full.
+ */
+int haptics_player_set_looping(haptics_player *player, int looping, int64_t at);
+
+/*
+ * haptics_player_seek — moves playback to `offset` ns into the pattern at `at` (0: now).
+ * -EINVAL for a negative offset. Realtime-safe.
+ */
+int haptics_player_seek(haptics_player *player, int64_t offset, int64_t at);
+
+/*
+ * haptics_player_set_rate — the playback rate, 1/64…64 (1: as written). -EINVAL outside it or for
+ * NaN. Realtime-safe.
+ */
+int haptics_player_set_rate(haptics_player *player, double rate, int64_t at);
+
+/*
+ * haptics_player_set_parameter — sets a dynamic parameter from `at` (0: now): the value is clamped
+ * into the parameter's range; NaN or infinite is -EINVAL. Realtime-safe.
+ */
+int haptics_player_set_parameter(haptics_player *player, haptics_parameter parameter, double value, int64_t at);
+
+/*
+ * haptics_player_get_duration — the pattern's length on the slowest device, in ns, into *duration.
+ */
+int haptics_player_get_duration(haptics_player *player, int64_t *duration);
+
+/* ---------------------------------------------------------------------------------------------
+ * Sound
+ */
+
+/*
+ * haptics_audio_attach — opens the ALSA device `alsa_device` ("default" when NULL), starts its
+ * audio thread and attaches it to the engine with the built-in sound cues. Returns 0, -EBUSY (an
+ * output is already attached), -ENODEV or -EIO (the device cannot be opened: the message says
+ * why). Blocks.
+ */
+int haptics_audio_attach(haptics_engine *engine, const char *alsa_device);
+
+/*
+ * haptics_audio_set_muted — sound off (1) or on (0); haptics are unchanged. Control side.
+ */
+int haptics_audio_set_muted(haptics_engine *engine, int muted);
+
+/* ---------------------------------------------------------------------------------------------
+ * Events
+ */
+
+typedef enum haptics_event_type {
+    HAPTICS_EVENT_NONE = 0,
+    HAPTICS_EVENT_DEVICE_ADDED = 1,         /* name, path */
+    HAPTICS_EVENT_DEVICE_LOST = 2,          /* name, path, error (negative errno) */
+    HAPTICS_EVENT_AUDIO_DEVICE_LOST = 3,    /* error */
+    HAPTICS_EVENT_SOUND_DROPPED = 4,        /* time: when it was due; every voice slot was taken */
+    HAPTICS_EVENT_EVENTS_LOST = 5           /* error: how many events were dropped (queue full) */
+} haptics_event_type;
+
+/* One event; set `size` to sizeof(haptics_event) before the call. */
+typedef struct haptics_event {
+    uint32_t size;
+    int32_t type;             /* haptics_event_type */
+    int32_t error;            /* a negative errno, or a count (see the type) */
+    int32_t reserved;
+    int64_t time;             /* monotonic ns, where the type has one */
+    char name[128];
+    char path[64];
+} haptics_event;
+
+/*
+ * haptics_poll_event — takes the oldest event not yet taken into *event: 1 when there was one,
+ * 0 when there is none (event->type is then HAPTICS_EVENT_NONE), or a negative code. The engine
+ * keeps the last 256 events; older ones are dropped and a HAPTICS_EVENT_EVENTS_LOST says how many.
+ * Never blocks for long (a short lock the realtime path never takes).
+ */
+int haptics_poll_event(haptics_engine *engine, haptics_event *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HAPTICS_H */

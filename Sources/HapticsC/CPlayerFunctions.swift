@@ -1,0 +1,141 @@
+import CHapticsABI
+import Glibc
+import Haptics
+
+// Pattern players (haptics.h: "Pattern players"). Making one reads and renders (control side);
+// the controls are realtime-safe: one lock-free submission each, refused with -EAGAIN when the
+// queue is full.
+
+@inline(__always)
+func withPlayer(_ handle: OpaquePointer?, _ body: (HapticPatternPlayer) -> Int32) -> Int32 {
+    guard let handle else { return CResult.invalidArgument }
+    guard let player = CPlayer.from(handle) else { return CResult.badHandle }
+    return body(player.player)
+}
+
+@inline(__always)
+private func queued(_ accepted: Bool) -> Int32 {
+    accepted ? CResult.ok : CResult.code(EAGAIN)
+}
+
+private func store(_ make: () throws -> HapticPatternPlayer, in out: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {
+    do {
+        out.pointee = CPlayer(player: try make()).retainedPointer()
+        return CResult.ok
+    } catch {
+        return CResult.failure(error)
+    }
+}
+
+@_cdecl("haptics_player_new_from_file")
+public func haptics_player_new_from_file(
+    _ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    withEngine(handle) { engine in
+        guard let path, let out else {
+            LastError.set("haptics_player_new_from_file: the path or the player pointer is NULL")
+            return CResult.invalidArgument
+        }
+        return store({ try engine.makePlayer(contentsOf: CText.string(path)) }, in: out)
+    }
+}
+
+@_cdecl("haptics_player_new_from_memory")
+public func haptics_player_new_from_memory(
+    _ handle: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ size: Int, _ name: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    withEngine(handle) { engine in
+        guard let bytes, let out else {
+            LastError.set("haptics_player_new_from_memory: the bytes or the player pointer is NULL")
+            return CResult.invalidArgument
+        }
+        let fileName = name.map(CText.string) ?? "memory"
+        let limit = PatternLimits.default.maximumFileSize
+        guard size <= limit else {
+            LastError.set("\(fileName): the pattern is \(size) bytes, more than the limit of \(limit) bytes")
+            return CResult.code(EFBIG)
+        }
+        let text = Array(UnsafeRawBufferPointer(start: bytes, count: size))
+        return store({ try engine.makePlayer(pattern: AHAPDecoder().decode(text, fileName: fileName).pattern) }, in: out)
+    }
+}
+
+@_cdecl("haptics_player_free")
+public func haptics_player_free(_ handle: OpaquePointer?) {
+    guard let handle, let player = CPlayer.from(handle) else { return }
+    player.player.stop()
+    CPlayer.release(handle)
+}
+
+@_cdecl("haptics_player_start")
+public func haptics_player_start(
+    _ handle: OpaquePointer?, _ feltAt: Int64, _ withSound: Int32, _ outcome: UnsafeMutablePointer<haptics_outcome>?
+) -> Int32 {
+    withPlayer(handle) { player in
+        if withSound != 0 {
+            let both = player.start(at: instant(feltAt))
+            return COutcome.report(both.haptics, audio: both.audio, into: outcome)
+        }
+        return COutcome.report(player.start(feltAt: instant(feltAt)), audio: .notPlayed(.notRequested), into: outcome)
+    }
+}
+
+@_cdecl("haptics_player_stop")
+public func haptics_player_stop(_ handle: OpaquePointer?, _ at: Int64) -> Int32 {
+    withPlayer(handle) { queued($0.stop(at: instant(at))) }
+}
+
+@_cdecl("haptics_player_set_looping")
+public func haptics_player_set_looping(_ handle: OpaquePointer?, _ looping: Int32, _ at: Int64) -> Int32 {
+    withPlayer(handle) { queued($0.setLooping(looping != 0, at: instant(at))) }
+}
+
+@_cdecl("haptics_player_seek")
+public func haptics_player_seek(_ handle: OpaquePointer?, _ offset: Int64, _ at: Int64) -> Int32 {
+    withPlayer(handle) { player in
+        guard offset >= 0 else { return CResult.invalidArgument }
+        return queued(player.seek(to: .nanoseconds(offset), at: instant(at)))
+    }
+}
+
+@_cdecl("haptics_player_set_rate")
+public func haptics_player_set_rate(_ handle: OpaquePointer?, _ rate: Double, _ at: Int64) -> Int32 {
+    withPlayer(handle) { player in
+        do {
+            return queued(try player.setPlaybackRate(rate, at: instant(at)))
+        } catch {
+            return CResult.invalidArgument
+        }
+    }
+}
+
+@_cdecl("haptics_player_set_parameter")
+public func haptics_player_set_parameter(_ handle: OpaquePointer?, _ parameter: Int32, _ value: Double, _ at: Int64) -> Int32 {
+    withPlayer(handle) { player in
+        let id: DynamicParameterID
+        switch parameter {
+        case 0: id = .hapticIntensityControl
+        case 1: id = .hapticSharpnessControl
+        case 2: id = .hapticAttackTimeControl
+        case 3: id = .hapticDecayTimeControl
+        case 4: id = .hapticReleaseTimeControl
+        case 5: id = .audioVolumeControl
+        default: return CResult.invalidArgument
+        }
+        do {
+            return queued(try player.send(id, value: value, at: instant(at)))
+        } catch {
+            return CResult.invalidArgument
+        }
+    }
+}
+
+@_cdecl("haptics_player_get_duration")
+public func haptics_player_get_duration(_ handle: OpaquePointer?, _ duration: UnsafeMutablePointer<Int64>?) -> Int32 {
+    withPlayer(handle) { player in
+        guard let duration else { return CResult.invalidArgument }
+        duration.pointee = player.duration.nanoseconds
+        return CResult.ok
+    }
+}

@@ -1,0 +1,131 @@
+import HapticsRendering
+import HapticsSystem
+
+// Holds, on the processing side: a channel's output is the combination of what its players ask
+// for and its direct level (`setMotorLevels`), and whatever it holds is performed again before
+// the output's own end of it (`Actuator.lifetimeOfPerformedLevel`), so a level ends only when the
+// engine ends it. Like the rest of processing: no allocation, no lock, no logging.
+extension Scheduler {
+    /// A renewal is never sooner than this after the perform it renews, whatever an output says
+    /// its lifetime is: an output answering 0 cannot make the realtime thread spin.
+    static var shortestRenewalSpan: Int64 { 1_000_000 }
+    /// Lifetimes are taken up to a day: far beyond any kernel length, and far from overflowing.
+    static var longestRenewalSpan: Int64 { 86_400 * 1_000_000_000 }
+
+    /// The earliest channel event (a direct level's end or a renewal) and its channel; `(.max, -1)`
+    /// when no channel has one.
+    func nextChannelEvent() -> (time: Int64, channel: Int) {
+        let states = realtime.pointee.channelStates
+        var time = Int64.max
+        var channel = -1
+        for index in 0..<channelCount.load(ordering: .acquiring) where states[index].nextEventTime < time {
+            time = states[index].nextEventTime
+            channel = index
+        }
+        return (time, channel)
+    }
+
+    /// Performs the channel's event due at `time`: its direct level ends, or its held level is
+    /// renewed.
+    func serviceChannel(_ channel: Int, at time: Int64, now: Int64) {
+        let state = realtime.pointee.channelStates[channel]
+        guard state.directEnd > state.renewal else {
+            realtime.pointee.channelStates[channel].direct = .stop
+            realtime.pointee.channelStates[channel].directEnd = .max
+            if state.playerLevel != state.last { output(channel, player: -1, deadline: time, now: now) }
+            return
+        }
+        renew(channel, at: time, now: now)
+    }
+
+    /// Applies a `setMotorLevels` submission: replaces the channel's direct level (or removes it),
+    /// and tells the output when that changes what it plays.
+    func applyMotorLevels(_ command: SchedulerCommand, now: Int64) {
+        let channel = Int(command.player)
+        guard channel >= 0 && channel < channelCount.load(ordering: .acquiring) else {
+            ignoredCount.add(1, ordering: .relaxed)
+            return
+        }
+        appliedCount.add(1, ordering: .relaxed)
+        let time = command.time
+        let level = channels[channel].profile.command(
+            lowMotor: UInt16(truncatingIfNeeded: command.motorLevels >> 16),
+            highMotor: UInt16(truncatingIfNeeded: command.motorLevels))
+        let end = command.argument
+        if level.isSilent || end <= time || end <= now {
+            realtime.pointee.channelStates[channel].direct = .stop
+            realtime.pointee.channelStates[channel].directEnd = .max
+        } else {
+            realtime.pointee.channelStates[channel].direct = level
+            realtime.pointee.channelStates[channel].directEnd = end
+        }
+        let state = realtime.pointee.channelStates[channel]
+        if combined(state.playerLevel, state.direct) != state.last {
+            output(channel, player: -1, deadline: time, now: now)
+        }
+    }
+
+    /// Tells the channel's output the combination of its players' level and its direct level, and
+    /// arms the renewal of what it holds now.
+    func output(_ channel: Int, player: Int, deadline: Int64, now: Int64) {
+        let state = realtime.pointee.channelStates[channel]
+        let command = combined(state.playerLevel, state.direct)
+        channels[channel].output.perform(
+            command, channel: ChannelID(rawValue: channel),
+            deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
+        realtime.pointee.channelStates[channel].last = command
+        realtime.pointee.channelStates[channel].silent = command.isSilent
+        emittedCount.add(1, ordering: .relaxed)
+        let lateness = now - deadline
+        if lateness > maximumLatenessValue.load(ordering: .relaxed) {
+            maximumLatenessValue.store(lateness, ordering: .relaxed)
+        }
+        trace(TraceRecord(event: .emitted, channel: Int32(channel), player: Int32(player), command: command,
+                          deadline: MonotonicInstant(nanoseconds: deadline), time: MonotonicInstant(nanoseconds: now)))
+        armRenewal(channel, holding: command, now: now)
+    }
+
+    /// Performs the level the channel holds once more, before the output would end it on its own.
+    private func renew(_ channel: Int, at time: Int64, now: Int64) {
+        let command = realtime.pointee.channelStates[channel].last
+        guard !command.isSilent else {
+            realtime.pointee.channelStates[channel].renewal = .max
+            return
+        }
+        channels[channel].output.perform(
+            command, channel: ChannelID(rawValue: channel),
+            deadline: MonotonicInstant(nanoseconds: time), now: MonotonicInstant(nanoseconds: now))
+        renewedCount.add(1, ordering: .relaxed)
+        let lateness = now - time
+        if lateness > maximumRenewalLatenessValue.load(ordering: .relaxed) {
+            maximumRenewalLatenessValue.store(lateness, ordering: .relaxed)
+        }
+        trace(TraceRecord(event: .renewed, channel: Int32(channel), player: -1, command: command,
+                          deadline: MonotonicInstant(nanoseconds: time), time: MonotonicInstant(nanoseconds: now)))
+        armRenewal(channel, holding: command, now: now)
+    }
+
+    /// Sets when the level just performed must be performed again: `renewalLead` (at most half the
+    /// lifetime) before the output's own end of it; never, for silence or an output that holds
+    /// levels until told otherwise.
+    private func armRenewal(_ channel: Int, holding command: ActuatorCommand, now: Int64) {
+        guard !command.isSilent,
+              let lifetime = channels[channel].output.lifetimeOfPerformedLevel(
+                  on: ChannelID(rawValue: channel), now: MonotonicInstant(nanoseconds: now))
+        else {
+            realtime.pointee.channelStates[channel].renewal = .max
+            return
+        }
+        let span = min(max(lifetime.nanoseconds, 0), Self.longestRenewalSpan)
+        let lead = min(configuration.renewalLead.nanoseconds, span / 2)
+        realtime.pointee.channelStates[channel].renewal = now + max(span - lead, Self.shortestRenewalSpan)
+    }
+
+    /// What the output plays: the players' level plus the direct level, saturating per motor. Of
+    /// two levels of different kinds (which one device's profile never makes), the players' wins.
+    func combined(_ playerLevel: ActuatorCommand, _ direct: ActuatorCommand) -> ActuatorCommand {
+        if direct.isSilent { return playerLevel }
+        if playerLevel.isSilent { return direct }
+        return Self.saturatingSum(playerLevel, direct) ?? playerLevel
+    }
+}

@@ -1,0 +1,275 @@
+/* The C interface, called as a C program calls it: every function of <haptics/haptics.h>, with its
+ * error paths, on simulated devices (no hardware). Prints each failed check with its line and exits
+ * 1 when any failed; the last line is "c-interface: N checks, M failed". */
+#define _POSIX_C_SOURCE 200809L
+#include <haptics/haptics.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int checks;
+static int failures;
+
+#define CHECK(condition)                                                                  \
+    do {                                                                                  \
+        checks++;                                                                         \
+        if (!(condition)) {                                                               \
+            failures++;                                                                   \
+            fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #condition);       \
+        }                                                                                 \
+    } while (0)
+
+#define CHECK_INT(actual, expected)                                                       \
+    do {                                                                                  \
+        long long a_ = (long long)(actual), e_ = (long long)(expected);                   \
+        checks++;                                                                         \
+        if (a_ != e_) {                                                                   \
+            failures++;                                                                   \
+            fprintf(stderr, "%s:%d: %s is %lld, expected %lld\n", __FILE__, __LINE__,     \
+                    #actual, a_, e_);                                                     \
+        }                                                                                 \
+    } while (0)
+
+#define CHECK_STR(actual, expected)                                                       \
+    do {                                                                                  \
+        const char *a_ = (actual), *e_ = (expected);                                      \
+        checks++;                                                                         \
+        if (a_ == NULL || strcmp(a_, e_) != 0) {                                          \
+            failures++;                                                                   \
+            fprintf(stderr, "%s:%d: %s is \"%s\", expected \"%s\"\n", __FILE__, __LINE__, \
+                    #actual, a_ ? a_ : "(null)", e_);                                     \
+        }                                                                                 \
+    } while (0)
+
+static const char pattern_text[] =
+    "{ \"Version\": 1, \"Pattern\": [\n"
+    "  { \"Event\": { \"Time\": 0, \"EventType\": \"HapticContinuous\", \"EventDuration\": 0.5,\n"
+    "    \"EventParameters\": [ { \"ParameterID\": \"HapticIntensity\", \"ParameterValue\": 0.8 } ] } }\n"
+    "] }\n";
+
+static const char bad_text[] = "{ \"Pattern\": [ 1 ] }";
+
+static haptics_outcome outcome_of_size(void) {
+    haptics_outcome outcome;
+    memset(&outcome, 0xAB, sizeof outcome);
+    outcome.size = sizeof outcome;
+    return outcome;
+}
+
+static void test_version_errors_clock(void) {
+    int64_t before, after;
+    CHECK_STR(haptics_version(), HAPTICS_VERSION_STRING);
+    CHECK_STR(haptics_strerror(0), "success");
+    CHECK_STR(haptics_strerror(-ENODEV), "no haptic device");
+    CHECK_STR(haptics_strerror(ENODEV), "no haptic device");
+    CHECK_STR(haptics_strerror(-ECANCELED), "haptics are switched off, muted, or the application is inactive");
+    CHECK_STR(haptics_strerror(-12345), "unknown error");
+    CHECK_STR(haptics_last_error(), "");
+    before = haptics_now();
+    after = haptics_now();
+    CHECK(before > 0);
+    CHECK(after >= before);
+}
+
+static void test_handles(void) {
+    haptics_engine *engine = NULL;
+    uint64_t garbage[8] = {0};
+    haptics_outcome outcome = outcome_of_size();
+    CHECK_INT(haptics_engine_new_simulated(0, &engine), -EINVAL);
+    CHECK_INT(haptics_engine_new_simulated(17, &engine), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_engine_new_simulated: count 17 is outside 1…16, or the engine pointer is NULL");
+    CHECK_INT(haptics_engine_new_simulated(1, NULL), -EINVAL);
+    CHECK(engine == NULL);
+    CHECK_INT(haptics_play(NULL, HAPTICS_SELECTION, 1, 0, &outcome), -EINVAL);
+    CHECK_INT(haptics_play((haptics_engine *)garbage, HAPTICS_SELECTION, 1, 0, &outcome), -EBADF);
+    CHECK_INT(haptics_player_stop((haptics_player *)garbage, 0), -EBADF);
+    CHECK_INT(haptics_device_count(NULL), -EINVAL);
+    CHECK_INT(haptics_engine_stop((haptics_engine *)garbage), -EBADF);
+    haptics_engine_free(NULL);
+    haptics_player_free(NULL);
+    CHECK_INT(haptics_engine_new_with_nodes(NULL, 1, &engine), -EINVAL);
+    {
+        const char *missing[] = {"/nonexistent/event0"};
+        CHECK_INT(haptics_engine_new_with_nodes(missing, 1, &engine), -ENOENT);
+        CHECK(strstr(haptics_last_error(), "/nonexistent/event0") != NULL);
+        CHECK_INT(haptics_engine_new_with_nodes(missing, 0, &engine), -EINVAL);
+    }
+}
+
+static void test_devices(haptics_engine *engine) {
+    haptics_device_info info;
+    memset(&info, 0, sizeof info);
+    CHECK_INT(haptics_device_count(engine), 2);
+    CHECK_INT(haptics_device_get_info(engine, 0, &info), -EINVAL); /* size not set */
+    info.size = sizeof info;
+    CHECK_INT(haptics_device_get_info(engine, 2, &info), -ERANGE);
+    CHECK_STR(haptics_last_error(), "haptics_device_get_info: no device 2; the engine has 2");
+    CHECK_INT(haptics_device_get_info(engine, -1, &info), -ERANGE);
+    CHECK_INT(haptics_device_get_info(engine, 1, &info), 0);
+    CHECK_INT(info.state, HAPTICS_DEVICE_PLAYING);
+    CHECK_STR(info.name, "simulated");
+    CHECK_STR(info.path, "");
+    CHECK_STR(info.profile, "simulated");
+    CHECK_INT(haptics_device_get_info(engine, 0, NULL), -EINVAL);
+}
+
+static void test_plays(haptics_engine *engine) {
+    haptics_outcome outcome = outcome_of_size();
+    int64_t now = haptics_now();
+    double gain = -1;
+
+    CHECK_INT(haptics_play(engine, HAPTICS_IMPACT_HEAVY, 0.7, 0, &outcome), 0);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NONE);
+    CHECK(outcome.felt_at >= now);
+    CHECK_INT(outcome.audio_reason, HAPTICS_REASON_NOT_REQUESTED);
+    CHECK_INT(outcome.audible_at, 0);
+    CHECK_INT(haptics_play(engine, HAPTICS_SELECTION, 1, 0, NULL), 0);
+
+    CHECK_INT(haptics_play(engine, (haptics_feedback)99, 1, 0, &outcome), -EINVAL);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_UNSUPPORTED);
+    CHECK_INT(haptics_play(engine, HAPTICS_IMPACT_LIGHT, NAN, 0, &outcome), -EINVAL);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_INVALID_INTENSITY);
+    CHECK_INT(outcome.felt_at, 0);
+    CHECK_INT(haptics_play(engine, HAPTICS_IMPACT_LIGHT, 1, haptics_now() + 7200000000000LL, &outcome), -ERANGE);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_ONSET_OUT_OF_RANGE);
+
+    /* An onset ahead is kept exactly (simulated devices have no rise time). */
+    now = haptics_now();
+    CHECK_INT(haptics_play(engine, HAPTICS_NOTIFICATION_SUCCESS, 1, now + 100000000, &outcome), 0);
+    CHECK_INT(outcome.felt_at, now + 100000000);
+    CHECK_INT(haptics_play_synced(engine, HAPTICS_IMPACT_RIGID, 1, now + 200000000, &outcome), 0);
+    CHECK_INT(outcome.felt_at, now + 200000000);
+    CHECK_INT(haptics_play_with_sound(engine, HAPTICS_IMPACT_SOFT, 1, 0, &outcome), 0);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NONE);
+    CHECK_INT(outcome.audio_reason, HAPTICS_REASON_NO_AUDIO_OUTPUT);
+
+    /* The switches, and the reasons they give. */
+    CHECK_INT(haptics_is_enabled(engine), 1);
+    CHECK_INT(haptics_set_enabled(engine, 0), 0);
+    CHECK_INT(haptics_is_enabled(engine), 0);
+    CHECK_INT(haptics_play(engine, HAPTICS_SELECTION, 1, 0, &outcome), -ECANCELED);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_DISABLED);
+    CHECK_INT(haptics_set_enabled(engine, 1), 0);
+
+    CHECK_INT(haptics_set_gain(engine, NAN), -EINVAL);
+    CHECK_INT(haptics_get_gain(engine, &gain), 0);
+    CHECK(gain == 1.0);
+    CHECK_INT(haptics_set_gain(engine, 5), 0);
+    CHECK_INT(haptics_get_gain(engine, &gain), 0);
+    CHECK(gain == 1.0);
+    CHECK_INT(haptics_set_gain(engine, 0), 0);
+    CHECK_INT(haptics_play(engine, HAPTICS_SELECTION, 1, 0, &outcome), -ECANCELED);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_MUTED);
+    CHECK_INT(haptics_set_gain(engine, 0.5), 0);
+    CHECK_INT(haptics_get_gain(engine, &gain), 0);
+    CHECK(gain == 0.5);
+    CHECK_INT(haptics_get_gain(engine, NULL), -EINVAL);
+
+    CHECK_INT(haptics_set_application_active(engine, 0), 0);
+    CHECK_INT(haptics_play(engine, HAPTICS_SELECTION, 1, 0, &outcome), -ECANCELED);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_APPLICATION_INACTIVE);
+    CHECK_INT(haptics_set_application_active(engine, 1), 0);
+
+    CHECK_INT(haptics_prepare(engine, HAPTICS_IMPACT_MEDIUM), 0);
+    CHECK_INT(haptics_prepare(engine, (haptics_feedback)42), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_prepare: 42 is not a haptics_feedback value (0…8)");
+
+    CHECK_INT(haptics_engine_stop(engine), 0);
+    CHECK_INT(haptics_play(engine, HAPTICS_SELECTION, 1, 0, &outcome), -ESHUTDOWN);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_ENGINE_STOPPED);
+    CHECK_INT(haptics_engine_start(engine), 0);
+    CHECK_INT(haptics_play(engine, HAPTICS_SELECTION, 1, 0, &outcome), 0);
+}
+
+static void test_players(haptics_engine *engine) {
+    haptics_player *player = NULL;
+    haptics_outcome outcome = outcome_of_size();
+    int64_t duration = 0;
+    char path[] = "/tmp/haptics-c-test-XXXXXX";
+    int fd;
+
+    CHECK_INT(haptics_player_new_from_memory(engine, pattern_text, strlen(pattern_text), "hum.ahap", &player), 0);
+    CHECK(player != NULL);
+    CHECK_INT(haptics_player_get_duration(player, &duration), 0);
+    CHECK_INT(duration, 500000000);
+    CHECK_INT(haptics_player_get_duration(player, NULL), -EINVAL);
+    CHECK_INT(haptics_player_start(player, 0, 0, &outcome), 0);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NONE);
+    CHECK_INT(haptics_player_start(player, 0, 1, &outcome), 0);
+    CHECK_INT(outcome.audio_reason, HAPTICS_REASON_NO_SOUND);
+    CHECK_INT(haptics_player_set_looping(player, 1, 0), 0);
+    CHECK_INT(haptics_player_seek(player, 250000000, 0), 0);
+    CHECK_INT(haptics_player_seek(player, -1, 0), -EINVAL);
+    CHECK_INT(haptics_player_set_rate(player, 0.5, 0), 0);
+    CHECK_INT(haptics_player_set_rate(player, 1000, 0), -EINVAL);
+    CHECK_INT(haptics_player_set_rate(player, NAN, 0), -EINVAL);
+    CHECK_INT(haptics_player_set_parameter(player, HAPTICS_PARAMETER_INTENSITY, 0.5, 0), 0);
+    CHECK_INT(haptics_player_set_parameter(player, (haptics_parameter)99, 0.5, 0), -EINVAL);
+    CHECK_INT(haptics_player_set_parameter(player, HAPTICS_PARAMETER_SHARPNESS, NAN, 0), -EINVAL);
+    CHECK_INT(haptics_player_stop(player, 0), 0);
+    /* A player is not an engine, nor an engine a player. */
+    CHECK_INT(haptics_play((haptics_engine *)player, HAPTICS_SELECTION, 1, 0, NULL), -EBADF);
+    CHECK_INT(haptics_player_stop((haptics_player *)engine, 0), -EBADF);
+    haptics_player_free(player);
+
+    player = NULL;
+    CHECK_INT(haptics_player_new_from_memory(engine, bad_text, strlen(bad_text), "bad.ahap", &player), -EILSEQ);
+    CHECK_STR(haptics_last_error(), "bad.ahap:1:16: Pattern[0]: expected an object, found 1");
+    CHECK(player == NULL);
+    CHECK_INT(haptics_player_new_from_memory(engine, NULL, 0, NULL, &player), -EINVAL);
+    CHECK_INT(haptics_player_new_from_file(engine, "/nonexistent/door.ahap", &player), -ENOENT);
+    CHECK_STR(haptics_last_error(), "/nonexistent/door.ahap: cannot open the file: No such file or directory");
+    CHECK_INT(haptics_player_new_from_file(engine, NULL, &player), -EINVAL);
+
+    fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+        CHECK_INT(write(fd, pattern_text, strlen(pattern_text)), (long long)strlen(pattern_text));
+        close(fd);
+        CHECK_INT(haptics_player_new_from_file(engine, path, &player), 0);
+        CHECK_INT(haptics_player_start(player, haptics_now() + 10000000, 0, &outcome), 0);
+        unlink(path);
+    }
+    /* Left to outlive the engine: its handle stays valid and plays nothing. */
+    haptics_engine_free(engine);
+    CHECK_INT(haptics_player_start(player, 0, 0, &outcome), -ESHUTDOWN);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_ENGINE_STOPPED);
+    haptics_player_free(player);
+}
+
+static void test_sound_and_events(haptics_engine *engine) {
+    haptics_event event;
+    memset(&event, 0, sizeof event);
+    CHECK_INT(haptics_poll_event(engine, &event), -EINVAL); /* size not set */
+    event.size = sizeof event;
+    CHECK_INT(haptics_poll_event(engine, &event), 0);
+    CHECK_INT(event.type, HAPTICS_EVENT_NONE);
+    CHECK_INT(haptics_poll_event(engine, NULL), -EINVAL);
+    CHECK_INT(haptics_audio_attach(engine, "haptics-test-no-such-device"), -ENODEV);
+    CHECK(strstr(haptics_last_error(), "haptics-test-no-such-device") != NULL);
+    CHECK_INT(haptics_audio_set_muted(engine, 1), 0);
+    CHECK_INT(haptics_audio_set_muted(engine, 0), 0);
+}
+
+int main(void) {
+    haptics_engine *engine = NULL;
+    test_version_errors_clock();
+    test_handles();
+    CHECK_INT(haptics_engine_new_simulated(2, &engine), 0);
+    if (engine != NULL) {
+        test_devices(engine);
+        test_plays(engine);
+        test_sound_and_events(engine);
+        test_players(engine); /* frees the engine */
+    }
+    engine = NULL;
+    CHECK_INT(haptics_engine_new_automatic(&engine), 0);
+    CHECK(haptics_device_count(engine) >= 1);
+    haptics_engine_free(engine);
+    printf("c-interface: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
