@@ -6,6 +6,10 @@ import HapticsScheduler
 /// item the program rendered for it and the scheduler resources holding that program.
 struct EngineDevice {
     let output: HapticEngine.Output
+    /// The engine's id of the device (`HapticDevice.ID`), kept across unplugging.
+    let deviceID: HapticDevice.ID
+    /// The profile it was rendered for: the output's, or its settings' (`DeviceSettings.profile`).
+    let profile: DeviceProfile
     let channel: ChannelID
     /// Per vocabulary item, in `HapticEngine.vocabulary` order.
     var programs: [Program]

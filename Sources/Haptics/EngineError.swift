@@ -7,8 +7,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `start()` was called on an engine whose clock is not the system monotonic clock; drive it
     /// with `startManuallyDriven()` and `process()` instead.
     case clockNotRealtime
-    /// Every scheduler channel has been used: the engine can have had at most this many devices
-    /// over its lifetime (`SchedulerConfiguration.maximumChannels`).
+    /// Every scheduler channel serves a device: at most this many devices play at once
+    /// (`SchedulerConfiguration.maximumChannels`). A lost device's channel serves the next device.
     case tooManyOutputs(maximum: Int)
     /// The scheduler has no room left for the device's programs or players.
     case schedulerFull(SchedulerError)
@@ -23,6 +23,13 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An output given to `addOutput` has a profile value outside its range
     /// (`DeviceProfile.validate()`).
     case invalidProfile(DeviceProfileError)
+    /// A device gain given to `setGain(_:for:)` is NaN or outside 0…1.
+    case gainOutOfRange(Double)
+    /// `setProfile(named:for:)` was given a name no built-in profile has; `available` lists them.
+    case unknownProfile(name: String, available: [String])
+    /// A device profile file given to `loadProfile(contentsOf:for:)` is unreadable or wrong, at
+    /// the line and column the error names.
+    case profileFile(DeviceProfileFileError)
     /// A pattern given to `makePlayer(pattern:)` has a time that is negative, not a finite number,
     /// or ends after `HapticEngine.maximumPatternDuration`: `path` names it (`events[2].duration`,
     /// `curves[0].controlPoints[3].time`), `seconds` is the offending time or end.
@@ -38,7 +45,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case .clockNotRealtime:
             return "the realtime thread needs the system monotonic clock; drive this engine with process()"
         case let .tooManyOutputs(maximum):
-            return "the engine has used all \(maximum) device channels (SchedulerConfiguration.maximumChannels)"
+            return "all \(maximum) device channels are in use (SchedulerConfiguration.maximumChannels)"
         case let .schedulerFull(error):
             return "no room for the device's programs: \(error)"
         case .audioAlreadyAttached:
@@ -51,6 +58,12 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no sound cue for \(names.joined(separator: ", "))"
         case let .invalidProfile(error):
             return "device profile: \(error)"
+        case let .gainOutOfRange(gain):
+            return "device gain \(gain) is outside 0…1"
+        case let .unknownProfile(name, available):
+            return "unknown profile '\(name)' (built in: \(available.joined(separator: ", ")))"
+        case let .profileFile(error):
+            return "profile file \(error)"
         case let .patternTimeOutOfRange(path, seconds):
             return "pattern: \(path) is \(seconds) s, outside 0…3600 s"
         case let .hapticTimeOverLimit(path, seconds):

@@ -7,11 +7,19 @@ import HapticsSystem
 ///
 /// Call `prepare()` shortly before the impact (a prepared generator plays sooner on real devices);
 /// then `impactOccurred(intensity:)`. Safe from any thread; never blocks.
+///
+/// Intensities play in steps of `HapticEngine.intensityStep` (1/16), and so does the engine gain
+/// on devices without a gain of their own, so a prepared impact is one `write()` on an evdev
+/// device at any intensity: `prepare()` uploads the level of the intensity last played (1 before
+/// the first play) and the levels of the other 15 intensities while the device has free slots
+/// (on an ff-memless pad with nothing else prepared, all but the farthest from the last one).
 public final class ImpactFeedbackGenerator: Sendable {
     /// The impact style.
     public let style: ImpactStyle
     /// The engine that plays it.
     public let engine: HapticEngine
+    /// The devices it plays and prepares on (all by default).
+    public let devices: DeviceSelection
     private let entry: VocabularyEntry?
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
@@ -23,27 +31,31 @@ public final class ImpactFeedbackGenerator: Sendable {
     }
     private let sound = Atomic<Bool>(false)
 
-    /// Creates a generator for `style` on `engine`.
-    public init(style: ImpactStyle = .medium, engine: HapticEngine) {
+    /// Creates a generator for `style` on `engine`, playing on `devices` (all by default: one
+    /// generator per player's pad for local multiplayer).
+    public init(style: ImpactStyle = .medium, engine: HapticEngine, devices: DeviceSelection = .all) {
         self.style = style
         self.engine = engine
+        self.devices = devices
         self.entry = engine.vocabularyEntry(for: .impact(style))
     }
 
-    /// Gets ready to play within the next few seconds.
+    /// Gets ready to play within the next few seconds, at any intensity (see the type's notes on
+    /// steps and slots). Control side: may block on device uploads.
     public func prepare() {
-        if let entry { engine.prepare(entry) }
+        if let entry { engine.prepare(entry, on: devices) }
     }
 
     /// Whether a preparation is still holding.
     public var isPrepared: Bool { entry.map(engine.isPrepared) ?? false }
 
     /// Plays the impact now, at `intensity`: clamped to 0…1, as the platform guidelines' impacts
-    /// are; a NaN or infinite intensity is refused with `.notPlayed(.invalidIntensity)`.
+    /// are, and rounded to the nearest step of `HapticEngine.intensityStep` (0.7 plays as 0.6875);
+    /// a NaN or infinite intensity is refused with `.notPlayed(.invalidIntensity)`.
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: intensity, at: nil, withSound: playsSound).haptics
+        return engine.play(entry, intensity: intensity, at: nil, withSound: playsSound, on: devices).haptics
     }
 
     /// Plays the impact so that it is felt at `feltAt` (e.g. when a sound becomes audible), with
@@ -52,7 +64,7 @@ public final class ImpactFeedbackGenerator: Sendable {
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0, feltAt: MonotonicInstant) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: intensity, at: feltAt, withSound: playsSound).haptics
+        return engine.play(entry, intensity: intensity, at: feltAt, withSound: playsSound, on: devices).haptics
     }
 }
 
@@ -60,6 +72,8 @@ public final class ImpactFeedbackGenerator: Sendable {
 public final class NotificationFeedbackGenerator: Sendable {
     /// The engine that plays it.
     public let engine: HapticEngine
+    /// The devices it plays and prepares on (all by default).
+    public let devices: DeviceSelection
     private let entries: [VocabularyEntry?]
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
@@ -70,22 +84,23 @@ public final class NotificationFeedbackGenerator: Sendable {
     }
     private let sound = Atomic<Bool>(false)
 
-    /// Creates a generator on `engine`.
-    public init(engine: HapticEngine) {
+    /// Creates a generator on `engine`, playing on `devices` (all by default).
+    public init(engine: HapticEngine, devices: DeviceSelection = .all) {
         self.engine = engine
+        self.devices = devices
         self.entries = NotificationType.allCases.map { engine.vocabularyEntry(for: .notification($0)) }
     }
 
     /// Gets every notification type ready for the next few seconds.
     public func prepare() {
-        for case let entry? in entries { engine.prepare(entry) }
+        for case let entry? in entries { engine.prepare(entry, on: devices) }
     }
 
     /// Plays the notification of `type` now.
     @discardableResult
     public func notificationOccurred(_ type: NotificationType) -> PlaybackOutcome {
         guard let entry = entries[index(of: type)] else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound).haptics
+        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound, on: devices).haptics
     }
 
     private func index(of type: NotificationType) -> Int {
@@ -101,6 +116,8 @@ public final class NotificationFeedbackGenerator: Sendable {
 public final class SelectionFeedbackGenerator: Sendable {
     /// The engine that plays it.
     public let engine: HapticEngine
+    /// The devices it plays and prepares on (all by default).
+    public let devices: DeviceSelection
     private let entry: VocabularyEntry?
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
@@ -111,21 +128,22 @@ public final class SelectionFeedbackGenerator: Sendable {
     }
     private let sound = Atomic<Bool>(false)
 
-    /// Creates a generator on `engine`.
-    public init(engine: HapticEngine) {
+    /// Creates a generator on `engine`, playing on `devices` (all by default).
+    public init(engine: HapticEngine, devices: DeviceSelection = .all) {
         self.engine = engine
+        self.devices = devices
         self.entry = engine.vocabularyEntry(for: .selection)
     }
 
     /// Gets ready to play within the next few seconds.
     public func prepare() {
-        if let entry { engine.prepare(entry) }
+        if let entry { engine.prepare(entry, on: devices) }
     }
 
     /// Plays a selection tick now.
     @discardableResult
     public func selectionChanged() -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound).haptics
+        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound, on: devices).haptics
     }
 }

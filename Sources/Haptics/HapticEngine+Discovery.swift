@@ -4,28 +4,53 @@ import HapticsScheduler
 
 extension HapticEngine {
     /// Opens the evdev event node at `path` as an output: its profile from the device catalog
-    /// (known controllers by vendor/product, else from its force-feedback bits), its name from the
-    /// device. Throws `permissionDenied` (with the udev-rule hint), `noForceFeedback`, or the failed
-    /// system call. The output's actuator stamps preparations on the system monotonic clock.
+    /// (known controllers by vendor/product, else from its force-feedback bits), its name and
+    /// identity (`eventNode`) from the device. Throws `permissionDenied` (with the udev-rule hint),
+    /// `noForceFeedback`, or the failed system call. The output's actuator stamps preparations on
+    /// the system monotonic clock.
     public static func evdevOutput(path: String) throws(DeviceError) -> Output {
         let device = try EvdevDevice(path: path)
         return Output(device: EvdevActuator(device: device), profile: DeviceCatalog.profile(for: device.info),
-                      name: device.info.name, path: path)
+                      name: device.info.name, path: path, eventNode: device.info)
     }
 
     /// The force-feedback devices in `directory` that this process can open, in node order.
     public static func discoverOutputs(in directory: String = "/dev/input") -> [Output] {
-        DeviceCatalog.discover(directory: directory).compactMap { info in
-            guard info.accessError == nil else { return nil }
-            return try? evdevOutput(path: info.path)
+        discover(in: directory).outputs
+    }
+
+    /// The force-feedback devices in `directory`: those this process can open as outputs, and
+    /// those it cannot (`accessError` says why: no permission, with the fix), in node order.
+    static func discover(in directory: String) -> (outputs: [Output], unavailable: [EvdevDeviceInfo]) {
+        var outputs: [Output] = []
+        var unavailable: [EvdevDeviceInfo] = []
+        for var info in DeviceCatalog.discover(directory: directory) {
+            if info.accessError == nil {
+                do throws(DeviceError) {
+                    outputs.append(try evdevOutput(path: info.path))
+                    continue
+                } catch {
+                    // Gone between the look and the open, or refused now: say so.
+                    info.accessError = error
+                }
+            }
+            unavailable.append(info)
         }
+        return (outputs, unavailable)
     }
 
     /// Creates an engine on the force-feedback devices found in `directory`, or on a simulated
     /// device when there is none (so an application runs the same everywhere).
+    ///
+    /// Nothing found is left unsaid: a device that exists but cannot be opened (no permission) is
+    /// listed in `devices` as `.unavailable` with the reason and raises `.deviceUnavailable`, and
+    /// the fallback to the simulated device raises `.fallbackToSimulatedDevice` (plays on it say
+    /// `.notPlayed(.noRealDevice)`). These events wait for the first handler or `events`
+    /// subscription, since they happen before anyone can listen.
     public convenience init(discovering directory: String, configuration: Configuration = Configuration()) {
-        let found = Self.discoverOutputs(in: directory)
-        self.init(outputs: found.isEmpty ? [.simulated()] : found, configuration: configuration)
+        let found = Self.discover(in: directory)
+        self.init(clock: SystemMonotonicClock(), outputs: found.outputs.isEmpty ? [.fallback()] : found.outputs,
+                  unavailable: found.unavailable, configuration: configuration)
     }
 
     /// The engine most applications want: every force-feedback device in `/dev/input` (else a

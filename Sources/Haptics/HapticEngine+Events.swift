@@ -10,6 +10,13 @@ extension HapticEngine {
         case deviceAdded(name: String, path: String?)
         /// A device stopped working (unplugged) and was removed; the other devices are unaffected.
         case deviceLost(name: String, path: String?, error: DeviceError)
+        /// A device exists but cannot be opened (`.permissionDenied` names the fix: the udev
+        /// `uaccess` rule); it is listed in `devices` as unavailable, and plays once it can be
+        /// opened.
+        case deviceUnavailable(name: String, path: String, error: DeviceError)
+        /// The engine found no device it could open and plays on a simulated device instead:
+        /// nothing is felt (plays say `.noRealDevice`).
+        case fallbackToSimulatedDevice
         /// The audio output's device stopped working (`errno`, e.g. `ENODEV`): sound is no
         /// longer scheduled (outcomes say `.deviceLost`); haptics go on, undelayed.
         case audioDeviceLost(errno: Errno)

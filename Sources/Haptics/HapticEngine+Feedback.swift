@@ -8,13 +8,29 @@ extension HapticEngine {
     /// The item's program is already loaded; this costs two lock-free submissions per output
     /// (intensity, start) and never blocks.
     ///
-    /// An impact's intensity is clamped to 0…1; a NaN or infinite one is refused with
+    /// An impact's intensity is clamped to 0…1 and played in steps of `intensityStep` (1/16,
+    /// nearest; 0.7 plays as 0.6875), so that a prepared impact is one `write()` at any intensity
+    /// (see `prepare(_:)`); a NaN or infinite one is refused with
     /// `.notPlayed(.invalidIntensity)`. A `feltAt` sooner than the devices can make is moved to the
     /// earliest they can (the outcome says when); one more than `schedulingHorizon` (one hour)
     /// ahead is refused with `.notPlayed(.onsetOutOfRange)`.
     @discardableResult
     public func play(_ feedback: Feedback, feltAt: MonotonicInstant? = nil) -> PlaybackOutcome {
         play(feedback, withSound: false, at: feltAt).haptics
+    }
+
+    /// Plays a vocabulary item on the selected devices only (player 2's pad: `on: [pad]`), as
+    /// `play(_:feltAt:)` does on all; as lock-free and allocation-free. `.notPlayed(.noDevice)` when
+    /// none of them is plugged in, `.notPlayed(.disabled)` when all of them are switched off.
+    @discardableResult
+    public func play(_ feedback: Feedback, on devices: DeviceSelection, feltAt: MonotonicInstant? = nil) -> PlaybackOutcome {
+        play(feedback, withSound: false, at: feltAt, on: devices).haptics
+    }
+
+    /// Plays a vocabulary item on one device; see `play(_:on:feltAt:)`.
+    @discardableResult
+    public func play(_ feedback: Feedback, on device: HapticDevice, feltAt: MonotonicInstant? = nil) -> PlaybackOutcome {
+        play(feedback, on: DeviceSelection(device), feltAt: feltAt)
     }
 
     /// Plays a vocabulary item with its sound cue: felt and heard at the same instant `onset`, or
@@ -30,14 +46,18 @@ extension HapticEngine {
     /// haptic; the outcome says what happened to each half. Lock-free and allocation-free, like
     /// `play(_:feltAt:)`, which says what intensities and onsets are accepted; a refused one
     /// refuses both halves, for the same reason.
+    ///
+    /// `devices` chooses where the haptic half plays (all devices by default); the sound plays
+    /// once, on the engine's audio output.
     @discardableResult
-    public func play(_ feedback: Feedback, withSound: Bool, at onset: MonotonicInstant? = nil) -> PlaybackOutcome.WithSound {
+    public func play(_ feedback: Feedback, withSound: Bool, at onset: MonotonicInstant? = nil,
+                     on devices: DeviceSelection = .all) -> PlaybackOutcome.WithSound {
         guard let entry = vocabularyEntry(for: feedback) else {
             return PlaybackOutcome.WithSound(haptics: .notPlayed(.unsupported), audio: .notPlayed(.noSound))
         }
         var intensity = 1.0
         if case let .impact(_, requested) = feedback { intensity = requested }
-        return play(entry, intensity: intensity, at: onset, withSound: withSound)
+        return play(entry, intensity: intensity, at: onset, withSound: withSound, on: devices)
     }
 
     /// The loaded entry of a vocabulary item (impact intensity ignored).
@@ -48,16 +68,18 @@ extension HapticEngine {
 
     /// Plays a vocabulary entry at `requestedIntensity` (clamped to 0…1, refused when not finite),
     /// felt at `requested` (as soon as possible when `nil` or sooner; refused beyond the horizon).
-    func play(_ entry: VocabularyEntry, intensity requestedIntensity: Double, at requested: MonotonicInstant?, withSound: Bool) -> PlaybackOutcome.WithSound {
+    func play(_ entry: VocabularyEntry, intensity requestedIntensity: Double, at requested: MonotonicInstant?, withSound: Bool,
+              on devices: DeviceSelection = .all) -> PlaybackOutcome.WithSound {
         let now = scheduler.currentTime()
         if let refusal = Self.refusal(intensity: requestedIntensity, onset: requested, now: now) {
             return PlaybackOutcome.WithSound(haptics: .notPlayed(refusal.haptics),
                                              audio: .notPlayed(withSound ? refusal.audio : .notRequested))
         }
+        let step = Self.steps(requestedIntensity)
         let intensity = min(max(requestedIntensity, 0), 1)
-        let hapticReason = silenceReason()
+        let hapticReason = silenceReason(on: devices)
         let sound = soundState(requested: withSound)
-        var lead: Int64 = hapticReason == nil ? entry.maximumLeadTime(roster) : 0
+        var lead: Int64 = hapticReason == nil ? entry.maximumLeadTime(roster, devices: devices) : 0
         if let audio = sound.audio { lead = max(lead, audio.output.minimumLeadTime.nanoseconds) }
         // Every output starts early by its own lead time, so devices with different rise times are
         // felt together, and the sound is heard then too; an onset that can no longer be met moves
@@ -65,7 +87,8 @@ extension HapticEngine {
         let earliest = now.advanced(by: min(lead, Self.schedulingHorizon.nanoseconds))
         let onset = max(requested ?? earliest, earliest)
         // The haptic goes first: nothing the sound does can hold it up.
-        let haptics = hapticReason.map(PlaybackOutcome.notPlayed) ?? submit(entry, intensity: intensity, feltAt: onset, now: now)
+        let haptics = hapticReason.map(PlaybackOutcome.notPlayed)
+            ?? submit(entry, step: step, feltAt: onset, now: now, on: devices)
         let audio: AudioOutcome
         if let reason = sound.reason {
             audio = .notPlayed(reason)
@@ -78,27 +101,40 @@ extension HapticEngine {
         return PlaybackOutcome.WithSound(haptics: haptics, audio: audio)
     }
 
-    /// Submits the item's start on every live channel so that it is felt at `feltAt`.
-    private func submit(_ entry: VocabularyEntry, intensity: Double, feltAt felt: MonotonicInstant, now: MonotonicInstant) -> PlaybackOutcome {
+    /// Submits the item's start on every live, enabled channel of `devices` so that it is felt at
+    /// `feltAt`, at the intensity `step` (of `intensityStep`), and remembers the step for the next
+    /// `prepare()`.
+    private func submit(_ entry: VocabularyEntry, step: Int, feltAt felt: MonotonicInstant, now: MonotonicInstant,
+                        on devices: DeviceSelection) -> PlaybackOutcome {
         let gain = self.gain
+        if step > 0 { entry.lastIntensityStep.store(step, ordering: .relaxed) }
         var scheduled = false
+        var reachedReal = false
         // Lock-free walk over the channels published so far; a channel lost meanwhile is skipped,
-        // and a submission that races its retirement is ignored by the scheduler.
-        for channel in 0..<roster.upperBound where roster.isLive(channel) {
+        // and a submission that races its retirement names released players, which the scheduler
+        // ignores. The snapshot keeps a slot read while the channel changed devices from being used.
+        for channel in 0..<roster.upperBound {
+            let snapshot = roster.snapshot(channel)
+            guard ChannelRoster.isLive(snapshot), roster.isEnabled(channel),
+                  devices.contains(roster.deviceID(channel)) else { continue }
             let slot = entry.slot(channel)
-            guard slot.playable else { continue }
+            let deviceGain = roster.gain(channel)
+            let real = roster.isReal(channel)
+            guard roster.holds(channel, snapshot), slot.playable else { continue }
             let start = felt.advanced(by: -slot.leadTime)
-            // A device with a hardware gain applies the gain itself: its levels stay as prepared.
-            // Both factors are finite in 0…1, so the level is never refused.
-            let level = slot.hardwareGain ? intensity : intensity * gain
+            // A device with a hardware gain applies the gains itself; on the others the engine's
+            // and the device's gain scale the level in steps, as `prepare` uploaded it. Every
+            // factor is finite in 0…1, so the level is never refused.
+            let level = Self.level(step: step, gain: gain * deviceGain, hardwareGain: slot.hardwareGain)
             guard (try? scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start)) == true,
                   scheduler.start(slot.player, at: start)
             else { return .notPlayed(.queueFull) }
             scheduled = true
+            reachedReal = reachedReal || real
         }
         guard scheduled else { return .notPlayed(.unsupported) }
         entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
-        return .scheduled(feltAt: felt)
+        return reachedReal ? .scheduled(feltAt: felt) : .notPlayed(.noRealDevice)
     }
 }
 

@@ -9,9 +9,11 @@ extension HapticEngine {
 
     /// Watches `directory` for event nodes: a new force-feedback node is opened with `opener`,
     /// added (the vocabulary loaded on it, current preparations prepared on it) and reported as
-    /// `.deviceAdded`; a removed node's device is removed and reported as `.deviceLost`. Nodes
-    /// that cannot be opened are skipped (a permission change re-tries them). Replaces an earlier
-    /// watch; ends with `stop()`.
+    /// `.deviceAdded`; a pad the engine had before comes back as the same `HapticDevice`, with its
+    /// settings. A removed node's device is removed, listed as `.lost` and reported as
+    /// `.deviceLost`. A node `opener` refuses for lack of permission is listed as `.unavailable`
+    /// and reported as `.deviceUnavailable` (once per reason; a permission change re-tries it);
+    /// other refusals (no force feedback) are skipped. Replaces an earlier watch; ends with `stop()`.
     public func watchForDevices(in directory: String = "/dev/input", opening opener: @escaping DeviceOpener) throws(DeviceError) {
         let monitor: HotplugMonitor
         do {
@@ -32,11 +34,31 @@ extension HapticEngine {
     func handle(_ change: HotplugMonitor.Change, opener: DeviceOpener) {
         switch change {
         case let .appeared(path):
-            guard !hasOutput(path: path), let output = try? opener(path) else { return }
+            guard !hasOutput(path: path) else { return }
+            let output: Output
+            do throws(DeviceError) {
+                output = try opener(path)
+            } catch {
+                guard case .permissionDenied = error else { return }
+                // Describe what can be read of it (a read-only open, sysfs); none: no force feedback.
+                guard var info = DeviceCatalog.describe(path: path) else { return }
+                info.accessError = error
+                if let event = recordUnavailable(info) { eventHub.deliver(event) }
+                return
+            }
             try? addOutput(output)
         case let .disappeared(path):
-            guard let channel = channel(path: path) else { return }
-            let reported = devices.withLock { $0.first { $0.channel == channel }?.lossReporting?.lossError }
+            guard let channel = channel(path: path) else {
+                // A node that could not be opened went away: its device is gone, not just locked.
+                book.withLock { book in
+                    for index in book.records.indices where book.records[index].device.path == path {
+                        guard case .unavailable = book.records[index].device.state else { continue }
+                        book.records[index].device.state = .lost(.deviceLost(path: path, SystemCallError(call: "IN_DELETE", errno: .noSuchDevice)))
+                    }
+                }
+                return
+            }
+            let reported = channelDevices.withLock { $0.first { $0.channel == channel }?.lossReporting?.lossError }
             // The node is gone, so is the device: writes to it would fail with ENODEV.
             let error = reported ?? SystemCallError(call: "IN_DELETE", errno: .noSuchDevice)
             reportLoss(of: channel, error: .deviceLost(path: path, error))

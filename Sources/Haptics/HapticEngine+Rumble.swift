@@ -35,7 +35,9 @@ extension HapticEngine {
     /// (periodic) and constant-force devices the larger of the two is the level
     /// (`DeviceProfile.command(lowMotor:highMotor:)`). Levels are motor speeds: no magnitude curve;
     /// the engine gain scales them (on devices without `FF_GAIN`, the gain at the time of the call). What pattern players play on a device meanwhile is added,
-    /// saturating per motor. Lock-free and allocation-free (one submission per device).
+    /// saturating per motor. Lock-free and allocation-free (one submission per device). It returns
+    /// `.scheduled(feltAt:)` with the instant the motors are driven from — now: rumble is not
+    /// started early by a rise time, as a game's rumble call is an immediate one.
     ///
     /// Values: finite levels are clamped to 0…1; a NaN or infinite one is refused with
     /// `.notPlayed(.invalidIntensity)` and nothing changes. A duration of zero or less stops, like
@@ -59,6 +61,31 @@ extension HapticEngine {
         setMotorLevels(low: low, high: high) { _ in true }
     }
 
+    /// ``rumble(low:high:duration:)`` on the selected devices only: player 2's pad alone. The
+    /// others keep what they play. Lock-free; a one-device selection allocates nothing.
+    @discardableResult
+    public func rumble(low: Double, high: Double, duration: Duration, on devices: DeviceSelection) -> PlaybackOutcome {
+        rumble(low: low, high: high, duration: duration) { devices.contains(roster.deviceID($0.rawValue)) }
+    }
+
+    /// ``rumble(low:high:duration:)`` on one device.
+    @discardableResult
+    public func rumble(low: Double, high: Double, duration: Duration, on device: HapticDevice) -> PlaybackOutcome {
+        rumble(low: low, high: high, duration: duration, on: DeviceSelection(device))
+    }
+
+    /// ``setMotorLevels(low:high:)`` on the selected devices only; the others keep theirs.
+    @discardableResult
+    public func setMotorLevels(low: Double, high: Double, on devices: DeviceSelection) -> PlaybackOutcome {
+        setMotorLevels(low: low, high: high) { devices.contains(roster.deviceID($0.rawValue)) }
+    }
+
+    /// ``setMotorLevels(low:high:)`` on one device.
+    @discardableResult
+    public func setMotorLevels(low: Double, high: Double, on device: HapticDevice) -> PlaybackOutcome {
+        setMotorLevels(low: low, high: high, on: DeviceSelection(device))
+    }
+
     /// ``setMotorLevels(low:high:)`` on the channels `include` accepts (per-device calls).
     func setMotorLevels(low: Double, high: Double, where include: (ChannelID) -> Bool) -> PlaybackOutcome {
         rumble(low: low, high: high, duration: motorLevelTimeout, where: include)
@@ -77,9 +104,10 @@ extension HapticEngine {
         let end = stops ? now : MonotonicInstant(nanoseconds: overflowed ? .max : sum)
         let gain = self.gain
         var reached = false
-        for channel in 0..<roster.upperBound where roster.isLive(channel) && include(ChannelID(rawValue: channel)) {
-            // A device with a hardware gain (FF_GAIN) applies the gain itself.
-            let scale = appliesGain(channel) ? 1 : gain
+        for channel in 0..<roster.upperBound where roster.isPlayable(channel) && include(ChannelID(rawValue: channel)) {
+            // A device with a hardware gain (FF_GAIN) applies the gains itself; on the others the
+            // engine's and the device's own gain scale the levels.
+            let scale = appliesGain(channel) ? 1 : gain * roster.gain(channel)
             guard (try? scheduler.setMotorLevels(low: stops ? 0 : low * scale, high: stops ? 0 : high * scale,
                                                  on: ChannelID(rawValue: channel), at: now, until: end)) == true
             else { return .notPlayed(.queueFull) }

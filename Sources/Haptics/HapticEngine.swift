@@ -12,7 +12,9 @@ import HapticsSystem
 ///
 /// Create one per application. Devices can be given at creation and added later (`addOutput`,
 /// or hotplug with `watchForDevices`); a device that is lost (unplugged) is removed and reported
-/// as an `Event`, and the others play on. Every public method may be called from any thread; the
+/// as an `Event`, and the others play on. `devices` lists them as `HapticDevice` values a game
+/// holds to play on one pad (`play(_:on:)`) and to set its gain, switch or profile; a pad plugged
+/// in again comes back as the same device. Every public method may be called from any thread; the
 /// play calls of prepared generators never block and never allocate.
 public final class HapticEngine: Sendable {
     /// Settings fixed at creation.
@@ -26,8 +28,9 @@ public final class HapticEngine: Sendable {
         /// clamped into it. Off the realtime thread.
         public var housekeepingInterval: Duration
         /// Capacities of the scheduler, clamped into their ranges (`SchedulerConfiguration.clamped`).
-        /// `maximumChannels` bounds how many devices the engine can have added over its lifetime (a
-        /// lost device's channel is not reused).
+        /// `maximumChannels` bounds how many devices can play at once: a lost device's channel
+        /// serves the next device (the same pad plugged in again first) once the scheduler has let
+        /// go of it, so reconnects are unlimited.
         public var scheduler: SchedulerConfiguration
         /// A folder with the app's own sound cues (`<item>.wav` named like `Patterns/`, e.g.
         /// `impact-heavy.wav`), read by `attachAudio`; `nil` uses the cues built into the library.
@@ -102,18 +105,38 @@ public final class HapticEngine: Sendable {
         /// The event node (`/dev/input/event5`), or `nil` for devices without one.
         public let path: String?
 
+        /// What the event node said about itself when it was opened (identity, location), for
+        /// outputs on an evdev node: `HapticDevice` identities and re-plug matching come from it.
+        public let eventNode: EvdevDeviceInfo?
+        /// Whether this is the simulated device an engine falls back to when it finds none.
+        let isFallback: Bool
+
         /// Creates an output; the name defaults to the profile's display name.
-        public init(device: any Actuator, profile: DeviceProfile, name: String? = nil, path: String? = nil) {
+        public init(device: any Actuator, profile: DeviceProfile, name: String? = nil, path: String? = nil,
+                    eventNode: EvdevDeviceInfo? = nil) {
+            self.init(device: device, profile: profile, name: name, path: path, eventNode: eventNode, isFallback: false)
+        }
+
+        init(device: any Actuator, profile: DeviceProfile, name: String?, path: String?, eventNode: EvdevDeviceInfo?, isFallback: Bool) {
             self.device = device
             self.profile = profile
             self.name = name ?? profile.displayName
-            self.path = path
+            self.path = path ?? eventNode?.path
+            self.eventNode = eventNode
+            self.isFallback = isFallback
         }
 
         /// A simulated device of the given profile (records everything it is told).
         public static func simulated(_ profile: DeviceProfile = .simulated) -> Output {
             Output(device: SimulatedDevice(profile: profile), profile: profile,
                    name: profile.name == DeviceProfile.simulated.name ? "simulated" : "simulated \(profile.name)")
+        }
+
+        /// The simulated device an engine falls back to: plays on it say `.noRealDevice`.
+        static func fallback() -> Output {
+            let simulated = Output.simulated()
+            return Output(device: simulated.device, profile: simulated.profile, name: simulated.name, path: nil,
+                          eventNode: nil, isFallback: true)
         }
     }
 
@@ -122,14 +145,17 @@ public final class HapticEngine: Sendable {
     /// Which channels are live, for lock-free readers (plays, pattern starts).
     let roster: ChannelRoster
     /// The control side's devices (live ones only), under a lock that plays never take.
-    let devices = Mutex<[EngineDevice]>([])
+    let channelDevices = Mutex<[EngineDevice]>([])
+    /// Every device the engine has seen (live, unavailable, lost) and what each channel serves.
+    /// Taken after `channelDevices` when both are needed, never the other way round.
+    let book = Mutex<DeviceBook>(DeviceBook())
     let eventHub = EventHub()
     let background = Mutex<EngineBackground>(EngineBackground())
     private let enabled = Atomic<Bool>(true)
     private let applicationActive = Atomic<Bool>(true)
     private let running = Atomic<Bool>(false)
     private let gainBits = Atomic<UInt64>(Double(1).bitPattern)
-    private let realtime = Atomic<Bool>(false)
+    let realtime = Atomic<Bool>(false)
     /// `motorLevelTimeout` in nanoseconds.
     let motorLevelTimeoutNanoseconds = Atomic<Int64>(HapticEngine.defaultMotorLevelTimeout.nanoseconds)
     /// The vocabulary: one entry per item, each with a player per channel, loaded when a device
@@ -166,6 +192,16 @@ public final class HapticEngine: Sendable {
         for output in outputs { _ = try? install(output) }
     }
 
+    /// Creates an engine as `init(clock:outputs:configuration:)` does, and lists `unavailable`
+    /// (event nodes found but not openable) among its devices; their `.deviceUnavailable` events,
+    /// and `.fallbackToSimulatedDevice` when an output is the fallback, wait for the first listener.
+    convenience init<Clock: HapticClock>(clock: Clock, outputs: [Output], unavailable: [EvdevDeviceInfo], configuration: Configuration) {
+        self.init(clock: clock, outputs: outputs, configuration: configuration)
+        var events: [Event] = unavailable.compactMap(recordUnavailable)
+        if outputs.contains(where: \.isFallback) { events.append(.fallbackToSimulatedDevice) }
+        eventHub.keepUntilHeard(events)
+    }
+
     deinit {
         // Nothing keeps rumbling: an engine that goes away leaves every device silent.
         stop()
@@ -187,8 +223,10 @@ public final class HapticEngine: Sendable {
     }
 
     /// Global gain, 0…1. 0 mutes. Devices with a hardware gain (evdev `FF_GAIN`) get it set on the
-    /// device, so what was prepared stays prepared; on the others it scales every intensity.
-    /// Setting it is a control-side call (it may write to devices).
+    /// device, so what was prepared stays prepared; on the others it scales every intensity, in
+    /// steps of `intensityStep` for feedback (see there), and what is prepared now is prepared again
+    /// at the new gain. A device's own gain (`setGain(_:for:)`) multiplies it. Setting it is a
+    /// control-side call (it may write to devices and upload).
     ///
     /// Values below 0 are 0 and above 1 are 1 (±infinity too); NaN is ignored and the gain keeps
     /// its value — a broken slider neither mutes the user nor plays at full strength.
@@ -198,9 +236,9 @@ public final class HapticEngine: Sendable {
             guard !newValue.isNaN else { return }
             let clamped = min(max(newValue, 0), 1)
             gainBits.store(clamped.bitPattern, ordering: .releasing)
-            let outputs = devices.withLock { $0.compactMap(\.hardwareGain) }
-            // A device that refuses the gain shows up as lost at the next housekeeping.
-            for output in outputs { try? output.setGain(clamped) }
+            applyHardwareGains()
+            // Feedback levels scaled in software changed: prepared plays stay one write.
+            prepareCurrentPreparations { $0.hardwareGain == nil }
         }
     }
 
@@ -224,7 +262,7 @@ public final class HapticEngine: Sendable {
     public var now: MonotonicInstant { scheduler.currentTime() }
 
     /// The devices the engine plays on now, in the order they were added.
-    public var outputs: [Output] { devices.withLock { $0.map(\.output) } }
+    public var outputs: [Output] { channelDevices.withLock { $0.map(\.output) } }
 
     /// The profiles of the outputs, in order.
     public var profiles: [DeviceProfile] { outputs.map(\.profile) }
@@ -281,6 +319,20 @@ public final class HapticEngine: Sendable {
         if roster.liveCount == 0 { return .noDevice }
         if !isRunning { return .engineStopped }
         return nil
+    }
+
+    /// Why a play on `devices` requested now would not play, or `nil` when it would: the engine's
+    /// reasons first, then `.noDevice` when none of them is live, `.disabled` when every live one
+    /// is switched off (`setEnabled(_:for:)`). Lock-free.
+    public func silenceReason(on devices: DeviceSelection) -> SilenceReason? {
+        if let reason = silenceReason() { return reason }
+        if devices.isAll { return nil }
+        var live = false
+        for channel in 0..<roster.upperBound where roster.isLive(channel) && devices.contains(roster.deviceID(channel)) {
+            if roster.isEnabled(channel) { return nil }
+            live = true
+        }
+        return live ? .disabled : .noDevice
     }
 
     private func silenceAll() {

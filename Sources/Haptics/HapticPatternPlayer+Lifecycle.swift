@@ -91,6 +91,13 @@ extension HapticPatternPlayer {
         return outputs.allSatisfy { engine.scheduler.resume($0.player, at: time) }
     }
 
+    /// Whether `output` still plays: its channel is playable and its scheduler player was not
+    /// released with the device it was made for (a channel serves the next device then, through
+    /// the output that device joined with).
+    func plays(on output: PlayerBinding) -> Bool {
+        engine.roster.isPlayable(output.channel.rawValue) && engine.scheduler.progress(of: output.player, at: nil) != nil
+    }
+
     /// The most advanced state over the outputs: playing, else paused, else stopped.
     private func progressState() -> PlayerProgress.State {
         var paused = false
@@ -149,9 +156,13 @@ extension HapticPatternPlayer {
     /// device is brought to its rate, loop switch and parameters and started (or paused) at the
     /// position the others are at, so that it plays in phase with them. Control side.
     func join(_ device: EngineDevice) {
-        guard !outputs.contains(where: { $0.channel == device.channel }) else { return }
         let scheduler = engine.scheduler
-        let program = Renderer(profile: device.output.profile).render(pattern)
+        guard selection.contains(device.deviceID.rawValue) else { return }
+        // A channel serves another device once its players were released: only a live output
+        // on it means this player already plays there.
+        guard !outputs.contains(where: { $0.channel == device.channel && scheduler.progress(of: $0.player, at: nil) != nil })
+        else { return }
+        let program = Renderer(profile: device.profile).render(pattern)
         guard let programID = try? scheduler.load(program) else { return }
         guard let player = try? scheduler.makePlayer(program: programID, channel: device.channel) else {
             _ = scheduler.unload(programID)
@@ -159,7 +170,7 @@ extension HapticPatternPlayer {
         }
         let output = PlayerBinding(
             program: program, programID: programID, player: player, channel: device.channel,
-            controlInterval: device.output.profile.controlInterval,
+            controlInterval: device.profile.controlInterval,
             hardwareGain: device.hardwareGain != nil, preparable: device.preparable)
         let others = outputs
         guard outputList.append(output) else {
@@ -184,7 +195,8 @@ extension HapticPatternPlayer {
         var parameters = state.parameters
         if parameters[.hapticIntensityControl] == nil { parameters[.hapticIntensityControl] = 1 }
         for (id, value) in parameters {
-            let sent = id == .hapticIntensityControl && !output.hardwareGain ? value * engine.gain : value
+            let sent = id == .hapticIntensityControl && !output.hardwareGain
+                ? value * engine.gain * engine.roster.gain(device.channel.rawValue) : value
             _ = try? scheduler.setParameter(player, id, value: sent, at: now)
         }
         // The same pattern time is felt on both: each device sends it its own lead time early.
@@ -203,18 +215,8 @@ extension HapticEngine {
     /// `HapticPatternPlayer`); the others get it as an output for their next start. Control side.
     /// `addOutput` calls it once the device is installed and its preparations are made.
     func playersJoin(channel: ChannelID) {
-        guard let device = devices.withLock({ $0.first { $0.channel == channel } }) else { return }
+        guard let device = channelDevices.withLock({ $0.first { $0.channel == channel } }) else { return }
         for player in patternPlayers.players { player.join(device) }
-    }
-
-    /// Every pattern player stops on the device of `channel` (it was removed or lost); the start
-    /// playing there ends as stopped on it, and completes once the player's other devices end.
-    /// Control side; `retire` calls it.
-    func playersLeave(channel: ChannelID) {
-        let now = scheduler.currentTime()
-        for player in patternPlayers.players {
-            for output in player.outputs where output.channel == channel { _ = scheduler.stop(output.player, at: now) }
-        }
     }
 
     /// Hands the endings the realtime side reported to their players, which call their completion

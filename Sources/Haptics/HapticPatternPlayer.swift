@@ -38,6 +38,8 @@ public final class HapticPatternPlayer: Sendable {
     /// Start tags, the starts not yet ended, the controls a joining device must catch up with, and
     /// the completion handler. Control side; never taken on the realtime or audio thread.
     let lifecycle = OrderedMutex<PlayerLifecycle>(PlayerLifecycle())
+    /// The devices it plays on: the ones it was made for, and those that join while it plays.
+    let selection: DeviceSelection
     /// The pattern with its waveforms loaded, when it came from a file and has sound.
     let sound: AudioPattern?
     /// The sound's voices, made at the output rate the first time they are needed.
@@ -51,23 +53,25 @@ public final class HapticPatternPlayer: Sendable {
     /// can repeat the sound on each loop pass. Never taken on the realtime or audio thread.
     let soundLoop = OrderedMutex<SoundLoop>(SoundLoop())
 
-    init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil, soundCharge: SoundMemoryCharge? = nil) throws {
+    init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil, soundCharge: SoundMemoryCharge? = nil,
+         devices selection: DeviceSelection = .all) throws {
         try pattern.validateTimes()
         self.engine = engine
         self.pattern = pattern
         self.sound = sound?.hasSound == true ? sound : nil
         self.soundCharge = soundCharge
+        self.selection = selection
         var outputs: [PlayerBinding] = []
-        let devices = engine.devices.withLock { $0 }
+        let devices = engine.channelDevices.withLock { $0.filter { selection.contains($0.deviceID.rawValue) } }
         do {
             for device in devices {
-                let program = Renderer(profile: device.output.profile).render(pattern)
+                let program = Renderer(profile: device.profile).render(pattern)
                 let programID = try engine.scheduler.load(program)
                 do {
                     let player = try engine.scheduler.makePlayer(program: programID, channel: device.channel)
                     outputs.append(PlayerBinding(
                         program: program, programID: programID, player: player, channel: device.channel,
-                        controlInterval: device.output.profile.controlInterval,
+                        controlInterval: device.profile.controlInterval,
                         hardwareGain: device.hardwareGain != nil, preparable: device.preparable))
                 } catch {
                     _ = engine.scheduler.unload(programID)
@@ -110,7 +114,7 @@ public final class HapticPatternPlayer: Sendable {
     /// block. Unused preparations expire like the generators'.
     public func prepare() {
         if let audio = engine.audioState.load() { _ = voices(sampleRate: audio.sampleRate) }
-        let live = outputs.filter { engine.roster.isLive($0.channel.rawValue) }
+        let live = outputs.filter(plays(on:))
         engine.prepare(live.compactMap { output in output.preparable.map { ($0, output.program, output.channel) } })
     }
 
@@ -163,7 +167,7 @@ public final class HapticPatternPlayer: Sendable {
             haptics = .notPlayed(reason)
         } else {
             playable = outputs.filter { output in
-                engine.roster.isLive(output.channel.rawValue) && output.program.commands.contains { !$0.command.isSilent }
+                plays(on: output) && output.program.commands.contains { !$0.command.isSilent }
             }
             if playable.isEmpty { haptics = .notPlayed(.unsupported) }
         }
@@ -182,7 +186,7 @@ public final class HapticPatternPlayer: Sendable {
             for output in playable {
                 let start = onset - output.program.leadTime
                 // The gain is finite in 0…1, so the level is never refused.
-                let level = output.hardwareGain ? 1 : engine.gain
+                let level = output.hardwareGain ? 1 : engine.gain * engine.roster.gain(output.channel.rawValue)
                 guard (try? engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start)) == true,
                       engine.scheduler.start(output.player, at: start, tag: tag)
                 else {
@@ -350,7 +354,8 @@ public final class HapticPatternPlayer: Sendable {
         let time = controlInstant(time)
         lifecycle.withLock { $0.parameters[parameter] = value }
         return outputs.allSatisfy { output in
-            let sent = parameter == .hapticIntensityControl && !output.hardwareGain ? value * engine.gain : value
+            let sent = parameter == .hapticIntensityControl && !output.hardwareGain
+                ? value * engine.gain * engine.roster.gain(output.channel.rawValue) : value
             // Finite times a gain in 0…1: never refused.
             return (try? engine.scheduler.setParameter(output.player, parameter, value: sent, at: time)) == true
         }
@@ -410,6 +415,11 @@ extension HapticEngine {
         try HapticPatternPlayer(engine: self, pattern: pattern)
     }
 
+    /// Renders `pattern` for the selected devices only and loads it; see `makePlayer(pattern:)`.
+    public func makePlayer(pattern: Pattern, on devices: DeviceSelection) throws -> HapticPatternPlayer {
+        try HapticPatternPlayer(engine: self, pattern: pattern, devices: devices)
+    }
+
     /// Reads a pattern file (AHAP) and makes its player, with its sound: every `AudioCustom`
     /// waveform is read now, relative to the file's folder and confined to it, so a missing or bad
     /// WAV is an error here (`AudioLoadError`, naming the file and the event), never silence at
@@ -419,12 +429,12 @@ extension HapticEngine {
     /// The pattern's sound must fit `Configuration.soundBudgetPerPattern` and what the sound of
     /// the engine's other players and its cues leave of `Configuration.soundBudget`; the first
     /// event that does not is a located `AudioLoadError`. Releasing the player gives its share back.
-    public func makePlayer(contentsOf path: String) throws -> HapticPatternPlayer {
+    public func makePlayer(contentsOf path: String, on devices: DeviceSelection = .all) throws -> HapticPatternPlayer {
         let rate = audioState.load()?.sampleRate ?? 48_000
         let perPattern = AudioMemoryBudget(scope: .pattern, limit: configuration.soundBudgetPerPattern)
         let (sound, charge) = try soundMemory.load { (engine: AudioMemoryBudget) throws(AudioLoadError) in
             try AudioPatternLoader(outputRate: rate, budgets: [perPattern, engine]).load(contentsOf: path)
         } cost: { $0.soundByteCount }
-        return try HapticPatternPlayer(engine: self, pattern: sound.pattern, sound: sound, soundCharge: charge)
+        return try HapticPatternPlayer(engine: self, pattern: sound.pattern, sound: sound, soundCharge: charge, devices: devices)
     }
 }

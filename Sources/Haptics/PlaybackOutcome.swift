@@ -39,6 +39,10 @@ public enum SilenceReason: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// The requested onset (or a sound's latency) lies more than `HapticEngine.schedulingHorizon`
     /// (one hour) ahead: nothing is scheduled that far ahead.
     case onsetOutOfRange
+    /// The only device the play reached is the simulated one the engine fell back to when it found
+    /// no device it could open: nothing is felt. `HapticEngine.devices` lists the devices that
+    /// exist and why they do not play (e.g. no permission, with the fix).
+    case noRealDevice
 
     /// A short human-readable explanation.
     public var description: String {
@@ -52,6 +56,7 @@ public enum SilenceReason: String, Sendable, Hashable, CaseIterable, CustomStrin
         case .queueFull: return "the scheduler queue is full (request dropped)"
         case .invalidIntensity: return "the intensity is not a finite number"
         case .onsetOutOfRange: return "the onset is more than an hour ahead"
+        case .noRealDevice: return "only the simulated fallback device plays: nothing is felt"
         }
     }
 }

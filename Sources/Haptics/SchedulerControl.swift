@@ -29,6 +29,12 @@ protocol SchedulerControl: AnyObject, Sendable {
     func stopAll(at time: MonotonicInstant) -> Bool
     func setMotorLevels(low: Double, high: Double, on channel: ChannelID, at time: MonotonicInstant,
                         until end: MonotonicInstant) throws(SchedulerError) -> Bool
+    func stopPlayers(on channel: ChannelID, at time: MonotonicInstant) -> Bool
+    func releasePlayers(on channel: ChannelID) -> Int
+    func processingMark() -> ProcessingMark
+    func hasPassed(_ mark: ProcessingMark) -> Bool
+    func requestProcessingPass()
+    func setChannelProfile(_ channel: ChannelID, _ profile: DeviceProfile, after mark: ProcessingMark) throws(SchedulerError)
     func process() -> MonotonicInstant?
     func startRealtime() throws
     func stopRealtime()

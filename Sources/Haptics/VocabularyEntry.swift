@@ -7,9 +7,9 @@ import Synchronization
 /// channel's device.
 ///
 /// The per-channel slots live in fixed-capacity storage sized to the scheduler's channel capacity,
-/// written once by the control side before the channel is published in the engine's
-/// `ChannelRoster`; a play reads them without locks or allocation. Slots are never rewritten
-/// (a channel's index is never reused), so a reader can never see a torn slot.
+/// written by the control side before the channel is published in the engine's `ChannelRoster`
+/// (again when a channel serves another device); a play reads them without locks or allocation,
+/// inside a roster snapshot (`ChannelRoster.holds`) so that it never mixes two devices' slots.
 final class VocabularyEntry: @unchecked Sendable {
     /// The item (impacts at intensity 1; the requested intensity is sent as a parameter).
     let feedback: Feedback
@@ -17,36 +17,61 @@ final class VocabularyEntry: @unchecked Sendable {
     let index: Int
     /// Monotonic nanoseconds until which a `prepare()` holds; 0 = not prepared.
     let preparedUntil = Atomic<Int64>(0)
+    /// The intensity the item was last played at, in steps of `HapticEngine.intensityStep` (1…16;
+    /// 16 before any play): the level a `prepare()` makes sure of first.
+    let lastIntensityStep = Atomic<Int>(HapticEngine.intensitySteps)
     let capacity: Int
-    private let slots: UnsafeMutablePointer<VocabularySlot>
+    /// Per channel: the player's raw id.
+    private let players: UnsafeMutablePointer<Atomic<UInt64>>
+    /// Per channel: lead time (ns) << 2 | hardware gain << 1 | playable.
+    private let details: UnsafeMutablePointer<Atomic<Int64>>
 
     init(feedback: Feedback, index: Int, channelCapacity: Int) {
         self.feedback = feedback
         self.index = index
         capacity = channelCapacity
-        slots = .allocate(capacity: channelCapacity)
-        slots.initialize(repeating: VocabularySlot(), count: channelCapacity)
+        players = .allocate(capacity: channelCapacity)
+        details = .allocate(capacity: channelCapacity)
+        for channel in 0..<channelCapacity {
+            (players + channel).initialize(to: Atomic(0))
+            (details + channel).initialize(to: Atomic(0))
+        }
     }
 
     deinit {
-        slots.deinitialize(count: capacity)
-        slots.deallocate()
+        players.deinitialize(count: capacity)
+        players.deallocate()
+        details.deinitialize(count: capacity)
+        details.deallocate()
     }
 
-    /// The slot of `channel`. Valid for channels the roster has published.
-    func slot(_ channel: Int) -> VocabularySlot { slots[channel] }
+    /// The slot of `channel`. Valid for channels the roster has published; check the snapshot
+    /// still holds after reading it.
+    func slot(_ channel: Int) -> VocabularySlot {
+        let player = players[channel].load(ordering: .sequentiallyConsistent)
+        let detail = details[channel].load(ordering: .sequentiallyConsistent)
+        return VocabularySlot(player: PlayerID(rawValue: player), leadTime: detail >> 2,
+                              playable: detail & 1 != 0, hardwareGain: detail & 2 != 0)
+    }
 
-    /// Writes the slot of a channel that is not yet published. Control side.
+    /// Writes the slot of a channel that is not live. Control side.
     func fill(_ channel: Int, with slot: VocabularySlot) {
-        slots[channel] = slot
+        players[channel].store(slot.player.rawValue, ordering: .sequentiallyConsistent)
+        // Lead times are at most a second (`DeviceProfile.spanRange`): far inside 62 bits.
+        details[channel].store(slot.leadTime << 2 | (slot.hardwareGain ? 2 : 0) | (slot.playable ? 1 : 0),
+                               ordering: .sequentiallyConsistent)
     }
 
-    /// The longest lead time over the live, playable channels, nanoseconds: "as soon as possible"
-    /// is felt this long from now. Lock-free; no allocation.
-    func maximumLeadTime(_ roster: ChannelRoster) -> Int64 {
+    /// The longest lead time over the live, enabled, playable channels of `devices`, nanoseconds:
+    /// "as soon as possible" is felt this long from now. Lock-free; no allocation.
+    func maximumLeadTime(_ roster: ChannelRoster, devices: DeviceSelection = .all) -> Int64 {
         var longest: Int64 = 0
-        for channel in 0..<roster.upperBound where roster.isLive(channel) {
-            let slot = slots[channel]
+        for channel in 0..<roster.upperBound {
+            let snapshot = roster.snapshot(channel)
+            guard ChannelRoster.isLive(snapshot), roster.isEnabled(channel),
+                  devices.contains(roster.deviceID(channel)) else { continue }
+            let slot = self.slot(channel)
+            guard roster.holds(channel, snapshot) else { continue }
             if slot.playable, slot.leadTime > longest { longest = slot.leadTime }
         }
         return longest

@@ -153,7 +153,7 @@ public func haptics_set_application_active(_ handle: OpaquePointer?, _ active: I
 
 @_cdecl("haptics_device_count")
 public func haptics_device_count(_ handle: OpaquePointer?) -> Int32 {
-    withEngine(handle) { Int32($0.outputs.count) }
+    withEngine(handle) { Int32($0.devices.count) }
 }
 
 @_cdecl("haptics_device_get_info")
@@ -163,16 +163,39 @@ public func haptics_device_get_info(_ handle: OpaquePointer?, _ index: Int32, _ 
             LastError.set("haptics_device_get_info: info is NULL or its size is not set to sizeof(haptics_device_info)")
             return CResult.invalidArgument
         }
-        let outputs = engine.outputs
-        guard index >= 0, Int(index) < outputs.count else {
-            LastError.set("haptics_device_get_info: no device \(index); the engine has \(outputs.count)")
+        let devices = engine.devices
+        guard index >= 0, Int(index) < devices.count else {
+            LastError.set("haptics_device_get_info: no device \(index); the engine has \(devices.count)")
             return CResult.code(ERANGE)
         }
-        let output = outputs[Int(index)]
-        info.pointee.state = Int32(HAPTICS_DEVICE_PLAYING.rawValue)
-        CText.copy(output.name, into: &info.pointee.name)
-        CText.copy(output.path ?? "", into: &info.pointee.path)
-        CText.copy(output.profile.name, into: &info.pointee.profile)
+        let device = devices[Int(index)]
+        let size = info.pointee.size
+        info.pointee = haptics_device_info()
+        info.pointee.size = size
+        info.pointee.id = Int32(clamping: device.id.rawValue)
+        switch device.state {
+        case .available:
+            info.pointee.state = Int32(HAPTICS_DEVICE_AVAILABLE.rawValue)
+        case let .unavailable(error):
+            info.pointee.state = Int32(HAPTICS_DEVICE_UNAVAILABLE.rawValue)
+            info.pointee.error = CResult.code(of: error)
+        case let .lost(error):
+            info.pointee.state = Int32(HAPTICS_DEVICE_LOST.rawValue)
+            info.pointee.error = CResult.code(of: error)
+        }
+        info.pointee.simulated = device.isSimulatedFallback || device.path == nil ? 1 : 0
+        if let ids = device.inputID {
+            info.pointee.bus = ids.bus
+            info.pointee.vendor = ids.vendor
+            info.pointee.product = ids.product
+            info.pointee.version = ids.version
+        }
+        CText.copy(device.name, into: &info.pointee.name)
+        CText.copy(device.path ?? "", into: &info.pointee.path)
+        CText.copy(device.uniqueIdentifier, into: &info.pointee.uniq)
+        CText.copy(device.physicalLocation, into: &info.pointee.phys)
+        CText.copy(device.joystickGUIDString ?? "", into: &info.pointee.sdl_guid)
+        CText.copy((device.settings.profile ?? device.profile)?.name ?? "", into: &info.pointee.profile)
         return CResult.ok
     }
 }
@@ -245,6 +268,13 @@ public func haptics_poll_event(_ handle: OpaquePointer?, _ event: UnsafeMutableP
         event.pointee.error = CResult.code(of: error)
         CText.copy(name, into: &event.pointee.name)
         CText.copy(path ?? "", into: &event.pointee.path)
+    case let .deviceUnavailable(name, path, error):
+        event.pointee.type = Int32(HAPTICS_EVENT_DEVICE_UNAVAILABLE.rawValue)
+        event.pointee.error = CResult.code(of: error)
+        CText.copy(name, into: &event.pointee.name)
+        CText.copy(path, into: &event.pointee.path)
+    case .fallbackToSimulatedDevice:
+        event.pointee.type = Int32(HAPTICS_EVENT_SIMULATED_FALLBACK.rawValue)
     case let .audioDeviceLost(errno):
         event.pointee.type = Int32(HAPTICS_EVENT_AUDIO_DEVICE_LOST.rawValue)
         event.pointee.error = CResult.code(errno.rawValue)

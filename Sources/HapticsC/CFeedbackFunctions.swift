@@ -36,6 +36,7 @@ enum COutcome {
         case .muted: value = HAPTICS_REASON_MUTED
         case .applicationInactive: value = HAPTICS_REASON_APPLICATION_INACTIVE
         case .noDevice: value = HAPTICS_REASON_NO_DEVICE
+        case .noRealDevice: value = HAPTICS_REASON_NO_REAL_DEVICE
         case .engineStopped: value = HAPTICS_REASON_ENGINE_STOPPED
         case .unsupported: value = HAPTICS_REASON_UNSUPPORTED
         case .queueFull: value = HAPTICS_REASON_QUEUE_FULL
@@ -139,6 +140,33 @@ public func haptics_prepare(_ handle: OpaquePointer?, _ item: Int32) -> Int32 {
             return CResult.invalidArgument
         }
         engine.prepare(feedback)
+        return CResult.ok
+    }
+}
+
+@_cdecl("haptics_rumble")
+public func haptics_rumble(
+    _ handle: OpaquePointer?, _ low: Double, _ high: Double, _ duration: Int64, _ outcome: UnsafeMutablePointer<haptics_outcome>?
+) -> Int32 {
+    withEngine(handle) { engine in
+        COutcome.report(engine.rumble(low: low, high: high, duration: .nanoseconds(duration)),
+                        audio: .notPlayed(.notRequested), into: outcome)
+    }
+}
+
+@_cdecl("haptics_set_motor_levels")
+public func haptics_set_motor_levels(
+    _ handle: OpaquePointer?, _ low: Double, _ high: Double, _ outcome: UnsafeMutablePointer<haptics_outcome>?
+) -> Int32 {
+    withEngine(handle) { engine in
+        COutcome.report(engine.setMotorLevels(low: low, high: high), audio: .notPlayed(.notRequested), into: outcome)
+    }
+}
+
+@_cdecl("haptics_set_motor_level_timeout")
+public func haptics_set_motor_level_timeout(_ handle: OpaquePointer?, _ timeout: Int64) -> Int32 {
+    withEngine(handle) { engine in
+        engine.motorLevelTimeout = .nanoseconds(timeout)
         return CResult.ok
     }
 }

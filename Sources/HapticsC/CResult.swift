@@ -15,7 +15,7 @@ enum CResult {
     static func code(_ reason: SilenceReason) -> Int32 {
         switch reason {
         case .disabled, .muted, .applicationInactive: return code(ECANCELED)
-        case .noDevice: return code(ENODEV)
+        case .noDevice, .noRealDevice: return code(ENODEV)
         case .engineStopped: return code(ESHUTDOWN)
         case .unsupported: return code(ENOTSUP)
         case .queueFull: return code(EAGAIN)
@@ -62,7 +62,9 @@ enum CResult {
             case .tooManyOutputs, .schedulerFull: return code(ENOSPC)
             case .audioAlreadyAttached: return code(EBUSY)
             case .audioUnavailable: return code(ENODEV)
-            case .soundCue, .soundCuesMissing, .invalidProfile, .patternTimeOutOfRange, .hapticTimeOverLimit, .clockNotRealtime:
+            case .profileFile: return code(EILSEQ)
+            case .soundCue, .soundCuesMissing, .invalidProfile, .patternTimeOutOfRange, .hapticTimeOverLimit, .clockNotRealtime,
+                 .gainOutOfRange, .unknownProfile:
                 return invalidArgument
             }
         case is PlayerError:

@@ -14,7 +14,23 @@ public protocol PreparableActuator: Actuator {
     /// least recently used resources of other programs are freed first.
     func prepare(_ program: Program) throws(DeviceError)
 
+    /// Makes the commands of `program` playable without an upload if there is room for them now,
+    /// for a play that may come (the other intensities of a prepared item). Nothing is freed for
+    /// it, and what it prepares is the first to be freed when ``prepare(_:)`` needs room. Returns
+    /// whether everything of `program` is prepared now.
+    @discardableResult
+    func prepareAhead(_ program: Program) throws(DeviceError) -> Bool
+
     /// Frees what was prepared and has not been used since `instant` (a prepare that is never
     /// used expires after a few seconds and releases the device slot).
     func expirePreparations(unusedSince instant: MonotonicInstant)
+}
+
+extension PreparableActuator {
+    /// For devices with room for everything: ``prepare(_:)``.
+    @discardableResult
+    public func prepareAhead(_ program: Program) throws(DeviceError) -> Bool {
+        try prepare(program)
+        return true
+    }
 }

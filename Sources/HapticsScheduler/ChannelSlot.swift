@@ -2,9 +2,13 @@ import HapticsRendering
 import HapticsSystem
 
 /// A channel's fixed configuration, written once by `addChannel` before the channel is published.
+///
+/// `profile` alone may change later (`Scheduler.setChannelProfile`), and only while no player is
+/// bound to the channel and processing has let go of the last ones: processing reads it only for
+/// players of the channel. `output`, read for every channel when everything stops, never changes.
 struct ChannelSlot {
     let output: any Actuator
-    let profile: DeviceProfile
+    var profile: DeviceProfile
     let policy: OverlapPolicy
     /// A `dropStale` channel's `maximumLateness` in nanoseconds, the unit the realtime side compares
     /// lateness in; `nil` on the other policies.

@@ -161,3 +161,88 @@ extension Scheduler {
         }
     }
 }
+
+extension Scheduler {
+    /// Releases every live player bound to `channel` (as ``releasePlayer(_:)`` does each), so that
+    /// nothing submitted for them reaches the channel again; returns how many there were. Control
+    /// side. Use it before the channel serves another device: once ``hasPassed(_:)`` says a
+    /// ``processingMark()`` taken after this call is passed, the processing side has retired them
+    /// all (their final stop included) and never names them again.
+    @discardableResult
+    public func releasePlayers(on channel: ChannelID) -> Int {
+        let players = livePlayers(on: channel)
+        for player in players { releasePlayer(player) }
+        return players.count
+    }
+
+    /// Stops every live player bound to `channel` at `time` (as ``stop(_:at:)`` does each), so the
+    /// channel goes silent; `false` when the queue could not take them all. Control side.
+    @discardableResult
+    public func stopPlayers(on channel: ChannelID, at time: MonotonicInstant) -> Bool {
+        let players = livePlayers(on: channel)
+        return players.allSatisfy { stop($0, at: time) }
+    }
+
+    /// The live players bound to `channel`.
+    func livePlayers(on channel: ChannelID) -> [PlayerID] {
+        control.withLock { book -> [PlayerID] in
+            (0..<configuration.maximumPlayers).compactMap { index in
+                guard book.isLive(player: index) else { return nil }
+                let binding = playerBindings[index].load(ordering: .relaxed)
+                guard binding & 0xFFFF == channel.rawValue else { return nil }
+                return PlayerID(index: index, generation: UInt32(truncatingIfNeeded: binding >> 32))
+            }
+        }
+    }
+
+    /// A point in the processing side's progress: passed once a processing pass that began after
+    /// this call has ended. Control side; lock-free.
+    public func processingMark() -> ProcessingMark {
+        // Read the flag first: a pass in progress now may have begun before the caller's change, so
+        // the one after it must end too; passes ending after a moment with none in progress began
+        // after the change.
+        let inPass = processing.load(ordering: .sequentiallyConsistent)
+        let completed = completedPassCount.load(ordering: .sequentiallyConsistent)
+        return ProcessingMark(pass: completed + (inPass ? 2 : 1))
+    }
+
+    /// Gives `channel` another profile (``DeviceProfile/clamped``) for the players bound to it from
+    /// now on: how their dynamic parameters re-map. Control side.
+    ///
+    /// - Throws: ``SchedulerError/channelInUse(_:)`` while a live player is bound to the channel or
+    ///   processing has not passed `mark` (taken after the channel's last players were released:
+    ///   until then processing may still read the profile for them);
+    ///   ``SchedulerError/unknownChannel(_:)`` for a channel that does not exist.
+    public func setChannelProfile(_ channel: ChannelID, _ profile: DeviceProfile, after mark: ProcessingMark) throws(SchedulerError) {
+        try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
+            guard channel.rawValue >= 0, channel.rawValue < channelCount.load(ordering: .acquiring) else {
+                throw .unknownChannel(channel)
+            }
+            guard hasPassed(mark) else { throw .channelInUse(channel) }
+            for index in 0..<configuration.maximumPlayers where book.isLive(player: index)
+            && playerBindings[index].load(ordering: .relaxed) & 0xFFFF == channel.rawValue {
+                throw .channelInUse(channel)
+            }
+            // Published to processing by the binding store of the next player made for the channel.
+            (channels + channel.rawValue).pointee.profile = profile.clamped
+        }
+    }
+
+    /// Wakes a parked realtime thread for a processing pass now (nothing happens when none is
+    /// parked, or none runs): what passes a ``processingMark()`` when nothing else is due.
+    /// Lock-free.
+    public func requestProcessingPass() {
+        wakeRealtimeThread()
+    }
+
+    /// Whether a processing pass that began after `mark` was taken has ended.
+    public func hasPassed(_ mark: ProcessingMark) -> Bool {
+        completedPassCount.load(ordering: .acquiring) >= mark.pass
+    }
+}
+
+/// A point in a scheduler's processing, from ``Scheduler/processingMark()``.
+public struct ProcessingMark: Sendable, Hashable {
+    /// The completed-pass count at which the mark is passed.
+    let pass: UInt64
+}

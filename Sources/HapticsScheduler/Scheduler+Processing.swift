@@ -19,7 +19,10 @@ extension Scheduler {
     func processPass() -> MonotonicInstant? {
         let wasProcessing = processing.exchange(true, ordering: .acquiring)
         precondition(!wasProcessing, "Scheduler.process() must not run on two threads at once")
-        defer { processing.store(false, ordering: .releasing) }
+        defer {
+            completedPassCount.add(1, ordering: .releasing)
+            processing.store(false, ordering: .releasing)
+        }
         let now = clock.now().nanoseconds
         takeSubmissions(now: now)
         retireReleasedPlayers(now: now)
@@ -417,12 +420,8 @@ extension Scheduler {
     /// The player's command after its dynamic parameters.
     private func render(_ slot: Int, _ command: TimedCommand) -> ActuatorCommand {
         let player = realtime.pointee.players[slot]
-        if command.command.isSilent || (player.intensityScale == 1 && player.sharpnessShift == 0) {
-            return command.command
-        }
-        let intensity = min(max(command.intensity * player.intensityScale, 0), 1)
-        let sharpness = min(max(command.sharpness + player.sharpnessShift, 0), 1)
-        return channels[player.channel].profile.command(intensity: intensity, sharpness: sharpness)
+        return channels[player.channel].profile.command(command, intensityScale: player.intensityScale,
+                                                        sharpnessShift: player.sharpnessShift)
     }
 
     /// Re-maps the level a playing player holds after a parameter change.

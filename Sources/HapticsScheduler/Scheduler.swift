@@ -7,11 +7,14 @@ import HapticsSystem
 /// Three sides, each with its own rules:
 /// - **Control** (`addChannel`, `load`, `makePlayer`, …) may allocate and takes a mutex.
 /// - **Submission** (`start`, `stop`, `pause`, `resume`, `seek`, `setRate`, `setLoop`,
-///   `setParameter`, `setCurve`, `stopAll`) is callable from any thread at any rate: one lock-free
-///   push into a bounded queue, no allocation, no lock; a full queue returns `false` and counts a
-///   drop. `progress(of:at:)` reads a player's state from any thread without a lock.
+///   `setParameter`, `setCurve`, `setMotorLevels`, `stopAll`) is callable from any thread at any
+///   rate: one lock-free push into a bounded queue, no allocation, no lock; a full queue returns
+///   `false` and counts a drop. `progress(of:at:)` reads a player's state from any thread without a
+///   lock.
 /// - **Processing** (`process()`, or the realtime thread that loops on it) owns all playback state and
-///   reads programs and channels without locks; it never allocates, locks or logs.
+///   reads programs and channels without locks; it never allocates, locks or logs. It also performs a
+///   held level again before its output would end it on its own (``Actuator/lifetimeOfPerformedLevel(on:now:)``),
+///   so that only the engine ends a level.
 ///
 /// Generic over its clock so that tests drive `process()` with a `ManualClock` and never sleep.
 public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
@@ -45,6 +48,9 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     // Processing side only.
     let realtime: UnsafeMutablePointer<RealtimeState>
     let processing = Atomic<Bool>(false)
+    /// Processing passes completed so far, so the control side can tell when a pass that began
+    /// after some change of its own has ended (``ProcessingMark``).
+    let completedPassCount = Atomic<UInt64>(0)
 
     // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
     let wakeWord: UnsafeMutablePointer<UInt32>

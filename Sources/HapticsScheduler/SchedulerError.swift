@@ -38,6 +38,9 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `setMotorLevels` was given a motor level that is not a finite number (`motor` is `"low"`
     /// or `"high"`).
     case invalidMotorLevel(motor: String, Double)
+    /// `setChannelProfile` was called on a channel a live player is bound to, or before processing
+    /// has passed the mark it was given.
+    case channelInUse(ChannelID)
 
     /// A one-line explanation.
     public var description: String {
@@ -46,6 +49,7 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .tooManyPlayers(maximum): return "scheduler: all \(maximum) player slots are in use"
         case let .unknownProgram(id): return "scheduler: program \(id.rawValue) is not loaded"
         case let .unknownChannel(id): return "scheduler: channel \(id.rawValue) does not exist"
+        case let .channelInUse(id): return "scheduler: channel \(id.rawValue) is still in use"
         case .realtimeThreadAlreadyRunning: return "scheduler: the realtime thread is already running"
         case let .threadCreationFailed(errno): return "scheduler: pthread_create failed: \(errno)"
         case let .tooManyChannels(maximum): return "scheduler: all \(maximum) channels are in use"

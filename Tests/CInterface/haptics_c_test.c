@@ -174,6 +174,19 @@ static void test_plays(haptics_engine *engine) {
     CHECK_INT(outcome.reason, HAPTICS_REASON_APPLICATION_INACTIVE);
     CHECK_INT(haptics_set_application_active(engine, 1), 0);
 
+    /* Rumble and motor levels. */
+    CHECK_INT(haptics_rumble(engine, 0.3, 0.8, 200000000, &outcome), 0);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NONE);
+    CHECK_INT(haptics_rumble(engine, 0, 0, 200000000, &outcome), 0); /* stops */
+    CHECK_INT(haptics_rumble(engine, NAN, 0.5, 200000000, &outcome), -EINVAL);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_INVALID_INTENSITY);
+    CHECK_INT(haptics_rumble(engine, 2, -1, 600000000000LL, NULL), 0); /* clamped; ten minutes */
+    CHECK_INT(haptics_set_motor_level_timeout(engine, 500000000), 0);
+    CHECK_INT(haptics_set_motor_levels(engine, 0.5, 0.25, &outcome), 0);
+    CHECK_INT(haptics_set_motor_levels(engine, 0.5, INFINITY, &outcome), -EINVAL);
+    CHECK_INT(haptics_set_motor_levels(engine, 0, 0, NULL), 0);
+    CHECK_INT(haptics_set_motor_levels(NULL, 0, 0, NULL), -EINVAL);
+
     CHECK_INT(haptics_prepare(engine, HAPTICS_IMPACT_MEDIUM), 0);
     CHECK_INT(haptics_prepare(engine, (haptics_feedback)42), -EINVAL);
     CHECK_STR(haptics_last_error(), "haptics_prepare: 42 is not a haptics_feedback value (0…8)");

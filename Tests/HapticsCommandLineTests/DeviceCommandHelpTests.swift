@@ -21,6 +21,8 @@ struct DeviceCommandHelpTests {
             device profile feedback is rendered with. Nodes that may not be opened for writing are listed
             too, with what to do about it. With --json the last line is always the summary, also when
             nothing is found: {"devices":N,"denied":M,"directory":"/dev/input"} (M of the N without access).
+            Each JSON line also has the version, uniq (often a MAC address), phys and sdl_guid: the joystick
+            GUID SDL gives the same node, to match a game's SDL joystick or a gamecontrollerdb.txt row.
 
             """)
     }

@@ -28,11 +28,11 @@ struct DeviceListingTests {
             """)
     }
 
-    @Test("--json has every capability code by name, the profile, and the access, then the summary")
+    @Test("--json has the identity with the SDL GUID, every capability code by name, the profile, and the access, then the summary")
     func json() {
         #expect(DevicesCommand.render([Self.dualSense, Self.locked], directory: "/dev/input", json: true) == """
-            {"path":"/dev/input/event5","name":"Sony Interactive Entertainment Wireless Controller","bus":"0003","vendor":"054c","product":"0ce6","ff":["rumble","periodic","square","triangle","sine","gain"],"slots":16,"profile":"dualsense","access":"read-write"}
-            {"path":"/dev/input/event12","name":"Wheel","bus":"0003","vendor":"046d","product":"c24f","ff":["constant","autocenter"],"slots":8,"profile":"constant-force-wheel","access":"denied","error":"/dev/input/event12: permission denied; install Tools/udev/70-haptics.rules (TAG+=\\"uaccess\\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"}
+            {"path":"/dev/input/event5","name":"Sony Interactive Entertainment Wireless Controller","bus":"0003","vendor":"054c","product":"0ce6","version":"8111","uniq":"c0:ff:ee:00:00:01","phys":"usb-1/input0","sdl_guid":"0300d0424c050000e60c000011810000","ff":["rumble","periodic","square","triangle","sine","gain"],"slots":16,"profile":"dualsense","access":"read-write"}
+            {"path":"/dev/input/event12","name":"Wheel","bus":"0003","vendor":"046d","product":"c24f","version":"0001","uniq":"","phys":"","sdl_guid":"030052ce6d0400004fc2000001000000","ff":["constant","autocenter"],"slots":8,"profile":"constant-force-wheel","access":"denied","error":"/dev/input/event12: permission denied; install Tools/udev/70-haptics.rules (TAG+=\\"uaccess\\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"}
             {"devices":2,"denied":1,"directory":"/dev/input"}
 
             """)

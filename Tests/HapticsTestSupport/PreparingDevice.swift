@@ -12,6 +12,8 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
     public enum Request: Equatable, Sendable {
         /// Prepare a program of `commands` commands.
         case prepare(commands: Int)
+        /// Prepare a program of `commands` commands ahead, if there is room.
+        case prepareAhead(commands: Int)
         /// Release preparations unused since the instant.
         case expire(unusedSince: MonotonicInstant)
         /// Set the device gain.
@@ -21,6 +23,7 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
     /// The simulated device that performs (and records) the commands.
     public let simulated: SimulatedDevice
     private let requestLog = Recorder<Request>()
+    private let programLog = Recorder<Program>()
     private let lost = Mutex<SystemCallError?>(nil)
 
     /// Creates a device playing with `profile`.
@@ -36,6 +39,14 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
     /// Records the request; never fails.
     public func prepare(_ program: Program) throws(DeviceError) {
         requestLog.append(.prepare(commands: program.commands.count))
+        programLog.append(program)
+    }
+
+    /// Records the request (and the program); never fails, always has room.
+    public func prepareAhead(_ program: Program) throws(DeviceError) -> Bool {
+        requestLog.append(.prepareAhead(commands: program.commands.count))
+        programLog.append(program)
+        return true
     }
 
     /// Records the request.
@@ -56,4 +67,7 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
 
     /// What the control side asked of the device so far, in order.
     public var requests: [Request] { requestLog.all }
+
+    /// The programs `prepare` and `prepareAhead` were given so far, in order.
+    public var preparedPrograms: [Program] { programLog.all }
 }

@@ -140,3 +140,58 @@ struct ConcurrencyStressTests {
             """)
     }
 }
+
+@Suite("Channels changing hands under load")
+struct ChannelHandOverStressTests {
+    @Test("plays for one pad race 120 hand-overs of its channel to other pads: no other pad hears a thing",
+          .loadsEveryCore)
+    func staleSubmissionsNeverReachANewDevice() throws {
+        // Two channels, three pads, two plugged in at a time: a channel that pad A played on goes to
+        // pad B or C while game threads keep playing on A alone.
+        let engine = HapticEngine(outputs: [], configuration: .init(scheduler: SchedulerConfiguration(maximumChannels: 2)))
+        try engine.start()
+        let others = Mutex<[SimulatedDevice]>([])
+        let opener: HapticEngine.DeviceOpener = { path throws(DeviceError) in
+            let device = SimulatedDevice(profile: .genericRumble)
+            if !path.hasSuffix("event1") { others.withLock { $0.append(device) } }
+            return padOutput(padNode(path, uniq: path), device: device)
+        }
+        engine.handle(.appeared(path: "/dev/input/event1"), opener: opener)
+        engine.handle(.appeared(path: "/dev/input/event2"), opener: opener)
+        let padA = try #require(engine.devices.first)
+        let failures = Atomic<Int>(0)
+        let changing = Atomic<Bool>(true)
+        runConcurrently(4, niceness: 10) { thread in
+            if thread == 3 {
+                var plugged = "/dev/input/event2"
+                for _ in 0..<120 {
+                    // A's channel goes to the next pad (the only free one), A takes the other's.
+                    let channel = engine.channel(of: padA.id)
+                    let next = plugged.hasSuffix("event2") ? "/dev/input/event3" : "/dev/input/event2"
+                    engine.handle(.disappeared(path: "/dev/input/event1"), opener: opener)
+                    engine.handle(.appeared(path: next), opener: opener)
+                    if engine.channel(path: next) != channel { failures.add(1, ordering: .relaxed) }
+                    engine.handle(.disappeared(path: plugged), opener: opener)
+                    engine.handle(.appeared(path: "/dev/input/event1"), opener: opener)
+                    if engine.channel(of: padA.id) == nil || engine.channel(of: padA.id) == channel {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                    plugged = next
+                }
+                changing.store(false, ordering: .releasing)
+            } else {
+                let selection = DeviceSelection(padA)
+                while changing.load(ordering: .acquiring) {
+                    _ = engine.play(.impact(.rigid), on: selection)
+                    _ = engine.play(.selection, on: selection)
+                }
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(engine.devices.first { $0.id == padA.id }?.state == .available)
+        let heard = others.withLock { $0.map { $0.recording() } }
+        engine.stop()
+        #expect(heard.count == 121)
+        #expect(heard.allSatisfy { $0.isEmpty }, "\(heard.filter { !$0.isEmpty }.prefix(3))")
+    }
+}

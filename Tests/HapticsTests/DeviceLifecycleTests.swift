@@ -81,7 +81,11 @@ struct DeviceLifecycleTests {
         generator.prepare()
         let program = Renderer(profile: .dualSense).render(Feedback.impact(.rigid).canonicalPattern)
         let cutoff = fixture.clock.now() - .seconds(2)
-        #expect(pad.requests == [.gain(1), .prepare(commands: program.commands.count), .expire(unusedSince: cutoff)])
+        // The level at intensity 1, then the other 15 intensity steps ahead of time.
+        var requests: [PreparingDevice.Request] = [.gain(1), .prepare(commands: program.commands.count)]
+        requests += Array(repeating: .prepareAhead(commands: program.commands.count), count: 15)
+        requests.append(.expire(unusedSince: cutoff))
+        #expect(pad.requests == requests)
 
         fixture.clock.advance(by: .seconds(3))
         fixture.engine.performHousekeeping()

@@ -189,6 +189,29 @@ struct PlayerLifecycleTests {
         #expect(completions.all == [.finished])
     }
 
+    @Test("a pad unplugged and plugged in again while a player plays joins it again, in phase")
+    func rejoin() throws {
+        let fixture = EngineFixture()
+        let origin = fixture.clock.now()
+        try fixture.engine.addOutput(HapticEngine.Output(device: SimulatedDevice(profile: .genericRumble), profile: .genericRumble, path: "test/pad"))
+        let (player, completions) = try recordedPlayer(fixture)
+        #expect(player.start().isScheduled)
+        fixture.run(for: 50_000_000)
+        #expect(fixture.engine.removeOutput(path: "test/pad"))
+        fixture.run(for: 50_000_000)
+        let again = SimulatedDevice(profile: .genericRumble)
+        try fixture.engine.addOutput(HapticEngine.Output(device: again, profile: .genericRumble, path: "test/pad"))
+        fixture.run(for: 1_000_000_000)
+        fixture.engine.performHousekeeping()
+        #expect(completions.all == [.finished])
+
+        let joinedAt: Int64 = 100_000_000
+        let commands = player.programs[0].commands
+        let inEffect = try #require(commands.last { $0.offset <= joinedAt })
+        let expectedCommands = [(joinedAt, inEffect.command)] + commands.filter { $0.offset > joinedAt }.map { ($0.offset, $0.command) }
+        #expect(same(again.recording().map { ($0.time.nanoseconds - origin.nanoseconds, $0.command) }, expectedCommands))
+    }
+
     @Test("a device added while a player is paused joins it paused and resumes with it")
     func joinWhilePaused() throws {
         let fixture = EngineFixture()

@@ -3,6 +3,7 @@ import HapticsRendering
 import HapticsScheduler
 import HapticsSystem
 import HapticsTestSupport
+import Glibc
 import Testing
 @testable import Haptics
 
@@ -182,5 +183,24 @@ struct RumbleTests {
         let rig = Rig()
         #expect(rig.engine.rumble(low: 1, high: 1, duration: .seconds(1), where: { $0.rawValue == 5 }) == .notPlayed(.noDevice))
         #expect(rig.engine.rumble(low: 1, high: 1, duration: .seconds(1), where: { $0.rawValue == 0 }).isScheduled)
+    }
+
+    @Test func onTheRealtimeThreadRenewalsMeetGameThreadsAndStopLeavesSilence() throws {
+        let pad = RecordingActuator(levelLifetime: .milliseconds(20))
+        let engine = HapticEngine(outputs: [HapticEngine.Output(device: pad, profile: .genericRumble)])
+        try engine.start()
+        runConcurrently(4) { thread in
+            for call in 0..<200 {
+                engine.setMotorLevels(low: Double(call % 10 + 1) / 10, high: Double(thread) / 4)
+                usleep(200)
+            }
+        }
+        // The last level, held: renewed every 10 ms (half the 20 ms lifetime) on the realtime thread.
+        usleep(100_000)
+        engine.stop()
+        let commands = pad.recorded.map(\.command)
+        #expect(commands.last == .stop)
+        let held = commands.dropLast().reversed().prefix { $0 == commands[commands.count - 2] }.count
+        #expect(held >= 3, "the held level was performed \(held) times after the last call")
     }
 }

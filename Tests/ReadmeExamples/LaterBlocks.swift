@@ -14,6 +14,8 @@ import Haptics
         switch event {
         case let .deviceAdded(name, path): print("added \(name) at \(path ?? "-")")
         case let .deviceLost(name, _, error): print("lost \(name): \(error)")   // the others play on
+        case let .deviceUnavailable(name, _, error): print("\(name): \(error)")  // e.g. no permission, with the fix
+        case .fallbackToSimulatedDevice: print("no device: playing on a simulated one")
         case let .audioDeviceLost(errno): print("sound device lost: \(errno)")         // haptics go on
         default: break                             // the rest of HapticEngine.Event
         }

@@ -12,6 +12,8 @@ struct DevicesCommand: Command {
         device profile feedback is rendered with. Nodes that may not be opened for writing are listed
         too, with what to do about it. With --json the last line is always the summary, also when
         nothing is found: {"devices":N,"denied":M,"directory":"/dev/input"} (M of the N without access).
+        Each JSON line also has the version, uniq (often a MAC address), phys and sdl_guid: the joystick
+        GUID SDL gives the same node, to match a game's SDL joystick or a gamecontrollerdb.txt row.
         """
 
     var json = false
@@ -60,6 +62,11 @@ struct DevicesCommand: Command {
         line.add("bus", InputID.hex4(device.id.bus))
         line.add("vendor", InputID.hex4(device.id.vendor))
         line.add("product", InputID.hex4(device.id.product))
+        line.add("version", InputID.hex4(device.id.version))
+        line.add("uniq", device.uniqueIdentifier)
+        line.add("phys", device.physicalLocation)
+        // What SDL calls the same node; a node nothing could be read of has none.
+        if !device.name.isEmpty || device.id.vendor != 0 { line.add("sdl_guid", device.joystickGUID.string) }
         line.add("ff", raw: "[" + ForceFeedbackNames.names(device.forceFeedbackCodes).map(JSONLine.quote).joined(separator: ",") + "]")
         line.add("slots", device.slots)
         line.add("profile", DeviceCatalog.profile(for: device).name)

@@ -25,8 +25,10 @@ public enum DeviceCatalog {
     /// Nodes that can be opened read-write and have force feedback are described fully. Nodes this
     /// process may not open for writing are not hidden: they are listed with ``EvdevDeviceInfo/accessError``
     /// set (`permissionDenied`, pointing at the udev rule), with their capabilities when a read-only
-    /// open still works (then only those with force feedback), or with nothing but the path and the
-    /// error when the node cannot be opened at all. Nodes without force feedback are left out.
+    /// open still works (then only those with force feedback); when a node of `/dev/input` cannot be
+    /// opened at all, with what sysfs says of it (``describeFromSysfs(path:sysfsRoot:)``: name,
+    /// identity, location, codes, no slot count; only those with force feedback), else with nothing
+    /// but the path and the error. Nodes without force feedback are left out.
     public static func discover(directory: String = "/dev/input") -> [EvdevDeviceInfo] {
         var found: [EvdevDeviceInfo] = []
         for path in eventNodePaths(in: directory) {
@@ -35,8 +37,10 @@ public enum DeviceCatalog {
         return found
     }
 
-    /// Describes one node for ``discover(directory:)``; `nil` when it has no force feedback.
-    static func describe(path: String) -> EvdevDeviceInfo? {
+    /// Describes one node as ``discover(directory:)`` does: fully when it opens read-write, with
+    /// ``EvdevDeviceInfo/accessError`` set when it does not (capabilities from a read-only open,
+    /// or nothing but the path); `nil` when it has no force feedback or is no input device.
+    public static func describe(path: String) -> EvdevDeviceInfo? {
         var accessError: DeviceError?
         let descriptor: FileDescriptor
         do {
@@ -45,6 +49,13 @@ public enum DeviceCatalog {
             accessError = DeviceError(path: path, failure: error)
             // Capabilities only need read access: say what the device could do once permitted.
             guard let readOnly = try? FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec]) else {
+                // sysfs describes /dev/input's nodes to everyone: name the device, and leave out a
+                // node without force feedback. (Nodes elsewhere are not the ones sysfs names.)
+                if path.hasPrefix("/dev/input/"), let sysfs = describeFromSysfsOrOmit(path: path) {
+                    guard var described = sysfs else { return nil }
+                    described.accessError = accessError
+                    return described
+                }
                 return EvdevDeviceInfo(path: path, name: "", id: InputID(bus: 0, vendor: 0, product: 0, version: 0),
                                        physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [], slots: 0,
                                        accessError: accessError)
@@ -61,6 +72,16 @@ public enum DeviceCatalog {
             // Not an input device after all (libevdev_new_from_fd: ENOTTY), or gone meanwhile: nothing to drive.
             return nil
         }
+    }
+
+    /// sysfs's description of the node (`.some(nil)`: sysfs shows it without force feedback), or
+    /// `nil` when sysfs does not describe it at all.
+    static func describeFromSysfsOrOmit(path: String) -> EvdevDeviceInfo?? {
+        if let info = describeFromSysfs(path: path) { return .some(info) }
+        guard let node = path.split(separator: "/").last else { return nil }
+        let described = (try? FileDescriptor.readContents(ofFile: "\(sysfsInputRoot)/\(node)/device/capabilities/ff",
+                                                          maximumSize: 4_096)) != nil
+        return described ? .some(nil) : nil
     }
 
     /// The `event*` entries of `directory`, in numeric order.

@@ -9,18 +9,38 @@ extension EvdevActuator {
     /// kernel-assigned id kept), and marks the program's levels as used now. Control side: may
     /// block (a uinput device answers uploads from its own thread).
     ///
-    /// When the table is full, the least recently used entry that is neither playing nor a level
-    /// of `program` is erased first (`EVIOCRMFF`). When no entry can be freed (the program alone has
-    /// more levels than the table holds), the remaining levels are left to the streaming effect.
-    /// `ENOSPC` (another process holds slots of the device) also evicts and retries; when nothing is
-    /// left to evict it is thrown. Does nothing after ``close()``.
+    /// When the table is full, an entry that is neither playing nor a level of `program` is erased
+    /// first (`EVIOCRMFF`): one only prepared ahead (``prepareAhead(_:)``) and not used since, else
+    /// the least recently used. When no entry can be freed (the program alone has more levels than
+    /// the table holds), the remaining levels are left to the streaming effect. `ENOSPC` (another
+    /// process holds slots of the device) also evicts and retries; when nothing is left to evict it
+    /// is thrown. Does nothing after ``close()``.
     ///
     /// - Throws: ``DeviceError/deviceLost(path:_:)`` when the device is gone,
     ///   ``DeviceError/systemCall(path:_:)`` when an upload is refused.
     public func prepare(_ program: Program) throws(DeviceError) {
+        _ = try _prepare(program, ahead: false)
+    }
+
+    /// Prepares the levels of `program` ahead of a play that may come (the other intensities of a
+    /// prepared item): like ``prepare(_:)``, but only into table entries that are free now. Nothing
+    /// is erased for it, an `ENOSPC` ends it quietly, and what it uploads is the first to go when
+    /// ``prepare(_:)`` needs room, until a `prepare` asks for it. Levels already prepared are marked
+    /// as used now. Returns whether every level of `program` is prepared now. Control side.
+    ///
+    /// - Throws: ``DeviceError/deviceLost(path:_:)`` when the device is gone,
+    ///   ``DeviceError/systemCall(path:_:)`` when an upload is refused for another reason.
+    @discardableResult
+    public func prepareAhead(_ program: Program) throws(DeviceError) -> Bool {
+        try _prepare(program, ahead: true)
+    }
+
+    /// ``prepare(_:)`` (`ahead` false) and ``prepareAhead(_:)`` (`ahead` true). Returns whether
+    /// every level of `program` is in the table now.
+    private func _prepare(_ program: Program, ahead: Bool) throws(DeviceError) -> Bool {
         let levels = Self.levels(of: program)
-        try control.withLock { (state) throws(DeviceError) in
-            guard !state.isClosed else { return }
+        return try control.withLock { (state) throws(DeviceError) -> Bool in
+            guard !state.isClosed else { return false }
             try _throwIfLost()
             for level in levels {
                 state.longestHolds[level.key] = max(state.longestHolds[level.key] ?? 0, level.hold)
@@ -31,9 +51,13 @@ extension EvdevActuator {
 
             let now = clock.now().nanoseconds
             let programKeys = Set(levels.map(\.key))
-            for level in levels {
+            var complete = true
+            levels: for level in levels {
                 let length = Self.milliseconds(state.longestHolds[level.key, default: 0] + safetyMarginNanoseconds)
                 if let index = table.index(of: level.key) {
+                    // Asked for now: no longer a level only prepared ahead. Prepared ahead again: the
+                    // mark moves with the use, so it still counts as unused since.
+                    state.preparedAheadAt[index] = ahead && _isOnlyPreparedAhead(index, state: state) ? now : nil
                     table.touch(index, at: now)
                     // A longer hold than the safety net allows: update in place (same id) when idle.
                     if state.uploadedLengths[index] < length, table.claim(index, from: .ready) {
@@ -51,7 +75,11 @@ extension EvdevActuator {
                     }
                     continue
                 }
-                guard let index = _claimEntry(excluding: programKeys, state: &state) else {
+                let claimed = ahead ? _claimFreeEntry() : _claimEntry(excluding: programKeys, state: &state)
+                guard let index = claimed else {
+                    complete = false
+                    // Ahead of time nothing is evicted: with no free entry the rest cannot fit either.
+                    if ahead { break levels }
                     _ActuatorCounters.bump(counters.levelsLeftToStreaming)
                     continue
                 }
@@ -64,6 +92,12 @@ extension EvdevActuator {
                         break
                     } catch where error.errno == .noSpace {
                         _ActuatorCounters.bump(counters.noSpaceErrors)
+                        if ahead {
+                            // Slots held elsewhere: a level only prepared ahead is not worth one of ours.
+                            table.free(index)
+                            complete = false
+                            break levels
+                        }
                         // Slots held elsewhere: give one of ours back, if any may go, and retry.
                         guard _evictOne(excluding: programKeys, keeping: index, state: &state) else {
                             table.free(index)
@@ -75,8 +109,10 @@ extension EvdevActuator {
                     }
                 }
                 state.uploadedLengths[index] = length
+                state.preparedAheadAt[index] = ahead ? now : nil
                 table.publish(index, key: level.key, effectID: effect.id, lengthMilliseconds: length, usedAt: now)
             }
+            return complete
         }
     }
 
@@ -123,12 +159,13 @@ extension EvdevActuator {
 
     // MARK: Plumbing (control side, under the mutex)
 
-    /// A free entry, or the least recently used evictable one, claimed for uploading; `nil` when
-    /// every entry is playing or holds a level of the program being prepared.
+    /// A free entry, or the first evictable one in eviction order (``_evictionOrder(_:state:)``),
+    /// claimed for uploading; `nil` when every entry is playing or holds a level of the program
+    /// being prepared.
     func _claimEntry(excluding keys: Set<UInt64>, state: inout _ControlState) -> Int? {
-        for index in 0..<table.capacity where table.claim(index, from: .free) { return index }
+        if let index = _claimFreeEntry() { return index }
         let candidates = (0..<table.capacity).filter { table.phase($0) == .ready && !keys.contains(table.key($0)) }
-        for index in candidates.sorted(by: { table.lastUsed($0) < table.lastUsed($1) }) {
+        for index in _evictionOrder(candidates, state: state) {
             guard table.claim(index, from: .ready) else { continue }  // Started playing meanwhile.
             state.longestHolds[table.key(index)] = nil
             _erase(table.effectID(index))
@@ -138,12 +175,18 @@ extension EvdevActuator {
         return nil
     }
 
+    /// A free entry claimed for uploading, or `nil` when none is free.
+    func _claimFreeEntry() -> Int? {
+        for index in 0..<table.capacity where table.claim(index, from: .free) { return index }
+        return nil
+    }
+
     /// Evicts one entry other than `kept` (after `ENOSPC`); whether one could go.
     func _evictOne(excluding keys: Set<UInt64>, keeping kept: Int, state: inout _ControlState) -> Bool {
         let candidates = (0..<table.capacity).filter {
             $0 != kept && table.phase($0) == .ready && !keys.contains(table.key($0))
         }
-        for index in candidates.sorted(by: { table.lastUsed($0) < table.lastUsed($1) }) {
+        for index in _evictionOrder(candidates, state: state) {
             guard table.claim(index, from: .ready) else { continue }
             state.longestHolds[table.key(index)] = nil
             _erase(table.effectID(index))
@@ -152,6 +195,22 @@ extension EvdevActuator {
             return true
         }
         return false
+    }
+
+    /// `candidates` in the order they may go: levels only prepared ahead and unused since, then
+    /// the rest; least recently used first within each.
+    func _evictionOrder(_ candidates: [Int], state: _ControlState) -> [Int] {
+        candidates.sorted {
+            let (first, second) = (_isOnlyPreparedAhead($0, state: state), _isOnlyPreparedAhead($1, state: state))
+            return first != second ? first : table.lastUsed($0) < table.lastUsed($1)
+        }
+    }
+
+    /// Whether entry `index` was prepared ahead and neither asked for by ``prepare(_:)`` nor
+    /// played since (a play moves its last use).
+    func _isOnlyPreparedAhead(_ index: Int, state: _ControlState) -> Bool {
+        guard let preparedAt = state.preparedAheadAt[index] else { return false }
+        return table.lastUsed(index) == preparedAt
     }
 
     /// `EVIOCSFF` on the control side; the kernel writes the id back into `effect`.

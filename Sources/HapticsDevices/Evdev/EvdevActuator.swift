@@ -11,8 +11,10 @@ import HapticsSystem
 /// - **Prepared table.** ``prepare(_:)`` (control side) uploads each distinct non-silent level of
 ///   the program with `EVIOCSFF` into a fixed table of at most `slots − 1` entries (and at most
 ///   ``Configuration/maximumPreparedLevels``); the kernel-assigned id is kept and reused. When the
-///   table is full, the least recently used entry that is neither playing nor part of the program
-///   being prepared is erased (`EVIOCRMFF`). Entries are published with release/acquire atomics.
+///   table is full, an entry that is neither playing nor part of the program being prepared is
+///   erased (`EVIOCRMFF`): one only prepared ahead first, else the least recently used.
+///   ``prepareAhead(_:)`` uploads levels a play may reach (an impact's other intensities) into free
+///   entries only. Entries are published with release/acquire atomics.
 /// - **Trigger.** ``perform(_:channel:deadline:now:)`` (realtime thread) scans at most 16 entries
 ///   lock-free. A prepared level from silence is exactly one `write()` of `EV_FF` (play); a prepared
 ///   level while another plays is two (stop, then play — ff-memless sums every playing effect, so

@@ -6,17 +6,11 @@ import HapticsScheduler
 import Synchronization
 import HapticsSystem
 
-/// A clock the benchmark moves by hand, so both ways of playing a curve see the same instants.
-final class SteppedClock: HapticClock, @unchecked Sendable {
-    private let nanoseconds = Atomic<Int64>(1_000_000_000)
-    func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: nanoseconds.load(ordering: .relaxed)) }
-    func advance(to instant: Int64) { nanoseconds.store(instant, ordering: .relaxed) }
-}
-
 /// `Tools/bench curve`: a 1,000-point intensity curve over 30 s sent to a playing player, as one
 /// stored curve (`setCurve`), side by side with the way it was sent before: one `setParameter` per
 /// control tick into the shared queue (the baseline). Reports what each submits, drops and plays,
-/// the heap allocations while the curve plays, and the processing time per played tick.
+/// the heap allocations while the curve plays, and the processing time per played tick. Both run
+/// on a `SteppedClock` moved from deadline to deadline, so they see the same instants.
 func runCurveBenchmark() {
     let profile = DeviceProfile(
         name: "bench-rumble-10ms", displayName: "Benchmark rumble", actuator: .dualRumble,
@@ -73,7 +67,7 @@ func runCurveBenchmark() {
         CBenchSupport_beginCountingAllocations()
         let started = SystemMonotonicClock().now()
         while next <= t0.nanoseconds + end {
-            clock.advance(to: next)
+            clock.advance(by: .nanoseconds(next - clock.now().nanoseconds))
             guard let deadline = scheduler.process() else { break }
             next = deadline.nanoseconds
         }

@@ -10,8 +10,12 @@ import HapticsVirtualDevices
 /// How many triggers each side makes inside the traced window.
 let tracedTriggers = 1_000
 
-/// Markers that delimit a counted window in the system call trace.
+/// Markers that delimit a counted window in the system call trace. strace prints 32 characters
+/// of a string argument, so a marker stays shorter than that.
 func traceMarker(_ edge: String, _ side: String) -> String { "haptics-bench:\(edge):\(side)" }
+
+/// The trace side of the engine's case `index` (`engine0`…).
+func engineTraceSide(_ index: Int) -> String { "engine\(index)" }
 
 /// `Tools/bench trigger` (inside the kernel testbench guest): a prepared force-feedback trigger on a
 /// uinput sink, the engine's path (``EnginePreparedTrigger``) against a raw C `write()` loop on the
@@ -134,6 +138,11 @@ func runTriggerBenchmark() {
         print("system calls: not measured (see above)")
     }
 
+    // The whole engine: a prepared impact at intensity 1, at 0.7 and under a software gain of 0.5.
+    let engineFigures = EngineFeedbackTrigger.Case.all.enumerated().map { index, played in
+        measureEngineTriggers(played, traced: traced?.engine[index])
+    }
+
     print(jsonObject([
         ("p50_us", microseconds(p50)),
         ("p99_us", microseconds(p99)),
@@ -144,13 +153,62 @@ func runTriggerBenchmark() {
         ("ioctls_per_trigger", ioctlsPerTrigger),
         ("triggers", String(oursLatency.count)),
         ("mallocs_per_trigger", decimal(Double(oursAllocations) / Double(warmUp + oursLatency.count))),
-    ]))
+    ] + engineFigures.flatMap { $0 }))
+}
+
+/// The engine's figures for one case: its system calls per trigger from the strace windows, and,
+/// measured here, heap allocations of the triggering thread per trigger and the actuator's own
+/// account (prepared triggers, uploads on the realtime path) over `count` triggers. Prints a line
+/// and returns the JSON pairs.
+func measureEngineTriggers(_ played: EngineFeedbackTrigger.Case, traced: TraceWindow?, count: Int = 500) -> [(String, String)] {
+    let engine: EngineFeedbackTrigger
+    let sink: UInputForceFeedbackSink
+    do {
+        sink = try UInputForceFeedbackSink(.init(name: "haptics-bench engine trigger sink"))
+        engine = try EngineFeedbackTrigger(eventNodePath: sink.eventNodePath, case: played)
+    } catch {
+        benchFailure("engine at \(played.name): cannot set up: \(error)")
+    }
+    defer {
+        engine.close()
+        sink.close()
+    }
+    let before = engine.actuator.statistics
+    var allocations: Int64 = 0
+    for _ in 0..<count {
+        CBenchSupport_beginCountingThreadAllocations()
+        do { try engine.trigger() } catch { benchFailure("engine at \(played.name): trigger: \(error)") }
+        allocations += CBenchSupport_endCountingThreadAllocations()
+        do { try engine.finish() } catch { benchFailure("engine at \(played.name): stop: \(error)") }
+    }
+    let after = engine.actuator.statistics
+    let prepared = after.preparedTriggers - before.preparedTriggers
+    let streamed = after.streamingUploads - before.streamingUploads
+    let uploads = after.preparedUploads
+    var syscalls = "null"
+    var ioctls = "null"
+    var summary = "system calls not measured"
+    if let traced {
+        syscalls = decimal(Double(traced.total) / Double(traced.windows))
+        ioctls = decimal(Double(traced.byName["ioctl", default: 0]) / Double(traced.windows))
+        summary = "\(traced.total) system calls in \(traced.windows) triggers (\(traced.summary)) = \(syscalls) per trigger, \(ioctls) ioctls"
+    }
+    print("engine, prepared impact at \(played.name) (game call + processing pass): \(summary); "
+        + "\(prepared) of \(count) triggers from a prepared effect, \(streamed) uploads on the realtime path, "
+        + "\(uploads) uploads at prepare; heap allocations \(allocations) (targets: 1 system call, 0 ioctls, 0 allocations)")
+    return [
+        ("engine_\(played.key)_syscalls_per_trigger", syscalls),
+        ("engine_\(played.key)_ioctls_per_trigger", ioctls),
+        ("engine_\(played.key)_prepared_triggers", String(prepared)),
+        ("engine_\(played.key)_realtime_uploads", String(streamed)),
+        ("engine_\(played.key)_mallocs_per_trigger", decimal(Double(allocations) / Double(count))),
+    ]
 }
 
 /// Runs ``runTriggerWindow(triggers:)`` in a child process under `strace -f` and counts the
 /// triggering thread's system calls in each side's window; `nil` (with the reason printed) when
 /// strace is missing or the log lacks a window.
-func countTriggerSystemCalls() -> (ours: TraceWindow, raw: TraceWindow)? {
+func countTriggerSystemCalls() -> (ours: TraceWindow, raw: TraceWindow, engine: [TraceWindow])? {
     let log = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/haptics-bench-trigger.\(getpid()).strace"
     defer { unlink(log) }
     let status = runChildProcess(["strace", "-f", "-qq", "-o", log, "--", executablePath(), "trigger-window", String(tracedTriggers)])
@@ -168,13 +226,23 @@ func countTriggerSystemCalls() -> (ours: TraceWindow, raw: TraceWindow)? {
         print("system calls: the strace log has no complete marked window")
         return nil
     }
-    return (ours, raw)
+    var engine: [TraceWindow] = []
+    for (index, played) in EngineFeedbackTrigger.Case.all.enumerated() {
+        let side = engineTraceSide(index)
+        guard let window = TraceWindow(log: text, begin: traceMarker("begin", side), end: traceMarker("end", side)) else {
+            print("system calls: the strace log has no complete window for the engine at \(played.name)")
+            return nil
+        }
+        engine.append(window)
+    }
+    return (ours, raw, engine)
 }
 
 /// `haptics-bench trigger-window N`, run under strace by ``countTriggerSystemCalls()``: sets up a
 /// sink and both sides, then makes `triggers` plays per side between markers and nothing else.
 /// Plays are not stopped inside the window (a stop is a write too); the sink may miss some of them
-/// in its 16-event queue, which changes nothing for the triggering thread.
+/// in its 16-event queue, which changes nothing for the triggering thread. Then the engine's cases
+/// (``EngineFeedbackTrigger/Case/all``), one window per trigger.
 func runTriggerWindow(triggers: Int) {
     do {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-bench trigger-window sink"))
@@ -195,6 +263,22 @@ func runTriggerWindow(triggers: Int) {
         }
         CBenchSupport_markTrace(traceMarker("end", "raw"))
         _ = CBenchSupport_rawTrigger(raw.rawValue, UInt16(bitPattern: rawEffectID), 0)
+
+        // The whole engine, each case on a sink of its own: a window around each trigger, the
+        // impact's stop outside it.
+        for (index, played) in EngineFeedbackTrigger.Case.all.enumerated() {
+            let side = engineTraceSide(index)
+            let sink = try UInputForceFeedbackSink(.init(name: "haptics-bench trigger-window engine sink"))
+            defer { sink.close() }
+            let engine = try EngineFeedbackTrigger(eventNodePath: sink.eventNodePath, case: played)
+            defer { engine.close() }
+            for _ in 0..<triggers {
+                CBenchSupport_markTrace(traceMarker("begin", side))
+                try engine.trigger()
+                CBenchSupport_markTrace(traceMarker("end", side))
+                try engine.finish()
+            }
+        }
     } catch {
         benchFailure("trigger window: \(error)")
     }

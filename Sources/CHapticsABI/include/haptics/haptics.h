@@ -91,8 +91,9 @@ typedef struct haptics_engine haptics_engine;
 
 /*
  * haptics_engine_new_automatic — an engine on every force-feedback device in /dev/input (a
- * simulated device when there is none), started, and watching for controllers plugged in or
- * unplugged later.
+ * simulated device when there is none, reported as HAPTICS_EVENT_SIMULATED_FALLBACK; devices it
+ * cannot open are listed as unavailable and reported as HAPTICS_EVENT_DEVICE_UNAVAILABLE),
+ * started, and watching for controllers plugged in or unplugged later.
  * Returns 0 and stores the engine in *engine, or a negative code (-EINVAL: `engine` is NULL;
  * -EAGAIN: the realtime thread could not be created). Blocks while devices are opened.
  */
@@ -163,31 +164,60 @@ int haptics_set_application_active(haptics_engine *engine, int active);
 
 /* A device's state. */
 typedef enum haptics_device_state {
-    HAPTICS_DEVICE_PLAYING = 0,  /* opened and playing what the engine sends */
-    HAPTICS_DEVICE_LOST = 1      /* unplugged or failed; kept in the list until it comes back */
+    HAPTICS_DEVICE_AVAILABLE = 0,    /* opened and playing what the engine sends */
+    HAPTICS_DEVICE_UNAVAILABLE = 1,  /* exists but cannot be opened: `error` says why (-EACCES: no
+                                        permission; install the udev rule and re-plug) */
+    HAPTICS_DEVICE_LOST = 2          /* unplugged or failed; comes back as itself when re-plugged */
 } haptics_device_state;
 
 /* What identifies a device; set `size` to sizeof(haptics_device_info) before the call. */
 typedef struct haptics_device_info {
     uint32_t size;
+    int32_t id;               /* the engine's id: stable while the engine lives, kept across re-plugging */
     int32_t state;            /* haptics_device_state */
+    int32_t error;            /* why it is unavailable or lost (a negative errno), else 0 */
+    int32_t simulated;        /* 1 for a simulated device (no hardware), else 0 */
+    uint16_t bus, vendor, product, version;  /* the kernel's input_id, 0 when unknown */
     char name[128];           /* "Sony Interactive Entertainment DualSense Wireless Controller" */
     char path[64];            /* "/dev/input/event5", "" for a simulated device */
+    char uniq[64];            /* the kernel's unique id (a MAC address for Bluetooth pads), or "" */
+    char phys[64];            /* the kernel's physical location, or "" */
+    char sdl_guid[33];        /* the GUID SDL gives the same node (SDL_JoystickGetGUIDString), or "" */
     char profile[32];         /* the device profile rendering uses: "dualsense", "generic-rumble" */
 } haptics_device_info;
 
 /*
- * haptics_device_count — how many devices the engine plays on now (>= 0), or a negative code.
- * Control side; never blocks for long.
+ * haptics_device_count — how many devices the engine knows (>= 0): available ones, and those that
+ * exist but cannot be opened or were lost. Control side; never blocks for long.
  */
 int haptics_device_count(haptics_engine *engine);
 
 /*
- * haptics_device_get_info — fills *info for device `index` (0 ≤ index < haptics_device_count).
- * Strings are NUL-terminated, cut at a UTF-8 character boundary when too long. Returns 0,
- * -EINVAL (NULL, `info->size` too small) or -ERANGE (no such index).
+ * haptics_device_get_info — fills *info for device `index` (0 ≤ index < haptics_device_count), in
+ * the engine's order. Strings are NUL-terminated, cut at a UTF-8 character boundary when too long.
+ * Match a pad to an SDL joystick by `sdl_guid`. Returns 0, -EINVAL (NULL, `info->size` too small)
+ * or -ERANGE (no such index).
  */
 int haptics_device_get_info(haptics_engine *engine, int index, haptics_device_info *info);
+
+/*
+ * haptics_device_set_gain — the device's own gain, 0…1, on top of the engine's (-EINVAL outside
+ * it or for NaN). haptics_device_set_enabled — switches one device off (0: what plays on it stops)
+ * or on. Both are kept while the pad is unplugged and come back with it. Control side. -ENODEV for
+ * an unknown id.
+ */
+int haptics_device_set_gain(haptics_engine *engine, int device_id, double gain);
+int haptics_device_set_enabled(haptics_engine *engine, int device_id, int enabled);
+
+/*
+ * haptics_device_set_profile — renders for the device with a built-in profile by name
+ * ("dualsense", "xbox", "generic-rumble"…; -EINVAL for an unknown name, the message lists them),
+ * or, with haptics_device_load_profile, a profile file (`key = value` lines from `base = <name>`;
+ * -EILSEQ with the line and column for a bad one). Kept across re-plugging. Control side: blocks
+ * while the vocabulary is rendered again.
+ */
+int haptics_device_set_profile(haptics_engine *engine, int device_id, const char *name);
+int haptics_device_load_profile(haptics_engine *engine, int device_id, const char *path);
 
 /* ---------------------------------------------------------------------------------------------
  * Feedback vocabulary
@@ -221,7 +251,8 @@ typedef enum haptics_reason {
     HAPTICS_REASON_NOT_REQUESTED = 10,       /* audio: no sound was asked for */
     HAPTICS_REASON_NO_SOUND = 11,            /* audio: the item or pattern has none */
     HAPTICS_REASON_NO_AUDIO_OUTPUT = 12,     /* audio: none attached */
-    HAPTICS_REASON_AUDIO_DEVICE_LOST = 13    /* audio: the sound device went away */
+    HAPTICS_REASON_AUDIO_DEVICE_LOST = 13,   /* audio: the sound device went away */
+    HAPTICS_REASON_NO_REAL_DEVICE = 14       /* it reached only a simulated fallback: nothing is felt */
 } haptics_reason;
 
 /* What happened to a play; set `size` to sizeof(haptics_outcome) before the call. */
@@ -239,7 +270,7 @@ typedef struct haptics_outcome {
  * than the devices can make: as soon as they can). `intensity` scales impacts, 0…1 (clamped;
  * other items ignore it; NaN or infinite is refused). `outcome` may be NULL.
  * Returns 0 when it plays, else a negative code: -ECANCELED (disabled, gain 0, application
- * inactive), -ENODEV (no device), -ESHUTDOWN (engine stopped), -EAGAIN (queue full), -EINVAL
+ * inactive), -ENODEV (no device, or only a simulated fallback), -ESHUTDOWN (engine stopped), -EAGAIN (queue full), -EINVAL
  * (bad item or intensity; a value that is no item says HAPTICS_REASON_UNSUPPORTED), -ERANGE (`felt_at` more than an hour ahead); the outcome's reason
  * tells them apart. Realtime-safe: a prepared item is one write(2) per device, nothing else.
  */
@@ -270,6 +301,62 @@ int haptics_play_synced(haptics_engine *engine, haptics_feedback item, double in
  * play. Returns 0, or -EINVAL for a bad item.
  */
 int haptics_prepare(haptics_engine *engine, haptics_feedback item);
+
+/* ---------------------------------------------------------------------------------------------
+ * Rumble and motor levels
+ */
+
+/*
+ * haptics_rumble — rumbles every device, the low-frequency motor at `low` and the high-frequency
+ * one at `high` (each 0…1, clamped), for `duration` ns, with SDL_GameControllerRumble's semantics:
+ * each call replaces the last (and the motor levels below), 0 and 0 stop. Any duration holds to
+ * its end — minutes or hours — the engine keeps the pad playing and ends it itself; a duration of
+ * 0 or less stops. What pattern players play meanwhile is added, saturating per motor. Single-motor
+ * and constant-force devices play the larger of the two. Returns haptics_play's codes (-EINVAL for
+ * a NaN or infinite level; nothing changes then); `outcome` may be NULL. Realtime-safe.
+ */
+int haptics_rumble(haptics_engine *engine, double low, double high, int64_t duration, haptics_outcome *outcome);
+
+/*
+ * haptics_set_motor_levels — sets the motors of every device until the next call (Unity's
+ * SetMotorSpeeds), or until the motor level timeout passes without one (3 s unless set): a game
+ * loop that sets them every frame holds them as long as it runs, and one that stops calling — it
+ * crashed or hung — leaves no pad rumbling. 0 and 0 stop. Replaces a rumble, and the other way
+ * round. Codes as haptics_rumble. Realtime-safe.
+ */
+int haptics_set_motor_levels(haptics_engine *engine, double low, double high, haptics_outcome *outcome);
+
+/*
+ * haptics_set_motor_level_timeout — the safety timeout of haptics_set_motor_levels, in ns,
+ * 10 ms…1 h (clamped into it); it takes effect from the next call. Never blocks.
+ */
+int haptics_set_motor_level_timeout(haptics_engine *engine, int64_t timeout);
+
+/* ---------------------------------------------------------------------------------------------
+ * One device at a time
+ */
+
+/*
+ * haptics_device_play — haptics_play on one device only, named by its id (haptics_device_info.id):
+ * player 2's pad alone. -ENODEV when no device has that id or it is not available. Realtime-safe.
+ */
+int haptics_device_play(haptics_engine *engine, int device_id, haptics_feedback item, double intensity, int64_t felt_at,
+                        haptics_outcome *outcome);
+
+/*
+ * haptics_device_prepare — haptics_prepare on one device only. Returns 0, -EINVAL. Blocks on the
+ * uploads.
+ */
+int haptics_device_prepare(haptics_engine *engine, int device_id, haptics_feedback item);
+
+/*
+ * haptics_device_rumble, haptics_device_set_motor_levels — haptics_rumble and
+ * haptics_set_motor_levels on one device only (below). Realtime-safe.
+ */
+int haptics_device_rumble(haptics_engine *engine, int device_id, double low, double high, int64_t duration,
+                          haptics_outcome *outcome);
+int haptics_device_set_motor_levels(haptics_engine *engine, int device_id, double low, double high,
+                                    haptics_outcome *outcome);
 
 /* ---------------------------------------------------------------------------------------------
  * Pattern players
@@ -378,7 +465,10 @@ typedef enum haptics_event_type {
     HAPTICS_EVENT_DEVICE_LOST = 2,          /* name, path, error (negative errno) */
     HAPTICS_EVENT_AUDIO_DEVICE_LOST = 3,    /* error */
     HAPTICS_EVENT_SOUND_DROPPED = 4,        /* time: when it was due; every voice slot was taken */
-    HAPTICS_EVENT_EVENTS_LOST = 5           /* error: how many events were dropped (queue full) */
+    HAPTICS_EVENT_EVENTS_LOST = 5,          /* error: how many events were dropped (queue full) */
+    HAPTICS_EVENT_DEVICE_UNAVAILABLE = 6,   /* name, path, error: it exists but cannot be opened
+                                               (-EACCES: install the udev rule) */
+    HAPTICS_EVENT_SIMULATED_FALLBACK = 7    /* no device could be opened: plays go to a simulated one */
 } haptics_event_type;
 
 /* One event; set `size` to sizeof(haptics_event) before the call. */

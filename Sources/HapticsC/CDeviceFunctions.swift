@@ -1,0 +1,109 @@
+import CHapticsABI
+import Glibc
+import Haptics
+
+// One device at a time (haptics.h: "One device at a time", "Devices"). The plays are
+// realtime-safe: a device id becomes a one-device selection, which allocates nothing.
+
+/// The selection of the device with `id`, or `nil` for a negative id.
+@inline(__always)
+private func selection(_ id: Int32) -> DeviceSelection? {
+    id >= 0 ? DeviceSelection(HapticDevice.ID(rawValue: Int(id))) : nil
+}
+
+/// Runs a control-side `body` on the engine's device with `id`, or refuses an unknown id (-ENODEV).
+private func withDevice(_ handle: OpaquePointer?, _ id: Int32, _ function: String,
+                        _ body: (HapticEngine, HapticDevice) throws -> Void) -> Int32 {
+    withEngine(handle) { engine in
+        guard id >= 0, let device = engine.device(HapticDevice.ID(rawValue: Int(id))) else {
+            LastError.set("\(function): no device with id \(id)")
+            return CResult.code(ENODEV)
+        }
+        do {
+            try body(engine, device)
+            return CResult.ok
+        } catch {
+            return CResult.failure(error)
+        }
+    }
+}
+
+@_cdecl("haptics_device_play")
+public func haptics_device_play(
+    _ handle: OpaquePointer?, _ id: Int32, _ item: Int32, _ intensity: Double, _ feltAt: Int64,
+    _ outcome: UnsafeMutablePointer<haptics_outcome>?
+) -> Int32 {
+    withEngine(handle) { engine in
+        guard let feedback = feedback(item, intensity: intensity) else { return COutcome.refuse(outcome) }
+        guard let devices = selection(id) else {
+            return COutcome.report(.notPlayed(.noDevice), audio: .notPlayed(.notRequested), into: outcome)
+        }
+        return COutcome.report(engine.play(feedback, on: devices, feltAt: instant(feltAt)),
+                               audio: .notPlayed(.notRequested), into: outcome)
+    }
+}
+
+@_cdecl("haptics_device_prepare")
+public func haptics_device_prepare(_ handle: OpaquePointer?, _ id: Int32, _ item: Int32) -> Int32 {
+    withEngine(handle) { engine in
+        guard let feedback = feedback(item, intensity: 1), let devices = selection(id) else {
+            LastError.set("haptics_device_prepare: \(item) is not a haptics_feedback value (0…8), or device id \(id) is negative")
+            return CResult.invalidArgument
+        }
+        engine.prepare(feedback, on: devices)
+        return CResult.ok
+    }
+}
+
+@_cdecl("haptics_device_rumble")
+public func haptics_device_rumble(
+    _ handle: OpaquePointer?, _ id: Int32, _ low: Double, _ high: Double, _ duration: Int64,
+    _ outcome: UnsafeMutablePointer<haptics_outcome>?
+) -> Int32 {
+    withEngine(handle) { engine in
+        guard let devices = selection(id) else {
+            return COutcome.report(.notPlayed(.noDevice), audio: .notPlayed(.notRequested), into: outcome)
+        }
+        return COutcome.report(engine.rumble(low: low, high: high, duration: .nanoseconds(duration), on: devices),
+                               audio: .notPlayed(.notRequested), into: outcome)
+    }
+}
+
+@_cdecl("haptics_device_set_motor_levels")
+public func haptics_device_set_motor_levels(
+    _ handle: OpaquePointer?, _ id: Int32, _ low: Double, _ high: Double, _ outcome: UnsafeMutablePointer<haptics_outcome>?
+) -> Int32 {
+    withEngine(handle) { engine in
+        guard let devices = selection(id) else {
+            return COutcome.report(.notPlayed(.noDevice), audio: .notPlayed(.notRequested), into: outcome)
+        }
+        return COutcome.report(engine.setMotorLevels(low: low, high: high, on: devices),
+                               audio: .notPlayed(.notRequested), into: outcome)
+    }
+}
+
+@_cdecl("haptics_device_set_gain")
+public func haptics_device_set_gain(_ handle: OpaquePointer?, _ id: Int32, _ gain: Double) -> Int32 {
+    withDevice(handle, id, "haptics_device_set_gain") { engine, device in try engine.setGain(gain, for: device) }
+}
+
+@_cdecl("haptics_device_set_enabled")
+public func haptics_device_set_enabled(_ handle: OpaquePointer?, _ id: Int32, _ enabled: Int32) -> Int32 {
+    withDevice(handle, id, "haptics_device_set_enabled") { engine, device in engine.setEnabled(enabled != 0, for: device) }
+}
+
+@_cdecl("haptics_device_set_profile")
+public func haptics_device_set_profile(_ handle: OpaquePointer?, _ id: Int32, _ name: UnsafePointer<CChar>?) -> Int32 {
+    guard let name else { return CResult.invalidArgument }
+    return withDevice(handle, id, "haptics_device_set_profile") { engine, device in
+        try engine.setProfile(named: CText.string(name), for: device)
+    }
+}
+
+@_cdecl("haptics_device_load_profile")
+public func haptics_device_load_profile(_ handle: OpaquePointer?, _ id: Int32, _ path: UnsafePointer<CChar>?) -> Int32 {
+    guard let path else { return CResult.invalidArgument }
+    return withDevice(handle, id, "haptics_device_load_profile") { engine, device in
+        try engine.loadProfile(contentsOf: CText.string(path), for: device)
+    }
+}
