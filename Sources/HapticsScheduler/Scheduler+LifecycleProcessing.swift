@@ -75,7 +75,9 @@ extension Scheduler {
         words[2].store(player.anchor, ordering: .relaxed)
         words[3].store(player.active ? player.anchorPosition : player.idlePosition, ordering: .relaxed)
         words[4].store(Int64(bitPattern: player.rate.bitPattern), ordering: .relaxed)
-        words[5].store(player.program >= 0 ? programs[player.program].duration : 0, ordering: .relaxed)
+        // Only an active player holds its program (`programInUse`): a stopped or paused one may have
+        // had it unloaded, and its position needs no duration.
+        words[5].store(player.active ? programs[player.program].duration : 0, ordering: .relaxed)
         words[0].store(sequence &+ 2, ordering: .releasing)
     }
 
