@@ -78,6 +78,9 @@ let package = Package(
             path: "Tools/Bench/haptics-bench"
         ),
         // `Tools/bench size`: what `import Haptics` adds to a statically linked program.
+        // Examples: a game loop on two pads (the game as a library, so the kernel tests run it too).
+        .target(name: "HapticsExampleGame", dependencies: ["Haptics"], path: "Examples/GameLoop/Game"),
+        .executableTarget(name: "haptics-example-game", dependencies: ["HapticsExampleGame", "Haptics"], path: "Examples/GameLoop/Main"),
         .executableTarget(name: "haptics-minimal-client", dependencies: ["Haptics"], path: "Tools/Bench/minimal-client"),
         .executableTarget(name: "haptics-hello-baseline", path: "Tools/Bench/hello-baseline"),
 
@@ -111,6 +114,7 @@ let package = Package(
         .testTarget(name: "HapticsKernelTests", dependencies: [
             "Haptics", "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering",
             "HapticsScheduler", "HapticsSystem", "HapticsVirtualDevices", "CHapticsSystem", "CEvdev", "CALSA", "HapticsTestSupport",
+            "HapticsExampleGame",
         ]),
     ]
 )

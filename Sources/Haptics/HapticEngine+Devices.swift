@@ -237,7 +237,7 @@ extension HapticEngine {
         roster.retire(channel.rawValue)
         release(device)
         // Pattern players' players too: nothing they submit may reach the channel's next device.
-        scheduler.releasePlayers(on: channel)
+        _ = scheduler.releasePlayers(on: channel)
         book.channels[channel.rawValue].freeAfter = scheduler.processingMark()
         // A pass that begins now frees the channel (the release woke the thread before the mark).
         scheduler.requestProcessingPass()

@@ -46,7 +46,7 @@ extension HapticEngine {
                 if let event = recordUnavailable(info) { eventHub.deliver(event) }
                 return
             }
-            try? addOutput(output)
+            _ = try? addOutput(output)
         case let .disappeared(path):
             guard let channel = channel(path: path) else {
                 // A node that could not be opened went away: its device is gone, not just locked.

@@ -40,6 +40,23 @@ public func haptics_player_new_from_file(
     }
 }
 
+@_cdecl("haptics_device_player_new_from_file")
+public func haptics_device_player_new_from_file(
+    _ handle: OpaquePointer?, _ id: Int32, _ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    withEngine(handle) { engine in
+        guard let path, let out else {
+            LastError.set("haptics_device_player_new_from_file: the path or the player pointer is NULL")
+            return CResult.invalidArgument
+        }
+        guard id >= 0, let device = engine.device(HapticDevice.ID(rawValue: Int(id))) else {
+            LastError.set("haptics_device_player_new_from_file: no device with id \(id)")
+            return CResult.code(ENODEV)
+        }
+        return store({ try engine.makePlayer(contentsOf: CText.string(path), on: DeviceSelection(device)) }, in: out)
+    }
+}
+
 @_cdecl("haptics_player_new_from_memory")
 public func haptics_player_new_from_memory(
     _ handle: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ size: Int, _ name: UnsafePointer<CChar>?,

@@ -62,7 +62,7 @@ enum CResult {
             case .tooManyOutputs, .schedulerFull: return code(ENOSPC)
             case .audioAlreadyAttached: return code(EBUSY)
             case .audioUnavailable: return code(ENODEV)
-            case .profileFile: return code(EILSEQ)
+            case let .profileFile(file): return file.readError.map(code) ?? code(EILSEQ)
             case .soundCue, .soundCuesMissing, .invalidProfile, .patternTimeOutOfRange, .hapticTimeOverLimit, .clockNotRealtime,
                  .gainOutOfRange, .unknownProfile:
                 return invalidArgument

@@ -10,13 +10,16 @@ public struct DeviceProfileFileError: Error, Sendable, Hashable, CustomStringCon
     public let column: Int
     /// What is wrong and what was expected.
     public let message: String
+    /// Why the file could not be read, when that is the problem (`message` says it too).
+    public let readError: FileReadError?
 
     /// Creates an error.
-    public init(file: String, line: Int, column: Int, message: String) {
+    public init(file: String, line: Int, column: Int, message: String, readError: FileReadError? = nil) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
+        self.readError = readError
     }
 
     /// `file:line:column: message`, as compilers write it.
@@ -42,7 +45,7 @@ extension DeviceProfile {
         do {
             bytes = try FileDescriptor.readContents(ofFile: path, maximumSize: Self.maximumFileSize)
         } catch {
-            throw DeviceProfileFileError(file: path, line: 0, column: 0, message: error.description)
+            throw DeviceProfileFileError(file: path, line: 0, column: 0, message: error.description, readError: error)
         }
         try self.init(parsing: String(decoding: bytes, as: UTF8.self), file: path)
     }

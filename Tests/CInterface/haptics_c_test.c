@@ -13,6 +13,8 @@
 
 static int checks;
 static int failures;
+static int first_device = -1;
+static int second_device = -1;
 
 #define CHECK(condition)                                                                  \
     do {                                                                                  \
@@ -110,11 +112,52 @@ static void test_devices(haptics_engine *engine) {
     CHECK_STR(haptics_last_error(), "haptics_device_get_info: no device 2; the engine has 2");
     CHECK_INT(haptics_device_get_info(engine, -1, &info), -ERANGE);
     CHECK_INT(haptics_device_get_info(engine, 1, &info), 0);
-    CHECK_INT(info.state, HAPTICS_DEVICE_PLAYING);
+    CHECK_INT(info.state, HAPTICS_DEVICE_AVAILABLE);
+    CHECK_INT(info.error, 0);
+    CHECK_INT(info.simulated, 1);
     CHECK_STR(info.name, "simulated");
     CHECK_STR(info.path, "");
+    CHECK_STR(info.sdl_guid, "");
     CHECK_STR(info.profile, "simulated");
+    second_device = info.id;
+    CHECK_INT(haptics_device_get_info(engine, 0, &info), 0);
+    first_device = info.id;
+    CHECK(first_device != second_device);
     CHECK_INT(haptics_device_get_info(engine, 0, NULL), -EINVAL);
+}
+
+static void test_one_device(haptics_engine *engine) {
+    haptics_outcome outcome = outcome_of_size();
+    CHECK_INT(haptics_device_play(engine, second_device, HAPTICS_IMPACT_HEAVY, 0.7, 0, &outcome), 0);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NONE);
+    CHECK_INT(haptics_device_play(engine, 999, HAPTICS_IMPACT_HEAVY, 1, 0, &outcome), -ENODEV);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NO_DEVICE);
+    CHECK_INT(haptics_device_play(engine, -1, HAPTICS_SELECTION, 1, 0, &outcome), -ENODEV);
+    CHECK_INT(haptics_device_play(engine, first_device, (haptics_feedback)9, 1, 0, &outcome), -EINVAL);
+    CHECK_INT(haptics_device_prepare(engine, first_device, HAPTICS_SELECTION), 0);
+    CHECK_INT(haptics_device_prepare(engine, first_device, (haptics_feedback)-1), -EINVAL);
+    CHECK_INT(haptics_device_rumble(engine, second_device, 1, 0.4, 150000000, &outcome), 0);
+    CHECK_INT(haptics_device_rumble(engine, 999, 1, 0.4, 150000000, &outcome), -ENODEV);
+    CHECK_INT(haptics_device_set_motor_levels(engine, first_device, 0.2, 0.1, &outcome), 0);
+    CHECK_INT(haptics_device_set_motor_levels(engine, first_device, 0, 0, NULL), 0);
+
+    CHECK_INT(haptics_device_set_gain(engine, first_device, 0.5), 0);
+    CHECK_INT(haptics_device_set_gain(engine, first_device, 1.5), -EINVAL);
+    CHECK_INT(haptics_device_set_gain(engine, first_device, NAN), -EINVAL);
+    CHECK_INT(haptics_device_set_gain(engine, 999, 0.5), -ENODEV);
+    CHECK_STR(haptics_last_error(), "haptics_device_set_gain: no device with id 999");
+    CHECK_INT(haptics_device_set_enabled(engine, second_device, 0), 0);
+    CHECK_INT(haptics_device_play(engine, second_device, HAPTICS_SELECTION, 1, 0, &outcome), -ECANCELED);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_DISABLED);
+    CHECK_INT(haptics_device_set_enabled(engine, second_device, 1), 0);
+    CHECK_INT(haptics_device_play(engine, second_device, HAPTICS_SELECTION, 1, 0, &outcome), 0);
+
+    CHECK_INT(haptics_device_set_profile(engine, first_device, "dualsense"), 0);
+    CHECK_INT(haptics_device_set_profile(engine, first_device, "no-such-pad"), -EINVAL);
+    CHECK(strstr(haptics_last_error(), "no-such-pad") != NULL);
+    CHECK_INT(haptics_device_set_profile(engine, first_device, NULL), -EINVAL);
+    CHECK_INT(haptics_device_load_profile(engine, first_device, "/nonexistent/pad.profile"), -ENOENT);
+    CHECK_INT(haptics_device_set_profile(engine, first_device, "simulated"), 0);
 }
 
 static void test_plays(haptics_engine *engine) {
@@ -237,6 +280,8 @@ static void test_players(haptics_engine *engine) {
     CHECK_INT(haptics_player_new_from_file(engine, "/nonexistent/door.ahap", &player), -ENOENT);
     CHECK_STR(haptics_last_error(), "/nonexistent/door.ahap: cannot open the file: No such file or directory");
     CHECK_INT(haptics_player_new_from_file(engine, NULL, &player), -EINVAL);
+    CHECK_INT(haptics_device_player_new_from_file(engine, 999, "/nonexistent/door.ahap", &player), -ENODEV);
+    CHECK_INT(haptics_device_player_new_from_file(engine, first_device, "/nonexistent/door.ahap", &player), -ENOENT);
 
     fd = mkstemp(path);
     CHECK(fd >= 0);
@@ -275,6 +320,7 @@ int main(void) {
     CHECK_INT(haptics_engine_new_simulated(2, &engine), 0);
     if (engine != NULL) {
         test_devices(engine);
+        test_one_device(engine);
         test_plays(engine);
         test_sound_and_events(engine);
         test_players(engine); /* frees the engine */

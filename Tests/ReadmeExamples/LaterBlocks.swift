@@ -22,8 +22,37 @@ import Haptics
     }
 }
 
-/// README.md, block 3, under "Sound".
+/// README.md, block 3, under "One pad per player".
 @MainActor func readmeBlock3() throws {
+    let pads = engine.devices.filter(\.state.isAvailable)
+    if pads.count >= 2 {
+        let player1 = pads[0], player2 = pads[1]
+        engine.play(.impact(.heavy), on: player2)                    // player 2's pad alone
+        let hits = ImpactFeedbackGenerator(style: .rigid, engine: engine, devices: [player1])
+        hits.prepare()
+        hits.impactOccurred(intensity: 0.7)                          // one write(): intensities in steps of 1/16
+        try engine.setGain(0.5, for: player1)                        // on top of engine.gain
+        engine.setEnabled(false, for: player2)                       // stops what plays on it now
+        try engine.setProfile(named: "dualsense", for: player1)      // or loadProfile(contentsOf:for:): docs/devices.md
+    }
+    if engine.play(.selection) == .notPlayed(.noRealDevice) {
+        print("nothing is felt:", engine.devices.map(\.state))      // e.g. unavailable: permission denied; install …
+    }
+}
+
+/// README.md, block 4, under "Rumble".
+@MainActor func readmeBlock4() throws {
+    engine.rumble(low: 0.3, high: 0.8, duration: .milliseconds(200))  // replaces the last; 0, 0 stops
+    engine.rumble(low: 1, high: 0, duration: .seconds(90))            // any length: held to its end
+    engine.motorLevelTimeout = .seconds(2)        // if the game loop stops calling (default 3 s)
+    func update(throttle: Double, pad: HapticDevice) {                // every frame
+        engine.setMotorLevels(low: throttle * 0.6, high: throttle * 0.2, on: pad)
+    }
+    engine.setMotorLevels(low: 0, high: 0)        // stops, on every pad
+}
+
+/// README.md, block 5, under "Sound".
+@MainActor func readmeBlock5() throws {
     let audio = AudioOutput(sink: ALSAAudioSink(device: "default"))   // or WAVFileSink / NullAudioSink
     try audio.start()
     try engine.attachAudio(audio)            // cues converted to the device's rate now; a missing cue
@@ -42,8 +71,8 @@ import Haptics
     engine.isAudioMuted = true               // sound off, haptics unchanged (isEnabled/gain are haptics only)
 }
 
-/// README.md, block 4, under "Sync with a game's own audio engine".
-@MainActor func readmeBlock4(heardAt: MonotonicInstant, readings: [AudioClockMapping.Reading], soundFirstFrame: Int64, outputLatencyFrames: Int64) throws {
+/// README.md, block 6, under "Sync with a game's own audio engine".
+@MainActor func readmeBlock6(heardAt: MonotonicInstant, readings: [AudioClockMapping.Reading], soundFirstFrame: Int64, outputLatencyFrames: Int64) throws {
     engine.play(.impact(.heavy), withSoundAudibleAt: heardAt)          // a CLOCK_MONOTONIC instant
     engine.play(.impact(.heavy), withSoundStartingNow: .milliseconds(23))   // starts now, 23 ms output latency
     player.start(withSoundAudibleAt: heardAt)                          // a pattern, its start felt then

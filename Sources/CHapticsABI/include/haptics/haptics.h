@@ -392,6 +392,13 @@ int haptics_player_new_from_memory(haptics_engine *engine, const void *bytes, si
                                    haptics_player **player);
 
 /*
+ * haptics_device_player_new_from_file — haptics_player_new_from_file for one device only (player
+ * 1's engine hum): the pattern is rendered for that device and plays there alone. -ENODEV for an
+ * unknown id; the other codes as haptics_player_new_from_file.
+ */
+int haptics_device_player_new_from_file(haptics_engine *engine, int device_id, const char *path, haptics_player **player);
+
+/*
  * haptics_player_free — stops the player and frees it. NULL is ignored. Control side.
  */
 void haptics_player_free(haptics_player *player);
