@@ -20,10 +20,10 @@ extension HapticEngine {
     }
 
     /// Adds a device while the engine runs (a controller plugged in): the vocabulary is rendered
-    /// for it and loaded, whatever is prepared now is prepared on it too, and a `.deviceAdded`
-    /// event is delivered. A device the engine had before (the same pad, matched as `HapticDevice`
-    /// says) comes back with its id and settings. Returns the device. Control side (may block on
-    /// device uploads).
+    /// for it and loaded, whatever is prepared now is prepared on it too, every pattern player that
+    /// plays (or is paused) joins it in phase, and a `.deviceAdded` event is delivered. A device the
+    /// engine had before (the same pad, matched as `HapticDevice` says) comes back with its id and
+    /// settings. Returns the device. Control side (may block on device uploads).
     ///
     /// Throws `.invalidProfile` when a value of the output's profile is outside its range
     /// (`DeviceProfile.validate()`), `.tooManyOutputs` when every channel serves a device, or
@@ -32,6 +32,7 @@ extension HapticEngine {
     public func addOutput(_ output: Output) throws(EngineError) -> HapticDevice {
         let (channel, id) = try install(output)
         prepareCurrentPreparations(onChannel: channel)
+        playersJoin(channel: channel)
         eventHub.deliver(.deviceAdded(name: output.name, path: output.path))
         return device(id)!
     }
@@ -52,7 +53,8 @@ extension HapticEngine {
     /// and reported as `.deviceLost`; preparations unused for `prepareLifetime` are released; a lost
     /// audio device is reported as `.audioDeviceLost`; the sound of the next pass of every looping
     /// pattern player is queued once that pass begins within two housekeeping intervals plus the
-    /// audio output's `minimumLeadTime`.
+    /// audio output's `minimumLeadTime`; pattern players whose start has ended get their
+    /// `completionHandler` called.
     public func performHousekeeping() {
         let lost = channelDevices.withLock { devices in
             devices.compactMap { device -> (EngineDevice, SystemCallError)? in
@@ -65,7 +67,8 @@ extension HapticEngine {
         }
         expireUnusedPreparations()
         pollAudioEvents()
-        for player in soundLoops.players { player.renewSoundLoop() }
+        for player in patternPlayers.players { player.renewSoundLoop() }
+        deliverPlayerCompletions()
     }
 
     /// Renders the vocabulary for `output` and loads it on a channel (`claimChannel`), then

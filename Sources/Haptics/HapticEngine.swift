@@ -164,8 +164,9 @@ public final class HapticEngine: Sendable {
     /// The audio output and the sound cues, once attached: set once, read lock-free by plays.
     let audioState = AtomicLazyReference<EngineAudio>()
     let audioMuted = Atomic<Bool>(false)
-    /// The pattern players with sound, whose loop passes housekeeping keeps queued ahead.
-    let soundLoops = SoundLoopRegistry()
+    /// The pattern players: housekeeping queues their sound's loop passes ahead and delivers their
+    /// completions; a device added joins the ones playing.
+    let patternPlayers = PlayerRegistry()
     /// What the sound of the players and the cues holds, against `Configuration.soundBudget`.
     let soundMemory: SoundMemory
 
@@ -298,6 +299,8 @@ public final class HapticEngine: Sendable {
             _ = scheduler.stopAll(at: scheduler.currentTime())
             _ = scheduler.process()
         }
+        // Housekeeping has ended: the players stopped here hear of it now.
+        deliverPlayerCompletions()
     }
 
     /// Processes everything due now and returns the next deadline. Only for engines started with

@@ -6,10 +6,13 @@ import Synchronization
 import HapticsSystem
 
 /// Plays one pattern (e.g. decoded from an AHAP file) on every output of an engine, with the
-/// controls of a media player: start, stop, loop, seek, rate, and dynamic parameters.
+/// controls of a media player: start, stop, pause, resume, loop, seek, rate, dynamic parameters
+/// and parameter curves, and a lifecycle to watch: `isPlaying`, `position`, and a
+/// `completionHandler` called once per start when it finishes or is stopped.
 ///
 /// The pattern is rendered and loaded when the player is made; the controls are lock-free
-/// submissions. Releasing the player stops it and frees what it loaded.
+/// submissions. A device added to the engine while the player plays joins it in phase (see
+/// `HapticEngine.addOutput`). Releasing the player stops it and frees what it loaded.
 ///
 /// A player made from a pattern file (`HapticEngine.makePlayer(contentsOf:)`) also plays the
 /// pattern's sound on the engine's audio output, on the same timeline: each audio event is heard at
@@ -27,8 +30,16 @@ public final class HapticPatternPlayer: Sendable {
     public let engine: HapticEngine
     /// The pattern as given.
     public let pattern: Pattern
-    /// Per output it was made for: the program rendered for it, its loaded id and its player.
-    let outputs: [PlayerBinding]
+    /// Per output it plays on (made for, or joined since): the program rendered for it, its loaded
+    /// id and its player.
+    let outputList: PlayerOutputs
+    /// The outputs, in the order they came.
+    var outputs: [PlayerBinding] { outputList.all }
+    /// Start tags, the starts not yet ended, the controls a joining device must catch up with, and
+    /// the completion handler. Control side; never taken on the realtime or audio thread.
+    let lifecycle = OrderedMutex<PlayerLifecycle>(PlayerLifecycle())
+    /// The devices it plays on: the ones it was made for, and those that join while it plays.
+    let selection: DeviceSelection
     /// The pattern with its waveforms loaded, when it came from a file and has sound.
     let sound: AudioPattern?
     /// The sound's voices, made at the output rate the first time they are needed.
@@ -40,7 +51,7 @@ public final class HapticPatternPlayer: Sendable {
     let soundGroup = AudioVoiceGroup.unique()
     /// The loop switch, rate and sound passes as the control side tracks them, so that housekeeping
     /// can repeat the sound on each loop pass. Never taken on the realtime or audio thread.
-    let soundLoop = Mutex<SoundLoop>(SoundLoop())
+    let soundLoop = OrderedMutex<SoundLoop>(SoundLoop())
 
     init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil, soundCharge: SoundMemoryCharge? = nil,
          devices selection: DeviceSelection = .all) throws {
@@ -49,6 +60,7 @@ public final class HapticPatternPlayer: Sendable {
         self.pattern = pattern
         self.sound = sound?.hasSound == true ? sound : nil
         self.soundCharge = soundCharge
+        self.selection = selection
         var outputs: [PlayerBinding] = []
         let devices = engine.channelDevices.withLock { $0.filter { selection.contains($0.deviceID.rawValue) } }
         do {
@@ -73,12 +85,12 @@ public final class HapticPatternPlayer: Sendable {
             }
             throw error
         }
-        self.outputs = outputs
-        if self.sound != nil { engine.soundLoops.register(self) }
+        outputList = PlayerOutputs(outputs, capacity: engine.configuration.scheduler.maximumChannels)
+        engine.patternPlayers.register(self)
     }
 
     deinit {
-        engine.soundLoops.unregister(ObjectIdentifier(self))
+        engine.patternPlayers.unregister(ObjectIdentifier(self))
         let now = engine.scheduler.currentTime()
         for output in outputs {
             _ = engine.scheduler.stop(output.player, at: now)
@@ -102,7 +114,7 @@ public final class HapticPatternPlayer: Sendable {
     /// block. Unused preparations expire like the generators'.
     public func prepare() {
         if let audio = engine.audioState.load() { _ = voices(sampleRate: audio.sampleRate) }
-        let live = outputs.filter { engine.roster.isPlayable($0.channel.rawValue) }
+        let live = outputs.filter(plays(on:))
         engine.prepare(live.compactMap { output in output.preparable.map { ($0, output.program, output.channel) } })
     }
 
@@ -117,7 +129,9 @@ public final class HapticPatternPlayer: Sendable {
     public var hasSound: Bool { sound != nil }
 
     /// Starts playing: as soon as possible, or felt at `feltAt`. Devices lost since the player was
-    /// made are skipped; devices added since then do not play it (make a new player for them).
+    /// made are skipped; devices added since then play it too (they joined the player when added).
+    /// Starting a player that plays (or is paused) restarts it from the beginning: the earlier
+    /// start's completion says `.stopped`.
     /// A player with sound plays it too (see `start(at:)`, which reports on it).
     @discardableResult
     public func start(feltAt: MonotonicInstant? = nil) -> PlaybackOutcome {
@@ -153,7 +167,7 @@ public final class HapticPatternPlayer: Sendable {
             haptics = .notPlayed(reason)
         } else {
             playable = outputs.filter { output in
-                engine.roster.isPlayable(output.channel.rawValue) && output.program.commands.contains { !$0.command.isSilent }
+                plays(on: output) && output.program.commands.contains { !$0.command.isSilent }
             }
             if playable.isEmpty { haptics = .notPlayed(.unsupported) }
         }
@@ -166,17 +180,22 @@ public final class HapticPatternPlayer: Sendable {
         let onset = max(requested ?? earliest, earliest)
         if haptics == nil {
             haptics = .scheduled(feltAt: onset)
+            // Registered before the first submission, so that no ending can come before it.
+            let tag = beginStart(of: playable.map(\.player))
+            var started = 0
             for output in playable {
                 let start = onset - output.program.leadTime
                 // The gain is finite in 0…1, so the level is never refused.
                 let level = output.hardwareGain ? 1 : engine.gain * engine.roster.gain(output.channel.rawValue)
                 guard (try? engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start)) == true,
-                      engine.scheduler.start(output.player, at: start)
+                      engine.scheduler.start(output.player, at: start, tag: tag)
                 else {
                     haptics = .notPlayed(.queueFull)
                     break
                 }
+                started += 1
             }
+            abandonStart(tag, of: playable.dropFirst(started).map(\.player))
         }
         // Under the loop lock, so that a housekeeping renewal of the previous start's passes is
         // either queued before this cancellation (and reached by it) or sees the new start.
@@ -231,6 +250,8 @@ public final class HapticPatternPlayer: Sendable {
     /// Any instant is accepted, here and by the other controls (`setLooping`, `seek`,
     /// `setPlaybackRate`, `send`): one in the past takes effect at once, and one beyond
     /// `SchedulerLimits.instants` (±146 years of uptime) is clamped to it.
+    ///
+    /// The start being stopped reports `.stopped` to the `completionHandler`.
     @discardableResult
     public func stop(at time: MonotonicInstant? = nil) -> Bool {
         let time = controlInstant(time)
@@ -255,7 +276,7 @@ public final class HapticPatternPlayer: Sendable {
 
     /// Ends the sound passes of the current start, then runs `cancel` under the same lock, so that
     /// no renewal queues a pass after the cancellation.
-    private func endSoundLoop(_ cancel: () -> Bool) -> Bool {
+    func endSoundLoop(_ cancel: () -> Bool) -> Bool {
         soundLoop.withLock { loop in
             loop.passes = nil
             return cancel()
@@ -271,6 +292,7 @@ public final class HapticPatternPlayer: Sendable {
     @discardableResult
     public func setLooping(_ enabled: Bool, at time: MonotonicInstant? = nil) -> Bool {
         let time = controlInstant(time)
+        lifecycle.withLock { $0.looping = enabled }
         let submitted = outputs.allSatisfy { engine.scheduler.setLoop($0.player, enabled, at: time) }
         soundLoop.withLock { loop in
             loop.setLooping(enabled, at: time)
@@ -308,6 +330,7 @@ public final class HapticPatternPlayer: Sendable {
     public func setPlaybackRate(_ rate: Double, at time: MonotonicInstant? = nil) throws(PlayerError) -> Bool {
         guard SchedulerLimits.playbackRates.contains(rate) else { throw .invalidRate(rate) }
         let time = controlInstant(time)
+        lifecycle.withLock { $0.rate = rate }
         // The rate is in range, so no output refuses it.
         let submitted = outputs.allSatisfy { (try? engine.scheduler.setRate($0.player, rate, at: time)) == true }
         soundLoop.withLock { loop in
@@ -329,6 +352,7 @@ public final class HapticPatternPlayer: Sendable {
     public func send(_ parameter: DynamicParameterID, value: Double, at time: MonotonicInstant? = nil) throws(PlayerError) -> Bool {
         guard value.isFinite else { throw .invalidParameterValue(parameter, value) }
         let time = controlInstant(time)
+        lifecycle.withLock { $0.parameters[parameter] = value }
         return outputs.allSatisfy { output in
             let sent = parameter == .hapticIntensityControl && !output.hardwareGain
                 ? value * engine.gain * engine.roster.gain(output.channel.rawValue) : value
@@ -337,43 +361,45 @@ public final class HapticPatternPlayer: Sendable {
         }
     }
 
-    /// Sends a parameter curve: its control points, linearly interpolated at each output's control
-    /// interval, as timed parameter changes starting at `start` (now when `nil`).
+    /// Sends a parameter curve as one submission per output: its control points are stored in the
+    /// scheduler's preallocated curve space and the realtime thread interpolates them (linearly) at
+    /// each output's control tick (its profile's `controlInterval`, at least 1 ms), from the first
+    /// point's instant to the last's; the parameter then keeps the last value. The curve's time 0
+    /// is at `start` (now when `nil`) plus the curve's `time`. An intensity curve is multiplied by
+    /// the engine gain, as `send(_:value:at:)` is.
+    ///
+    /// A curve has at most `SchedulerConfiguration.maximumCurvePoints` points (1,024 by default),
+    /// in time order. One curve per parameter plays at a time: a new one replaces it from its first
+    /// point. A curve of a parameter the haptics do not use (audio ones) is checked and sends
+    /// nothing. `false` when a queue was full or every curve slot (`maximumCurves`, 32 by default)
+    /// was held — counted in `Scheduler.statistics` (`dropped`, `droppedCurves`), never blocking.
     ///
     /// - Throws: `PlayerError.curveTimeOutOfRange` when the curve's time or a control point's time
     ///   is negative, not finite, or after `HapticEngine.maximumPatternDuration` (one hour);
-    ///   `PlayerError.invalidParameterValue` when a value it would send is NaN or infinite. Every
-    ///   value is checked before the first is sent: a refused curve sends nothing.
+    ///   `PlayerError.curveTooLong` for too many points; `PlayerError.curveOutOfOrder` when a point
+    ///   comes before the one ahead of it; `PlayerError.invalidParameterValue` when a value, or a
+    ///   step between two points over their span, is NaN or infinite. A refused curve sends nothing.
     @discardableResult
     public func send(_ curve: ParameterCurve, startingAt start: MonotonicInstant? = nil) throws(PlayerError) -> Bool {
         let limit = HapticEngine.maximumPatternDuration.patternSeconds
-        for seconds in [curve.time] + curve.controlPoints.map(\.time) where !(seconds >= 0 && seconds <= limit) {
-            throw .curveTimeOutOfRange(seconds: seconds)
+        guard curve.time >= 0 && curve.time <= limit else { throw .curveTimeOutOfRange(seconds: curve.time) }
+        for point in curve.controlPoints where !(point.time >= 0 && point.time <= limit) {
+            throw .curveTimeOutOfRange(seconds: point.time)
         }
-        guard let first = curve.controlPoints.first, let last = curve.controlPoints.last else { return true }
-        let origin = controlInstant(start) + Duration(patternSeconds: curve.time)
-        let end = Duration(patternSeconds: last.time)
-        let steps = outputs.map { max($0.controlInterval, .milliseconds(1)) }
-        // The values first, so that a curve whose interpolation overflows sends nothing at all.
-        for step in Set(steps) {
-            var t = Duration(patternSeconds: first.time)
-            while true {
-                let value = curve.value(atOffset: t.patternSeconds)
-                guard value.isFinite else { throw .invalidParameterValue(curve.id, value) }
-                if t >= end { break }
-                t = min(t + step, end)
-            }
+        let origin = controlInstant(start)
+        let outputs = outputs
+        let gain = engine.gain
+        // Checked once with the largest scale any output uses, so that a refused curve sends nothing.
+        let scales = outputs.map { curve.id == .hapticIntensityControl && !$0.hardwareGain ? gain : 1 }
+        do throws(SchedulerError) {
+            try engine.scheduler.validateCurve(curve, scale: scales.max() ?? 1)
+        } catch {
+            throw PlayerError(curveRefusal: error, id: curve.id)
         }
         var ok = true
-        for (output, step) in zip(outputs, steps) {
-            var t = Duration(patternSeconds: first.time)
-            while ok {
-                let value = curve.value(atOffset: t.patternSeconds)
-                let sent = curve.id == .hapticIntensityControl && !output.hardwareGain ? value * engine.gain : value
-                ok = (try? engine.scheduler.setParameter(output.player, curve.id, value: sent, at: origin + t)) == true
-                if t >= end { break }
-                t = min(t + step, end)
-            }
+        for (output, scale) in zip(outputs, scales) where ok {
+            // Checked above: never refused.
+            ok = (try? engine.scheduler.setCurve(output.player, curve, startingAt: origin, scale: scale)) == true
         }
         return ok
     }

@@ -14,6 +14,13 @@ protocol SchedulerControl: AnyObject, Sendable {
     func makePlayer(program: ProgramID, channel: ChannelID) throws -> PlayerID
     func releasePlayer(_ player: PlayerID)
     func start(_ player: PlayerID, at time: MonotonicInstant) -> Bool
+    func start(_ player: PlayerID, at time: MonotonicInstant, tag: Int64) -> Bool
+    func pause(_ player: PlayerID, at time: MonotonicInstant) -> Bool
+    func resume(_ player: PlayerID, at time: MonotonicInstant) -> Bool
+    func setCurve(_ player: PlayerID, _ curve: ParameterCurve, startingAt origin: MonotonicInstant, scale: Double) throws(SchedulerError) -> Bool
+    func progress(of player: PlayerID, at instant: MonotonicInstant?) -> PlayerProgress?
+    func validateCurve(_ curve: ParameterCurve, scale: Double) throws(SchedulerError)
+    func drainEndings(into endings: inout [PlayerEnding]) -> Int
     func stop(_ player: PlayerID, at time: MonotonicInstant) -> Bool
     func seek(_ player: PlayerID, to offset: Duration, at time: MonotonicInstant) -> Bool
     func setRate(_ player: PlayerID, _ rate: Double, at time: MonotonicInstant) throws(SchedulerError) -> Bool

@@ -22,6 +22,13 @@ struct PlayerState {
     var base: TimedCommand?
     /// The level this player currently asks of its channel (after parameters).
     var level: ActuatorCommand = .stop
+    /// Paused: inactive and silent, `idlePosition` holding where it paused, until `resume`.
+    var paused = false
+    /// The tag of the start playing now (0: its ending is not reported).
+    var startTag: Int64 = 0
+    /// The runtime curves driving its intensity and sharpness controls.
+    var intensityCurve = CurvePlayback()
+    var sharpnessCurve = CurvePlayback()
 
     init() {}
 

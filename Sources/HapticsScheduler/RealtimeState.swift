@@ -11,4 +11,7 @@ struct RealtimeState {
     var pending: UnsafeMutablePointer<SchedulerCommand>
     var pendingCount = 0
     var pendingCapacity: Int
+    /// Player slots with a runtime curve bound (any order).
+    var curvePlayers: UnsafeMutablePointer<Int>
+    var curvePlayerCount = 0
 }

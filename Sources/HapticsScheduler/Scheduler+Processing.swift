@@ -40,17 +40,21 @@ extension Scheduler {
                 }
             }
             // Channel events (a direct level's end, a renewal) come last at equal times: a level
-            // change due then makes a renewal unnecessary.
+            // change due then makes a renewal unnecessary. Curve ticks are parameter changes: after
+            // the submissions due, before the program commands.
             let (channelTime, channel) = nextChannelEvent()
-            if submissionTime <= now && submissionTime <= playerTime && submissionTime <= channelTime {
+            let (curveTime, curveSlot) = nextCurveTick()
+            if submissionTime <= now && submissionTime <= playerTime && submissionTime <= channelTime && submissionTime <= curveTime {
                 realtime.pointee.pendingCount -= 1
                 apply(state.pending[state.pendingCount - 1], now: now)
+            } else if curveTime <= now && curveTime <= playerTime && curveTime <= channelTime {
+                tickCurves(curveSlot, at: curveTime, now: now)
             } else if playerTime <= now && playerTime <= channelTime {
                 advance(playerSlot, at: playerTime, now: now)
             } else if channelTime <= now {
                 serviceChannel(channel, at: channelTime, now: now)
             } else {
-                let next = min(submissionTime, playerTime, channelTime)
+                let next = min(submissionTime, playerTime, channelTime, curveTime)
                 return next == .max ? nil : MonotonicInstant(nanoseconds: next)
             }
         }
@@ -98,6 +102,7 @@ extension Scheduler {
             return
         }
         guard let slot = claim(command, now: now) else {
+            releaseCurve(of: command)
             ignoredCount.add(1, ordering: .relaxed)
             trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop,
                               deadline: MonotonicInstant(nanoseconds: time), time: MonotonicInstant(nanoseconds: now)))
@@ -107,9 +112,14 @@ extension Scheduler {
         let players = realtime.pointee.players
         switch command.kind {
         case .start:
-            startPlayer(slot, at: time, now: now)
+            if players[slot].paused { endPause(slot, at: time) }
+            startPlayer(slot, at: time, now: now, tag: command.argument)
         case .stop:
-            if players[slot].active { retire(slot, at: time, now: now) }
+            if players[slot].active {
+                retire(slot, at: time, now: now)
+            } else if players[slot].paused {
+                endPause(slot, at: time)
+            }
             players[slot].idlePosition = 0
         case .seek:
             seekPlayer(slot, to: command.argument, at: time, now: now)
@@ -124,9 +134,16 @@ extension Scheduler {
         case .setSharpness:
             players[slot].sharpnessShift = Float(command.value)
             remapLevel(slot, at: time, now: now)
+        case .pause:
+            pausePlayer(slot, at: time, now: now)
+        case .resume:
+            resumePlayer(slot, at: time, now: now)
+        case .intensityCurve, .sharpnessCurve:
+            bindCurve(slot, command, now: now)
         case .otherParameter, .stopAll, .setMotorLevels:
             break
         }
+        publish(slot)
     }
 
     /// Checks a command's player against the current binding and brings the player's state to that
@@ -141,6 +158,7 @@ extension Scheduler {
         let players = realtime.pointee.players
         if players[slot].generation != generation {
             if players[slot].active { retire(slot, at: now, now: now) }
+            releaseCurves(slot)
             players[slot] = PlayerState(generation: generation, program: (binding >> 16) & 0x7FFF, channel: binding & 0xFFFF)
         }
         return slot
@@ -159,12 +177,17 @@ extension Scheduler {
 
     // MARK: Players
 
-    private func startPlayer(_ slot: Int, at time: Int64, now: Int64) {
+    /// Starts (or restarts) a player; a nonzero `tag` reports how this start ends. A restart ends
+    /// the start before it as stopped.
+    func startPlayer(_ slot: Int, at time: Int64, now: Int64, tag: Int64) {
         let players = realtime.pointee.players
         if players[slot].active {
+            pushEnding(slot, .stopped, at: time)
+            players[slot].startTag = tag
             seekPlayer(slot, to: 0, at: time, now: now)
             return
         }
+        players[slot].startTag = tag
         let program = players[slot].program
         // Announce the read before checking the binding once more: either the control side sees
         // the announcement and keeps the program, or this side sees the release and backs off.
@@ -210,7 +233,7 @@ extension Scheduler {
         var target = offset
         if target >= storage.duration && storage.count > 0 {
             guard loopsPlayable(players[slot], storage) else {
-                retire(slot, at: time, now: now)
+                retire(slot, at: time, now: now, ending: .finished)
                 return
             }
             target %= storage.duration
@@ -243,7 +266,7 @@ extension Scheduler {
     /// old rate, and going back would move the position backwards — over and over, for a caller
     /// alternating such changes, until it overflowed. So the position only grows, and never beyond
     /// the player's next command.
-    private func reanchor(_ slot: Int, at requested: Int64) {
+    func reanchor(_ slot: Int, at requested: Int64) {
         let players = realtime.pointee.players
         let time = max(requested, players[slot].anchor)
         let elapsed = time - players[slot].anchor
@@ -284,7 +307,7 @@ extension Scheduler {
             return
         }
         guard cursor < storage.count else {
-            retire(slot, at: time, now: now)
+            retire(slot, at: time, now: now, ending: .finished)
             return
         }
         let command = storage.commands![cursor]
@@ -302,6 +325,7 @@ extension Scheduler {
     /// one playing now. It never skips past a pending submission, which must see the pass it was
     /// meant for (a loop switched off there ends that pass).
     private func wrap(_ slot: Int, at time: Int64, now: Int64, duration: Int64) {
+        defer { publish(slot) }
         let players = realtime.pointee.players
         players[slot].cursor = 0
         players[slot].anchorPosition = 0
@@ -330,7 +354,10 @@ extension Scheduler {
 
     /// Ends an active player at `time`. Its channel gets `.stop` when no other player plays there
     /// and the channel is not already silent (the engine-enforced stop), or the new mix otherwise.
-    func retire(_ slot: Int, at time: Int64, now: Int64) {
+    /// `ending` is how its start ended (reported when the start was tagged); `nil` for a pause.
+    func retire(_ slot: Int, at time: Int64, now: Int64, ending: PlayerEnding.Reason? = .stopped) {
+        defer { publish(slot) }
+        if let ending { pushEnding(slot, ending, at: time) }
         let players = realtime.pointee.players
         let wasSounding = !players[slot].level.isSilent
         let channel = players[slot].channel
@@ -377,7 +404,10 @@ extension Scheduler {
             players[slot].idlePosition = 0
             programInUse[slot].store(-1, ordering: .releasing)
             realtime.pointee.activeCount -= 1
+            pushEnding(slot, .stopped, at: time)
+            publish(slot)
         }
+        endPausedPlayers(at: time)
         for channel in 0..<channelCount.load(ordering: .acquiring) {
             realtime.pointee.channelStates[channel].direct = .stop
             realtime.pointee.channelStates[channel].directEnd = .max
@@ -395,7 +425,7 @@ extension Scheduler {
     }
 
     /// Re-maps the level a playing player holds after a parameter change.
-    private func remapLevel(_ slot: Int, at time: Int64, now: Int64) {
+    func remapLevel(_ slot: Int, at time: Int64, now: Int64) {
         let players = realtime.pointee.players
         guard players[slot].active, let base = players[slot].base else { return }
         setLevel(slot, render(slot, base), at: time, now: now)

@@ -73,8 +73,13 @@ extension Scheduler where Clock == SystemMonotonicClock {
         precondition(!wasProcessing, "Scheduler.process() ran while the realtime thread was stopping")
         defer { processing.store(false, ordering: .releasing) }
         var discarded = realtime.pointee.pendingCount
-        while queue.pop() != nil { discarded += 1 }
+        for index in 0..<realtime.pointee.pendingCount { releaseCurve(of: realtime.pointee.pending[index]) }
+        while let command = queue.pop() {
+            releaseCurve(of: command)
+            discarded += 1
+        }
         realtime.pointee.pendingCount = 0
+        releaseAllCurves()
         discardedCount.add(discarded, ordering: .relaxed)
         let now = clock.now().nanoseconds
         stopEverything(at: now, now: now)

@@ -120,7 +120,7 @@ extension Scheduler {
         UInt16((min(max(level, 0), 1) * 65_535).rounded())
     }
 
-    private func submit(
+    func submit(
         _ kind: SchedulerCommand.Kind, player: PlayerID, at instant: MonotonicInstant,
         argument: Int64 = 0, value: Double = 0
     ) -> Bool {
@@ -129,7 +129,7 @@ extension Scheduler {
             time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value))
     }
 
-    private func push(_ command: SchedulerCommand) -> Bool {
+    func push(_ command: SchedulerCommand) -> Bool {
         guard queue.push(command) else {
             droppedCount.add(1, ordering: .relaxed)
             return false

@@ -6,9 +6,11 @@ import HapticsSystem
 ///
 /// Three sides, each with its own rules:
 /// - **Control** (`addChannel`, `load`, `makePlayer`, …) may allocate and takes a mutex.
-/// - **Submission** (`start`, `stop`, `seek`, `setRate`, `setLoop`, `setParameter`, `setMotorLevels`,
-///   `stopAll`) is callable from any thread at any rate: one lock-free push into a bounded queue, no
-///   allocation, no lock; a full queue returns `false` and counts a drop.
+/// - **Submission** (`start`, `stop`, `pause`, `resume`, `seek`, `setRate`, `setLoop`,
+///   `setParameter`, `setCurve`, `setMotorLevels`, `stopAll`) is callable from any thread at any
+///   rate: one lock-free push into a bounded queue, no allocation, no lock; a full queue returns
+///   `false` and counts a drop. `progress(of:at:)` reads a player's state from any thread without a
+///   lock.
 /// - **Processing** (`process()`, or the realtime thread that loops on it) owns all playback state and
 ///   reads programs and channels without locks; it never allocates, locks or logs. It also performs a
 ///   held level again before its output would end it on its own (``Actuator/lifetimeOfPerformedLevel(on:now:)``),
@@ -35,6 +37,14 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// free a program only once nothing reads it.
     let programInUse: UnsafeMutablePointer<Atomic<Int>>
 
+    /// Runtime curves' control points, filled by submitters and played by the processing side.
+    let curves: CurveStorage
+    /// How tagged starts ended, pushed by the processing side, drained by the control side.
+    let endings: BoundedMPSCQueue<EndingRecord>
+    /// Per player slot, `publicationStride` words the processing side publishes its playback in
+    /// (a sequence lock), so that any thread reads a player's progress without a lock.
+    let publications: UnsafeMutablePointer<Atomic<Int64>>
+
     // Processing side only.
     let realtime: UnsafeMutablePointer<RealtimeState>
     let processing = Atomic<Bool>(false)
@@ -59,6 +69,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let maximumRenewalLatenessValue = Atomic<Int64>(0)
     let wakeUpCount = Atomic<Int>(0)
     let traceOverflowCount = Atomic<Int>(0)
+    let droppedCurveCount = Atomic<Int>(0)
+    let lostEndingCount = Atomic<Int>(0)
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
     /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
@@ -81,18 +93,26 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             (programInUse + index).initialize(to: Atomic(-1))
         }
 
+        curves = CurveStorage(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints)
+        // Two endings per player slot: a restart's and the restarted start's can both be waiting.
+        endings = BoundedMPSCQueue(minimumCapacity: 2 * playerCount, filler: .empty)
+        publications = .allocate(capacity: playerCount * Self.publicationStride)
+        for index in 0..<(playerCount * Self.publicationStride) { (publications + index).initialize(to: Atomic(0)) }
+
         let players = UnsafeMutablePointer<PlayerState>.allocate(capacity: playerCount)
         players.initialize(repeating: PlayerState(), count: playerCount)
         let channelStates = UnsafeMutablePointer<ChannelState>.allocate(capacity: configuration.maximumChannels)
         channelStates.initialize(repeating: ChannelState(), count: configuration.maximumChannels)
         let activePlayers = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
         activePlayers.initialize(repeating: -1, count: playerCount)
+        let curvePlayers = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
+        curvePlayers.initialize(repeating: -1, count: playerCount)
         let pending = UnsafeMutablePointer<SchedulerCommand>.allocate(capacity: queue.capacity)
         pending.initialize(repeating: .empty, count: queue.capacity)
         realtime = .allocate(capacity: 1)
         realtime.initialize(to: RealtimeState(
             players: players, channelStates: channelStates, activePlayers: activePlayers,
-            pending: pending, pendingCapacity: queue.capacity))
+            pending: pending, pendingCapacity: queue.capacity, curvePlayers: curvePlayers))
 
         wakeWord = .allocate(capacity: 1)
         wakeWord.initialize(to: 0)
@@ -105,6 +125,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         state.channelStates.deinitialize(count: configuration.maximumChannels)
         state.channelStates.deallocate()
         state.activePlayers.deallocate()
+        state.curvePlayers.deallocate()
         state.pending.deinitialize(count: state.pendingCapacity)
         state.pending.deallocate()
         realtime.deinitialize(count: 1)
@@ -121,6 +142,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         playerBindings.deallocate()
         programInUse.deinitialize(count: configuration.maximumPlayers)
         programInUse.deallocate()
+        publications.deinitialize(count: configuration.maximumPlayers * Self.publicationStride)
+        publications.deallocate()
         wakeWord.deallocate()
     }
 
@@ -140,6 +163,9 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             maximumRenewalLateness: .nanoseconds(maximumRenewalLatenessValue.load(ordering: .relaxed)),
             wakeUps: wakeUpCount.load(ordering: .relaxed),
             traceOverflows: traceOverflowCount.load(ordering: .relaxed),
+            droppedCurves: droppedCurveCount.load(ordering: .relaxed),
+            lostEndings: lostEndingCount.load(ordering: .relaxed),
+            heldCurves: curves.heldCount,
             realtimeThread: grant)
     }
 

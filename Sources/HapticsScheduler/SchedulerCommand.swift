@@ -3,6 +3,7 @@
 struct SchedulerCommand: Sendable {
     enum Kind: UInt8 {
         case start, stop, seek, setRate, setLoop, setIntensity, setSharpness, otherParameter, stopAll
+        case pause, resume, intensityCurve, sharpnessCurve
         /// A channel's direct level: `player` is the channel, `motorLevels` the levels, `argument`
         /// the end instant.
         case setMotorLevels
@@ -18,9 +19,10 @@ struct SchedulerCommand: Sendable {
     var motorLevels: UInt32 = 0
     /// When the command takes effect, `CLOCK_MONOTONIC` nanoseconds.
     var time: Int64
-    /// Seek offset (nanoseconds), loop flag (0/1), or the end of a direct level (instant, nanoseconds).
+    /// Seek offset (nanoseconds), loop flag (0/1), start tag, curve slot, or the end of a direct
+    /// level (instant, nanoseconds).
     var argument: Int64
-    /// Rate or parameter value.
+    /// Rate, parameter value, or curve scale.
     var value: Double
 
     static let empty = SchedulerCommand(kind: .stopAll, player: -1, generation: 0, time: 0, argument: 0, value: 0)

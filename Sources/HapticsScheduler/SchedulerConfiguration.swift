@@ -18,6 +18,13 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     public var traceCapacity: Int
     /// The `SCHED_FIFO` priority the realtime thread asks for, 1…99.
     public var realtimePriority: Int32
+    /// Runtime parameter curves (`setCurve`) that can be queued or playing at once, 1…4 096. A
+    /// curve sent while every slot is held returns `false` and is counted in `droppedCurves`.
+    public var maximumCurves: Int
+    /// The most control points one runtime curve may have, 2…65 536; a longer curve is refused with
+    /// ``SchedulerError/curveTooLong(points:maximum:)``. The space is allocated up front:
+    /// `maximumCurves` × `maximumCurvePoints` × 16 bytes (512 KiB by default).
+    public var maximumCurvePoints: Int
     /// How long before an output's own end of a held level (``Actuator/lifetimeOfPerformedLevel(on:now:)``,
     /// an evdev effect's `replay.length`) the scheduler performs the level again, 1 ms…1 s; at most
     /// half the lifetime. It is the margin a late realtime thread has before a hold would end early
@@ -32,6 +39,8 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         maximumChannels: Int = 16,
         traceCapacity: Int = 4096,
         realtimePriority: Int32 = 50,
+        maximumCurves: Int = 32,
+        maximumCurvePoints: Int = 1024,
         renewalLead: Duration = .milliseconds(50)
     ) {
         self.queueCapacity = queueCapacity
@@ -40,11 +49,13 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         self.maximumChannels = maximumChannels
         self.traceCapacity = traceCapacity
         self.realtimePriority = realtimePriority
+        self.maximumCurves = maximumCurves
+        self.maximumCurvePoints = maximumCurvePoints
         self.renewalLead = renewalLead
     }
 
-    /// 1024 queued commands, 256 programs, 256 players, 16 channels, 4096 trace records, renewals
-    /// 50 ms ahead.
+    /// 1024 queued commands, 256 programs, 256 players, 16 channels, 4096 trace records, 32 runtime
+    /// curves of up to 1024 points, renewals 50 ms ahead.
     public static let `default` = SchedulerConfiguration()
 
     /// This configuration with every value clamped into its range: what a scheduler created with it
@@ -57,6 +68,8 @@ public struct SchedulerConfiguration: Sendable, Hashable {
             maximumChannels: min(max(maximumChannels, 1), 0xFFFF),
             traceCapacity: min(max(traceCapacity, 1), 1 << 20),
             realtimePriority: min(max(realtimePriority, 1), 99),
+            maximumCurves: min(max(maximumCurves, 1), 4_096),
+            maximumCurvePoints: min(max(maximumCurvePoints, 2), 65_536),
             renewalLead: min(max(renewalLead, .milliseconds(1)), .seconds(1)))
     }
 }

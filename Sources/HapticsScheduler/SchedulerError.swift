@@ -28,6 +28,13 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `load` was given a program whose duration is negative or beyond
     /// ``SchedulerLimits/maximumProgramLength``.
     case programDurationOutOfRange(Duration)
+    /// `setCurve` was given a curve with more control points than `maximumCurvePoints`.
+    case curveTooLong(points: Int, maximum: Int)
+    /// `setCurve` was given a curve whose control point `index` comes before the point ahead of it.
+    case curveOutOfOrder(index: Int)
+    /// `setCurve` was given a curve whose start or control point time (seconds) is negative, not
+    /// finite, or beyond ``SchedulerLimits/maximumProgramLength``.
+    case curveTimeOutOfRange(seconds: Double)
     /// `setMotorLevels` was given a motor level that is not a finite number (`motor` is `"low"`
     /// or `"high"`).
     case invalidMotorLevel(motor: String, Double)
@@ -54,6 +61,12 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
             return "scheduler: program command \(index) at \(offset) ns is negative, out of order or after 2 h"
         case let .programDurationOutOfRange(duration):
             return "scheduler: program duration \(duration) is negative or longer than 2 h"
+        case let .curveTooLong(points, maximum):
+            return "scheduler: a curve of \(points) control points is longer than the \(maximum) a curve may have"
+        case let .curveOutOfOrder(index):
+            return "scheduler: curve control point \(index) comes before the point ahead of it"
+        case let .curveTimeOutOfRange(seconds):
+            return "scheduler: curve time \(seconds) s is negative, not finite or after 2 h"
         case let .invalidMotorLevel(motor, value):
             return "scheduler: \(motor) motor level \(value) is not a finite number"
         }

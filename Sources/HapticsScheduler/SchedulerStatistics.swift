@@ -30,6 +30,14 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var wakeUps: Int
     /// Trace records lost because the trace ring was full.
     public var traceOverflows: Int
+    /// Runtime curves refused because every curve slot (`maximumCurves`) was held. (A curve refused
+    /// because the queue was full counts in `dropped`.)
+    public var droppedCurves: Int = 0
+    /// Player endings (``PlayerEnding``) lost because nobody drained them before the ending queue
+    /// filled up.
+    public var lostEndings: Int = 0
+    /// Runtime curve slots held now: curves queued or playing, of `maximumCurves`.
+    public var heldCurves: Int = 0
     /// What the system granted the realtime thread (its timer slack, and `SCHED_FIFO` or why not),
     /// `nil` before it first started.
     public var realtimeThread: RealtimeThread.Grant?

@@ -12,6 +12,8 @@ case "scheduler":
     runSchedulerBenchmark()
 case "submit":
     runSubmitBenchmark(instructionsPerSubmit: arguments.dropFirst().first.flatMap(Double.init))
+case "curve":
+    runCurveBenchmark()
 case "submit-count":
     runSubmitCount(arguments.dropFirst().first.flatMap(Int.init) ?? 0)
 case "trigger":
@@ -21,6 +23,6 @@ case "sync":
 case "trigger-window":
     runTriggerWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedTriggers)
 default:
-    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | trigger | trigger-window <triggers> | sync")
+    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | curve | trigger | trigger-window <triggers> | sync")
     exit(64)
 }

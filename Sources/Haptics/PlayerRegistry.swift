@@ -1,8 +1,9 @@
 import Synchronization
 
-/// The pattern players with sound, so that housekeeping can schedule their next loop passes. Holds
-/// them weakly: a released player leaves on its own.
-final class SoundLoopRegistry: Sendable {
+/// The engine's pattern players, so that housekeeping can queue their sound's next loop passes and
+/// deliver their completions, and a device added while they play can join them. Holds them weakly:
+/// a released player leaves on its own.
+final class PlayerRegistry: Sendable {
     private struct Entry: Sendable {
         weak var player: HapticPatternPlayer?
     }

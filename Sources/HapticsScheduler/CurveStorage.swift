@@ -1,0 +1,102 @@
+import Synchronization
+
+/// Preallocated space for runtime parameter curves: `capacity` curves of up to `pointCapacity`
+/// control points each, allocated once when the scheduler is made.
+///
+/// A curve slot is claimed by the submitting thread (one compare-and-exchange, any thread), filled,
+/// and handed to the realtime side by the one queue entry that names it; the realtime side gives it
+/// back (one release store) when the curve has played out, is replaced, or its submission is
+/// ignored or discarded. The points are never touched by both sides at once.
+final class CurveStorage: @unchecked Sendable {
+    let capacity: Int
+    let pointCapacity: Int
+    /// Per slot: 0 free, 1 held (being written, queued, or playing).
+    private let states: UnsafeMutablePointer<Atomic<Int>>
+    /// Per slot, `pointCapacity` control points: seconds from the curve's origin, and values.
+    let times: UnsafeMutablePointer<Double>
+    let values: UnsafeMutablePointer<Double>
+    let counts: UnsafeMutablePointer<Int>
+    /// Per slot: the curve's origin (its time 0) and its last point, `CLOCK_MONOTONIC` nanoseconds.
+    let origins: UnsafeMutablePointer<Int64>
+    let ends: UnsafeMutablePointer<Int64>
+
+    init(capacity: Int, pointCapacity: Int) {
+        self.capacity = capacity
+        self.pointCapacity = pointCapacity
+        states = .allocate(capacity: capacity)
+        for index in 0..<capacity { (states + index).initialize(to: Atomic(0)) }
+        times = .allocate(capacity: capacity * pointCapacity)
+        times.initialize(repeating: 0, count: capacity * pointCapacity)
+        values = .allocate(capacity: capacity * pointCapacity)
+        values.initialize(repeating: 0, count: capacity * pointCapacity)
+        counts = .allocate(capacity: capacity)
+        counts.initialize(repeating: 0, count: capacity)
+        origins = .allocate(capacity: capacity)
+        origins.initialize(repeating: 0, count: capacity)
+        ends = .allocate(capacity: capacity)
+        ends.initialize(repeating: 0, count: capacity)
+    }
+
+    deinit {
+        states.deinitialize(count: capacity)
+        states.deallocate()
+        times.deallocate()
+        values.deallocate()
+        counts.deallocate()
+        origins.deallocate()
+        ends.deallocate()
+    }
+
+    /// Claims a free slot, or `nil` when every slot is held. Lock-free, any thread.
+    func claim() -> Int? {
+        for slot in 0..<capacity {
+            let (claimed, _) = states[slot].compareExchange(expected: 0, desired: 1, ordering: .acquiring)
+            if claimed { return slot }
+        }
+        return nil
+    }
+
+    /// Gives a slot back (its points are no longer read). Realtime-safe: one store.
+    func release(_ slot: Int) {
+        guard slot >= 0 && slot < capacity else { return }
+        states[slot].store(0, ordering: .releasing)
+    }
+
+    /// How many slots are held now (statistics and tests).
+    var heldCount: Int {
+        (0..<capacity).reduce(0) { $0 + states[$1].load(ordering: .relaxed) }
+    }
+
+    /// The curve's value `seconds` after its origin: its first point's value before that point,
+    /// linear between points, the last point's value after the last — `ParameterCurve.value(atOffset:)`
+    /// over time-sorted points, step for step. `cursor` remembers where the last lookup ended, so that
+    /// increasing times cost O(1) amortized; it only moves forward.
+    func value(_ slot: Int, atSeconds seconds: Double, cursor: inout Int) -> Double {
+        let base = slot * pointCapacity
+        let count = counts[slot]
+        if seconds <= times[base] { return values[base] }
+        if cursor < 1 { cursor = 1 }
+        while cursor < count && times[base + cursor] < seconds { cursor += 1 }
+        guard cursor < count else { return values[base + count - 1] }
+        let from = base + cursor - 1
+        let to = base + cursor
+        let span = times[to] - times[from]
+        guard span > 0 else { return values[to] }
+        return values[from] + (values[to] - values[from]) * (seconds - times[from]) / span
+    }
+}
+
+/// A curve a player is playing: which slot, when its next control tick is due, and the
+/// interpolation cursor. Plain values, part of `PlayerState`.
+struct CurvePlayback {
+    var slot = -1
+    /// The next tick, `CLOCK_MONOTONIC` nanoseconds.
+    var next: Int64 = 0
+    /// The channel profile's control interval (at least 1 ms), nanoseconds.
+    var step: Int64 = 0
+    var cursor = 0
+    /// What each value is multiplied by (the engine gain for an intensity curve).
+    var scale = 1.0
+
+    var isBound: Bool { slot >= 0 }
+}

@@ -1,0 +1,197 @@
+import HapticsSystem
+import Synchronization
+
+// The realtime side of players' lifecycles: pause and resume, endings, runtime curves, and the
+// progress it publishes. Processing thread only; no allocation, no lock, no logging.
+extension Scheduler {
+    // MARK: Pause and resume
+
+    /// Silences an active player at `time` and keeps its position there; a player that is not
+    /// playing pauses where its next start would begin.
+    func pausePlayer(_ slot: Int, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        guard !players[slot].paused else { return }
+        guard players[slot].active else {
+            players[slot].paused = true
+            return
+        }
+        reanchor(slot, at: time)
+        let storage = programs[players[slot].program]
+        var position = players[slot].anchorPosition
+        if players[slot].loops && storage.duration > 0 { position %= storage.duration }
+        position = min(position, storage.duration)
+        retire(slot, at: time, now: now, ending: nil)
+        players[slot].paused = true
+        players[slot].idlePosition = position
+    }
+
+    /// Starts a paused player again from where it paused, with the start tag it paused with.
+    func resumePlayer(_ slot: Int, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        guard players[slot].paused else { return }
+        players[slot].paused = false
+        startPlayer(slot, at: time, now: now, tag: players[slot].startTag)
+    }
+
+    /// Ends a paused player's start (stop, or a new start) as stopped.
+    func endPause(_ slot: Int, at time: Int64) {
+        realtime.pointee.players[slot].paused = false
+        pushEnding(slot, .stopped, at: time)
+    }
+
+    /// `stopAll`: every paused player's start ends too.
+    func endPausedPlayers(at time: Int64) {
+        let players = realtime.pointee.players
+        for slot in 0..<configuration.maximumPlayers where players[slot].paused {
+            endPause(slot, at: time)
+            players[slot].idlePosition = 0
+            publish(slot)
+        }
+    }
+
+    // MARK: Endings
+
+    /// Reports the end of the player's current start, once, when it was tagged.
+    func pushEnding(_ slot: Int, _ reason: PlayerEnding.Reason, at time: Int64) {
+        let players = realtime.pointee.players
+        let tag = players[slot].startTag
+        guard tag != 0 else { return }
+        players[slot].startTag = 0
+        let record = EndingRecord(player: Int32(slot), generation: players[slot].generation, tag: tag, reason: reason.rawValue, time: time)
+        if !endings.push(record) { lostEndingCount.add(1, ordering: .relaxed) }
+    }
+
+    // MARK: Progress
+
+    /// Publishes the player's state, anchor, position, rate and duration for `progress(of:)`.
+    func publish(_ slot: Int) {
+        let player = realtime.pointee.players[slot]
+        let words = publications + slot * Self.publicationStride
+        let state: Int64 = player.active ? 1 : player.paused ? 2 : 0
+        let sequence = words[0].load(ordering: .relaxed)
+        words[0].store(sequence &+ 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        words[1].store(Int64(player.generation) << 8 | (player.loops ? 4 : 0) | state, ordering: .relaxed)
+        words[2].store(player.anchor, ordering: .relaxed)
+        words[3].store(player.active ? player.anchorPosition : player.idlePosition, ordering: .relaxed)
+        words[4].store(Int64(bitPattern: player.rate.bitPattern), ordering: .relaxed)
+        // Only an active player holds its program (`programInUse`): a stopped or paused one may have
+        // had it unloaded, and its position needs no duration.
+        words[5].store(player.active ? programs[player.program].duration : 0, ordering: .relaxed)
+        words[0].store(sequence &+ 2, ordering: .releasing)
+    }
+
+    // MARK: Curves
+
+    /// Binds a submitted curve to its player (replacing the one it had for that parameter) and
+    /// applies its first value at once.
+    func bindCurve(_ slot: Int, _ command: SchedulerCommand, now: Int64) {
+        let players = realtime.pointee.players
+        let intensity = command.kind == .intensityCurve
+        let held = players[slot].intensityCurve.isBound || players[slot].sharpnessCurve.isBound
+        let previous = intensity ? players[slot].intensityCurve : players[slot].sharpnessCurve
+        if previous.isBound { curves.release(previous.slot) }
+        if !held {
+            realtime.pointee.curvePlayers[realtime.pointee.curvePlayerCount] = slot
+            realtime.pointee.curvePlayerCount += 1
+        }
+        let interval = channels[players[slot].channel].profile.controlInterval.nanoseconds
+        let playback = CurvePlayback(
+            slot: Int(command.argument), next: command.time, step: max(interval, 1_000_000), cursor: 0, scale: command.value)
+        if intensity { players[slot].intensityCurve = playback } else { players[slot].sharpnessCurve = playback }
+        tickCurve(slot, intensity: intensity, at: command.time, now: now)
+    }
+
+    /// The earliest control tick of any bound curve, and its player (`Int64.max`, −1 when none).
+    func nextCurveTick() -> (time: Int64, slot: Int) {
+        let state = realtime.pointee
+        var time = Int64.max
+        var player = -1
+        for position in 0..<state.curvePlayerCount {
+            let slot = state.curvePlayers[position]
+            let intensity = state.players[slot].intensityCurve
+            let sharpness = state.players[slot].sharpnessCurve
+            if intensity.isBound && intensity.next < time {
+                time = intensity.next
+                player = slot
+            }
+            if sharpness.isBound && sharpness.next < time {
+                time = sharpness.next
+                player = slot
+            }
+        }
+        return (time, player)
+    }
+
+    /// Performs the player's curve ticks due at `time`. A released player's curves are given back.
+    func tickCurves(_ slot: Int, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        let generation = UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .acquiring) >> 32)
+        guard generation == players[slot].generation else {
+            releaseCurves(slot)
+            return
+        }
+        if players[slot].intensityCurve.isBound && players[slot].intensityCurve.next == time {
+            tickCurve(slot, intensity: true, at: time, now: now)
+        }
+        if players[slot].sharpnessCurve.isBound && players[slot].sharpnessCurve.next == time {
+            tickCurve(slot, intensity: false, at: time, now: now)
+        }
+    }
+
+    /// Applies the curve's value at `time` (as a `setParameter` would), then schedules its next
+    /// tick one control interval on (never before `now`: a late pass catches up in one step, not
+    /// tick by tick), or gives the curve back at its last point.
+    private func tickCurve(_ slot: Int, intensity: Bool, at time: Int64, now: Int64) {
+        let players = realtime.pointee.players
+        var curve = intensity ? players[slot].intensityCurve : players[slot].sharpnessCurve
+        let seconds = Double(time - curves.origins[curve.slot]) / 1e9
+        let value = curves.value(curve.slot, atSeconds: seconds, cursor: &curve.cursor) * curve.scale
+        if intensity {
+            players[slot].intensityScale = Float(max(0, value))
+        } else {
+            players[slot].sharpnessShift = Float(value)
+        }
+        let end = curves.ends[curve.slot]
+        if time >= end {
+            curves.release(curve.slot)
+            curve = CurvePlayback()
+        } else {
+            curve.next = min(max(time + curve.step, now), end)
+        }
+        if intensity { players[slot].intensityCurve = curve } else { players[slot].sharpnessCurve = curve }
+        if !players[slot].intensityCurve.isBound && !players[slot].sharpnessCurve.isBound { removeCurvePlayer(slot) }
+        remapLevel(slot, at: time, now: now)
+    }
+
+    /// Gives back the player's curves (its parameters keep the values they reached).
+    func releaseCurves(_ slot: Int) {
+        let players = realtime.pointee.players
+        guard players[slot].intensityCurve.isBound || players[slot].sharpnessCurve.isBound else { return }
+        if players[slot].intensityCurve.isBound { curves.release(players[slot].intensityCurve.slot) }
+        if players[slot].sharpnessCurve.isBound { curves.release(players[slot].sharpnessCurve.slot) }
+        players[slot].intensityCurve = CurvePlayback()
+        players[slot].sharpnessCurve = CurvePlayback()
+        removeCurvePlayer(slot)
+    }
+
+    /// Gives back every bound curve (the realtime thread is stopping).
+    func releaseAllCurves() {
+        while realtime.pointee.curvePlayerCount > 0 {
+            releaseCurves(realtime.pointee.curvePlayers[realtime.pointee.curvePlayerCount - 1])
+        }
+    }
+
+    /// Gives back the curve slot a curve submission carries (it is ignored or discarded).
+    func releaseCurve(of command: SchedulerCommand) {
+        if command.kind == .intensityCurve || command.kind == .sharpnessCurve { curves.release(Int(command.argument)) }
+    }
+
+    private func removeCurvePlayer(_ slot: Int) {
+        let list = realtime.pointee.curvePlayers
+        let count = realtime.pointee.curvePlayerCount
+        guard let position = (0..<count).first(where: { list[$0] == slot }) else { return }
+        list[position] = list[count - 1]
+        realtime.pointee.curvePlayerCount = count - 1
+    }
+}
