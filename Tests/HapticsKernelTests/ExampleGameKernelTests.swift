@@ -5,7 +5,7 @@ import Testing
 
 /// The example game loop (Examples/GameLoop) on two virtual DualSense pads bound by the kernel's
 /// hid-playstation driver: each player's haptics reach that player's pad only.
-@Suite("The example game on two DualSense pads", .serialized)
+@Suite("The example game on two DualSense pads", .requiresKernelTestbench, .serialized)
 struct ExampleGameKernelTests {
     @Test func eachPlayerFeelsTheirOwnPadAndBothEndSilent() throws {
         let one = try VirtualDualSense()
