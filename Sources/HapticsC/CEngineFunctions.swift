@@ -258,7 +258,17 @@ public func haptics_poll_event(_ handle: OpaquePointer?, _ event: UnsafeMutableP
         event.pointee.type = Int32(HAPTICS_EVENT_NONE.rawValue)
         return 0
     }
+    let engineEvent: HapticEngine.Event
     switch next {
+    case let .player(address, completion):
+        event.pointee.type = Int32(HAPTICS_EVENT_PLAYER_FINISHED.rawValue)
+        event.pointee.error = completion == .finished ? 0 : CResult.code(ECANCELED)
+        event.pointee.player = OpaquePointer(bitPattern: address)
+        return 1
+    case let .engine(delivered):
+        engineEvent = delivered
+    }
+    switch engineEvent {
     case let .deviceAdded(name, path):
         event.pointee.type = Int32(HAPTICS_EVENT_DEVICE_ADDED.rawValue)
         CText.copy(name, into: &event.pointee.name)

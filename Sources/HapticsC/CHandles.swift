@@ -50,7 +50,7 @@ final class CEngine: CHandle, @unchecked Sendable {
 
     init(engine: HapticEngine) {
         self.engine = engine
-        engine.setEventHandler { [events] event in events.append(event) }
+        engine.setEventHandler { [events] event in events.append(.engine(event)) }
     }
 }
 
@@ -60,15 +60,25 @@ final class CPlayer: CHandle, @unchecked Sendable {
     var tagWord: UInt64 = CPlayer.tag
     let player: HapticPatternPlayer
 
-    init(player: HapticPatternPlayer) {
+    /// A player whose completions are queued on its engine's events, named by the handle's address.
+    init(player: HapticPatternPlayer, events: EventQueue) {
         self.player = player
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        player.completionHandler = { [events] completion in events.append(.player(address: address, completion)) }
     }
+}
+
+/// What `haptics_poll_event` hands out: the engine's events, and pattern players' completions.
+enum CEvent: Sendable {
+    case engine(HapticEngine.Event)
+    /// A start of the player at `address` (its handle) ended.
+    case player(address: UInt, PlayerCompletion)
 }
 
 /// The last `capacity` engine events, oldest first; what was pushed out is counted.
 struct EventRing {
     let capacity: Int
-    private var events: [HapticEngine.Event] = []
+    private var events: [CEvent] = []
     private var start = 0
     private(set) var lost = 0
 
@@ -77,7 +87,7 @@ struct EventRing {
         events.reserveCapacity(capacity)
     }
 
-    mutating func append(_ event: HapticEngine.Event) {
+    mutating func append(_ event: CEvent) {
         if events.count < capacity {
             events.append(event)
         } else {
@@ -93,7 +103,7 @@ struct EventRing {
         return lost
     }
 
-    mutating func popFirst() -> HapticEngine.Event? {
+    mutating func popFirst() -> CEvent? {
         guard !events.isEmpty else { return nil }
         let event = events[start]
         events.remove(at: start)
@@ -107,12 +117,12 @@ struct EventRing {
 final class EventQueue: Sendable {
     private let ring = Mutex(EventRing(capacity: 256))
 
-    func append(_ event: HapticEngine.Event) {
+    func append(_ event: CEvent) {
         ring.withLock { $0.append(event) }
     }
 
     /// How many events were pushed out since the last call, or else the oldest event.
-    func take() -> (lost: Int, event: HapticEngine.Event?) {
+    func take() -> (lost: Int, event: CEvent?) {
         ring.withLock { ring in
             let lost = ring.takeLost()
             return (lost, lost > 0 ? nil : ring.popFirst())

@@ -13,14 +13,19 @@ func withPlayer(_ handle: OpaquePointer?, _ body: (HapticPatternPlayer) -> Int32
     return body(player.player)
 }
 
+/// The event queue of the engine behind a handle `withEngine` has checked.
+private func events(_ handle: OpaquePointer?) -> EventQueue {
+    CEngine.from(handle)!.events
+}
+
 @inline(__always)
 private func queued(_ accepted: Bool) -> Int32 {
     accepted ? CResult.ok : CResult.code(EAGAIN)
 }
 
-private func store(_ make: () throws -> HapticPatternPlayer, in out: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {
+private func store(_ make: () throws -> HapticPatternPlayer, events: EventQueue, in out: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {
     do {
-        out.pointee = CPlayer(player: try make()).retainedPointer()
+        out.pointee = CPlayer(player: try make(), events: events).retainedPointer()
         return CResult.ok
     } catch {
         return CResult.failure(error)
@@ -36,7 +41,7 @@ public func haptics_player_new_from_file(
             LastError.set("haptics_player_new_from_file: the path or the player pointer is NULL")
             return CResult.invalidArgument
         }
-        return store({ try engine.makePlayer(contentsOf: CText.string(path)) }, in: out)
+        return store({ try engine.makePlayer(contentsOf: CText.string(path)) }, events: events(handle), in: out)
     }
 }
 
@@ -53,7 +58,7 @@ public func haptics_device_player_new_from_file(
             LastError.set("haptics_device_player_new_from_file: no device with id \(id)")
             return CResult.code(ENODEV)
         }
-        return store({ try engine.makePlayer(contentsOf: CText.string(path), on: DeviceSelection(device)) }, in: out)
+        return store({ try engine.makePlayer(contentsOf: CText.string(path), on: DeviceSelection(device)) }, events: events(handle), in: out)
     }
 }
 
@@ -74,7 +79,7 @@ public func haptics_player_new_from_memory(
             return CResult.code(EFBIG)
         }
         let text = Array(UnsafeRawBufferPointer(start: bytes, count: size))
-        return store({ try engine.makePlayer(pattern: AHAPDecoder().decode(text, fileName: fileName).pattern) }, in: out)
+        return store({ try engine.makePlayer(pattern: AHAPDecoder().decode(text, fileName: fileName).pattern) }, events: events(handle), in: out)
     }
 }
 
@@ -153,6 +158,28 @@ public func haptics_player_get_duration(_ handle: OpaquePointer?, _ duration: Un
     withPlayer(handle) { player in
         guard let duration else { return CResult.invalidArgument }
         duration.pointee = player.duration.nanoseconds
+        return CResult.ok
+    }
+}
+
+@_cdecl("haptics_player_pause")
+public func haptics_player_pause(_ handle: OpaquePointer?, _ at: Int64) -> Int32 {
+    withPlayer(handle) { queued($0.pause(at: instant(at))) }
+}
+
+@_cdecl("haptics_player_resume")
+public func haptics_player_resume(_ handle: OpaquePointer?, _ at: Int64) -> Int32 {
+    withPlayer(handle) { queued($0.resume(at: instant(at))) }
+}
+
+@_cdecl("haptics_player_get_state")
+public func haptics_player_get_state(
+    _ handle: OpaquePointer?, _ state: UnsafeMutablePointer<Int32>?, _ position: UnsafeMutablePointer<Int64>?
+) -> Int32 {
+    withPlayer(handle) { player in
+        let value: haptics_player_state = player.isPlaying ? HAPTICS_PLAYER_PLAYING : player.isPaused ? HAPTICS_PLAYER_PAUSED : HAPTICS_PLAYER_STOPPED
+        state?.pointee = Int32(value.rawValue)
+        position?.pointee = player.position.nanoseconds
         return CResult.ok
     }
 }

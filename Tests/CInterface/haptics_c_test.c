@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int checks;
@@ -267,6 +268,55 @@ static void test_players(haptics_engine *engine) {
     CHECK_INT(haptics_player_set_parameter(player, (haptics_parameter)99, 0.5, 0), -EINVAL);
     CHECK_INT(haptics_player_set_parameter(player, HAPTICS_PARAMETER_SHARPNESS, NAN, 0), -EINVAL);
     CHECK_INT(haptics_player_stop(player, 0), 0);
+
+    /* The lifecycle: state and position, pause and resume, and the end of a start as an event. */
+    {
+        int32_t state = -1;
+        int64_t position = -1;
+        int found = 0, polls;
+        haptics_event event;
+        struct timespec pause_time = {0, 20000000};
+        CHECK_INT(haptics_player_set_rate(player, 1, 0), 0);
+        CHECK_INT(haptics_player_set_looping(player, 0, 0), 0);
+        /* The starts above ended as stopped (a restart, then stop): two events for this player. */
+        memset(&event, 0, sizeof event);
+        event.size = sizeof event;
+        for (polls = 0; polls < 100 && found < 2; polls++) {
+            while (haptics_poll_event(engine, &event) == 1) {
+                if (event.type == HAPTICS_EVENT_PLAYER_FINISHED && event.player == player) {
+                    found++;
+                    CHECK_INT(event.error, -ECANCELED);
+                }
+            }
+            if (found < 2) nanosleep(&pause_time, NULL);
+        }
+        CHECK_INT(found, 2);
+        found = 0;
+        CHECK_INT(haptics_player_start(player, 0, 0, &outcome), 0);
+        CHECK_INT(haptics_player_pause(player, 0), 0);
+        nanosleep(&pause_time, NULL);
+        CHECK_INT(haptics_player_get_state(player, &state, &position), 0);
+        CHECK_INT(state, HAPTICS_PLAYER_PAUSED);
+        CHECK(position >= 0 && position < 500000000);
+        CHECK_INT(haptics_player_resume(player, 0), 0);
+        nanosleep(&pause_time, NULL);
+        CHECK_INT(haptics_player_get_state(player, &state, NULL), 0);
+        CHECK_INT(state, HAPTICS_PLAYER_PLAYING);
+        CHECK_INT(haptics_player_get_state(player, NULL, NULL), 0);
+        for (polls = 0; polls < 200 && !found; polls++) {
+            while (haptics_poll_event(engine, &event) == 1) {
+                if (event.type == HAPTICS_EVENT_PLAYER_FINISHED && event.player == player) {
+                    found++;
+                    CHECK_INT(event.error, 0);
+                }
+            }
+            nanosleep(&pause_time, NULL);
+        }
+        CHECK_INT(found, 1);
+        CHECK_INT(haptics_player_get_state(player, &state, NULL), 0);
+        CHECK_INT(state, HAPTICS_PLAYER_STOPPED);
+        CHECK_INT(haptics_player_pause((haptics_player *)engine, 0), -EBADF);
+    }
     /* A player is not an engine, nor an engine a player. */
     CHECK_INT(haptics_play((haptics_engine *)player, HAPTICS_SELECTION, 1, 0, NULL), -EBADF);
     CHECK_INT(haptics_player_stop((haptics_player *)engine, 0), -EBADF);

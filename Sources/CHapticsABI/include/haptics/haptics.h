@@ -441,6 +441,28 @@ int haptics_player_set_rate(haptics_player *player, double rate, int64_t at);
 int haptics_player_set_parameter(haptics_player *player, haptics_parameter parameter, double value, int64_t at);
 
 /*
+ * haptics_player_pause — silences the player's devices at `at` (0: now) and keeps its position;
+ * haptics_player_resume continues from there, in phase. Realtime-safe; -EAGAIN when the queue was
+ * full (nothing changed).
+ */
+int haptics_player_pause(haptics_player *player, int64_t at);
+int haptics_player_resume(haptics_player *player, int64_t at);
+
+/* A player's state (haptics_player_get_state). */
+typedef enum haptics_player_state {
+    HAPTICS_PLAYER_STOPPED = 0,
+    HAPTICS_PLAYER_PLAYING = 1,
+    HAPTICS_PLAYER_PAUSED = 2
+} haptics_player_state;
+
+/*
+ * haptics_player_get_state — whether the player plays, is paused or stopped (into *state, a
+ * haptics_player_state) and its position in the pattern in ns (into *position, rate aware, within
+ * the pattern when it loops); either pointer may be NULL. Realtime-safe: no lock.
+ */
+int haptics_player_get_state(haptics_player *player, int32_t *state, int64_t *position);
+
+/*
  * haptics_player_get_duration — the pattern's length on the slowest device, in ns, into *duration.
  */
 int haptics_player_get_duration(haptics_player *player, int64_t *duration);
@@ -475,7 +497,10 @@ typedef enum haptics_event_type {
     HAPTICS_EVENT_EVENTS_LOST = 5,          /* error: how many events were dropped (queue full) */
     HAPTICS_EVENT_DEVICE_UNAVAILABLE = 6,   /* name, path, error: it exists but cannot be opened
                                                (-EACCES: install the udev rule) */
-    HAPTICS_EVENT_SIMULATED_FALLBACK = 7    /* no device could be opened: plays go to a simulated one */
+    HAPTICS_EVENT_SIMULATED_FALLBACK = 7,   /* no device could be opened: plays go to a simulated one */
+    HAPTICS_EVENT_PLAYER_FINISHED = 8       /* player: a start of it ended; error 0 when it played to its
+                                               end, -ECANCELED when it was stopped first (stop, restart,
+                                               engine stopped, its device gone). Once per start. */
 } haptics_event_type;
 
 /* One event; set `size` to sizeof(haptics_event) before the call. */
@@ -487,6 +512,8 @@ typedef struct haptics_event {
     int64_t time;             /* monotonic ns, where the type has one */
     char name[128];
     char path[64];
+    haptics_player *player;   /* HAPTICS_EVENT_PLAYER_FINISHED: which player (it may have been freed
+                                 since: compare it, do not use it), else NULL */
 } haptics_event;
 
 /*
