@@ -51,8 +51,23 @@ import Haptics
     engine.setMotorLevels(low: 0, high: 0)        // stops, on every pad
 }
 
-/// README.md, block 5, under "Sound".
+/// README.md, block 5, under "Players with a lifecycle".
 @MainActor func readmeBlock5() throws {
+    let hum = try engine.makePlayer(pattern: Pattern(events: [
+        PatternEvent(kind: .hapticContinuous, time: 0, duration: 1, parameters: EventParameters(hapticIntensity: 1)),
+    ]))
+    hum.completionHandler = { print($0 == .finished ? "done" : "stopped") }   // housekeeping thread, once per start
+    hum.start()
+    hum.pause()                                   // silent now, position kept
+    print(hum.isPaused, hum.position)             // any thread, no lock
+    hum.resume()                                  // on from there, in phase
+    try hum.send(ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [
+        .init(time: 0, value: 1), .init(time: 2, value: 0.2),
+    ]))                                           // one submission; the realtime thread interpolates
+}
+
+/// README.md, block 6, under "Sound".
+@MainActor func readmeBlock6() throws {
     let audio = AudioOutput(sink: ALSAAudioSink(device: "default"))   // or WAVFileSink / NullAudioSink
     try audio.start()
     try engine.attachAudio(audio)            // cues converted to the device's rate now; a missing cue
@@ -71,8 +86,8 @@ import Haptics
     engine.isAudioMuted = true               // sound off, haptics unchanged (isEnabled/gain are haptics only)
 }
 
-/// README.md, block 6, under "Sync with a game's own audio engine".
-@MainActor func readmeBlock6(heardAt: MonotonicInstant, readings: [AudioClockMapping.Reading], soundFirstFrame: Int64, outputLatencyFrames: Int64) throws {
+/// README.md, block 7, under "Sync with a game's own audio engine".
+@MainActor func readmeBlock7(heardAt: MonotonicInstant, readings: [AudioClockMapping.Reading], soundFirstFrame: Int64, outputLatencyFrames: Int64) throws {
     engine.play(.impact(.heavy), withSoundAudibleAt: heardAt)          // a CLOCK_MONOTONIC instant
     engine.play(.impact(.heavy), withSoundStartingNow: .milliseconds(23))   // starts now, 23 ms output latency
     player.start(withSoundAudibleAt: heardAt)                          // a pattern, its start felt then
