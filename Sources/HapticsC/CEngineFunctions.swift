@@ -204,6 +204,13 @@ public func haptics_device_get_info(_ handle: OpaquePointer?, _ index: Int32, _ 
 
 @_cdecl("haptics_audio_attach")
 public func haptics_audio_attach(_ handle: OpaquePointer?, _ device: UnsafePointer<CChar>?) -> Int32 {
+    haptics_audio_attach_with_cues(handle, device, nil)
+}
+
+@_cdecl("haptics_audio_attach_with_cues")
+public func haptics_audio_attach_with_cues(
+    _ handle: OpaquePointer?, _ device: UnsafePointer<CChar>?, _ cueFolder: UnsafePointer<CChar>?
+) -> Int32 {
     withEngine(handle) { engine in
         guard engine.audioOutput == nil else {
             LastError.set("haptics_audio_attach: the engine already has an audio output")
@@ -218,7 +225,10 @@ public func haptics_audio_attach(_ handle: OpaquePointer?, _ device: UnsafePoint
             return CResult.code(ENODEV)
         }
         do {
-            try engine.attachAudio(output)
+            let cues = try cueFolder.map { folder throws(WAVError) in
+                try SoundCueLibrary(folder: CText.string(folder), outputRate: output.streamFormat.sampleRate)
+            }
+            try engine.attachAudio(output, soundCues: cues)
             return CResult.ok
         } catch {
             output.stop()

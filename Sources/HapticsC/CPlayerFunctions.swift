@@ -135,16 +135,7 @@ public func haptics_player_set_rate(_ handle: OpaquePointer?, _ rate: Double, _ 
 @_cdecl("haptics_player_set_parameter")
 public func haptics_player_set_parameter(_ handle: OpaquePointer?, _ parameter: Int32, _ value: Double, _ at: Int64) -> Int32 {
     withPlayer(handle) { player in
-        let id: DynamicParameterID
-        switch parameter {
-        case 0: id = .hapticIntensityControl
-        case 1: id = .hapticSharpnessControl
-        case 2: id = .hapticAttackTimeControl
-        case 3: id = .hapticDecayTimeControl
-        case 4: id = .hapticReleaseTimeControl
-        case 5: id = .audioVolumeControl
-        default: return CResult.invalidArgument
-        }
+        guard let id = parameterID(parameter) else { return CResult.invalidArgument }
         do {
             return queued(try player.send(id, value: value, at: instant(at)))
         } catch {
@@ -181,5 +172,44 @@ public func haptics_player_get_state(
         state?.pointee = Int32(value.rawValue)
         position?.pointee = player.position.nanoseconds
         return CResult.ok
+    }
+}
+
+/// The dynamic parameter of a `haptics_parameter` value.
+@inline(__always)
+private func parameterID(_ parameter: Int32) -> DynamicParameterID? {
+    switch parameter {
+    case 0: return .hapticIntensityControl
+    case 1: return .hapticSharpnessControl
+    case 2: return .hapticAttackTimeControl
+    case 3: return .hapticDecayTimeControl
+    case 4: return .hapticReleaseTimeControl
+    case 5: return .audioVolumeControl
+    default: return nil
+    }
+}
+
+@_cdecl("haptics_player_send_curve")
+public func haptics_player_send_curve(
+    _ handle: OpaquePointer?, _ parameter: Int32, _ points: UnsafePointer<haptics_curve_point>?, _ count: Int, _ start: Int64
+) -> Int32 {
+    withPlayer(handle) { player in
+        guard let id = parameterID(parameter), let points, count > 0 else {
+            LastError.set("haptics_player_send_curve: \(parameter) is not a haptics_parameter value (0…5), or there are no points")
+            return CResult.invalidArgument
+        }
+        let limit = 1_024
+        guard count <= limit else {
+            LastError.set("haptics_player_send_curve: \(count) points, more than the limit of \(limit)")
+            return CResult.invalidArgument
+        }
+        let controlPoints = UnsafeBufferPointer(start: points, count: count).map {
+            ParameterCurve.ControlPoint(time: $0.time, value: $0.value)
+        }
+        do {
+            return queued(try player.send(ParameterCurve(id: id, time: 0, controlPoints: controlPoints), startingAt: instant(start)))
+        } catch {
+            return CResult.failure(error)
+        }
     }
 }

@@ -67,7 +67,7 @@ enum CResult {
                  .gainOutOfRange, .unknownProfile:
                 return invalidArgument
             }
-        case is PlayerError:
+        case is PlayerError, is WAVError:
             return invalidArgument
         case is SchedulerError:
             return code(ENOSPC)

@@ -267,6 +267,25 @@ static void test_players(haptics_engine *engine) {
     CHECK_INT(haptics_player_set_parameter(player, HAPTICS_PARAMETER_INTENSITY, 0.5, 0), 0);
     CHECK_INT(haptics_player_set_parameter(player, (haptics_parameter)99, 0.5, 0), -EINVAL);
     CHECK_INT(haptics_player_set_parameter(player, HAPTICS_PARAMETER_SHARPNESS, NAN, 0), -EINVAL);
+    /* A runtime curve: one submission; bad points refused with the reason. */
+    {
+        haptics_curve_point points[3];
+        points[0].time = 0; points[0].value = 1;
+        points[1].time = 0.25; points[1].value = 0.2;
+        points[2].time = 0.5; points[2].value = 0.8;
+        CHECK_INT(haptics_player_send_curve(player, HAPTICS_PARAMETER_INTENSITY, points, 3, 0), 0);
+        CHECK_INT(haptics_player_send_curve(player, HAPTICS_PARAMETER_INTENSITY, points, 0, 0), -EINVAL);
+        CHECK_INT(haptics_player_send_curve(player, HAPTICS_PARAMETER_INTENSITY, NULL, 3, 0), -EINVAL);
+        CHECK_INT(haptics_player_send_curve(player, (haptics_parameter)42, points, 3, 0), -EINVAL);
+        CHECK_INT(haptics_player_send_curve(player, HAPTICS_PARAMETER_INTENSITY, points, 2000, 0), -EINVAL);
+        CHECK_STR(haptics_last_error(), "haptics_player_send_curve: 2000 points, more than the limit of 1024");
+        points[1].time = 0.75; /* out of order */
+        CHECK_INT(haptics_player_send_curve(player, HAPTICS_PARAMETER_INTENSITY, points, 3, 0), -EINVAL);
+        CHECK(strlen(haptics_last_error()) > 0);
+        points[1].time = 0.25;
+        points[1].value = NAN;
+        CHECK_INT(haptics_player_send_curve(player, HAPTICS_PARAMETER_INTENSITY, points, 3, 0), -EINVAL);
+    }
     CHECK_INT(haptics_player_stop(player, 0), 0);
 
     /* The lifecycle: state and position, pause and resume, and the end of a start as an event. */
@@ -359,6 +378,7 @@ static void test_sound_and_events(haptics_engine *engine) {
     CHECK_INT(haptics_poll_event(engine, NULL), -EINVAL);
     CHECK_INT(haptics_audio_attach(engine, "haptics-test-no-such-device"), -ENODEV);
     CHECK(strstr(haptics_last_error(), "haptics-test-no-such-device") != NULL);
+    CHECK_INT(haptics_audio_attach_with_cues(engine, "haptics-test-no-such-device", "/nonexistent/cues"), -ENODEV);
     CHECK_INT(haptics_audio_set_muted(engine, 1), 0);
     CHECK_INT(haptics_audio_set_muted(engine, 0), 0);
 }

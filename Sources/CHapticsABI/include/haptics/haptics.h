@@ -462,6 +462,22 @@ typedef enum haptics_player_state {
  */
 int haptics_player_get_state(haptics_player *player, int32_t *state, int64_t *position);
 
+/* One point of a runtime curve: `time` in seconds after the curve's start, `value` the parameter's. */
+typedef struct haptics_curve_point {
+    double time;
+    double value;
+} haptics_curve_point;
+
+/*
+ * haptics_player_send_curve — drives a dynamic parameter along `count` points (1 to 1024, in time
+ * order) from `start` (0: now): one submission; the realtime thread interpolates it at each control
+ * tick, and it replaces a curve of the same parameter. -EINVAL for a NaN or infinite point, points out
+ * of order or too many (the message says which), -EAGAIN when the queue or the curve space is full
+ * (counted; nothing changed). Control side: copies the points (it allocates), never blocks.
+ */
+int haptics_player_send_curve(haptics_player *player, haptics_parameter parameter, const haptics_curve_point *points,
+                              size_t count, int64_t start);
+
 /*
  * haptics_player_get_duration — the pattern's length on the slowest device, in ns, into *duration.
  */
@@ -478,6 +494,14 @@ int haptics_player_get_duration(haptics_player *player, int64_t *duration);
  * why). Blocks.
  */
 int haptics_audio_attach(haptics_engine *engine, const char *alsa_device);
+
+/*
+ * haptics_audio_attach_with_cues — haptics_audio_attach with the game's own sound cues: `cue_folder`
+ * holds one WAV per vocabulary item, named like the built-in patterns (`impact-heavy.wav`,
+ * `notification-success.wav`, `selection.wav`…), read and converted to the device's rate now. A
+ * missing or bad cue is -EINVAL with the file named in haptics_last_error(). Blocks.
+ */
+int haptics_audio_attach_with_cues(haptics_engine *engine, const char *alsa_device, const char *cue_folder);
 
 /*
  * haptics_audio_set_muted — sound off (1) or on (0); haptics are unchanged. Control side.
