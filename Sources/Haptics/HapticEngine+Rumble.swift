@@ -43,7 +43,8 @@ extension HapticEngine {
     /// `.notPlayed(.invalidIntensity)` and nothing changes. A duration of zero or less stops, like
     /// levels of 0 (unlike SDL, where 0 means "until changed": that is ``setMotorLevels(low:high:)``,
     /// which has a safety timeout). Disabled, inactive or stopped engines return why and play
-    /// nothing; with a gain of 0 the rumble is ended and `.notPlayed(.muted)` returned.
+    /// nothing; with a gain of 0 the rumble is ended and `.notPlayed(.muted)` returned; one that
+    /// reached only the simulated fallback device says `.notPlayed(.noRealDevice)` (nothing is felt).
     /// `stop()`, switching haptics off, the app becoming inactive and the device's loss all end
     /// the rumble.
     @discardableResult
@@ -104,6 +105,7 @@ extension HapticEngine {
         let end = stops ? now : MonotonicInstant(nanoseconds: overflowed ? .max : sum)
         let gain = self.gain
         var reached = false
+        var reachedReal = false
         for channel in 0..<roster.upperBound where roster.isPlayable(channel) && include(ChannelID(rawValue: channel)) {
             // A device with a hardware gain (FF_GAIN) applies the gains itself; on the others the
             // engine's and the device's own gain scale the levels.
@@ -112,9 +114,12 @@ extension HapticEngine {
                                                  on: ChannelID(rawValue: channel), at: now, until: end)) == true
             else { return .notPlayed(.queueFull) }
             reached = true
+            if roster.isReal(channel) { reachedReal = true }
         }
         guard reached else { return .notPlayed(.noDevice) }
         if let reason { return .notPlayed(reason) }
+        // Only the simulated fallback took it: nothing is felt, and the game is told so.
+        if !reachedReal && !stops { return .notPlayed(.noRealDevice) }
         return .scheduled(feltAt: now)
     }
 

@@ -352,6 +352,10 @@ struct HapticDeviceTests {
         #expect(await events.next() == .fallbackToSimulatedDevice)
         #expect(engine.devices.map(\.isSimulatedFallback) == [true])
         #expect(engine.play(.selection) == .notPlayed(.noRealDevice))
+        // Rumble and motor levels say so too; stopping them is no play, and says nothing.
+        #expect(engine.rumble(low: 1, high: 0.5, duration: .milliseconds(200)) == .notPlayed(.noRealDevice))
+        #expect(engine.setMotorLevels(low: 0.5, high: 0) == .notPlayed(.noRealDevice))
+        #expect(engine.setMotorLevels(low: 0, high: 0).isScheduled)
         #expect(SilenceReason.noRealDevice.description == "only the simulated fallback device plays: nothing is felt")
     }
 }
