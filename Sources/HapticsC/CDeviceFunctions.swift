@@ -11,6 +11,18 @@ private func selection(_ id: Int32) -> DeviceSelection? {
     id >= 0 ? DeviceSelection(HapticDevice.ID(rawValue: Int(id))) : nil
 }
 
+/// Plays `body` on the engine with the one-device selection of `id`; a negative id reaches no
+/// device (`.noDevice`, -ENODEV), as an unknown one does in the engine. Realtime-safe.
+@inline(__always)
+private func play(
+    _ handle: OpaquePointer?, on id: Int32, into outcome: UnsafeMutablePointer<haptics_outcome>?,
+    _ body: (HapticEngine, DeviceSelection) -> PlaybackOutcome
+) -> Int32 {
+    withEngine(handle) { engine in
+        COutcome.report(selection(id).map { body(engine, $0) } ?? .notPlayed(.noDevice), into: outcome)
+    }
+}
+
 /// Runs a control-side `body` on the engine's device with `id`, or refuses an unknown id (-ENODEV).
 private func withDevice(_ handle: OpaquePointer?, _ id: Int32, _ function: String,
                         _ body: (HapticEngine, HapticDevice) throws -> Void) -> Int32 {
@@ -33,14 +45,10 @@ public func haptics_device_play(
     _ handle: OpaquePointer?, _ id: Int32, _ item: Int32, _ intensity: Double, _ feltAt: Int64,
     _ outcome: UnsafeMutablePointer<haptics_outcome>?
 ) -> Int32 {
-    withEngine(handle) { engine in
-        guard let feedback = feedback(item, intensity: intensity) else { return COutcome.refuse(outcome) }
-        guard let devices = selection(id) else {
-            return COutcome.report(.notPlayed(.noDevice), audio: .notPlayed(.notRequested), into: outcome)
-        }
-        return COutcome.report(engine.play(feedback, on: devices, feltAt: instant(feltAt)),
-                               audio: .notPlayed(.notRequested), into: outcome)
+    guard let feedback = feedback(item, intensity: intensity) else {
+        return withEngine(handle) { _ in COutcome.refuse(outcome) }
     }
+    return play(handle, on: id, into: outcome) { engine, devices in engine.play(feedback, on: devices, feltAt: instant(feltAt)) }
 }
 
 @_cdecl("haptics_device_prepare")
@@ -60,12 +68,8 @@ public func haptics_device_rumble(
     _ handle: OpaquePointer?, _ id: Int32, _ low: Double, _ high: Double, _ duration: Int64,
     _ outcome: UnsafeMutablePointer<haptics_outcome>?
 ) -> Int32 {
-    withEngine(handle) { engine in
-        guard let devices = selection(id) else {
-            return COutcome.report(.notPlayed(.noDevice), audio: .notPlayed(.notRequested), into: outcome)
-        }
-        return COutcome.report(engine.rumble(low: low, high: high, duration: .nanoseconds(duration), on: devices),
-                               audio: .notPlayed(.notRequested), into: outcome)
+    play(handle, on: id, into: outcome) { engine, devices in
+        engine.rumble(low: low, high: high, duration: .nanoseconds(duration), on: devices)
     }
 }
 
@@ -73,13 +77,7 @@ public func haptics_device_rumble(
 public func haptics_device_set_motor_levels(
     _ handle: OpaquePointer?, _ id: Int32, _ low: Double, _ high: Double, _ outcome: UnsafeMutablePointer<haptics_outcome>?
 ) -> Int32 {
-    withEngine(handle) { engine in
-        guard let devices = selection(id) else {
-            return COutcome.report(.notPlayed(.noDevice), audio: .notPlayed(.notRequested), into: outcome)
-        }
-        return COutcome.report(engine.setMotorLevels(low: low, high: high, on: devices),
-                               audio: .notPlayed(.notRequested), into: outcome)
-    }
+    play(handle, on: id, into: outcome) { engine, devices in engine.setMotorLevels(low: low, high: high, on: devices) }
 }
 
 @_cdecl("haptics_device_set_gain")

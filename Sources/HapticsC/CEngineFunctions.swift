@@ -5,13 +5,6 @@ import Haptics
 // The engine, its switches, devices, sound and events (haptics.h: "Engine", "Devices", "Sound",
 // "Events"). Control side: these may block briefly; the plays are in CFeedbackFunctions.swift.
 
-private let versionText: StaticString = "0.9.0"
-
-@_cdecl("haptics_version")
-public func haptics_version() -> UnsafePointer<CChar> {
-    UnsafeRawPointer(versionText.utf8Start).assumingMemoryBound(to: CChar.self)
-}
-
 @_cdecl("haptics_last_error")
 public func haptics_last_error() -> UnsafePointer<CChar> {
     LastError.current ?? UnsafeRawPointer(emptyText.utf8Start).assumingMemoryBound(to: CChar.self)
@@ -81,9 +74,15 @@ public func haptics_engine_free(_ handle: OpaquePointer?) {
 /// Runs `body` on the engine behind `handle`, or refuses a NULL (-EINVAL) or foreign (-EBADF) one.
 @inline(__always)
 func withEngine(_ handle: OpaquePointer?, _ body: (HapticEngine) -> Int32) -> Int32 {
+    withEngineHandle(handle) { body($0.engine) }
+}
+
+/// `withEngine` with the handle's object (its event queue too).
+@inline(__always)
+func withEngineHandle(_ handle: OpaquePointer?, _ body: (CEngine) -> Int32) -> Int32 {
     guard let handle else { return CResult.invalidArgument }
     guard let engine = CEngine.from(handle) else { return CResult.badHandle }
-    return body(engine.engine)
+    return body(engine)
 }
 
 @_cdecl("haptics_engine_start")

@@ -89,10 +89,16 @@ enum COutcome {
         return CResult.ok
     }
 
+    /// Fills `outcome` for a play without sound and returns its code.
+    @inline(__always)
+    static func report(_ haptics: PlaybackOutcome, into outcome: UnsafeMutablePointer<haptics_outcome>?) -> Int32 {
+        report(haptics, audio: .notPlayed(.notRequested), into: outcome)
+    }
+
     /// A value that is no vocabulary item: nothing plays (the outcome says `unsupported`), -EINVAL.
     @inline(__always)
     static func refuse(_ outcome: UnsafeMutablePointer<haptics_outcome>?) -> Int32 {
-        _ = report(.notPlayed(.unsupported), audio: .notPlayed(.notRequested), into: outcome)
+        _ = report(.notPlayed(.unsupported), into: outcome)
         return CResult.invalidArgument
     }
 }
@@ -104,7 +110,7 @@ public func haptics_play(
 ) -> Int32 {
     withEngine(handle) { engine in
         guard let feedback = feedback(item, intensity: intensity) else { return COutcome.refuse(outcome) }
-        return COutcome.report(engine.play(feedback, feltAt: instant(feltAt)), audio: .notPlayed(.notRequested), into: outcome)
+        return COutcome.report(engine.play(feedback, feltAt: instant(feltAt)), into: outcome)
     }
 }
 
@@ -128,7 +134,7 @@ public func haptics_play_synced(
     withEngine(handle) { engine in
         guard let feedback = feedback(item, intensity: intensity) else { return COutcome.refuse(outcome) }
         let played = engine.play(feedback, withSoundAudibleAt: MonotonicInstant(nanoseconds: audibleAt))
-        return COutcome.report(played, audio: .notPlayed(.notRequested), into: outcome)
+        return COutcome.report(played, into: outcome)
     }
 }
 
@@ -149,8 +155,7 @@ public func haptics_rumble(
     _ handle: OpaquePointer?, _ low: Double, _ high: Double, _ duration: Int64, _ outcome: UnsafeMutablePointer<haptics_outcome>?
 ) -> Int32 {
     withEngine(handle) { engine in
-        COutcome.report(engine.rumble(low: low, high: high, duration: .nanoseconds(duration)),
-                        audio: .notPlayed(.notRequested), into: outcome)
+        COutcome.report(engine.rumble(low: low, high: high, duration: .nanoseconds(duration)), into: outcome)
     }
 }
 
@@ -159,7 +164,7 @@ public func haptics_set_motor_levels(
     _ handle: OpaquePointer?, _ low: Double, _ high: Double, _ outcome: UnsafeMutablePointer<haptics_outcome>?
 ) -> Int32 {
     withEngine(handle) { engine in
-        COutcome.report(engine.setMotorLevels(low: low, high: high), audio: .notPlayed(.notRequested), into: outcome)
+        COutcome.report(engine.setMotorLevels(low: low, high: high), into: outcome)
     }
 }
 

@@ -75,24 +75,22 @@ enum CEvent: Sendable {
     case player(address: UInt, PlayerCompletion)
 }
 
-/// The last `capacity` engine events, oldest first; what was pushed out is counted.
+/// The last `capacity` events, oldest first; what was pushed out is counted. At most 256 entries,
+/// on the control side: removing from the front is cheap enough.
 struct EventRing {
     let capacity: Int
     private var events: [CEvent] = []
-    private var start = 0
-    private(set) var lost = 0
+    private var lost = 0
 
     init(capacity: Int) {
         self.capacity = capacity
-        events.reserveCapacity(capacity)
+        events.reserveCapacity(capacity + 1)
     }
 
     mutating func append(_ event: CEvent) {
-        if events.count < capacity {
-            events.append(event)
-        } else {
-            events[start] = event
-            start = (start + 1) % capacity
+        events.append(event)
+        if events.count > capacity {
+            events.removeFirst()
             lost += 1
         }
     }
@@ -104,11 +102,7 @@ struct EventRing {
     }
 
     mutating func popFirst() -> CEvent? {
-        guard !events.isEmpty else { return nil }
-        let event = events[start]
-        events.remove(at: start)
-        if start >= events.count { start = 0 }
-        return event
+        events.isEmpty ? nil : events.removeFirst()
     }
 }
 

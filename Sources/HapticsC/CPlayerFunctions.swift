@@ -13,11 +13,6 @@ func withPlayer(_ handle: OpaquePointer?, _ body: (HapticPatternPlayer) -> Int32
     return body(player.player)
 }
 
-/// The event queue of the engine behind a handle `withEngine` has checked.
-private func events(_ handle: OpaquePointer?) -> EventQueue {
-    CEngine.from(handle)!.events
-}
-
 @inline(__always)
 private func queued(_ accepted: Bool) -> Int32 {
     accepted ? CResult.ok : CResult.code(EAGAIN)
@@ -36,12 +31,13 @@ private func store(_ make: () throws -> HapticPatternPlayer, events: EventQueue,
 public func haptics_player_new_from_file(
     _ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
-    withEngine(handle) { engine in
+    withEngineHandle(handle) { handle in
+        let engine = handle.engine
         guard let path, let out else {
             LastError.set("haptics_player_new_from_file: the path or the player pointer is NULL")
             return CResult.invalidArgument
         }
-        return store({ try engine.makePlayer(contentsOf: CText.string(path)) }, events: events(handle), in: out)
+        return store({ try engine.makePlayer(contentsOf: CText.string(path)) }, events: handle.events, in: out)
     }
 }
 
@@ -49,7 +45,8 @@ public func haptics_player_new_from_file(
 public func haptics_device_player_new_from_file(
     _ handle: OpaquePointer?, _ id: Int32, _ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
-    withEngine(handle) { engine in
+    withEngineHandle(handle) { handle in
+        let engine = handle.engine
         guard let path, let out else {
             LastError.set("haptics_device_player_new_from_file: the path or the player pointer is NULL")
             return CResult.invalidArgument
@@ -58,7 +55,7 @@ public func haptics_device_player_new_from_file(
             LastError.set("haptics_device_player_new_from_file: no device with id \(id)")
             return CResult.code(ENODEV)
         }
-        return store({ try engine.makePlayer(contentsOf: CText.string(path), on: DeviceSelection(device)) }, events: events(handle), in: out)
+        return store({ try engine.makePlayer(contentsOf: CText.string(path), on: DeviceSelection(device)) }, events: handle.events, in: out)
     }
 }
 
@@ -67,7 +64,8 @@ public func haptics_player_new_from_memory(
     _ handle: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ size: Int, _ name: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
-    withEngine(handle) { engine in
+    withEngineHandle(handle) { handle in
+        let engine = handle.engine
         guard let bytes, let out else {
             LastError.set("haptics_player_new_from_memory: the bytes or the player pointer is NULL")
             return CResult.invalidArgument
@@ -79,7 +77,7 @@ public func haptics_player_new_from_memory(
             return CResult.code(EFBIG)
         }
         let text = Array(UnsafeRawBufferPointer(start: bytes, count: size))
-        return store({ try engine.makePlayer(pattern: AHAPDecoder().decode(text, fileName: fileName).pattern) }, events: events(handle), in: out)
+        return store({ try engine.makePlayer(pattern: AHAPDecoder().decode(text, fileName: fileName).pattern) }, events: handle.events, in: out)
     }
 }
 
@@ -99,7 +97,7 @@ public func haptics_player_start(
             let both = player.start(at: instant(feltAt))
             return COutcome.report(both.haptics, audio: both.audio, into: outcome)
         }
-        return COutcome.report(player.start(feltAt: instant(feltAt)), audio: .notPlayed(.notRequested), into: outcome)
+        return COutcome.report(player.start(feltAt: instant(feltAt)), into: outcome)
     }
 }
 
