@@ -1,0 +1,199 @@
+import Glibc
+import HapticsDevices
+import HapticsVirtualDevices
+import Testing
+
+/// The C interface on a real kernel, as a C game uses it: programs built with `pkg-config haptics`
+/// against the installed libhaptics.so.0 (the testbench packs them into the guest), run against
+/// virtual DualSense pads bound by hid-playstation, every output report they send read back.
+@Suite("The C interface on DualSense pads", .requiresKernelTestbench, .serialized)
+struct CInterfaceKernelTests {
+    /// Where the testbench put the C programs.
+    static let folder = getenv("HAPTICS_C_PROGRAMS").map { String(cString: $0) } ?? "/opt/haptics/c"
+
+    @Test func theCExampleGameFeelsRightOnEachPlayersPad() throws {
+        let one = try VirtualDualSense()
+        defer { one.close() }
+        let two = try VirtualDualSense()
+        defer { two.close() }
+        let oneNode = try #require(try one.waitForGamepadNode())
+        let twoNode = try #require(try two.waitForGamepadNode())
+
+        let guid = try Self.joystickGUID(node: oneNode)
+        let game = try CProgram(Self.folder + "/game", arguments: [oneNode, twoNode])
+        let status = game.waitForExit()
+        #expect(status == 0, "stderr: \(game.standardError)")
+        let name = VirtualDualSense.deviceName
+        #expect(game.standardOutput == """
+            player 1: \(name) (dualsense), SDL GUID \(guid)
+            player 2: \(name) (dualsense), SDL GUID \(guid)
+            frame 0: menu: focus moves: played
+            frame 20: menu: game starts: played
+            frame 30: player 1 presses the accelerator: hum starts: played
+            frame 90: player 2 is hit: rumble 150 ms: played
+            frame 120: player 2 is hit again: played
+            frame 150: player 1 lets go: hum stops
+            frame 170: game over: player 1 wins: played
+            frame 170: game over: player 2 loses: played
+            game over: 0 failure(s)
+
+            """)
+
+        let first = motorStates(one.waitForOutputReports(timeout: .milliseconds(300)) { _ in false })
+        let second = motorStates(two.waitForOutputReports(timeout: .milliseconds(100)) { _ in false })
+        // The menu's selection and success reach both pads: each pad starts with the same states.
+        #expect(first.first == second.first && first.first != [0, 0])
+        // The hit rumble, low 1 and high 0.4, on player 2's pad alone: [weak 0x66, strong 0xFF].
+        #expect(second.contains([0x66, 0xFF]))
+        #expect(!first.contains([0x66, 0xFF]))
+        // The heavy impact at 0.7 on player 2's pad: 0.6875 in the engine's 1/16 steps, above the
+        // DualSense profile's 5 % floor: (0.05 + 0.95 × 0.6875) × 0xFF = 0xB3 on both motors.
+        #expect(second.contains([0xB3, 0xB3]), "player 2's states: \(second)")
+        #expect(!first.contains([0xB3, 0xB3]))
+        // The hum ramps with the throttle through levels that player 2's pad never shows.
+        let humOnly = Set(first).subtracting(second).subtracting([[0, 0]])
+        #expect(humOnly.count >= 5, "player 1's states: \(first)")
+        // Freeing the engine leaves both pads silent.
+        #expect(first.last == [0, 0])
+        #expect(second.last == [0, 0])
+    }
+
+    @Test func aCProgramSeesItsPadLostMidPlayAndStopsCleanly() throws {
+        let pad = try VirtualDualSense()
+        defer { pad.close() }
+        let node = try #require(try pad.waitForGamepadNode())
+        let program = try CProgram(Self.folder + "/haptics_c_device_lost",
+                                   arguments: [node, Self.folder + "/hum.ahap"])
+        try #require(program.waitForLine("playing"), "stdout: \(program.standardOutput) stderr: \(program.standardError)")
+        // The looping hum reaches the pad before it goes.
+        let playing = motorStates(pad.waitForOutputReports { motorStates($0).contains { $0 != [0, 0] } })
+        #expect(playing.contains { $0 != [0, 0] })
+        try pad.unplug()
+        program.send("unplugged\n")
+        let status = program.waitForExit()
+        #expect(status == 0, "stderr: \(program.standardError)")
+        #expect(program.standardOutput == """
+            opened: \(VirtualDualSense.deviceName) (dualsense)
+            playing
+            lost: \(VirtualDualSense.deviceName) (no haptic device)
+            state: lost, id unchanged
+            player finished: stopped first (-ECANCELED)
+            device play: no haptic device
+            device rumble: no haptic device
+            player restart: no haptic device
+            freed
+            c-device-lost: 22 checks, 0 failed
+
+            """)
+    }
+
+    /// The SDL joystick GUID SDL's evdev backend computes for the node (the pads share it).
+    static func joystickGUID(node: String) throws -> String {
+        let device = try EvdevDevice(path: node)
+        defer { device.close() }
+        return JoystickGUID(id: device.info.id, name: device.info.name).string
+    }
+}
+
+/// A C program run by a test: stdin writable, stdout and stderr collected whenever the test waits.
+/// Spawned with posix_spawn and read with poll(2) (no run loop: the guest has none to offer).
+final class CProgram {
+    private let pid: pid_t
+    private var input: Int32
+    private let output: Int32
+    private let errors: Int32
+    private var out: [UInt8] = []
+    private var err: [UInt8] = []
+    private var status: Int32?
+
+    init(_ path: String, arguments: [String]) throws {
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw CProgramError.pipe(errno) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for descriptor in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        // The C example finds its pattern next to itself: the shell changes folder, then becomes it.
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        let argv = (["/bin/sh", "-c", #"cd "$0" && exec "$@""#, folder, path] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, "/bin/sh", &actions, nil, argv, environ)
+        close(inPipe[0])
+        close(outPipe[1])
+        close(errPipe[1])
+        guard result == 0 else {
+            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
+            throw CProgramError.spawn(path: path, errno: result)
+        }
+        pid = child
+        input = inPipe[1]
+        output = outPipe[0]
+        errors = errPipe[0]
+    }
+
+    deinit {
+        if status == nil { kill(pid, SIGKILL); _ = waitForExit() }
+        if input >= 0 { close(input) }
+        close(output)
+        close(errors)
+    }
+
+    var standardOutput: String { String(decoding: out, as: UTF8.self) }
+    var standardError: String { String(decoding: err, as: UTF8.self) }
+
+    /// Reads what the program wrote, waiting up to `milliseconds` for something; false at the end of both.
+    private func pump(milliseconds: Int32) -> Bool {
+        var descriptors = [pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
+        guard poll(&descriptors, 2, milliseconds) > 0 else { return true }
+        var open = false
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for index in 0..<2 where descriptors[index].revents != 0 {
+            let count = read(descriptors[index].fd, &buffer, buffer.count)
+            if count > 0 {
+                if index == 0 { out += buffer[..<count] } else { err += buffer[..<count] }
+                open = true
+            }
+        }
+        return open || descriptors.contains { $0.revents == 0 }
+    }
+
+    /// Waits up to `timeout` for `line` on stdout.
+    func waitForLine(_ line: String, timeout: Duration = .seconds(20)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if standardOutput.split(separator: "\n").contains(Substring(line)) { return true }
+            if !pump(milliseconds: 50) { break }
+        }
+        return standardOutput.split(separator: "\n").contains(Substring(line))
+    }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+    }
+
+    /// Reads everything the program writes until it ends (killed after `timeout`); its exit status.
+    func waitForExit(timeout: Duration = .seconds(60)) -> Int32 {
+        if let status { return status }
+        let deadline = ContinuousClock.now + timeout
+        while pump(milliseconds: 100) {
+            if ContinuousClock.now >= deadline { kill(pid, SIGKILL); break }
+        }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS, spelled out: the macros do not reach Swift.
+        let ended: Int32 = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+        status = ended
+        return ended
+    }
+}
+
+enum CProgramError: Error {
+    case pipe(Int32)
+    case spawn(path: String, errno: Int32)
+}
