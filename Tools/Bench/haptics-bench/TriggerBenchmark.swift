@@ -142,6 +142,7 @@ func runTriggerBenchmark() {
     let engineFigures = EngineFeedbackTrigger.Case.all.enumerated().map { index, played in
         measureEngineTriggers(played, traced: traced?.engine[index])
     }
+    let cVersusSwift = measureCVersusSwiftLatency()
 
     print(jsonObject([
         ("p50_us", microseconds(p50)),
@@ -153,7 +154,7 @@ func runTriggerBenchmark() {
         ("ioctls_per_trigger", ioctlsPerTrigger),
         ("triggers", String(oursLatency.count)),
         ("mallocs_per_trigger", decimal(Double(oursAllocations) / Double(warmUp + oursLatency.count))),
-    ] + engineFigures.flatMap { $0 }))
+    ] + engineFigures.flatMap { $0 } + cVersusSwift))
 }
 
 /// The engine's figures for one case: its system calls per trigger from the strace windows, and,
