@@ -123,7 +123,7 @@ struct FeedbackdThemeDecoding {
             var rumble = FeedbackdRumble()
             if let v = members["duration"] { rumble.durationMilliseconds = try milliseconds(v, path: path + ".duration") }
             if let v = members["count"] {
-                rumble.count = try whole(v, path: path + ".count", minimum: 1, maximum: 10_000, what: "a count")
+                rumble.count = try whole(v, path: path + ".count", minimum: 1, maximum: 1_000, what: "a count")
             }
             if let v = members["pause"] { rumble.pauseMilliseconds = try milliseconds(v, path: path + ".pause") }
             if let v = members["magnitude"] { rumble.magnitude = try magnitude(v, path: path + ".magnitude") }
