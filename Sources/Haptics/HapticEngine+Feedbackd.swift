@@ -85,6 +85,10 @@ extension HapticEngine {
     /// feedbackd's own clients do. See `makePlayer(feedbackdEvent:theme:level:soundFolder:on:)`
     /// for what is played and reported.
     ///
+    /// The engine holds the player until it has ended (its haptics and its longest sound), then its
+    /// housekeeping lets it go; `stop()` lets go of it at once. An engine the app releases meanwhile
+    /// lives on until then, so what plays is not cut short.
+    ///
     /// Every call renders, loads and reads the sounds: for an event played often (a key press),
     /// make its player once and `start` it instead.
     @discardableResult
@@ -128,6 +132,15 @@ final class KeptPlayers: Sendable {
             return gone
         }
         _ = ended
+    }
+
+    /// Lets go of every player (the engine stopped).
+    func releaseAll() {
+        let all = players.withLock { list -> [HapticPatternPlayer] in
+            defer { list.removeAll() }
+            return list.map(\.player)
+        }
+        _ = all
     }
 
     /// How many players are kept.

@@ -120,4 +120,17 @@ struct FeedbackdPlaybackTests {
         #expect(player.programs.count == 1)
         #expect(fixture.engine.keptPlayers.count == 0)
     }
+
+    @Test func stoppingTheEngineLetsGoOfWhatItKeptSoTheEngineGoesToo() throws {
+        weak var released: HapticEngine?
+        do {
+            let fixture = EngineFixture()
+            _ = try fixture.engine.play(feedbackdEvent: "button-pressed", from: theme, level: .quiet)
+            #expect(fixture.engine.keptPlayers.count == 1)
+            fixture.engine.stop()
+            #expect(fixture.engine.keptPlayers.count == 0)
+            released = fixture.engine
+        }
+        #expect(released == nil)
+    }
 }
