@@ -66,6 +66,7 @@ public struct FeedbackdTheme: Sendable, Hashable {
     ) throws(PatternError) {
         var chain: [File] = []
         var warnings: [PatternDiagnostic] = []
+        var requested: Set<String> = []
         var next: (bytes: [UInt8], file: String)? = (bytes, file)
         while let source = next {
             let decoded = try FeedbackdThemeDecoding.decode(source.bytes, fileName: source.file, limits: limits)
@@ -76,10 +77,14 @@ public struct FeedbackdTheme: Sendable, Hashable {
             func failure(_ message: String) -> PatternError {
                 PatternError(file: source.file, line: from.line, column: from.column, path: "parent-name", message: message)
             }
-            if let loop = chain.firstIndex(where: { $0.name == parentName }) {
+            // A loop is a name met again: a theme's own, or one already asked for (a file whose
+            // `name` is not the name it was found by).
+            let loop = chain.firstIndex { $0.name == parentName } ?? (requested.contains(parentName) ? 0 : nil)
+            if let loop {
                 let names = (chain[loop...].map(\.name) + [parentName]).map { JSONString.quoted($0) }
                 throw failure("the parent chain loops: \(names.joined(separator: " → "))")
             }
+            requested.insert(parentName)
             if chain.count == Self.maximumChainLength {
                 throw failure("more than \(Self.maximumChainLength) themes in the parent chain")
             }

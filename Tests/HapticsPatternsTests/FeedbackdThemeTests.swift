@@ -308,3 +308,35 @@ struct FeedbackdThemeTests {
         }
     }
 }
+
+@Suite("The theme fuzz seeds are themes a reader meets: they decode, or fail where they mean to")
+struct FeedbackdThemeSeedTests {
+    private func seed(_ name: String) throws -> [UInt8] {
+        try FileDescriptor.readContents(ofFile: Repository.root + "/Tests/FuzzSeeds/theme/" + name, maximumSize: 1 << 20)
+    }
+
+    @Test func everyTypeDecodesWithOnlyTheSoundWithoutAnEffectWarnedAbout() throws {
+        let theme = try FeedbackdTheme(decoding: try seed("every-type.json"), file: "every-type.json")
+        #expect(theme.warnings.map(\.description) == [
+            #"every-type.json:9:9: warning: profiles[0].feedbacks[2]: no "effect"; the event's name "camera-shutter" is the sound's name"#,
+        ])
+        #expect(theme.events.count == 7)
+        #expect(Set(theme.chain[0].feedbacks.map(\.typeName)) == ["Sound", "VibraPattern", "VibraRumble", "VibraPeriodic", "Led", "Dummy"])
+    }
+
+    @Test func aThemeThatIsItsOwnParentIsALoop() throws {
+        let bytes = try seed("hand-edited-sins.json")
+        #expect(throws: PatternError.self) {
+            try FeedbackdTheme(decoding: bytes, file: "sins.json") { (name: String) throws(PatternError) in
+                name == "self" ? (bytes, "self.json") : nil
+            }
+        }
+        do {
+            _ = try FeedbackdTheme(decoding: bytes, file: "sins.json") { (name: String) throws(PatternError) in
+                name == "self" ? (bytes, "self.json") : nil
+            }
+        } catch {
+            #expect(error.description == #"self.json:4:18: parent-name: the parent chain loops: "sins" → "sins" → "self""#)
+        }
+    }
+}
