@@ -26,35 +26,7 @@ extension HapticEngine {
         var charge: SoundMemoryCharge?
         if !plan.sounds.isEmpty {
             if let folder = soundFolder {
-                let rate = audioState.load()?.sampleRate ?? 48_000
-                let perPattern = AudioMemoryBudget(scope: .pattern, limit: configuration.soundBudgetPerPattern)
-                let (loaded, held) = soundMemory.load { (engine: AudioMemoryBudget) -> [(FeedbackdFeedback, Result<AudioPattern, AudioPatternError>)] in
-                    var budgets = [perPattern, engine]
-                    return plan.sounds.map { feedback in
-                        guard case .sound(let sound) = feedback.kind else { preconditionFailure("a plan's sounds are Sound feedbacks") }
-                        // At full volume: feedbackd plays the theme's sound as it is.
-                        let cue = Pattern(events: [PatternEvent(kind: .audioCustom, time: 0, waveformPath: sound.effect + ".wav",
-                                                                parameters: EventParameters(audioVolume: 1))])
-                        let result = Result { () throws(AudioPatternError) in
-                            try AudioPatternLoader(outputRate: rate, budgets: budgets)
-                                .load(pattern: cue, patternPath: folder.hasSuffix("/") ? folder : folder + "/")
-                        }
-                        // Each sound loaded takes its share of both budgets before the next is loaded.
-                        if case .success(let audio) = result {
-                            for index in budgets.indices {
-                                budgets[index] = AudioMemoryBudget(
-                                    scope: budgets[index].scope, limit: budgets[index].limit,
-                                    available: budgets[index].available - audio.soundByteCount)
-                            }
-                        }
-                        return (feedback, result)
-                    }
-                } cost: { results in
-                    results.reduce(0) { sum, item in
-                        if case .success(let audio) = item.1 { return sum + audio.soundByteCount }
-                        return sum
-                    }
-                }
+                let (loaded, held) = loadSounds(plan.sounds, from: folder)
                 charge = held
                 for (feedback, result) in loaded {
                     switch result {
@@ -103,6 +75,42 @@ extension HapticEngine {
             keptPlayers.keep(player, until: start + max(player.duration, made.soundDuration))
         }
         return playback
+    }
+
+    /// Loads each `Sound` feedback's `<effect>.wav` from `folder` as a one-event pattern, within the
+    /// per-pattern and the engine's sound budgets (each sound loaded takes its share of both before
+    /// the next is loaded); the charge holds what the loaded ones cost.
+    private func loadSounds(
+        _ sounds: [FeedbackdFeedback], from folder: String
+    ) -> ([(FeedbackdFeedback, Result<AudioPattern, AudioPatternError>)], SoundMemoryCharge) {
+        let rate = audioState.load()?.sampleRate ?? 48_000
+        let perPattern = AudioMemoryBudget(scope: .pattern, limit: configuration.soundBudgetPerPattern)
+        return soundMemory.load { (engine: AudioMemoryBudget) -> [(FeedbackdFeedback, Result<AudioPattern, AudioPatternError>)] in
+            var budgets = [perPattern, engine]
+            return sounds.map { feedback in
+                guard case .sound(let sound) = feedback.kind else { preconditionFailure("a plan's sounds are Sound feedbacks") }
+                // At full volume: feedbackd plays the theme's sound as it is.
+                let cue = Pattern(events: [PatternEvent(kind: .audioCustom, time: 0, waveformPath: sound.effect + ".wav",
+                                                        parameters: EventParameters(audioVolume: 1))])
+                let result = Result { () throws(AudioPatternError) in
+                    try AudioPatternLoader(outputRate: rate, budgets: budgets)
+                        .load(pattern: cue, patternPath: folder.hasSuffix("/") ? folder : folder + "/")
+                }
+                if case .success(let audio) = result {
+                    for index in budgets.indices {
+                        budgets[index] = AudioMemoryBudget(
+                            scope: budgets[index].scope, limit: budgets[index].limit,
+                            available: budgets[index].available - audio.soundByteCount)
+                    }
+                }
+                return (feedback, result)
+            }
+        } cost: { results in
+            results.reduce(0) { sum, item in
+                if case .success(let audio) = item.1 { return sum + audio.soundByteCount }
+                return sum
+            }
+        }
     }
 
     /// One line on why a theme's sound did not load: the loader's problem, without the event
