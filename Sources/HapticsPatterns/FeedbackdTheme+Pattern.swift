@@ -2,8 +2,8 @@ extension FeedbackdFeedback {
     /// The feedback as a pattern, felt from time 0; `nil` for `Sound`, `Led` and `Dummy`.
     ///
     /// - `VibraRumble`: one `HapticContinuous` event per rumble, of its length, at the magnitude.
-    /// - `VibraPeriodic`: one `HapticContinuous` event of `duration` at the magnitude; a fade-in
-    ///   is a `HapticIntensityControl` curve from `fadeInLevel / magnitude` to 1 over `fade-in-time`.
+    /// - `VibraPeriodic`: `HapticContinuous` events of `duration` in all at the magnitude; a fade-in
+    ///   rises linearly from `fadeInLevel` over `fade-in-time` (see `fadingIn(_:)`).
     /// - `VibraPattern`: one `HapticContinuous` event per step with a magnitude above 0, one after
     ///   the other; a step of magnitude 0 is a pause.
     ///
@@ -22,15 +22,7 @@ extension FeedbackdFeedback {
             }
         case .periodic(let periodic):
             guard periodic.magnitude > 0, periodic.durationMilliseconds > 0 else { break }
-            pattern.events = [vibration(at: 0, for: periodic.durationMilliseconds, magnitude: periodic.magnitude)]
-            let fade = min(periodic.fadeInMilliseconds, periodic.durationMilliseconds)
-            if fade > 0 {
-                let from = min(periodic.fadeInLevel / periodic.magnitude, 1)
-                pattern.curves = [ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [
-                    ParameterCurve.ControlPoint(time: 0, value: from),
-                    ParameterCurve.ControlPoint(time: Double(fade) / 1000, value: 1),
-                ])]
-            }
+            pattern.events = Self.fadingIn(periodic)
         case .pattern(let steps):
             var start = 0
             for step in steps.steps {
@@ -43,6 +35,35 @@ extension FeedbackdFeedback {
             return nil
         }
         return pattern
+    }
+
+    /// A periodic vibration as events: during the fade-in, each second (or what is left of it) is a
+    /// flat event at the level the fade has reached plus one that rises from 0 by the rest of that
+    /// second's climb (its `AttackTime` is its length), so that the two add up to a straight ramp
+    /// from `fadeInLevel` to the magnitude; then one event holds the magnitude. Events of the same
+    /// feedback only, so a fade never touches the other feedbacks an event plays with (a
+    /// pattern-wide intensity curve would), and every attack stays within AHAP's 0…1 s.
+    static func fadingIn(_ periodic: FeedbackdPeriodic) -> [PatternEvent] {
+        let total = periodic.durationMilliseconds
+        let fade = min(periodic.fadeInMilliseconds, total)
+        let from = min(periodic.fadeInLevel, periodic.magnitude)
+        let climb = periodic.magnitude - from
+        func event(_ start: Int, _ length: Int, _ level: Double, attack: Int? = nil) -> PatternEvent {
+            PatternEvent(kind: .hapticContinuous, time: Double(start) / 1000, duration: Double(length) / 1000,
+                         parameters: EventParameters(hapticIntensity: level, attackTime: attack.map { Double($0) / 1000 }))
+        }
+        var events: [PatternEvent] = []
+        if fade > 0, climb > 0 {
+            for start in stride(from: 0, to: fade, by: 1000) {
+                let length = min(1000, fade - start)
+                let reached = from + climb * Double(start) / Double(fade)
+                if reached > 0 { events.append(event(start, length, reached)) }
+                events.append(event(start, length, climb * Double(length) / Double(fade), attack: length))
+            }
+        }
+        let held = fade > 0 && climb > 0 ? fade : 0
+        if held < total { events.append(event(held, total - held, periodic.magnitude)) }
+        return events
     }
 }
 

@@ -21,8 +21,8 @@ private let deviceTheme = """
           "feedbacks": [
             { "event-name": "button-pressed", "type": "VibraPattern", "magnitudes": [0.2, 0.0, 0.6], "durations": [10, 20, 30] },
             { "event-name": "message-new-email", "type": "VibraRumble", "duration": 750, "count": 3, "pause": 100 },
-            { "event-name": "phone-incoming-call", "type": "VibraPeriodic", "magnitude": 0.8, "duration": 1000,
-              "fade-in-time": 200, "fade-in-level": 0.2 }
+            { "event-name": "phone-incoming-call", "type": "VibraPeriodic", "magnitude": 0.75, "duration": 1500,
+              "fade-in-time": 1250, "fade-in-level": 0.25 }
           ]
         },
         {
@@ -108,7 +108,7 @@ struct FeedbackdThemeTests {
         let full = { (event: String) in theme.feedbacks(for: event, level: .full).map(\.kind) }
         #expect(full("phone-incoming-call") == [
             .sound(FeedbackdSound(effect: "ring", mediaRole: "Ringtone")),
-            .periodic(FeedbackdPeriodic(durationMilliseconds: 1000, magnitude: 0.8, fadeInMilliseconds: 200, fadeInLevel: 0.2)),
+            .periodic(FeedbackdPeriodic(durationMilliseconds: 1500, magnitude: 0.75, fadeInMilliseconds: 1250, fadeInLevel: 0.25)),
         ])
         #expect(full("message-new-email") == [
             .rumble(FeedbackdRumble(durationMilliseconds: 750, count: 3, pauseMilliseconds: 100, magnitude: 1)),
@@ -137,14 +137,32 @@ struct FeedbackdThemeTests {
         ])
     }
 
-    @Test func aPeriodicFadeInIsAnIntensityCurveFromTheFadeLevel() throws {
+    @Test func aPeriodicFadeInIsAStraightRampFromTheFadeLevelMadeOfItsOwnEvents() throws {
+        // 1.25 s from 0.25 to 0.75: the first second flat at 0.25 plus a rise of 0.4, the last
+        // quarter flat at 0.65 plus a rise of 0.1, then 0.75 held to 1.5 s.
         let pattern = try theme().pattern(for: "phone-incoming-call", level: .quiet)
+        func vibration(_ time: Double, _ duration: Double, _ level: Double, attack: Double? = nil) -> PatternEvent {
+            PatternEvent(kind: .hapticContinuous, time: time, duration: duration,
+                         parameters: EventParameters(hapticIntensity: level, attackTime: attack))
+        }
         #expect(pattern.events == [
-            PatternEvent(kind: .hapticContinuous, time: 0, duration: 1, parameters: EventParameters(hapticIntensity: 0.8)),
+            vibration(0, 1, 0.25), vibration(0, 1, 0.4, attack: 1),
+            vibration(1, 0.25, 0.25 + 0.5 * 1000 / 1250), vibration(1, 0.25, 0.5 * 250 / 1250, attack: 0.25),
+            vibration(1.25, 0.25, 0.75),
         ])
-        #expect(pattern.curves == [ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [
-            .init(time: 0, value: 0.25), .init(time: 0.2, value: 1),
-        ])])
+        #expect(pattern.curves.isEmpty)
+        // Sampled through the envelopes, the levels add up to the ramp.
+        func level(at time: Double) -> Double {
+            pattern.events.reduce(0) { sum, event in
+                guard time >= event.time, time < event.time + event.resolvedDuration else { return sum }
+                let envelope = EventEnvelope(duration: event.resolvedDuration, attack: event.parameters.resolvedAttackTime,
+                                             decay: 0, release: 0, sustained: true)
+                return sum + event.parameters.resolvedIntensity * envelope.gain(at: time - event.time)
+            }
+        }
+        for time in [0.0, 0.5, 1.0, 1.125, 1.3] {
+            #expect(abs(level(at: time) - min(0.25 + 0.5 * time / 1.25, 0.75)) < 1e-12, "at \(time) s")
+        }
     }
 
     @Test func aVibraPatternPlaysItsStepsInTurnAndAZeroStepIsAPause() throws {
