@@ -54,7 +54,8 @@ extension HapticEngine {
     /// audio device is reported as `.audioDeviceLost`; the sound of the next pass of every looping
     /// pattern player is queued once that pass begins within two housekeeping intervals plus the
     /// audio output's `minimumLeadTime`; pattern players whose start has ended get their
-    /// `completionHandler` called.
+    /// `completionHandler` called; the players of feedbackd events played fire-and-forget
+    /// (`play(feedbackdEvent:from:…)`) are let go once they have ended.
     public func performHousekeeping() {
         let lost = channelDevices.withLock { devices in
             devices.compactMap { device -> (EngineDevice, SystemCallError)? in
@@ -69,6 +70,7 @@ extension HapticEngine {
         pollAudioEvents()
         for player in patternPlayers.players { player.renewSoundLoop() }
         deliverPlayerCompletions()
+        keptPlayers.release(endedBy: now)
     }
 
     /// Renders the vocabulary for `output` and loads it on a channel (`claimChannel`), then

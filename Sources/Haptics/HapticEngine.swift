@@ -169,6 +169,8 @@ public final class HapticEngine: Sendable {
     let patternPlayers = PlayerRegistry()
     /// What the sound of the players and the cues holds, against `Configuration.soundBudget`.
     let soundMemory: SoundMemory
+    /// The players of fire-and-forget plays (feedbackd events), kept until they end.
+    let keptPlayers = KeptPlayers()
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.
@@ -287,7 +289,8 @@ public final class HapticEngine: Sendable {
 
     /// Stops everything: hotplug watching and housekeeping end, every device is sent to silence,
     /// then the realtime thread ends. Every voice on the attached audio output is cancelled now
-    /// (fading out); the output itself keeps running — the app stops it.
+    /// (fading out); the output itself keeps running — the app stops it. The players of
+    /// feedbackd events played fire-and-forget are let go.
     public func stop() {
         stopBackgroundWork()
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
@@ -301,6 +304,8 @@ public final class HapticEngine: Sendable {
         }
         // Housekeeping has ended: the players stopped here hear of it now.
         deliverPlayerCompletions()
+        // What fire-and-forget plays were keeping has been silenced: nothing to keep it for.
+        keptPlayers.releaseAll()
     }
 
     /// Processes everything due now and returns the next deadline. Only for engines started with

@@ -14,6 +14,8 @@ struct DeviceRun {
     let requestedAt: MonotonicInstant
     /// The device played on.
     let output: HapticEngine.Output
+    /// What of a feedbackd event was not felt, or heard from where.
+    var notes: [String] = []
 
     static func play(_ target: PlayTarget, path: String, audio: AudioChoice = .none) throws(CommandLineError) -> DeviceRun {
         let output: HapticEngine.Output
@@ -24,6 +26,7 @@ struct DeviceRun {
         }
         defer { (output.device as? EvdevActuator)?.close() }
         let played = try target.playToTheEnd(on: output, audio: audio, prepare: true)
-        return DeviceRun(outcome: played.outcome, audio: played.audio, requestedAt: played.requestedAt, output: output)
+        return DeviceRun(outcome: played.outcome, audio: played.audio, requestedAt: played.requestedAt, output: output,
+                         notes: played.notes)
     }
 }

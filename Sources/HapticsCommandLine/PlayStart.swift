@@ -11,4 +11,6 @@ struct PlayStart {
     let player: HapticPatternPlayer?
     /// How long the haptics last from their first command to the final stop.
     let length: Duration
+    /// What of a feedbackd event was not felt, or heard from where, one line each.
+    var notes: [String] = []
 }

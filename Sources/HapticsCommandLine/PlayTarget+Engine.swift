@@ -29,6 +29,29 @@ extension PlayTarget {
             guard let sound else { return PlayStart(outcome: player.start(), audio: nil, player: player, length: player.duration) }
             let both = player.start(at: sound.requestedOnset)
             return PlayStart(outcome: both.haptics, audio: both.audio, player: player, length: player.duration)
+        case let .themeEvent(event, theme, level, folder):
+            let made: FeedbackdEventPlayer
+            do {
+                made = try engine.makePlayer(feedbackdEvent: event, theme: theme, level: level,
+                                             soundFolder: sound == nil ? nil : folder)
+            } catch {
+                throw .failure("\(PrintableText.escaped(event)): cannot load the event: \(error)")
+            }
+            if prepare { made.player?.prepare() }
+            let playback = made.start(at: sound?.requestedOnset)
+            var notes = playback.heard.compactMap { feedback -> String? in
+                guard case let .sound(cue) = feedback.kind else { return nil }
+                return "\(feedback.summary): heard from \(folder)/\(cue.effect).wav"
+            }
+            notes += playback.unplayedSounds.map { unplayed in
+                "\(unplayed.feedback.summary): not played: " + (sound == nil ? "no sound output (--audio)" : unplayed.reason)
+            }
+            notes += playback.notHaptic.map { "\($0.summary): not haptic, not played" }
+            if playback.felt.isEmpty, playback.heard.isEmpty, playback.unplayedSounds.isEmpty, playback.notHaptic.isEmpty {
+                notes.append("\(event): no feedback in theme \(theme.name) at level \(level.rawValue)")
+            }
+            return PlayStart(outcome: playback.outcome.haptics, audio: sound == nil ? nil : playback.outcome.audio,
+                             player: made.player, length: made.player?.duration ?? .zero, notes: notes.map(PrintableText.escaped))
         }
     }
 }

@@ -10,6 +10,8 @@ struct FinishedPlay {
     let audio: AudioOutcome?
     /// When the play was requested (the drawings' time zero).
     let requestedAt: MonotonicInstant
+    /// What of a feedbackd event was not felt, or heard from where (`PlayStart.notes`).
+    var notes: [String] = []
 }
 
 extension PlayTarget {
@@ -36,6 +38,6 @@ extension PlayTarget {
         sound?.finish()
         engine.stop()
         withExtendedLifetime(started.player) {}
-        return FinishedPlay(outcome: started.outcome, audio: started.audio, requestedAt: requestedAt)
+        return FinishedPlay(outcome: started.outcome, audio: started.audio, requestedAt: requestedAt, notes: started.notes)
     }
 }

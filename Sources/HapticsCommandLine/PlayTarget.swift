@@ -1,12 +1,14 @@
 import Foundation
 import HapticsPatterns
 
-/// What `play` and `plot` were asked for: a vocabulary item or a pattern file.
+/// What `play` and `plot` were asked for: a vocabulary item, a pattern file or a feedbackd event.
 enum PlayTarget {
     /// A vocabulary item (`impact.light:0.5`).
     case feedback(Feedback)
     /// A decoded pattern file.
     case file(path: String, pattern: Pattern, warnings: [PatternDiagnostic])
+    /// A feedbackd event of a loaded theme at a level; its sounds come from `soundFolder`.
+    case themeEvent(event: String, theme: FeedbackdTheme, level: FeedbackdLevel, soundFolder: String)
 
     /// A file path when the argument names an existing file or ends in a pattern extension,
     /// otherwise a feedback name.
@@ -27,11 +29,29 @@ enum PlayTarget {
         }
     }
 
-    /// The pattern to play.
+    /// The event `argument` of the theme file at `themePath`, at `level`. A vocabulary name the
+    /// theme has no event of stands for its feedbackd event (`selection`: `key-pressed`).
+    init(event argument: String, themePath: String, level: FeedbackdLevel, soundFolder: String?) throws(CommandLineError) {
+        let theme: FeedbackdTheme
+        do {
+            theme = try FeedbackdTheme(contentsOf: themePath)
+        } catch {
+            throw .failure(error.description)
+        }
+        var event = argument
+        if !theme.events.contains(argument), let item = try? Feedback(parsing: argument), let mapped = item.feedbackdEvent {
+            event = mapped
+        }
+        let folder = themePath.lastIndex(of: "/").map { String(themePath[..<$0]) } ?? "."
+        self = .themeEvent(event: event, theme: theme, level: level, soundFolder: soundFolder ?? (folder.isEmpty ? "/" : folder))
+    }
+
+    /// The pattern to play (a feedbackd event's felt part).
     var pattern: Pattern {
         switch self {
         case let .feedback(feedback): return feedback.canonicalPattern
         case let .file(_, pattern, _): return pattern
+        case let .themeEvent(event, theme, level, _): return theme.plan(for: event, level: level).pattern
         }
     }
 
@@ -40,6 +60,16 @@ enum PlayTarget {
         switch self {
         case let .feedback(feedback): return feedback.name
         case let .file(path, _, _): return path
+        case let .themeEvent(event, _, _, _): return event
+        }
+    }
+
+    /// Warnings to print before playing: a file's or a theme's.
+    var warnings: [PatternDiagnostic] {
+        switch self {
+        case .feedback: return []
+        case let .file(_, _, warnings): return warnings
+        case let .themeEvent(_, theme, _, _): return theme.warnings
         }
     }
 }

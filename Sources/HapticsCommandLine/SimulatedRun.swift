@@ -16,13 +16,15 @@ struct SimulatedRun {
     let requestedAt: MonotonicInstant
     /// The profile played on.
     let profile: DeviceProfile
+    /// What of a feedbackd event was not felt, or heard from where.
+    var notes: [String] = []
 
     /// Plays `target` on a fresh simulated device (and its sound on `audio`) and waits until it has ended.
     static func play(_ target: PlayTarget, profile: DeviceProfile, audio: AudioChoice = .none) throws(CommandLineError) -> SimulatedRun {
         let device = SimulatedDevice(profile: profile)
         let played = try target.playToTheEnd(on: HapticEngine.Output(device: device, profile: profile), audio: audio, prepare: false)
         return SimulatedRun(outcome: played.outcome, audio: played.audio, recording: device.recording(),
-                            requestedAt: played.requestedAt, profile: profile)
+                            requestedAt: played.requestedAt, profile: profile, notes: played.notes)
     }
 
     /// The recording with times relative to the request, in milliseconds.

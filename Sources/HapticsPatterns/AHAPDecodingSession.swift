@@ -261,17 +261,11 @@ struct AHAPDecodingSession {
     private func required(
         _ key: String, in members: [String: JSONValue], of object: JSONValue, path: String
     ) throws(PatternError) -> JSONValue {
-        guard let value = members[key] else {
-            throw error(at: object, path: path, "missing required key \(JSONString.quoted(key))")
-        }
-        return value
+        try object.required(key, in: members, file: fileName, path: path)
     }
 
     private func number(_ value: JSONValue, path: String) throws(PatternError) -> Double {
-        guard case .number(let number, _) = value.content else {
-            throw error(at: value, path: path, "expected a number, found \(value.foundDescription)")
-        }
-        return number
+        try value.number(file: fileName, path: path)
     }
 
     private func time(_ value: JSONValue, path: String) throws(PatternError) -> Double {
@@ -282,10 +276,7 @@ struct AHAPDecodingSession {
     }
 
     private func string(_ value: JSONValue, path: String) throws(PatternError) -> String {
-        guard case .string(let text) = value.content else {
-            throw error(at: value, path: path, "expected a string, found \(value.foundDescription)")
-        }
-        return text
+        try value.string(file: fileName, path: path)
     }
 
     private func bool(_ value: JSONValue, path: String) throws(PatternError) -> Bool {
@@ -296,10 +287,7 @@ struct AHAPDecodingSession {
     }
 
     private func array(_ value: JSONValue, path: String) throws(PatternError) -> [JSONValue] {
-        guard case .array(let elements) = value.content else {
-            throw error(at: value, path: path, "expected an array, found \(value.foundDescription)")
-        }
-        return elements
+        try value.array(file: fileName, path: path)
     }
 
     private mutating func clamp(
@@ -326,7 +314,7 @@ struct AHAPDecodingSession {
     // MARK: Diagnostics
 
     private func error(at value: JSONValue, path: String, _ message: String) -> PatternError {
-        PatternError(file: fileName, line: value.location.line, column: value.location.column, path: path, message: message)
+        value.error(file: fileName, path: path, message)
     }
 
     private mutating func warn(at value: JSONValue, path: String, _ message: String) {

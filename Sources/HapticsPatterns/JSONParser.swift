@@ -2,11 +2,13 @@
 ///
 /// Leniencies (each reported as a warning, never silently): a UTF-8 byte order mark is skipped,
 /// a trailing comma before `}` or `]` is accepted, and of duplicate keys the last one wins.
-/// Comments, single quotes, `NaN`/`Infinity` and leading zeros are syntax errors.
+/// Comments, single quotes, `NaN`/`Infinity` and leading zeros are syntax errors, unless the
+/// format being read asks for one of the `JSONLeniency` options (feedbackd themes do; AHAP never).
 struct JSONParser {
     private let bytes: [UInt8]
     private let fileName: String
     private let maximumDepth: Int
+    private let leniencies: JSONLeniency
     private var index = 0
     private var line = 1
     private var column = 1
@@ -14,10 +16,11 @@ struct JSONParser {
     private(set) var warnings: [PatternDiagnostic] = []
 
     /// Creates a parser over UTF-8 `bytes` that names `fileName` in its diagnostics.
-    init(bytes: [UInt8], fileName: String, maximumDepth: Int) {
+    init(bytes: [UInt8], fileName: String, maximumDepth: Int, leniencies: JSONLeniency = []) {
         self.bytes = bytes
         self.fileName = fileName
         self.maximumDepth = maximumDepth
+        self.leniencies = leniencies
     }
 
     /// Parses the whole input as one JSON value followed only by whitespace.
@@ -252,6 +255,10 @@ struct JSONParser {
             throw error("expected a digit after '-', found \(foundToken())")
         }
         advance()
+        if first == UInt8(ascii: "0"), leniencies.contains(.hexadecimalIntegers),
+           peek() == UInt8(ascii: "x") || peek() == UInt8(ascii: "X") {
+            return try parseHexadecimalInteger(start: start, startIndex: startIndex)
+        }
         if first == UInt8(ascii: "0"), let next = peek(), isDigit(next) {
             throw error("expected '.', 'e' or the end of the number after a leading 0, found \(foundToken())")
         }
@@ -280,6 +287,29 @@ struct JSONParser {
         return JSONValue(content: .number(value, text: text), location: start)
     }
 
+    /// `0x7FFF` (after `0`, at the `x`): an integer written in hexadecimal, as json-glib reads it.
+    private mutating func parseHexadecimalInteger(start: SourceLocation, startIndex: Int) throws(PatternError) -> JSONValue {
+        advance()  // x
+        var magnitude: UInt64 = 0
+        var digits = 0
+        while let byte = peek(), let digit = hexDigit(byte) {
+            // 13 digits are 52 bits: every such integer is exactly a Double.
+            if digits == 13 {
+                throw PatternError(
+                    file: fileName, line: start.line, column: start.column, path: "",
+                    message: "the hexadecimal number \(String(decoding: bytes[startIndex...index], as: UTF8.self))… has more than 13 digits")
+            }
+            magnitude = magnitude * 16 + UInt64(digit)
+            digits += 1
+            advance()
+        }
+        guard digits > 0 else { throw error("expected a hexadecimal digit after '0x', found \(foundToken())") }
+        let text = String(decoding: bytes[startIndex..<index], as: UTF8.self)
+        let value = bytes[startIndex] == UInt8(ascii: "-") ? -Double(magnitude) : Double(magnitude)
+        warn(at: start, "hexadecimal integer \(text) accepted as \(NumberText.shortest(value))")
+        return JSONValue(content: .number(value, text: text), location: start)
+    }
+
     private mutating func skipDigits() {
         while let byte = peek(), isDigit(byte) { advance() }
     }
@@ -291,6 +321,9 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 advance()
+            case UInt8(ascii: "/") where leniencies.contains(.comments)
+                && (peek(offset: 1) == UInt8(ascii: "/") || peek(offset: 1) == UInt8(ascii: "*")):
+                try skipComment()
             case UInt8(ascii: "/") where peek(offset: 1) == UInt8(ascii: "/") || peek(offset: 1) == UInt8(ascii: "*"):
                 // Core Haptics reads AHAP with a strict JSON reader, so a commented file would not play there.
                 throw error("comments are not allowed in AHAP files")
@@ -298,6 +331,27 @@ struct JSONParser {
                 return
             }
         }
+    }
+
+    /// Skips one `// …` (to the end of the line) or `/* … */` comment, with a warning.
+    private mutating func skipComment() throws(PatternError) {
+        let start = location
+        let block = peek(offset: 1) == UInt8(ascii: "*")
+        advance(by: 2)
+        while let byte = peek() {
+            if block, byte == UInt8(ascii: "*"), peek(offset: 1) == UInt8(ascii: "/") {
+                advance(by: 2)
+                warn(at: start, "comment accepted")
+                return
+            }
+            if !block, byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
+            advance()
+        }
+        if block {
+            throw PatternError(file: fileName, line: start.line, column: start.column, path: "",
+                               message: "expected '*/' to close the comment, found the end of the file")
+        }
+        warn(at: start, "comment accepted")
     }
 
     // MARK: Cursor
@@ -375,4 +429,15 @@ private func hexDigit(_ byte: UInt8) -> UInt32? {
 private func hex4(_ value: UInt32) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}
+
+/// What a JSON reader accepts beyond strict JSON, for a format whose own reader does (each use is
+/// still a warning). AHAP asks for none of them.
+struct JSONLeniency: OptionSet, Sendable {
+    let rawValue: Int
+
+    /// Integers written in hexadecimal, `0x7FFF` or `-0x10` (json-glib's scanner reads them).
+    static let hexadecimalIntegers = JSONLeniency(rawValue: 1 << 0)
+    /// `// …` and `/* … */` comments wherever whitespace may be (json-glib skips them).
+    static let comments = JSONLeniency(rawValue: 1 << 1)
 }

@@ -368,6 +368,93 @@ static void test_players(haptics_engine *engine) {
     haptics_player_free(player);
 }
 
+static const char theme_text[] =
+    "{ \"name\": \"game\", \"parent-name\": \"base\", \"profiles\": [\n"
+    "  { \"name\": \"full\", \"feedbacks\": [ { \"event-name\": \"button-pressed\", \"type\": \"Sound\", \"effect\": \"click\" } ] },\n"
+    "  { \"name\": \"quiet\", \"feedbacks\": [ { \"event-name\": \"button-pressed\", \"type\": \"VibraRumble\", \"duration\": 0x1E } ] }\n"
+    "] }\n";
+
+static const char base_theme_text[] =
+    "{ \"name\": \"base\", \"profiles\": [\n"
+    "  { \"name\": \"silent\", \"feedbacks\": [ { \"event-name\": \"battery-caution\", \"type\": \"Led\", \"color\": \"red\", \"frequency\": 5000 } ] }\n"
+    "] }\n";
+
+static int write_file(const char *path, const char *text) {
+    FILE *file = fopen(path, "w");
+    if (file == NULL) return -1;
+    fputs(text, file);
+    return fclose(file);
+}
+
+static void test_themes(haptics_engine *engine) {
+    haptics_theme *theme = NULL;
+    haptics_theme *orphan = NULL;
+    haptics_outcome outcome = outcome_of_size();
+    char folder[] = "/tmp/haptics-c-theme-XXXXXX";
+    char game[64], base[64], bad[64], lost[64];
+    int64_t now = haptics_now();
+
+    CHECK(mkdtemp(folder) != NULL);
+    snprintf(game, sizeof game, "%s/game.json", folder);
+    snprintf(base, sizeof base, "%s/base.json", folder);
+    snprintf(bad, sizeof bad, "%s/bad.json", folder);
+    snprintf(lost, sizeof lost, "%s/lost.json", folder);
+    CHECK_INT(write_file(game, theme_text), 0);
+    CHECK_INT(write_file(base, base_theme_text), 0);
+    CHECK_INT(write_file(bad, "{ \"name\": \"bad\", \"profiles\": [ { \"name\": \"quiet\", \"feedbacks\": 7 } ] }"), 0);
+    CHECK_INT(write_file(lost, "{ \"name\": \"lost\", \"parent-name\": \"gone\", \"profiles\": [] }"), 0);
+
+    CHECK_INT(haptics_theme_new_from_file(NULL, &theme), -EINVAL);
+    CHECK_INT(haptics_theme_new_from_file(game, NULL), -EINVAL);
+    CHECK_INT(haptics_theme_new_from_file("/nonexistent/theme.json", &theme), -ENOENT);
+    CHECK_INT(haptics_theme_new_from_file(bad, &theme), -EILSEQ);
+    CHECK(strstr(haptics_last_error(), "bad.json:1:64: profiles[0].feedbacks: expected an array, found 7") != NULL);
+    CHECK_INT(haptics_theme_new_from_file(lost, &orphan), -EILSEQ);
+    CHECK(strstr(haptics_last_error(), "lost.json:1:34: parent-name: the parent theme \"gone\" was not found") != NULL);
+    CHECK(orphan == NULL);
+    CHECK_INT(haptics_theme_new_from_file(game, &theme), 0);
+    CHECK(theme != NULL);
+
+    /* quiet plays the rumble of the quiet section; without a sound folder nothing is heard. */
+    CHECK_INT(haptics_theme_play(engine, theme, "button-pressed", HAPTICS_THEME_LEVEL_QUIET, NULL, 0, &outcome), 0);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NONE);
+    CHECK(outcome.felt_at >= now);
+    CHECK_INT(outcome.audio_reason, HAPTICS_REASON_NO_SOUND);
+    /* full adds the Sound feedback: its file is not in the folder, so it is left out. */
+    CHECK_INT(haptics_theme_play(engine, theme, "button-pressed", HAPTICS_THEME_LEVEL_FULL, folder, 0, &outcome), 0);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NONE);
+    CHECK_INT(outcome.audio_reason, HAPTICS_REASON_NO_SOUND);
+    CHECK_INT(haptics_theme_play(engine, theme, "button-pressed", HAPTICS_THEME_LEVEL_QUIET, NULL, 0, NULL), 0);
+    /* An LED alone (inherited from the parent), or no feedback at all: nothing to feel or hear. */
+    CHECK_INT(haptics_theme_play(engine, theme, "battery-caution", HAPTICS_THEME_LEVEL_FULL, NULL, 0, &outcome), -ENOTSUP);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_UNSUPPORTED);
+    CHECK_INT(outcome.felt_at, 0);
+    CHECK_INT(haptics_theme_play(engine, theme, "button-pressed", HAPTICS_THEME_LEVEL_SILENT, NULL, 0, &outcome), -ENOTSUP);
+    CHECK_INT(haptics_theme_play(engine, theme, "no-such-event", HAPTICS_THEME_LEVEL_FULL, NULL, 0, &outcome), -ENOTSUP);
+    /* Caller values. */
+    CHECK_INT(haptics_theme_play(engine, theme, "button-pressed", 3, NULL, 0, &outcome), -EINVAL);
+    CHECK(strstr(haptics_last_error(), "3 is no haptics_theme_level") != NULL);
+    CHECK_INT(haptics_theme_play(engine, theme, "button-pressed", -1, NULL, 0, &outcome), -EINVAL);
+    CHECK_INT(haptics_theme_play(engine, theme, NULL, HAPTICS_THEME_LEVEL_FULL, NULL, 0, &outcome), -EINVAL);
+    CHECK_INT(haptics_theme_play(engine, NULL, "button-pressed", HAPTICS_THEME_LEVEL_FULL, NULL, 0, &outcome), -EINVAL);
+    CHECK_INT(haptics_theme_play(NULL, theme, "button-pressed", HAPTICS_THEME_LEVEL_FULL, NULL, 0, &outcome), -EINVAL);
+    CHECK_INT(haptics_theme_play(engine, (haptics_theme *)engine, "button-pressed", HAPTICS_THEME_LEVEL_FULL, NULL, 0, &outcome), -EBADF);
+    CHECK_INT(haptics_theme_play(engine, theme, "button-pressed", HAPTICS_THEME_LEVEL_QUIET, NULL, now + 7200000000000LL, &outcome), -ERANGE);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_ONSET_OUT_OF_RANGE);
+    /* One device. */
+    CHECK_INT(haptics_device_theme_play(engine, first_device, theme, "button-pressed", HAPTICS_THEME_LEVEL_QUIET, NULL, 0, &outcome), 0);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NONE);
+    CHECK_INT(haptics_device_theme_play(engine, 999, theme, "button-pressed", HAPTICS_THEME_LEVEL_QUIET, NULL, 0, &outcome), -ENODEV);
+
+    haptics_theme_free(theme);
+    haptics_theme_free(NULL);
+    unlink(game);
+    unlink(base);
+    unlink(bad);
+    unlink(lost);
+    rmdir(folder);
+}
+
 static void test_sound_and_events(haptics_engine *engine) {
     haptics_event event;
     memset(&event, 0, sizeof event);
@@ -393,6 +480,7 @@ int main(void) {
         test_one_device(engine);
         test_plays(engine);
         test_sound_and_events(engine);
+        test_themes(engine);
         test_players(engine); /* frees the engine */
     }
     engine = NULL;

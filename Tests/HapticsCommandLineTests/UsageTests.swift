@@ -25,6 +25,9 @@ struct UsageTests {
         (["plot", "selection"], "haptics plot: missing -o <out.svg>. See 'haptics plot --help'.\n"),
         (["list", "extra"], "haptics list: unexpected argument 'extra'. See 'haptics list --help'.\n"),
         (["play", "selection", "--audio"], "haptics play: option --audio needs a value. See 'haptics play --help'.\n"),
+        (["play", "button-pressed", "--theme", "t.json", "--level", "loud"], "haptics play: --level must be full, quiet or silent, not 'loud'. See 'haptics play --help'.\n"),
+        (["play", "selection", "--level", "quiet"], "haptics play: --level and --sounds need --theme. See 'haptics play --help'.\n"),
+        (["play", "--theme", "t.json"], "haptics play: missing the event to play. See 'haptics play --help'.\n"),
         (["sync-test", "--cues", "0"], "haptics sync-test: --cues needs a whole number from 1 to 1000, not '0'. See 'haptics sync-test --help'.\n"),
         (["sync-test", "--cues=many"], "haptics sync-test: --cues needs a whole number from 1 to 1000, not 'many'. See 'haptics sync-test --help'.\n"),
         (["sync-test", "--profile", "nope"], "haptics sync-test: unknown profile 'nope' (available: generic-rumble, dualsense, dualshock4, xbox, switch-pro, phone-vibra, constant-force-wheel, simulated). See 'haptics sync-test --help'.\n"),
@@ -61,7 +64,7 @@ struct UsageTests {
               list       List the feedback vocabulary.
               devices    List the force-feedback devices.
               info       Show one device's identity, capabilities and profile.
-              play       Play a feedback or a pattern file.
+              play       Play a feedback, a pattern file or a feedbackd theme's event.
               demo       Play every feedback of the vocabulary in turn.
               validate   Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
               plot       Draw what a feedback or pattern file does on a device, as SVG.
@@ -83,16 +86,21 @@ struct UsageTests {
         let result = runTool("play", "--help")
         #expect(result.status == 0)
         #expect(result.output == """
-            OVERVIEW: Play a feedback or a pattern file.
+            OVERVIEW: Play a feedback, a pattern file or a feedbackd theme's event.
 
             USAGE:
               haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]
+              haptics play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--json]
 
             ARGUMENTS AND OPTIONS:
               <feedback|file.ahap>  A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file.
+              <event-name>          With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed).
+              --theme <theme.json>  A feedbackd theme; its parents are <parent-name>.json in the same folder.
+              --level <level>       The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent.
+              --sounds <folder>     Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio.
               --device <device>     Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated.
               --profile <name>      Device profile the simulated device behaves like (default: simulated).
-              --audio <output>      Also play the sound: the feedback's sound cue, or the file's audio events. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default).
+              --audio <output>      Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default).
               --plot <file.svg>     Also write the motors over time as an SVG plot.
               --wav <file.wav>      Also write the haptic signal as audible sound (48 kHz WAV).
               --json                One JSON object per line: every device command, then a summary.
@@ -101,7 +109,9 @@ struct UsageTests {
             On the simulated device the motors are drawn in the terminal as they were driven, in real time
             through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
             and then played; --plot and --wav need the simulated device. With --audio the sound is heard
-            when the haptic is felt: the device starts early by its rise time.
+            when the haptic is felt: the device starts early by its rise time. With --theme the event's
+            vibrations at the level are felt together, its sounds are heard with --audio, and what is not
+            played (a missing sound, an LED) is said on standard error.
 
             """)
     }

@@ -7,16 +7,23 @@ import HapticsScheduler
 import HapticsSystem
 import HapticsViews
 
-/// `haptics play`: plays a feedback or a pattern file and shows what the device did.
+/// `haptics play`: plays a feedback, a pattern file or a feedbackd theme's event and shows what the device did.
 struct PlayCommand: Command {
     static let name = "play"
-    static let abstract = "Play a feedback or a pattern file."
-    static let usage = ["play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]"]
+    static let abstract = "Play a feedback, a pattern file or a feedbackd theme's event."
+    static let usage = [
+        "play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]",
+        "play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--json]",
+    ]
     static let options = [
         HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file."),
+        HelpRow("<event-name>", "With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed)."),
+        HelpRow("--theme <theme.json>", "A feedbackd theme; its parents are <parent-name>.json in the same folder."),
+        HelpRow("--level <level>", "The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent."),
+        HelpRow("--sounds <folder>", "Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio."),
         HelpRow("--device <device>", "Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated."),
         HelpRow("--profile <name>", "Device profile the simulated device behaves like (default: simulated)."),
-        HelpRow("--audio <output>", "Also play the sound: the feedback's sound cue, or the file's audio events. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default)."),
+        HelpRow("--audio <output>", "Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default)."),
     ] + [
         HelpRow("--plot <file.svg>", "Also write the motors over time as an SVG plot."),
         HelpRow("--wav <file.wav>", "Also write the haptic signal as audible sound (48 kHz WAV)."),
@@ -26,7 +33,9 @@ struct PlayCommand: Command {
         On the simulated device the motors are drawn in the terminal as they were driven, in real time
         through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
         and then played; --plot and --wav need the simulated device. With --audio the sound is heard
-        when the haptic is felt: the device starts early by its rise time.
+        when the haptic is felt: the device starts early by its rise time. With --theme the event's
+        vibrations at the level are felt together, its sounds are heard with --audio, and what is not
+        played (a missing sound, an LED) is said on standard error.
         """
 
     var target: String
@@ -37,6 +46,11 @@ struct PlayCommand: Command {
     var wavPath: String?
     var audio = AudioChoice.none
     var json = false
+    /// `--theme`: the target is an event of this feedbackd theme.
+    var themePath: String?
+    var level = FeedbackdLevel.full
+    var levelGiven = false
+    var soundFolder: String?
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
@@ -52,6 +66,15 @@ struct PlayCommand: Command {
             case let .option("wav", inline): wavPath = try cursor.value(for: "wav", inline: inline)
             case let .option("audio", inline): audio = AudioChoice(argument: try cursor.value(for: "audio", inline: inline))
             case .option("json", nil): json = true
+            case let .option("theme", inline): themePath = try cursor.value(for: "theme", inline: inline)
+            case let .option("sounds", inline): soundFolder = try cursor.value(for: "sounds", inline: inline)
+            case let .option("level", inline):
+                let value = try cursor.value(for: "level", inline: inline)
+                guard let parsed = FeedbackdLevel(rawValue: value) else {
+                    throw .usage("--level must be full, quiet or silent, not '\(value)'")
+                }
+                level = parsed
+                levelGiven = true
             case let .option(name, _): throw .usage("unknown option --\(name)")
             case let .shortOption(letter): throw .usage("unknown option -\(letter)")
             case let .positional(value):
@@ -59,24 +82,34 @@ struct PlayCommand: Command {
                 target = value
             }
         }
-        guard let target else { throw .usage("missing the feedback or file to play") }
+        guard let target else {
+            throw .usage(themePath == nil ? "missing the feedback or file to play" : "missing the event to play")
+        }
         self.target = target
+        if themePath == nil, levelGiven || soundFolder != nil {
+            throw .usage("--level and --sounds need --theme")
+        }
         if let deviceArgument, deviceArgument != "simulated", plotPath != nil || wavPath != nil {
             throw .usage("--plot and --wav need --device simulated")
         }
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
-        let target = try PlayTarget(argument: target)
-        if case let .file(_, _, warnings) = target {
-            for warning in warnings { context.console.errorLine(warning.description) }
+        let target: PlayTarget
+        if let themePath {
+            target = try PlayTarget(event: self.target, themePath: themePath, level: level, soundFolder: soundFolder)
+        } else {
+            target = try PlayTarget(argument: self.target)
         }
+        for warning in target.warnings { context.console.errorLine(warning.description) }
         if let path = try realDevice(context) {
             let run = try DeviceRun.play(target, path: path, audio: audio)
+            for note in run.notes { context.console.errorLine(note) }
             Self.report(run, name: target.name, json: json, context: context)
             return run.outcome.isScheduled ? ExitStatus.success : ExitStatus.failure
         }
         let run = try SimulatedRun.play(target, profile: device.profile, audio: audio)
+        for note in run.notes { context.console.errorLine(note) }
         try Self.report(run, name: target.name, json: json, plotPath: plotPath, wavPath: wavPath, context: context)
         guard run.outcome.isScheduled else { return ExitStatus.failure }
         return ExitStatus.success

@@ -509,6 +509,61 @@ int haptics_audio_attach_with_cues(haptics_engine *engine, const char *alsa_devi
 int haptics_audio_set_muted(haptics_engine *engine, int muted);
 
 /* ---------------------------------------------------------------------------------------------
+ * feedbackd themes
+ */
+
+/* A loaded feedbackd theme (Linux mobile feedback themes) with its parent chain. */
+typedef struct haptics_theme haptics_theme;
+
+/* A feedbackd profile: a level plays its own section of the theme and every quieter one. */
+typedef enum haptics_theme_level {
+    HAPTICS_THEME_LEVEL_SILENT = 0,  /* the silent section only (usually LEDs: nothing plays) */
+    HAPTICS_THEME_LEVEL_QUIET = 1,   /* the quiet and silent sections (usually vibration) */
+    HAPTICS_THEME_LEVEL_FULL = 2     /* every section: sound, vibration, LEDs */
+} haptics_theme_level;
+
+/*
+ * haptics_theme_new_from_file — reads a feedbackd theme file and the themes it inherits from
+ * (`parent-name`: <name>.json in the same folder) and stores the theme in *theme. Files are
+ * untrusted and read as feedbackd's own reader does (hexadecimal integers and comments accepted).
+ * Returns 0, or -EILSEQ for a bad file (the located message, file:line:column and JSON path, in
+ * haptics_last_error(); a parent that cannot be found or a chain that loops too), -ENOENT,
+ * -EACCES, -EFBIG, -EINVAL (`path` or `theme` NULL). Blocks (reads files). A theme is not tied
+ * to an engine: one can serve several.
+ */
+int haptics_theme_new_from_file(const char *path, haptics_theme **theme);
+
+/*
+ * haptics_theme_free — frees a theme. NULL is ignored. Players and plays made from it are not
+ * affected.
+ */
+void haptics_theme_free(haptics_theme *theme);
+
+/*
+ * haptics_theme_play — plays the feedbackd event `event` ("button-pressed") of `theme` at `level`
+ * on every device, felt and heard at `onset` (0: as soon as possible): the theme's vibrations
+ * (VibraRumble, VibraPeriodic, VibraPattern) of every section the level plays, together, and, when
+ * `sound_folder` is not NULL, its Sound feedbacks read from <sound_folder>/<effect>.wav on the
+ * attached audio output. A sound with no such file is left out (the outcome's audio_reason says
+ * HAPTICS_REASON_NO_SOUND when none plays); Led and Dummy feedbacks play nothing. The engine keeps
+ * what it plays until it has ended. `outcome` may be NULL.
+ * Returns 0 when anything is felt or heard; -ENOTSUP when the event has nothing to feel or hear at
+ * that level (HAPTICS_REASON_UNSUPPORTED); haptics_play's codes otherwise; -EINVAL for a NULL
+ * handle or event or a level that is no haptics_theme_level; -ENOSPC when the engine has no room
+ * for another player. Control side: blocks (renders the event and reads its sounds); for an event
+ * played often, prefer a pattern player.
+ */
+int haptics_theme_play(haptics_engine *engine, haptics_theme *theme, const char *event, int level,
+                       const char *sound_folder, int64_t onset, haptics_outcome *outcome);
+
+/*
+ * haptics_device_theme_play — haptics_theme_play on one device only, named by its id. -ENODEV
+ * when no device has that id.
+ */
+int haptics_device_theme_play(haptics_engine *engine, int device_id, haptics_theme *theme, const char *event, int level,
+                              const char *sound_folder, int64_t onset, haptics_outcome *outcome);
+
+/* ---------------------------------------------------------------------------------------------
  * Events
  */
 
