@@ -69,6 +69,7 @@ extension HapticEngine {
         pollAudioEvents()
         for player in patternPlayers.players { player.renewSoundLoop() }
         deliverPlayerCompletions()
+        if isTracing { collectTraceRecords() }
     }
 
     /// Renders the vocabulary for `output` and loads it on a channel (`claimChannel`), then

@@ -169,6 +169,8 @@ public final class HapticEngine: Sendable {
     let patternPlayers = PlayerRegistry()
     /// What the sound of the players and the cues holds, against `Configuration.soundBudget`.
     let soundMemory: SoundMemory
+    /// What tracing collected (`startTracing()`), drained from the scheduler at housekeeping.
+    let traceLog = Mutex<TraceLog>(TraceLog())
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.

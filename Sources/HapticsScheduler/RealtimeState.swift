@@ -14,4 +14,6 @@ struct RealtimeState {
     /// Player slots with a runtime curve bound (any order).
     var curvePlayers: UnsafeMutablePointer<Int>
     var curvePlayerCount = 0
+    /// The trace number of the submission being applied, for the first output it causes; 0 otherwise.
+    var traceSequence: UInt32 = 0
 }

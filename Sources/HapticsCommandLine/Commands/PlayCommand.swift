@@ -11,7 +11,7 @@ import HapticsViews
 struct PlayCommand: Command {
     static let name = "play"
     static let abstract = "Play a feedback or a pattern file."
-    static let usage = ["play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]"]
+    static let usage = ["play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--trace <file.json>] [--json]"]
     static let options = [
         HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file."),
         HelpRow("--device <device>", "Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated."),
@@ -20,6 +20,7 @@ struct PlayCommand: Command {
     ] + [
         HelpRow("--plot <file.svg>", "Also write the motors over time as an SVG plot."),
         HelpRow("--wav <file.wav>", "Also write the haptic signal as audible sound (48 kHz WAV)."),
+        TraceFile.help,
         HelpRow("--json", "One JSON object per line: every device command, then a summary."),
     ]
     static let discussion = """
@@ -37,6 +38,7 @@ struct PlayCommand: Command {
     var wavPath: String?
     var audio = AudioChoice.none
     var json = false
+    var tracePath: String?
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
@@ -50,6 +52,7 @@ struct PlayCommand: Command {
             switch item {
             case let .option("plot", inline): plotPath = try cursor.value(for: "plot", inline: inline)
             case let .option("wav", inline): wavPath = try cursor.value(for: "wav", inline: inline)
+            case let .option("trace", inline): tracePath = try cursor.value(for: "trace", inline: inline)
             case let .option("audio", inline): audio = AudioChoice(argument: try cursor.value(for: "audio", inline: inline))
             case .option("json", nil): json = true
             case let .option(name, _): throw .usage("unknown option --\(name)")
@@ -71,12 +74,15 @@ struct PlayCommand: Command {
         if case let .file(_, _, warnings) = target {
             for warning in warnings { context.console.errorLine(warning.description) }
         }
+        let trace = tracePath.map(TraceFile.init)
         if let path = try realDevice(context) {
-            let run = try DeviceRun.play(target, path: path, audio: audio)
+            let run = try DeviceRun.play(target, path: path, audio: audio, trace: trace)
+            try trace?.write()
             Self.report(run, name: target.name, json: json, context: context)
             return run.outcome.isScheduled ? ExitStatus.success : ExitStatus.failure
         }
-        let run = try SimulatedRun.play(target, profile: device.profile, audio: audio)
+        let run = try SimulatedRun.play(target, profile: device.profile, audio: audio, trace: trace)
+        try trace?.write()
         try Self.report(run, name: target.name, json: json, plotPath: plotPath, wavPath: wavPath, context: context)
         guard run.outcome.isScheduled else { return ExitStatus.failure }
         return ExitStatus.success
