@@ -175,12 +175,19 @@ func measureEngineTriggers(_ played: EngineFeedbackTrigger.Case, traced: TraceWi
     }
     let before = engine.actuator.statistics
     var allocations: Int64 = 0
+    // How long the game's call and the processing pass take together, on the system clock.
+    var durations: [Int64] = []
+    durations.reserveCapacity(count)
+    let clock = SystemMonotonicClock()
     for _ in 0..<count {
         CBenchSupport_beginCountingThreadAllocations()
+        let began = clock.now().nanoseconds
         do { try engine.trigger() } catch { benchFailure("engine at \(played.name): trigger: \(error)") }
+        durations.append(clock.now().nanoseconds - began)
         allocations += CBenchSupport_endCountingThreadAllocations()
         do { try engine.finish() } catch { benchFailure("engine at \(played.name): stop: \(error)") }
     }
+    durations.sort()
     let after = engine.actuator.statistics
     let prepared = after.preparedTriggers - before.preparedTriggers
     let streamed = after.streamingUploads - before.streamingUploads
@@ -193,10 +200,22 @@ func measureEngineTriggers(_ played: EngineFeedbackTrigger.Case, traced: TraceWi
         ioctls = decimal(Double(traced.byName["ioctl", default: 0]) / Double(traced.windows))
         summary = "\(traced.total) system calls in \(traced.windows) triggers (\(traced.summary)) = \(syscalls) per trigger, \(ioctls) ioctls"
     }
+    var traceFigures: [(String, String)] = []
+    var traceSummary = ""
+    if played.traced {
+        let trace = engine.engine.collectTrace()
+        traceFigures = [("engine_\(played.key)_trace_records", String(trace.records.count)),
+                        ("engine_\(played.key)_trace_lost", String(trace.lost))]
+        traceSummary = "; traced: \(trace.records.count) records, \(trace.lost) lost, \(trace.commands.count) commands with every stage"
+    }
     print("engine, prepared impact at \(played.name) (game call + processing pass): \(summary); "
         + "\(prepared) of \(count) triggers from a prepared effect, \(streamed) uploads on the realtime path, "
-        + "\(uploads) uploads at prepare; heap allocations \(allocations) (targets: 1 system call, 0 ioctls, 0 allocations)")
-    return [
+        + "\(uploads) uploads at prepare; heap allocations \(allocations); "
+        + "call + pass p50 \(microseconds(percentile(durations, 0.5))) µs, p99 \(microseconds(percentile(durations, 0.99))) µs"
+        + "\(traceSummary) (targets: 1 system call, 0 ioctls, 0 allocations)")
+    return traceFigures + [
+        ("engine_\(played.key)_call_and_pass_p50_us", microseconds(percentile(durations, 0.5))),
+        ("engine_\(played.key)_call_and_pass_p99_us", microseconds(percentile(durations, 0.99))),
         ("engine_\(played.key)_syscalls_per_trigger", syscalls),
         ("engine_\(played.key)_ioctls_per_trigger", ioctls),
         ("engine_\(played.key)_prepared_triggers", String(prepared)),
