@@ -43,6 +43,7 @@ protocol SchedulerControl: AnyObject, Sendable {
     func stopTracing()
     var isTracing: Bool { get }
     func recordTrace(_ record: TraceRecord)
+    func makeTraceSequence() -> UInt32
     var traceOverflowTotal: Int { get }
 }
 

@@ -65,3 +65,15 @@ extension UInputForceFeedbackSink {
         }
     }
 }
+
+extension VirtualDualSense {
+    /// Every output report that set the motors going, as trace records on `channel`: when the
+    /// driver's report of a play reached the device.
+    func receiptRecords(channel: Int32) -> [TraceRecord] {
+        outputReports.compactMap { report in
+            guard report.setsMotors, report.strongMotor > 0 || report.weakMotor > 0 else { return nil }
+            return TraceRecord(event: .received, channel: channel, player: -1, command: .stop,
+                               deadline: report.receivedAt, time: report.receivedAt)
+        }
+    }
+}

@@ -13,9 +13,9 @@ import HapticsVirtualDevices
 struct LatencyCommand: Command {
     static let name = "latency"
     static let abstract = "Measure the latency of a prepared trigger, stage by stage, from the game's call."
-    static let usage = ["latency [--device <path|name|simulated|uinput>] [--feedback <feedback>] [--count <n>] [--json] [--svg <file.svg>]"]
+    static let usage = ["latency [--device <path|name|simulated|uinput|dualsense>] [--feedback <feedback>] [--count <n>] [--json] [--svg <file.svg>]"]
     static let options = [
-        HelpRow("--device <device>", "Where to play: an event node path, part of a device's name, simulated, or uinput (a virtual device created for the run, needs write access to /dev/uinput: the kernel's receipt of each write is measured too). Default: the first force-feedback device, else simulated."),
+        HelpRow("--device <device>", "Where to play: an event node path, part of a device's name, simulated, uinput (a virtual device created for the run, needs write access to /dev/uinput: the kernel's timestamp of each event is measured too) or dualsense (a virtual DualSense created over /dev/uhid and bound by hid-playstation: the output report the driver sends is measured too). Default: the first force-feedback device, else simulated."),
         HelpRow("--feedback <feedback>", "What to trigger (default: impact.heavy)."),
         HelpRow("--count <n>", "How many triggers, 1…100000 (default: 100), one every 100 ms."),
         HelpRow("--json", "One JSON object per trigger, then one with the figures."),
@@ -25,8 +25,9 @@ struct LatencyCommand: Command {
         The feedback is prepared once, then each trigger is one play(_:) call, as a game makes it. Each
         stage is timed from the instant before that call: call (the call returned), dequeued (the
         realtime thread took the start from the queue), written (the device's write() returned),
-        received (the kernel stamped the event: uinput only) and felt (written + the profile's rise
-        time); lateness is written − deadline. A progress bar goes to stderr when it is a terminal.
+        received (uinput: the kernel stamped the event; dualsense: the driver's output report reached
+        the device) and felt (written + the profile's rise time); lateness is written − deadline. A
+        progress bar goes to stderr when it is a terminal.
         """
 
     static let spacing: Duration = .milliseconds(100)
@@ -66,6 +67,7 @@ struct LatencyCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         var sink: UInputForceFeedbackSink?
+        var controller: VirtualDualSense?
         let output: HapticEngine.Output
         switch deviceArgument {
         case "simulated"?:
@@ -78,6 +80,20 @@ struct LatencyCommand: Command {
                                              profile: .genericRumble, name: created.configuration.name, path: created.eventNodePath)
             } catch {
                 throw .failure("cannot create a uinput device: \(error)")
+            }
+        case "dualsense"?:
+            do {
+                let created = try VirtualDualSense()
+                controller = created
+                guard let node = try created.waitForGamepadNode() else {
+                    throw CommandLineError.failure("the virtual DualSense got no event node within 10 s (is hid-playstation loaded?)")
+                }
+                output = try Self.evdev(node)
+            } catch let error as CommandLineError {
+                controller?.close()
+                throw error
+            } catch {
+                throw .failure("cannot create a virtual DualSense: \(error)")
             }
         case let argument?:
             output = try Self.evdev(DeviceSelection.find(argument, context: context).path)
@@ -93,9 +109,13 @@ struct LatencyCommand: Command {
         defer {
             (output.device as? EvdevActuator)?.close()
             sink?.close()
+            controller?.close()
         }
+        var receipts: ((Int32) -> [TraceRecord])?
+        if let sink { receipts = { sink.receiptRecords(channel: $0) } }
+        if let controller { receipts = { controller.receiptRecords(channel: $0) } }
         let measurement = try LatencyMeasurement.run(feedback: feedback, count: count, spacing: Self.spacing, on: output,
-                                                     receipts: sink.map { sink in { sink.receiptRecords(channel: $0) } },
+                                                     receipts: receipts,
                                                      progress: Self.progress(context))
         let report = measurement.report
         if let svgPath {
