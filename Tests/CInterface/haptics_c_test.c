@@ -239,7 +239,10 @@ static void test_plays(haptics_engine *engine) {
     /* Traces: a play traced, written as trace-event JSON; errors named. */
     CHECK_INT(haptics_start_trace(engine), 0);
     CHECK_INT(haptics_play(engine, HAPTICS_IMPACT_HEAVY, 1, 0, &outcome), 0);
-    usleep(50000);
+    {
+        struct timespec settle = {0, 50000000}; /* the realtime thread writes it meanwhile */
+        nanosleep(&settle, NULL);
+    }
     CHECK_INT(haptics_stop_trace(engine), 0);
     {
         char trace_path[] = "/tmp/haptics-c-trace-XXXXXX";
