@@ -48,6 +48,10 @@ final class SyncHapticDevice {
         timing = "kernel receipt (uinput)"
     }
 
+    /// Whether the device itself says when each haptic started (a uinput device created for the
+    /// test); otherwise the start times come from the engine's trace.
+    var reportsReceipts: Bool { sink != nil }
+
     /// The engine's trace of the run, with the uinput device's receipts in it when there is one.
     /// Call after the engine stopped.
     func trace(engine: HapticEngine) -> Trace {
