@@ -82,38 +82,43 @@ public struct Trace: Sendable {
         devices.first { $0.channel == channel }
     }
 
-    /// The commands that reached a device as part of a submission's flow (the first write each
-    /// submission caused), in the order they were written, with their stages. A `received` record
-    /// belongs to the last write on its channel that began at or before it. Records of one command
-    /// may come in any order (the realtime thread can write a command before the caller's thread
-    /// has recorded its submission).
+    /// The commands that reached a device as part of a submission's flow, in the order they were
+    /// written, with their stages: per submission its first sounding write (a start that first
+    /// silenced the player it replaced writes that stop, then its level), or its first write when
+    /// none sounds (a stop). A `received` record belongs to the last write on its channel that
+    /// began at or before it. Records of one command may come in any order (the realtime thread
+    /// can write a command before the caller's thread has recorded its submission).
     public var commands: [Command] {
         var submitted: [UInt32: TraceRecord] = [:]
         var dequeued: [UInt32: MonotonicInstant] = [:]
-        for record in records where record.sequence != 0 {
-            if record.event == .submitted { submitted[record.sequence] = record }
-            if record.event == .dequeued { dequeued[record.sequence] = record.time }
+        // Per submission, the position in `records` of the write that stands for it.
+        var chosen: [UInt32: Int] = [:]
+        for (position, record) in records.enumerated() where record.sequence != 0 {
+            switch record.event {
+            case .submitted: submitted[record.sequence] = record
+            case .dequeued: dequeued[record.sequence] = record.time
+            case .emitted:
+                if let earlier = chosen[record.sequence], !records[earlier].command.isSilent || record.command.isSilent { continue }
+                chosen[record.sequence] = position
+            default: break
+            }
         }
         var result: [Command] = []
         // Every write per channel, in the order written: when it began, and its index in `result`
-        // (−1 for a write outside a flow: a pattern's later step, a renewal).
+        // (−1 for a write that stands for no submission: a pattern's later step, a renewal).
         var writes: [Int32: [(began: MonotonicInstant, index: Int)]] = [:]
-        for record in records {
-            switch record.event {
-            case .emitted, .renewed:
-                guard record.event == .emitted, record.sequence != 0, let submission = submitted[record.sequence] else {
-                    writes[record.channel, default: []].append((record.began, -1))
-                    continue
-                }
-                let rise = device(record.channel)?.riseTime ?? .zero
-                writes[record.channel, default: []].append((record.began, result.count))
-                result.append(Command(
-                    sequence: record.sequence, channel: record.channel, command: record.command,
-                    submitted: submission.began, dequeued: dequeued[record.sequence], deadline: record.deadline,
-                    written: record.time, received: nil, felt: record.time.advanced(by: rise)))
-            case .submitted, .dequeued, .received, .droppedStale, .ignored, .audible:
-                break
+        for (position, record) in records.enumerated() where record.event == .emitted || record.event == .renewed {
+            guard record.event == .emitted, chosen[record.sequence] == position,
+                  let submission = submitted[record.sequence] else {
+                writes[record.channel, default: []].append((record.began, -1))
+                continue
             }
+            let rise = device(record.channel)?.riseTime ?? .zero
+            writes[record.channel, default: []].append((record.began, result.count))
+            result.append(Command(
+                sequence: record.sequence, channel: record.channel, command: record.command,
+                submitted: submission.began, dequeued: dequeued[record.sequence], deadline: record.deadline,
+                written: record.time, received: nil, felt: record.time.advanced(by: rise)))
         }
         for record in records where record.event == .received {
             guard let write = writes[record.channel]?.last(where: { $0.began <= record.time }), write.index >= 0,

@@ -83,8 +83,10 @@ extension Scheduler {
             maximumLatenessValue.store(lateness, ordering: .relaxed)
         }
         if traced {
+            // A start that first silences the player it replaces writes that stop, then its level:
+            // both follow its submission, which ends at the level.
             let sequence = realtime.pointee.traceSequence
-            realtime.pointee.traceSequence = 0
+            if !command.isSilent { realtime.pointee.traceSequence = 0 }
             trace(TraceRecord(event: .emitted, channel: Int32(channel), player: Int32(player), command: command,
                               deadline: MonotonicInstant(nanoseconds: deadline), time: clock.now(), began: began,
                               sequence: sequence))

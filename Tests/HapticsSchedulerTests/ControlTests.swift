@@ -87,6 +87,23 @@ struct ControlTests {
         #expect(rig.scheduler.drainTrace(into: &trace) == 0)
     }
 
+    @Test func aStartThatReplacesAnotherPlayerFollowsItsSubmissionThroughTheStopToItsLevel() throws {
+        let rig = SchedulerRig()
+        let t0 = rig.now
+        let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
+        let second = try rig.player(rumbleProgram([(0, 300, 400)], duration: 50 * ms))
+        rig.scheduler.startTracing()
+        rig.scheduler.start(first, at: rig.at(t0))
+        rig.run(to: t0)
+        rig.scheduler.start(second, at: rig.at(t0 + 10 * ms))
+        rig.run(to: t0 + 10 * ms)
+        #expect(rig.output.recorded.map(\.command) == [.rumble(strong: 100, weak: 200), .stop, .rumble(strong: 300, weak: 400)])
+        var trace: [TraceRecord] = []
+        rig.scheduler.drainTrace(into: &trace)
+        let writes = trace.filter { $0.event == .emitted }
+        #expect(writes.map(\.sequence) == [1, 2, 2])
+    }
+
     @Test func notTracingRecordsNothing() throws {
         let rig = SchedulerRig()
         let t0 = rig.now

@@ -95,6 +95,26 @@ struct TraceTests {
         #expect(document.otherData["lost_records"] == 0)
     }
 
+    @Test func aSecondPlayOfAPlayingItemIsTracedForEachWriteItCauses() throws {
+        let rig = Rig()
+        #expect(rig.engine.play(.impact(.heavy)) == .scheduled(feltAt: rig.t0 + .milliseconds(60)))
+        rig.engine.process()
+        rig.clock.advance(by: .milliseconds(10))
+        let second = rig.t0 + .milliseconds(10)
+        #expect(rig.engine.play(.impact(.heavy)) == .scheduled(feltAt: second + .milliseconds(60)))
+        rig.engine.process()
+        let level = try #require(rig.pad.recorded.first?.command)
+        // The item's player is still playing: the new intensity (submission 3) writes its level
+        // again, then the start (4) restarts it from the beginning.
+        #expect(rig.pad.recorded.map(\.command) == [level, level, level])
+        let trace = rig.engine.collectTrace()
+        #expect(trace.commands.map(\.sequence) == [2, 3, 4])
+        #expect(trace.commands.map(\.written) == [rig.t0, second, second])
+        let document = try TraceDocument(trace.json())
+        try document.validate()
+        #expect(Set(document.events.filter { $0.phase == "f" }.compactMap(\.id)) == [2, 3, 4])
+    }
+
     @Test func recordsLostToAFullRingAreReportedInTheTrace() throws {
         let rig = Rig(traceCapacity: 2)
         rig.playKnownImpact()
