@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CHapticsSystem.h"
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -99,4 +100,27 @@ int CHapticsSystem_ioctlInteger(int fd, unsigned long request, long argument) {
 
 int CHapticsSystem_openPathFlag(void) {
     return O_PATH;
+}
+
+int32_t CHapticsSystem_threadID(void) {
+    static __thread int32_t cached = 0;
+    if (cached == 0) cached = (int32_t)syscall(SYS_gettid);
+    return cached;
+}
+
+int CHapticsSystem_threadName(int32_t tid, char *name, int capacity) {
+    if (capacity < 1) return EINVAL;
+    name[0] = 0;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/comm", (int)tid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    ssize_t count;
+    do { count = read(fd, name, (size_t)capacity - 1); } while (count < 0 && errno == EINTR);
+    int failure = count < 0 ? errno : 0;
+    close(fd);
+    if (failure) return failure;
+    while (count > 0 && (name[count - 1] == '\n' || name[count - 1] == 0)) count--;
+    name[count] = 0;
+    return 0;
 }

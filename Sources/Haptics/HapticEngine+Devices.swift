@@ -71,6 +71,7 @@ extension HapticEngine {
         for player in patternPlayers.players { player.renewSoundLoop() }
         deliverPlayerCompletions()
         keptPlayers.release(endedBy: now)
+        if isTracing { collectTraceRecords() }
     }
 
     /// Renders the vocabulary for `output` and loads it on a channel (`claimChannel`), then

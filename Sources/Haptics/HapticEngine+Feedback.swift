@@ -94,6 +94,7 @@ extension HapticEngine {
             audio = .notPlayed(reason)
         } else if let output = sound.audio {
             let accepted = output.output.schedule(output.cueVoices[entry.index], audibleAt: onset, gain: Float(intensity))
+            if accepted { recordAudible(at: onset, calledAt: now) }
             audio = Self.audioOutcome(accepted: accepted ? 1 : 0, of: 1, onset: onset, audio: output)
         } else {
             audio = .notPlayed(.noAudioOutput)

@@ -39,10 +39,17 @@ protocol SchedulerControl: AnyObject, Sendable {
     func startRealtime() throws
     func stopRealtime()
     func drainTrace(into records: inout [TraceRecord]) -> Int
+    func startTracing()
+    func stopTracing()
+    var isTracing: Bool { get }
+    func recordTrace(_ record: TraceRecord)
+    func makeTraceSequence() -> UInt32
+    var traceOverflowTotal: Int { get }
 }
 
 extension Scheduler: SchedulerControl {
     func currentTime() -> MonotonicInstant { clock.now() }
+    var traceOverflowTotal: Int { statistics.traceOverflows }
 
     // The realtime thread sleeps on CLOCK_MONOTONIC itself, so it exists only for schedulers on the
     // system clock; engines on other clocks are driven with `process()`.

@@ -19,14 +19,16 @@ extension PlayTarget {
     /// started, the sound output attached (`audio`), the target started (`prepare`: its effects
     /// uploaded first, for real devices), then this thread waits on `CLOCK_MONOTONIC` until the
     /// final stop has gone out, lets the sound finish and stops the engine, so the device ends
-    /// silent.
-    func playToTheEnd(on output: HapticEngine.Output, audio: AudioChoice, prepare: Bool) throws(CommandLineError) -> FinishedPlay {
+    /// silent. With `trace`, the engine traces the run and the trace is added to it.
+    func playToTheEnd(on output: HapticEngine.Output, audio: AudioChoice, prepare: Bool,
+                      trace: TraceFile? = nil) throws(CommandLineError) -> FinishedPlay {
         let engine = HapticEngine(outputs: [output])
         do {
             try engine.start()
         } catch {
             throw .failure("cannot start the engine: \(error)")
         }
+        if trace != nil { engine.startTracing() }
         let sound = audio == .none ? nil : try PlaySound(audio, engine: engine, lead: max(.zero, output.profile.riseTime))
         let requestedAt = engine.now
         let started = try start(on: engine, sound: sound, prepare: prepare)
@@ -37,6 +39,7 @@ extension PlayTarget {
         }
         sound?.finish()
         engine.stop()
+        trace?.add(from: engine)
         withExtendedLifetime(started.player) {}
         return FinishedPlay(outcome: started.outcome, audio: started.audio, requestedAt: requestedAt, notes: started.notes)
     }

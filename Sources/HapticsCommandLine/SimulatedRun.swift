@@ -20,9 +20,10 @@ struct SimulatedRun {
     var notes: [String] = []
 
     /// Plays `target` on a fresh simulated device (and its sound on `audio`) and waits until it has ended.
-    static func play(_ target: PlayTarget, profile: DeviceProfile, audio: AudioChoice = .none) throws(CommandLineError) -> SimulatedRun {
+    static func play(_ target: PlayTarget, profile: DeviceProfile, audio: AudioChoice = .none,
+                     trace: TraceFile? = nil) throws(CommandLineError) -> SimulatedRun {
         let device = SimulatedDevice(profile: profile)
-        let played = try target.playToTheEnd(on: HapticEngine.Output(device: device, profile: profile), audio: audio, prepare: false)
+        let played = try target.playToTheEnd(on: HapticEngine.Output(device: device, profile: profile), audio: audio, prepare: false, trace: trace)
         return SimulatedRun(outcome: played.outcome, audio: played.audio, recording: device.recording(),
                             requestedAt: played.requestedAt, profile: profile, notes: played.notes)
     }

@@ -15,6 +15,8 @@ final class SyncHapticDevice {
     /// Where start times come from, for people.
     let timing: String
     private let sink: UInputForceFeedbackSink?
+    /// The device's channel in the engine's trace.
+    private var channel: Int32 = 0
 
     init(configuration: SyncLoopbackTest.Configuration) throws(SyncLoopbackError) {
         if let path = configuration.hapticDevice {
@@ -46,19 +48,30 @@ final class SyncHapticDevice {
         timing = "kernel receipt (uinput)"
     }
 
-    /// Every instant a haptic started (a play reached the device, or a non-silent command was sent),
-    /// in order. Call after the engine stopped.
-    func starts(engine: HapticEngine) -> [MonotonicInstant] {
+    /// Whether the device itself says when each haptic started (a uinput device created for the
+    /// test); otherwise the start times come from the engine's trace.
+    var reportsReceipts: Bool { sink != nil }
+
+    /// The engine's trace of the run, with the uinput device's receipts in it when there is one.
+    /// Call after the engine stopped.
+    func trace(engine: HapticEngine) -> Trace {
+        engine.stopTracing()
+        var trace = engine.collectTrace()
+        channel = output.path.flatMap { engine.traceChannel(path: $0) } ?? 0
         if let sink {
-            return sink.records.compactMap { record in
-                if case .play = record.event { return record.timestamp }
-                return nil
-            }
+            // The kernel's receipts arrive after the engine stopped: added to the trace here.
+            trace.records += sink.receiptRecords(channel: channel)
         }
-        var records: [TraceRecord] = []
-        engine.drainTrace(into: &records)
-        let channel = output.path.flatMap { engine.traceChannel(path: $0) } ?? 0
-        return records.filter { $0.event == .emitted && $0.channel == channel && !$0.command.isSilent }.map(\.time)
+        return trace
+    }
+
+    /// Every instant a haptic started (a play reached the device, or a non-silent command was sent),
+    /// in order.
+    func starts(in trace: Trace) -> [MonotonicInstant] {
+        if sink != nil {
+            return trace.records.filter { $0.event == .received }.map(\.time)
+        }
+        return trace.records.filter { $0.event == .emitted && $0.channel == channel && !$0.command.isSilent }.map(\.time)
     }
 
     /// Closes the device (the created one disappears).

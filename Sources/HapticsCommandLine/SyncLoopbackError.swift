@@ -14,6 +14,8 @@ public enum SyncLoopbackError: Error, Sendable, Hashable, CustomStringConvertibl
     case pattern(String)
     /// The capture device delivered nothing within 3 s.
     case noSignal(String)
+    /// The trace file could not be written.
+    case trace(path: String, String)
 
     /// A one-line explanation with what to do.
     public var description: String {
@@ -32,6 +34,8 @@ public enum SyncLoopbackError: Error, Sendable, Hashable, CustomStringConvertibl
             return message
         case let .noSignal(device):
             return "\(device) delivered no audio within 3 s"
+        case let .trace(path, message):
+            return "cannot write the trace to \(path): \(message)"
         }
     }
 }

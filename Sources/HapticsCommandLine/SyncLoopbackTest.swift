@@ -45,6 +45,8 @@ public struct SyncLoopbackTest: Sendable {
         /// at the same instant). `false`: the naive way — start the haptic and write the sound at the
         /// same moment, without compensation.
         public var compensated = true
+        /// Where to write the engine's trace of the run (Chrome/Perfetto JSON), if anywhere.
+        public var tracePath: String?
 
         /// The defaults: snd-aloop, a uinput device with the generic rumble profile.
         public init() {}
@@ -154,6 +156,8 @@ public struct SyncLoopbackTest: Sendable {
             throw .engine("\(error)")
         }
         defer { engine.stop() }
+        // A real device's start times come from the trace; a uinput device's from the kernel.
+        if !haptic.reportsReceipts || configuration.tracePath != nil { engine.startTracing() }
 
         var players: [String: HapticPatternPlayer] = [:]
         var naiveVoices: [Cue: [ScheduledVoice]] = [:]
@@ -234,7 +238,15 @@ public struct SyncLoopbackTest: Sendable {
         recorder.stop()
         if let error = recorder.error { throw .audio(error) }
 
-        let starts = haptic.starts(engine: engine)
+        let trace = haptic.trace(engine: engine)
+        if let path = configuration.tracePath {
+            do {
+                try FileDescriptor.writeContents(Array(trace.json().utf8), toFile: path)
+            } catch {
+                throw .trace(path: path, error.description)
+            }
+        }
+        let starts = haptic.starts(in: trace)
         var measurements: [Measurement] = []
         let window = configuration.spacing / 2
         for (index, plan) in planned.enumerated() {

@@ -14,4 +14,7 @@ struct RealtimeState {
     /// Player slots with a runtime curve bound (any order).
     var curvePlayers: UnsafeMutablePointer<Int>
     var curvePlayerCount = 0
+    /// The trace number of the submission being applied, for the outputs it causes up to its first
+    /// sounding one; 0 otherwise.
+    var traceSequence: UInt32 = 0
 }

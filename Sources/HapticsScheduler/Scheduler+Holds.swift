@@ -70,6 +70,8 @@ extension Scheduler {
     func output(_ channel: Int, player: Int, deadline: Int64, now: Int64) {
         let state = realtime.pointee.channelStates[channel]
         let command = combined(state.playerLevel, state.direct)
+        let traced = tracing.load(ordering: .relaxed)
+        let began = traced ? clock.now() : MonotonicInstant(nanoseconds: now)
         channels[channel].output.perform(
             command, channel: ChannelID(rawValue: channel),
             deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
@@ -80,8 +82,15 @@ extension Scheduler {
         if lateness > maximumLatenessValue.load(ordering: .relaxed) {
             maximumLatenessValue.store(lateness, ordering: .relaxed)
         }
-        trace(TraceRecord(event: .emitted, channel: Int32(channel), player: Int32(player), command: command,
-                          deadline: MonotonicInstant(nanoseconds: deadline), time: MonotonicInstant(nanoseconds: now)))
+        if traced {
+            // A start that first silences the player it replaces writes that stop, then its level:
+            // both follow its submission, which ends at the level.
+            let sequence = realtime.pointee.traceSequence
+            if !command.isSilent { realtime.pointee.traceSequence = 0 }
+            trace(TraceRecord(event: .emitted, channel: Int32(channel), player: Int32(player), command: command,
+                              deadline: MonotonicInstant(nanoseconds: deadline), time: clock.now(), began: began,
+                              sequence: sequence))
+        }
         armRenewal(channel, holding: command, now: now)
     }
 
@@ -92,6 +101,8 @@ extension Scheduler {
             realtime.pointee.channelStates[channel].renewal = .max
             return
         }
+        let traced = tracing.load(ordering: .relaxed)
+        let began = traced ? clock.now() : MonotonicInstant(nanoseconds: now)
         channels[channel].output.perform(
             command, channel: ChannelID(rawValue: channel),
             deadline: MonotonicInstant(nanoseconds: time), now: MonotonicInstant(nanoseconds: now))
@@ -100,8 +111,10 @@ extension Scheduler {
         if lateness > maximumRenewalLatenessValue.load(ordering: .relaxed) {
             maximumRenewalLatenessValue.store(lateness, ordering: .relaxed)
         }
-        trace(TraceRecord(event: .renewed, channel: Int32(channel), player: -1, command: command,
-                          deadline: MonotonicInstant(nanoseconds: time), time: MonotonicInstant(nanoseconds: now)))
+        if traced {
+            trace(TraceRecord(event: .renewed, channel: Int32(channel), player: -1, command: command,
+                              deadline: MonotonicInstant(nanoseconds: time), time: clock.now(), began: began))
+        }
         armRenewal(channel, holding: command, now: now)
     }
 

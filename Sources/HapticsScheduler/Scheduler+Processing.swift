@@ -76,6 +76,11 @@ extension Scheduler {
     private func takeSubmissions(now: Int64) {
         let earliest = now - SchedulerLimits.maximumCatchUpNanoseconds
         while realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, var command = queue.pop() {
+            if command.sequence != 0 {
+                trace(TraceRecord(event: .dequeued, channel: -1, player: command.player, command: .stop,
+                                  deadline: MonotonicInstant(nanoseconds: command.time),
+                                  time: MonotonicInstant(nanoseconds: now), sequence: command.sequence))
+            }
             if command.time < earliest { command.time = earliest }
             let state = realtime.pointee
             // Sorted by time descending: the insertion point is after every later command and before
@@ -91,6 +96,9 @@ extension Scheduler {
     }
 
     private func apply(_ command: SchedulerCommand, now: Int64) {
+        // The first output this command causes continues its trace flow.
+        realtime.pointee.traceSequence = command.sequence
+        defer { realtime.pointee.traceSequence = 0 }
         let time = command.time
         if command.kind == .stopAll {
             appliedCount.add(1, ordering: .relaxed)
@@ -104,8 +112,11 @@ extension Scheduler {
         guard let slot = claim(command, now: now) else {
             releaseCurve(of: command)
             ignoredCount.add(1, ordering: .relaxed)
-            trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop,
-                              deadline: MonotonicInstant(nanoseconds: time), time: MonotonicInstant(nanoseconds: now)))
+            if tracing.load(ordering: .relaxed) {
+                trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop,
+                                  deadline: MonotonicInstant(nanoseconds: time), time: MonotonicInstant(nanoseconds: now),
+                                  sequence: command.sequence))
+            }
             return
         }
         appliedCount.add(1, ordering: .relaxed)
@@ -346,9 +357,11 @@ extension Scheduler {
         guard let maximumLateness = channels[channel].staleLimit,
               !command.isSilent, now - deadline > maximumLateness else { return false }
         droppedStaleCount.add(1, ordering: .relaxed)
-        trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
-                          command: command, deadline: MonotonicInstant(nanoseconds: deadline),
-                          time: MonotonicInstant(nanoseconds: now)))
+        if tracing.load(ordering: .relaxed) {
+            trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
+                              command: command, deadline: MonotonicInstant(nanoseconds: deadline),
+                              time: MonotonicInstant(nanoseconds: now), sequence: realtime.pointee.traceSequence))
+        }
         return true
     }
 
@@ -494,9 +507,5 @@ extension Scheduler {
         // With a direct level holding the device, a players' change it hides is no change at all.
         if !state.direct.isSilent && combined(command, state.direct) == state.last { return }
         output(channel, player: player, deadline: deadline, now: now)
-    }
-
-    func trace(_ record: TraceRecord) {
-        if !traceRing.append(record) { traceOverflowCount.add(1, ordering: .relaxed) }
     }
 }

@@ -129,13 +129,25 @@ extension Scheduler {
             time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value))
     }
 
-    func push(_ command: SchedulerCommand) -> Bool {
+    func push(_ submitted: SchedulerCommand) -> Bool {
+        var command = submitted
+        let traced = tracing.load(ordering: .relaxed)
+        var began: Int64 = 0
+        if traced {
+            began = clock.now().nanoseconds
+            command.sequence = makeTraceSequence()
+        }
         guard queue.push(command) else {
             droppedCount.add(1, ordering: .relaxed)
             return false
         }
         submittedCount.add(1, ordering: .relaxed)
         wakeRealtimeThread()
+        if traced {
+            trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
+                              deadline: MonotonicInstant(nanoseconds: command.time), time: clock.now(),
+                              began: MonotonicInstant(nanoseconds: began), sequence: command.sequence))
+        }
         return true
     }
 

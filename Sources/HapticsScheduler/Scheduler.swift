@@ -69,6 +69,9 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let maximumRenewalLatenessValue = Atomic<Int64>(0)
     let wakeUpCount = Atomic<Int>(0)
     let traceOverflowCount = Atomic<Int>(0)
+    /// Whether trace records are recorded (``startTracing()``).
+    let tracing = Atomic<Bool>(false)
+    let traceSequenceCounter = Atomic<UInt32>(0)
     let droppedCurveCount = Atomic<Int>(0)
     let lostEndingCount = Atomic<Int>(0)
 

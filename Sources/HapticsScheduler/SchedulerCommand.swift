@@ -15,7 +15,7 @@ struct SchedulerCommand: Sendable {
     /// Player generation the submitter held.
     var generation: UInt32
     /// `setMotorLevels`: the low motor's level << 16 | the high motor's, each 0…0xFFFF. Sits in
-    /// the padding after `generation`, so commands stay 40 bytes.
+    /// the padding after `generation`.
     var motorLevels: UInt32 = 0
     /// When the command takes effect, `CLOCK_MONOTONIC` nanoseconds.
     var time: Int64
@@ -24,6 +24,8 @@ struct SchedulerCommand: Sendable {
     var argument: Int64
     /// Rate, parameter value, or curve scale.
     var value: Double
+    /// The submission's trace number (``TraceRecord/sequence``); 0 when tracing is off.
+    var sequence: UInt32 = 0
 
     static let empty = SchedulerCommand(kind: .stopAll, player: -1, generation: 0, time: 0, argument: 0, value: 0)
 }

@@ -13,8 +13,10 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     public var maximumPlayers: Int
     /// Channels that can be added, 1…65 535 (a player binding keeps the index in 16 bits).
     public var maximumChannels: Int
-    /// Trace records kept until `drainTrace(into:)` collects them, 1…1 048 576; older-than-drained
-    /// records are never overwritten, new ones are counted as lost when the ring is full.
+    /// Trace records kept until `drainTrace(into:)` collects them, 1…1 048 576 (rounded up to a
+    /// power of two); records not yet drained are never overwritten, new ones are counted as lost
+    /// (`statistics.traceOverflows`) when the ring is full. Records are kept only while tracing is
+    /// on (`startTracing()`).
     public var traceCapacity: Int
     /// The `SCHED_FIFO` priority the realtime thread asks for, 1…99.
     public var realtimePriority: Int32

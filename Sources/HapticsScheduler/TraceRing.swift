@@ -1,55 +1,98 @@
-import Synchronization
 import HapticsRendering
 import HapticsSystem
 
-/// A single-producer, single-consumer ring of trace records: the realtime thread appends without
-/// allocating, the control side drains. When full, new records are counted as lost rather than
+/// A multi-producer, single-consumer ring of trace records: any thread appends without allocating
+/// or locking (the realtime thread, a game's thread submitting, a thread writing to a device
+/// itself), the control side drains. When full, new records are counted as lost rather than
 /// overwriting records the consumer may be reading.
 struct TraceRing: ~Copyable {
-    let capacity: Int
-    private let records: UnsafeMutablePointer<TraceRecord>
-    /// [0] write position (realtime thread), [8] read position (control side).
-    private let positions: UnsafeMutablePointer<Atomic<Int>>
+    private let entries: BoundedMPSCQueue<_TraceEntry>
 
-    init(capacity: Int) {
-        precondition(capacity >= 1, "TraceRing needs a capacity of at least 1")
-        self.capacity = capacity
-        records = .allocate(capacity: capacity)
-        records.initialize(
-            repeating: TraceRecord(event: .emitted, channel: -1, player: -1, command: .stop,
-                        deadline: MonotonicInstant(nanoseconds: 0), time: MonotonicInstant(nanoseconds: 0)),
-            count: capacity)
-        positions = .allocate(capacity: 16)
-        for index in 0..<16 { (positions + index).initialize(to: Atomic(0)) }
+    /// The records the ring holds: `minimumCapacity` rounded up to a power of two.
+    var capacity: Int { entries.capacity }
+
+    init(capacity minimumCapacity: Int) {
+        entries = BoundedMPSCQueue(minimumCapacity: minimumCapacity, filler: .empty)
     }
 
-    deinit {
-        records.deinitialize(count: capacity)
-        records.deallocate()
-        positions.deinitialize(count: 16)
-        positions.deallocate()
-    }
-
-    /// Appends a record; returns `false` (record lost) when the ring is full. Producer thread only.
+    /// Appends a record; returns `false` (record lost) when the ring is full. Any thread.
     func append(_ record: TraceRecord) -> Bool {
-        let write = positions[0].load(ordering: .relaxed)
-        let read = positions[8].load(ordering: .acquiring)
-        guard write &- read < capacity else { return false }
-        records[write % capacity] = record
-        positions[0].store(write &+ 1, ordering: .releasing)
-        return true
+        entries.push(_TraceEntry(record))
     }
 
     /// Moves every available record into `destination`; returns how many. Consumer thread only.
     func drain(into destination: inout [TraceRecord]) -> Int {
-        let read = positions[8].load(ordering: .relaxed)
-        let write = positions[0].load(ordering: .acquiring)
-        var position = read
-        while position != write {
-            destination.append(records[position % capacity])
-            position &+= 1
+        var count = 0
+        while let entry = entries.pop() {
+            destination.append(entry.record)
+            count += 1
         }
-        positions[8].store(write, ordering: .releasing)
-        return write &- read
+        return count
+    }
+}
+
+/// A trace record as the ring keeps it: plain values only (a public enum is not `BitwiseCopyable`
+/// to the queue).
+struct _TraceEntry: BitwiseCopyable {
+    var event: UInt8
+    /// 0 stop, 1 rumble, 2 periodic, 3 constant.
+    var commandKind: UInt8
+    var waveform: UInt8
+    var first: UInt16
+    var second: UInt16
+    var channel: Int32
+    var player: Int32
+    var sequence: UInt32
+    var thread: Int32
+    var deadline: Int64
+    var began: Int64
+    var time: Int64
+
+    static let empty = _TraceEntry(event: 0, commandKind: 0, waveform: 0, first: 0, second: 0, channel: -1, player: -1,
+                                   sequence: 0, thread: 0, deadline: 0, began: 0, time: 0)
+
+    init(event: UInt8, commandKind: UInt8, waveform: UInt8, first: UInt16, second: UInt16, channel: Int32, player: Int32,
+         sequence: UInt32, thread: Int32, deadline: Int64, began: Int64, time: Int64) {
+        self.event = event
+        self.commandKind = commandKind
+        self.waveform = waveform
+        self.first = first
+        self.second = second
+        self.channel = channel
+        self.player = player
+        self.sequence = sequence
+        self.thread = thread
+        self.deadline = deadline
+        self.began = began
+        self.time = time
+    }
+
+    init(_ record: TraceRecord) {
+        var kind: UInt8 = 0, waveform: UInt8 = 0, first: UInt16 = 0, second: UInt16 = 0
+        switch record.command {
+        case .stop: break
+        case let .rumble(strong, weak): (kind, first, second) = (1, strong, weak)
+        case let .periodic(shape, period, magnitude):
+            (kind, waveform, first, second) = (2, shape.rawValue, period, UInt16(bitPattern: magnitude))
+        case let .constant(level): (kind, first) = (3, UInt16(bitPattern: level))
+        }
+        self.init(event: record.event.rawValue, commandKind: kind, waveform: waveform, first: first, second: second,
+                  channel: record.channel, player: record.player, sequence: record.sequence, thread: record.thread,
+                  deadline: record.deadline.nanoseconds, began: record.began.nanoseconds, time: record.time.nanoseconds)
+    }
+
+    var record: TraceRecord {
+        let command: ActuatorCommand
+        switch commandKind {
+        case 1: command = .rumble(strong: first, weak: second)
+        case 2: command = .periodic(waveform: PeriodicWaveform(rawValue: waveform) ?? .sine, periodMilliseconds: first,
+                                    magnitude: Int16(bitPattern: second))
+        case 3: command = .constant(level: Int16(bitPattern: first))
+        default: command = .stop
+        }
+        return TraceRecord(event: TraceRecord.Event(rawValue: event) ?? .emitted, channel: channel, player: player,
+                           command: command, deadline: MonotonicInstant(nanoseconds: deadline),
+                           time: MonotonicInstant(nanoseconds: time), began: MonotonicInstant(nanoseconds: began),
+                           sequence: sequence, thread: thread)
     }
 }

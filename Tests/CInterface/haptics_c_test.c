@@ -92,6 +92,7 @@ static void test_handles(void) {
     CHECK_INT(haptics_player_stop((haptics_player *)garbage, 0), -EBADF);
     CHECK_INT(haptics_device_count(NULL), -EINVAL);
     CHECK_INT(haptics_engine_stop((haptics_engine *)garbage), -EBADF);
+    CHECK_INT(haptics_stop_trace((haptics_engine *)garbage), -EBADF);
     haptics_engine_free(NULL);
     haptics_player_free(NULL);
     CHECK_INT(haptics_engine_new_with_nodes(NULL, 1, &engine), -EINVAL);
@@ -234,6 +235,37 @@ static void test_plays(haptics_engine *engine) {
     CHECK_INT(haptics_prepare(engine, HAPTICS_IMPACT_MEDIUM), 0);
     CHECK_INT(haptics_prepare(engine, (haptics_feedback)42), -EINVAL);
     CHECK_STR(haptics_last_error(), "haptics_prepare: 42 is not a haptics_feedback value (0…8)");
+
+    /* Traces: a play traced, written as trace-event JSON; errors named. */
+    CHECK_INT(haptics_start_trace(engine), 0);
+    CHECK_INT(haptics_play(engine, HAPTICS_IMPACT_HEAVY, 1, 0, &outcome), 0);
+    {
+        struct timespec settle = {0, 50000000}; /* the realtime thread writes it meanwhile */
+        nanosleep(&settle, NULL);
+    }
+    CHECK_INT(haptics_stop_trace(engine), 0);
+    {
+        char trace_path[] = "/tmp/haptics-c-trace-XXXXXX";
+        int fd = mkstemp(trace_path);
+        CHECK(fd >= 0);
+        close(fd);
+        CHECK_INT(haptics_write_trace(engine, trace_path), 0);
+        FILE *file = fopen(trace_path, "r");
+        CHECK(file != NULL);
+        char text[65536];
+        size_t length = fread(text, 1, sizeof text - 1, file);
+        fclose(file);
+        text[length] = 0;
+        CHECK(strncmp(text, "{\"traceEvents\":[", 16) == 0);
+        CHECK(strstr(text, "\"name\":\"submit\"") != NULL);
+        CHECK(strstr(text, "\"name\":\"write\"") != NULL);
+        CHECK(strstr(text, "\"ph\":\"f\"") != NULL);
+        unlink(trace_path);
+    }
+    CHECK_INT(haptics_write_trace(engine, "/nonexistent-folder/trace.json"), -ENOENT);
+    CHECK_STR(haptics_last_error(), "haptics_write_trace: /nonexistent-folder/trace.json: open: ENOENT (No such file or directory)");
+    CHECK_INT(haptics_write_trace(engine, NULL), -EINVAL);
+    CHECK_INT(haptics_start_trace(NULL), -EINVAL);
 
     CHECK_INT(haptics_engine_stop(engine), 0);
     CHECK_INT(haptics_play(engine, HAPTICS_SELECTION, 1, 0, &outcome), -ESHUTDOWN);

@@ -66,6 +66,7 @@ struct UsageTests {
               info       Show one device's identity, capabilities and profile.
               play       Play a feedback, a pattern file or a feedbackd theme's event.
               demo       Play every feedback of the vocabulary in turn.
+              latency    Measure the latency of a prepared trigger, stage by stage, from the game's call.
               validate   Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
               plot       Draw what a feedback or pattern file does on a device, as SVG.
               verify     Try each effect type on a device and report what the kernel accepted.
@@ -89,8 +90,8 @@ struct UsageTests {
             OVERVIEW: Play a feedback, a pattern file or a feedbackd theme's event.
 
             USAGE:
-              haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]
-              haptics play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--json]
+              haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--trace <file.json>] [--json]
+              haptics play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--trace …] [--json]
 
             ARGUMENTS AND OPTIONS:
               <feedback|file.ahap>  A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file.
@@ -103,6 +104,7 @@ struct UsageTests {
               --audio <output>      Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default).
               --plot <file.svg>     Also write the motors over time as an SVG plot.
               --wav <file.wav>      Also write the haptic signal as audible sound (48 kHz WAV).
+              --trace <file.json>   Write the engine's trace: every command's stages (submitted, dequeued, written, felt), as Chrome/Perfetto trace-event JSON (ui.perfetto.dev, chrome://tracing).
               --json                One JSON object per line: every device command, then a summary.
               -h, --help            Show this help.
 

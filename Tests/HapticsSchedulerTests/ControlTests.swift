@@ -62,30 +62,72 @@ struct ControlTests {
         #expect(SchedulerError.threadCreationFailed(errno: .wouldBlock).description == "scheduler: pthread_create failed: EAGAIN (Resource temporarily unavailable)")
     }
 
-    @Test func traceRecordsEveryEmission() throws {
+    @Test func aTraceFollowsEachSubmissionThroughItsStages() throws {
+        let rig = SchedulerRig()
+        let t0 = rig.now
+        let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
+        rig.scheduler.startTracing()
+        rig.scheduler.start(player, at: rig.at(t0 + 2 * ms))
+        rig.clock.advance(by: .milliseconds(1))
+        rig.runOnDeadlines(until: t0 + 100 * ms)
+        var trace: [TraceRecord] = []
+        #expect(rig.scheduler.drainTrace(into: &trace) == 4)
+        let thread = ThreadIdentity.current
+        #expect(trace == [
+            TraceRecord(event: .submitted, channel: -1, player: 0, command: .stop,
+                        deadline: rig.at(t0 + 2 * ms), time: rig.at(t0), sequence: 1, thread: thread),
+            TraceRecord(event: .dequeued, channel: -1, player: 0, command: .stop,
+                        deadline: rig.at(t0 + 2 * ms), time: rig.at(t0 + 1 * ms), sequence: 1, thread: thread),
+            TraceRecord(event: .emitted, channel: 0, player: 0, command: .rumble(strong: 100, weak: 200),
+                        deadline: rig.at(t0 + 2 * ms), time: rig.at(t0 + 2 * ms), sequence: 1, thread: thread),
+            // A program's later steps follow no submission.
+            TraceRecord(event: .emitted, channel: 0, player: 0, command: .stop,
+                        deadline: rig.at(t0 + 12 * ms), time: rig.at(t0 + 12 * ms), thread: thread),
+        ])
+        #expect(rig.scheduler.drainTrace(into: &trace) == 0)
+    }
+
+    @Test func aStartThatReplacesAnotherPlayerFollowsItsSubmissionThroughTheStopToItsLevel() throws {
+        let rig = SchedulerRig()
+        let t0 = rig.now
+        let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
+        let second = try rig.player(rumbleProgram([(0, 300, 400)], duration: 50 * ms))
+        rig.scheduler.startTracing()
+        rig.scheduler.start(first, at: rig.at(t0))
+        rig.run(to: t0)
+        rig.scheduler.start(second, at: rig.at(t0 + 10 * ms))
+        rig.run(to: t0 + 10 * ms)
+        #expect(rig.output.recorded.map(\.command) == [.rumble(strong: 100, weak: 200), .stop, .rumble(strong: 300, weak: 400)])
+        var trace: [TraceRecord] = []
+        rig.scheduler.drainTrace(into: &trace)
+        let writes = trace.filter { $0.event == .emitted }
+        #expect(writes.map(\.sequence) == [1, 2, 2])
+    }
+
+    @Test func notTracingRecordsNothing() throws {
         let rig = SchedulerRig()
         let t0 = rig.now
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)
+        rig.scheduler.startTracing()
+        rig.scheduler.stopTracing()
+        rig.scheduler.start(player, at: rig.at(t0 + 100 * ms))
+        rig.runOnDeadlines(until: t0 + 200 * ms)
         var trace: [TraceRecord] = []
-        #expect(rig.scheduler.drainTrace(into: &trace) == 2)
-        #expect(trace == [
-            TraceRecord(event: .emitted, channel: 0, player: 0, command: .rumble(strong: 100, weak: 200),
-                        deadline: rig.at(t0), time: rig.at(t0)),
-            TraceRecord(event: .emitted, channel: 0, player: 0, command: .stop,
-                        deadline: rig.at(t0 + 10 * ms), time: rig.at(t0 + 10 * ms)),
-        ])
         #expect(rig.scheduler.drainTrace(into: &trace) == 0)
+        #expect(rig.scheduler.makeTraceSequence() == 0)
+        #expect(rig.output.recorded.count == 4)
     }
 
     @Test func aFullTraceCountsLostRecords() throws {
         let rig = SchedulerRig(configuration: SchedulerConfiguration(traceCapacity: 2))
         let t0 = rig.now
+        rig.scheduler.startTracing()
         for offset in 0..<3 { rig.scheduler.stopAll(at: rig.at(t0 + Int64(offset))) }
-        rig.run(to: t0 + 3)
         var trace: [TraceRecord] = []
         #expect(rig.scheduler.drainTrace(into: &trace) == 2)
+        #expect(trace.map(\.event) == [.submitted, .submitted])
         #expect(trace.map(\.deadline) == [rig.at(t0), rig.at(t0 + 1)])
         #expect(rig.scheduler.statistics.traceOverflows == 1)
     }

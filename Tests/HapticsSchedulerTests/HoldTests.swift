@@ -91,6 +91,7 @@ struct HoldTests {
         let t0 = rig.now
         let level = ActuatorCommand.rumble(strong: 1000, weak: 2000)
         let player = try rig.player(rumbleProgram([(0, 1000, 2000)], duration: 100 * ms))
+        rig.scheduler.startTracing()
         rig.scheduler.start(player, at: rig.at(t0))
         // The lead is at most half the lifetime: 30 ms of 60.
         #expect(rig.run(to: t0) == t0 + 30 * ms)
@@ -105,7 +106,7 @@ struct HoldTests {
         #expect(rig.scheduler.statistics.maximumRenewalLateness == .milliseconds(10))
         var records: [TraceRecord] = []
         rig.scheduler.drainTrace(into: &records)
-        #expect(records.map(\.event) == [.emitted, .renewed, .renewed, .emitted])
+        #expect(records.map(\.event) == [.submitted, .dequeued, .emitted, .renewed, .renewed, .emitted])
     }
 
     @Test func theRenewalLeadIsConfigurableAndClamped() {

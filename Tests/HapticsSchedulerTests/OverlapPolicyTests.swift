@@ -1,5 +1,6 @@
 import Testing
 import HapticsRendering
+import HapticsSystem
 @testable import HapticsScheduler
 import HapticsTestSupport
 
@@ -66,6 +67,7 @@ struct OverlapPolicyTests {
         let rig = SchedulerRig(policy: .dropStale(maximumLateness: .milliseconds(2)))
         let t0 = rig.now
         let player = try rig.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400), (20 * ms, 500, 600)], duration: 30 * ms))
+        rig.scheduler.startTracing()
         rig.scheduler.start(player, at: rig.at(t0))
         rig.run(to: t0)
         rig.run(to: t0 + 12 * ms)
@@ -81,7 +83,7 @@ struct OverlapPolicyTests {
         rig.scheduler.drainTrace(into: &trace)
         #expect(trace.filter { $0.event == .droppedStale } == [
             TraceRecord(event: .droppedStale, channel: 0, player: 0, command: .rumble(strong: 500, weak: 600),
-                        deadline: rig.at(t0 + 20 * ms), time: rig.at(t0 + 25 * ms)),
+                        deadline: rig.at(t0 + 20 * ms), time: rig.at(t0 + 25 * ms), thread: ThreadIdentity.current),
         ])
     }
 

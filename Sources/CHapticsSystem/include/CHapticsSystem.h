@@ -7,6 +7,8 @@
 // - pthread_setname_np / pthread_setschedparam: clearer behind one function each, returning the errno.
 // - futex(): there is no libc wrapper (syscall() is variadic), and FUTEX_* are macros.
 // - ioctl() is variadic: one function per kind of argument (a pointer, an integer by value).
+// - gettid() is a system call on every use: the thread id is kept per thread (`__thread`), so that a
+//   trace records which thread it runs on with one load; a thread's name is read from /proc.
 // - O_PATH is defined only under _GNU_SOURCE, which Swift's Glibc module is not built with.
 // - The wake word helpers give the parking protocol C11 sequentially consistent operations on a plain
 //   uint32_t that the kernel's futex can also see (Swift's Atomic does not expose its address).
@@ -62,5 +64,12 @@ int CHapticsSystem_ioctlInteger(int fd, unsigned long request, long argument);
 /// The `O_PATH` open flag: a descriptor that names a file without opening it (no read, no driver's
 /// open, no FIFO rendezvous); `fstat`, `openat` and `/proc/self/fd` work on it.
 int CHapticsSystem_openPathFlag(void);
+
+/// The calling thread's kernel id (gettid), read once per thread and kept: later calls are one load.
+int32_t CHapticsSystem_threadID(void);
+
+/// Copies the name of thread `tid` of this process (/proc/self/task/<tid>/comm, without the newline)
+/// into `name` (`capacity` bytes, NUL-terminated); 0, or the errno (ENOENT: the thread has ended).
+int CHapticsSystem_threadName(int32_t tid, char *name, int capacity);
 
 #endif

@@ -12,8 +12,8 @@ struct PlayCommand: Command {
     static let name = "play"
     static let abstract = "Play a feedback, a pattern file or a feedbackd theme's event."
     static let usage = [
-        "play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]",
-        "play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--json]",
+        "play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--trace <file.json>] [--json]",
+        "play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--trace …] [--json]",
     ]
     static let options = [
         HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file."),
@@ -27,6 +27,7 @@ struct PlayCommand: Command {
     ] + [
         HelpRow("--plot <file.svg>", "Also write the motors over time as an SVG plot."),
         HelpRow("--wav <file.wav>", "Also write the haptic signal as audible sound (48 kHz WAV)."),
+        TraceFile.help,
         HelpRow("--json", "One JSON object per line: every device command, then a summary."),
     ]
     static let discussion = """
@@ -51,6 +52,7 @@ struct PlayCommand: Command {
     var level = FeedbackdLevel.full
     var levelGiven = false
     var soundFolder: String?
+    var tracePath: String?
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
@@ -64,6 +66,7 @@ struct PlayCommand: Command {
             switch item {
             case let .option("plot", inline): plotPath = try cursor.value(for: "plot", inline: inline)
             case let .option("wav", inline): wavPath = try cursor.value(for: "wav", inline: inline)
+            case let .option("trace", inline): tracePath = try cursor.value(for: "trace", inline: inline)
             case let .option("audio", inline): audio = AudioChoice(argument: try cursor.value(for: "audio", inline: inline))
             case .option("json", nil): json = true
             case let .option("theme", inline): themePath = try cursor.value(for: "theme", inline: inline)
@@ -102,13 +105,16 @@ struct PlayCommand: Command {
             target = try PlayTarget(argument: self.target)
         }
         for warning in target.warnings { context.console.errorLine(warning.description) }
+        let trace = tracePath.map(TraceFile.init)
         if let path = try realDevice(context) {
-            let run = try DeviceRun.play(target, path: path, audio: audio)
+            let run = try DeviceRun.play(target, path: path, audio: audio, trace: trace)
+            try trace?.write()
             for note in run.notes { context.console.errorLine(note) }
             Self.report(run, name: target.name, json: json, context: context)
             return run.outcome.isScheduled ? ExitStatus.success : ExitStatus.failure
         }
-        let run = try SimulatedRun.play(target, profile: device.profile, audio: audio)
+        let run = try SimulatedRun.play(target, profile: device.profile, audio: audio, trace: trace)
+        try trace?.write()
         for note in run.notes { context.console.errorLine(note) }
         try Self.report(run, name: target.name, json: json, plotPath: plotPath, wavPath: wavPath, context: context)
         guard run.outcome.isScheduled else { return ExitStatus.failure }

@@ -8,13 +8,14 @@ import HapticsSystem
 struct SyncTestCommand: Command {
     static let name = "sync-test"
     static let abstract = "Measure sound-to-haptic sync through a loopback sound card (snd-aloop)."
-    static let usage = ["sync-test [--device <path|name>] [--audio <alsa-device>] [--capture <alsa-device>] [--cues <n>] [--profile <name>]"]
+    static let usage = ["sync-test [--device <path|name>] [--audio <alsa-device>] [--capture <alsa-device>] [--cues <n>] [--profile <name>] [--trace <file.json>]"]
     static let options = [
         HelpRow("--device <device>", "Where the haptics play: an event node path or part of a device's name. Default: a uinput device created for the test (needs write access to /dev/uinput), else the first force-feedback device."),
         HelpRow("--audio <alsa-device>", "Where the sound plays (default: hw:Loopback,0,0)."),
         HelpRow("--capture <alsa-device>", "Where the played sound is captured again (default: hw:Loopback,1,0)."),
         HelpRow("--cues <n>", "How many cues to play, cycling through the vocabulary (default: 9)."),
         HelpRow("--profile <name>", "Profile of the created uinput device (default: generic-rumble, 60 ms rise time)."),
+        TraceFile.help,
     ]
     static let discussion = """
         Each cue is played through the engine with its sound: the haptic starts early by the device's
@@ -36,6 +37,7 @@ struct SyncTestCommand: Command {
             case let .option("device", inline): deviceArgument = try cursor.value(for: "device", inline: inline)
             case let .option("audio", inline): configuration.playbackDevice = try cursor.value(for: "audio", inline: inline)
             case let .option("capture", inline): configuration.captureDevice = try cursor.value(for: "capture", inline: inline)
+            case let .option("trace", inline): configuration.tracePath = try cursor.value(for: "trace", inline: inline)
             case let .option("cues", inline):
                 let value = try cursor.value(for: "cues", inline: inline)
                 guard let count = Int(value), (1...1_000).contains(count) else {

@@ -32,14 +32,18 @@ final class EngineFeedbackTrigger {
         /// Whether the game calls the C interface (`haptics_prepare`, `haptics_play`) instead of
         /// the Swift generator.
         var viaC = false
+        /// Whether the engine traces (`startTracing()`): the same trigger with every stage
+        /// recorded, to show what tracing costs the game's call and the processing pass.
+        var traced = false
 
         /// Intensity 1, intensity 0.7 (played at 11/16), intensity 1 at a software gain of 0.5,
-        /// and intensity 0.7 through the C interface.
+        /// intensity 0.7 through the C interface, and intensity 1 traced.
         static let all = [
             Case(name: "intensity 1", key: "intensity_1", intensity: 1, gain: 1),
             Case(name: "intensity 0.7", key: "intensity_0_7", intensity: 0.7, gain: 1),
             Case(name: "gain 0.5", key: "gain_0_5", intensity: 1, gain: 0.5),
             Case(name: "intensity 0.7 from C", key: "c_intensity_0_7", intensity: 0.7, gain: 1, viaC: true),
+            Case(name: "intensity 1, tracing", key: "traced_intensity_1", intensity: 1, gain: 1, traced: true),
         ]
     }
 
@@ -70,6 +74,9 @@ final class EngineFeedbackTrigger {
             handle = nil
             generator.prepare()
         }
+        // The trace ring (4096 records) holds every stage of the benchmark's triggers: nothing
+        // needs to drain it while measuring.
+        if played.traced { engine.startTracing() }
     }
 
     /// One impact: the game's call and the processing pass that performs its first level.

@@ -143,6 +143,7 @@ func runTriggerBenchmark() {
         measureEngineTriggers(played, traced: traced?.engine[index])
     }
     let cVersusSwift = measureCVersusSwiftLatency()
+    let tracingFigures = measureTracingCost()
 
     print(jsonObject([
         ("p50_us", microseconds(p50)),
@@ -154,7 +155,57 @@ func runTriggerBenchmark() {
         ("ioctls_per_trigger", ioctlsPerTrigger),
         ("triggers", String(oursLatency.count)),
         ("mallocs_per_trigger", decimal(Double(oursAllocations) / Double(warmUp + oursLatency.count))),
-    ] + engineFigures.flatMap { $0 } + cVersusSwift))
+    ] + engineFigures.flatMap { $0 } + cVersusSwift + tracingFigures))
+}
+
+/// What tracing costs a trigger through the whole engine (the game's call and the processing pass
+/// that writes): an untraced and a traced engine, each on a sink of its own, in alternating blocks
+/// so that both sample the emulator's changing speed alike. Prints a line and returns the JSON pairs.
+func measureTracingCost(blocks: Int = 10, perBlock: Int = 100) -> [(String, String)] {
+    let cases = EngineFeedbackTrigger.Case.all.filter { $0.key == "intensity_1" || $0.key == "traced_intensity_1" }
+    var sinks: [UInputForceFeedbackSink] = []
+    var engines: [EngineFeedbackTrigger] = []
+    do {
+        for played in cases {
+            let sink = try UInputForceFeedbackSink(.init(name: "haptics-bench tracing sink"))
+            sinks.append(sink)
+            engines.append(try EngineFeedbackTrigger(eventNodePath: sink.eventNodePath, case: played))
+        }
+    } catch {
+        benchFailure("tracing cost: cannot set up: \(error)")
+    }
+    defer {
+        for engine in engines { engine.close() }
+        for sink in sinks { sink.close() }
+    }
+    let clock = SystemMonotonicClock()
+    var durations: [[Int64]] = [[], []]
+    for block in 0..<(2 * blocks) {
+        let side = block % 2
+        for _ in 0..<perBlock {
+            let began = clock.now().nanoseconds
+            do { try engines[side].trigger() } catch { benchFailure("tracing cost: trigger: \(error)") }
+            durations[side].append(clock.now().nanoseconds - began)
+            do { try engines[side].finish() } catch { benchFailure("tracing cost: stop: \(error)") }
+        }
+        // The traced engine's ring holds 4096 records: emptied between blocks, outside the timing.
+        if side == 1 { _ = engines[1].engine.collectTrace() }
+    }
+    let off = durations[0].sorted(), on = durations[1].sorted()
+    let ratio = Double(percentile(on, 0.5)) / Double(max(percentile(off, 0.5), 1))
+    let lost = engines[1].engine.collectTrace().lost
+    print("tracing: an impact at intensity 1 through the whole engine (game call + processing pass), \(blocks) alternating blocks of \(perBlock): "
+        + "off p50 \(microseconds(percentile(off, 0.5))) µs, p99 \(microseconds(percentile(off, 0.99))) µs; "
+        + "on p50 \(microseconds(percentile(on, 0.5))) µs, p99 \(microseconds(percentile(on, 0.99))) µs; "
+        + "on/off p50 \(decimal(ratio)); \(lost) records lost")
+    return [
+        ("tracing_off_call_and_pass_p50_us", microseconds(percentile(off, 0.5))),
+        ("tracing_off_call_and_pass_p99_us", microseconds(percentile(off, 0.99))),
+        ("tracing_on_call_and_pass_p50_us", microseconds(percentile(on, 0.5))),
+        ("tracing_on_call_and_pass_p99_us", microseconds(percentile(on, 0.99))),
+        ("tracing_ratio_p50", decimal(ratio)),
+        ("tracing_lost_records", String(lost)),
+    ]
 }
 
 /// The engine's figures for one case: its system calls per trigger from the strace windows, and,
@@ -176,12 +227,19 @@ func measureEngineTriggers(_ played: EngineFeedbackTrigger.Case, traced: TraceWi
     }
     let before = engine.actuator.statistics
     var allocations: Int64 = 0
+    // How long the game's call and the processing pass take together, on the system clock.
+    var durations: [Int64] = []
+    durations.reserveCapacity(count)
+    let clock = SystemMonotonicClock()
     for _ in 0..<count {
         CBenchSupport_beginCountingThreadAllocations()
+        let began = clock.now().nanoseconds
         do { try engine.trigger() } catch { benchFailure("engine at \(played.name): trigger: \(error)") }
+        durations.append(clock.now().nanoseconds - began)
         allocations += CBenchSupport_endCountingThreadAllocations()
         do { try engine.finish() } catch { benchFailure("engine at \(played.name): stop: \(error)") }
     }
+    durations.sort()
     let after = engine.actuator.statistics
     let prepared = after.preparedTriggers - before.preparedTriggers
     let streamed = after.streamingUploads - before.streamingUploads
@@ -194,10 +252,22 @@ func measureEngineTriggers(_ played: EngineFeedbackTrigger.Case, traced: TraceWi
         ioctls = decimal(Double(traced.byName["ioctl", default: 0]) / Double(traced.windows))
         summary = "\(traced.total) system calls in \(traced.windows) triggers (\(traced.summary)) = \(syscalls) per trigger, \(ioctls) ioctls"
     }
+    var traceFigures: [(String, String)] = []
+    var traceSummary = ""
+    if played.traced {
+        let trace = engine.engine.collectTrace()
+        traceFigures = [("engine_\(played.key)_trace_records", String(trace.records.count)),
+                        ("engine_\(played.key)_trace_lost", String(trace.lost))]
+        traceSummary = "; traced: \(trace.records.count) records, \(trace.lost) lost, \(trace.commands.count) commands with every stage"
+    }
     print("engine, prepared impact at \(played.name) (game call + processing pass): \(summary); "
         + "\(prepared) of \(count) triggers from a prepared effect, \(streamed) uploads on the realtime path, "
-        + "\(uploads) uploads at prepare; heap allocations \(allocations) (targets: 1 system call, 0 ioctls, 0 allocations)")
-    return [
+        + "\(uploads) uploads at prepare; heap allocations \(allocations); "
+        + "call + pass p50 \(microseconds(percentile(durations, 0.5))) µs, p99 \(microseconds(percentile(durations, 0.99))) µs"
+        + "\(traceSummary) (targets: 1 system call, 0 ioctls, 0 allocations)")
+    return traceFigures + [
+        ("engine_\(played.key)_call_and_pass_p50_us", microseconds(percentile(durations, 0.5))),
+        ("engine_\(played.key)_call_and_pass_p99_us", microseconds(percentile(durations, 0.99))),
         ("engine_\(played.key)_syscalls_per_trigger", syscalls),
         ("engine_\(played.key)_ioctls_per_trigger", ioctls),
         ("engine_\(played.key)_prepared_triggers", String(prepared)),

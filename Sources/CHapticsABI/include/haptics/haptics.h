@@ -333,6 +333,34 @@ int haptics_set_motor_levels(haptics_engine *engine, double low, double high, ha
 int haptics_set_motor_level_timeout(haptics_engine *engine, int64_t timeout);
 
 /* ---------------------------------------------------------------------------------------------
+ * Traces (docs/latency.md)
+ */
+
+/*
+ * haptics_start_trace — starts tracing: from now on every command records the stages it passes
+ * (submitted on the calling thread, dequeued by the realtime thread, written, felt) into a
+ * preallocated ring; what an earlier trace collected is discarded. Plays stay realtime-safe while
+ * tracing (no lock, no allocation; a full ring counts what it loses). 0, or -EINVAL/-EBADF.
+ * Never blocks for long (takes the engine's trace lock).
+ */
+int haptics_start_trace(haptics_engine *engine);
+
+/*
+ * haptics_stop_trace — stops tracing; what was recorded stays for haptics_write_trace.
+ * 0, or -EINVAL/-EBADF.
+ */
+int haptics_stop_trace(haptics_engine *engine);
+
+/*
+ * haptics_write_trace — writes what the trace recorded since haptics_start_trace to `path` as
+ * Chrome/Perfetto trace-event JSON (open it in ui.perfetto.dev or chrome://tracing), replacing the
+ * file atomically; tracing goes on if it was on. 0; -EINVAL (NULL), -EBADF, or the negative errno
+ * of the open/write/rename that failed (haptics_last_error() names the call and the path).
+ * Blocks: formats the trace and writes the file. Never call it from a realtime thread.
+ */
+int haptics_write_trace(haptics_engine *engine, const char *path);
+
+/* ---------------------------------------------------------------------------------------------
  * One device at a time
  */
 

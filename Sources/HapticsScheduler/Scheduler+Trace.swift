@@ -1,0 +1,52 @@
+import HapticsRendering
+import HapticsSystem
+
+// Tracing: records go into one preallocated multi-producer ring, from any thread, without a lock or
+// an allocation. Off (the default), the realtime path pays one relaxed load per output and nothing
+// else; submissions pay one relaxed load.
+extension Scheduler {
+    /// Starts recording trace records: every submission (`submitted`, numbered), its `dequeued`
+    /// and `emitted` stages, renewals, stale drops and ignored submissions. Any thread.
+    public func startTracing() {
+        tracing.store(true, ordering: .releasing)
+    }
+
+    /// Stops recording trace records; those recorded stay until drained. Any thread.
+    public func stopTracing() {
+        tracing.store(false, ordering: .releasing)
+    }
+
+    /// Whether trace records are being recorded. Any thread, one load.
+    public var isTracing: Bool {
+        tracing.load(ordering: .relaxed)
+    }
+
+    /// A new submission number for a flow of records (``TraceRecord/sequence``), never 0; 0 when
+    /// tracing is off. Any thread, lock-free.
+    ///
+    /// For a caller that performs on an output itself (not through the queue) and records its
+    /// stages with ``recordTrace(_:)``.
+    public func makeTraceSequence() -> UInt32 {
+        guard tracing.load(ordering: .relaxed) else { return 0 }
+        while true {
+            let sequence = traceSequenceCounter.wrappingAdd(1, ordering: .relaxed).newValue
+            if sequence != 0 { return sequence }
+        }
+    }
+
+    /// Records `record` when tracing is on (its `thread` filled in with the calling thread's id
+    /// when 0), counting it in `statistics.traceOverflows` when the ring is full. Any thread,
+    /// lock-free and allocation-free: the entry point for stages seen outside the scheduler (a
+    /// caller's own `write()`, the kernel's receipt of an event, a sound becoming audible).
+    public func recordTrace(_ record: TraceRecord) {
+        guard tracing.load(ordering: .relaxed) else { return }
+        trace(record)
+    }
+
+    /// Appends a record (the caller checked that tracing is on), with the calling thread's id.
+    func trace(_ record: TraceRecord) {
+        var record = record
+        if record.thread == 0 { record.thread = ThreadIdentity.current }
+        if !traceRing.append(record) { traceOverflowCount.add(1, ordering: .relaxed) }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HapticsPatterns
+import Testing
+@testable import HapticsCommandLine
+import HapticsTestSupport
+
+@Suite("latency and --trace")
+struct LatencyCommandTests {
+    @Test("latency on the simulated device reports every stage of every trigger, then one JSON object")
+    func latencyJSON() throws {
+        let result = runTool("latency", "--device", "simulated", "--count", "5", "--json")
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        for (index, line) in lines.dropLast().enumerated() {
+            #expect(line.hasPrefix("{\"trigger\":\(index + 1),\"call_us\":"))
+            // The simulated device has no kernel to receive it.
+            #expect(line.contains("\"dequeued_us\":") && line.contains("\"written_us\":") && line.contains("\"felt_us\":"))
+            #expect(!line.contains("received_us") && !line.contains("missed"))
+        }
+        let last = try #require(lines.last)
+        #expect(last.hasPrefix(#"{"latency":{"feedback":"impact.heavy","device":"simulated","count":5,"missed":0,"stages":{"call":{"p50_us":"#))
+        for stage in ["call", "dequeued", "written", "felt", "lateness"] {
+            #expect(last.contains("\"\(stage)\":{\"p50_us\":"), "\(stage)")
+        }
+        #expect(last.components(separatedBy: "\"n\":5}").count == 6)
+        #expect(!last.contains("\"received\""))
+        // Felt is written + the generic rumble's 60 ms rise time.
+        let object = try #require(JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let stages = try #require((object["latency"] as? [String: Any])?["stages"] as? [String: [String: Double]])
+        let felt = try #require(stages["felt"]?["p50_us"])
+        let written = try #require(stages["written"]?["p50_us"])
+        #expect(felt - written > 59_000 && felt - written < 61_000)
+        #expect(stages["written"]!["p50_us"]! >= stages["dequeued"]!["p50_us"]!)
+    }
+
+    @Test("latency prints a table and a histogram, and --svg writes the histograms")
+    func latencyTable() throws {
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let result = runTool("latency", "--device", "simulated", "--count", "3", "--feedback", "selection", "--svg", scratch.path + "/l.svg")
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "selection on simulated generic-rumble (simulated), 3 triggers, profile generic-rumble")
+        #expect(lines[1] == "stage          p50 µs    p95 µs    p99 µs    max µs      n")
+        #expect(lines[2...6].map { String($0.prefix(11)) } == ["call       ", "dequeued   ", "written    ", "felt       ", "lateness   "])
+        #expect(lines[2...6].allSatisfy { $0.hasSuffix(" 3") })
+        #expect(result.output.contains("call → written (3 samples)\n"))
+        let svg = try String(contentsOfFile: scratch.path + "/l.svg", encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("selection on simulated generic-rumble: latency from the call"))
+        #expect(svg.components(separatedBy: "n = 3").count == 6)
+    }
+
+    @Test("latency refuses a count it cannot run")
+    func latencyUsage() {
+        #expect(runTool("latency", "--count", "0").error == "haptics latency: --count needs a whole number from 1 to 100000, not '0'. See 'haptics latency --help'.\n")
+        #expect(runTool("latency", "--count", "0").status == 64)
+        #expect(runTool("latency", "--feedback", "impact.huge").status == 64)
+    }
+
+    @Test("play --trace writes the run's trace as trace-event JSON")
+    func playTrace() throws {
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let result = runTool("play", "impact.heavy", "--device", "simulated", "--json", "--trace", scratch.path + "/t.json")
+        #expect(result.status == 0)
+        let data = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/t.json"))
+        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let events = try #require(object["traceEvents"] as? [[String: Any]])
+        let names = Set(events.compactMap { $0["name"] as? String })
+        #expect(names.isSuperset(of: ["submit", "queued", "write", "rise", "felt", "deadline", "feedback", "thread_name", "process_name"]))
+        #expect(events.contains { ($0["args"] as? [String: Any])?["name"] as? String == "haptics-rt" })
+        #expect((object["otherData"] as? [String: Any])?["lost_records"] as? Int == 0)
+    }
+
+    @Test("demo --trace writes one trace of every item")
+    func demoTrace() throws {
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let result = runTool("demo", "--json", "--trace", scratch.path + "/d.json")
+        #expect(result.status == 0)
+        let data = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/d.json"))
+        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let events = try #require(object["traceEvents"] as? [[String: Any]])
+        // One flow ends at the motor per item played.
+        let ends = events.filter { $0["ph"] as? String == "f" && $0["pid"] as? Int == 2 }
+        #expect(ends.count == Feedback.vocabulary.count)
+    }
+}
