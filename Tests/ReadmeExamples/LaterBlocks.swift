@@ -96,3 +96,14 @@ import Haptics
     let mapping = try AudioClockMapping(readings: readings)             // (frame counter, monotonic now) pairs
     engine.play(.impact(.heavy), withSoundAudibleAt: mapping.instant(ofFrame: soundFirstFrame + outputLatencyFrames))
 }
+
+/// README.md, block 8, under "Profiling latency".
+@MainActor func readmeBlock8() throws {
+    engine.startTracing()
+    engine.play(.impact(.heavy))
+    // … the game runs …
+    try engine.writeTrace(toFile: "game.trace.json")
+    for command in engine.collectTrace().commands {
+        print(command.written - command.submitted)   // the game's call to the device's write()
+    }
+}
