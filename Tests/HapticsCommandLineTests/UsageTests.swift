@@ -64,6 +64,7 @@ struct UsageTests {
               play       Play a feedback or a pattern file.
               demo       Play every feedback of the vocabulary in turn.
               validate   Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
+              convert    Convert a pattern between AHAP and .haptic clips (the input recognised by content).
               plot       Draw what a feedback or pattern file does on a device, as SVG.
               verify     Try each effect type on a device and report what the kernel accepted.
               emulate    Create a virtual device and print what it is sent, until Ctrl-C.
@@ -89,7 +90,7 @@ struct UsageTests {
               haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]
 
             ARGUMENTS AND OPTIONS:
-              <feedback|file.ahap>  A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file.
+              <feedback|file.ahap>  A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip).
               --device <device>     Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated.
               --profile <name>      Device profile the simulated device behaves like (default: simulated).
               --audio <output>      Also play the sound: the feedback's sound cue, or the file's audio events. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default).
@@ -115,12 +116,12 @@ struct UsageTests {
             OVERVIEW: Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
 
             USAGE:
-              haptics validate <file.ahap>... [--json]
+              haptics validate <file>... [--json]
 
             ARGUMENTS AND OPTIONS:
-              <file.ahap>...  Pattern files to check.
-              --json          One JSON object per file.
-              -h, --help      Show this help.
+              <file>...   Pattern files to check: AHAP or .haptic clips, told apart by content.
+              --json      One JSON object per file.
+              -h, --help  Show this help.
 
             Each file is decoded, then every AudioCustom waveform it names is read and decoded as play
             reads it: confined to the file's folder, within the same limits. A FIFO, a device or a file

@@ -13,7 +13,7 @@ struct PlayCommand: Command {
     static let abstract = "Play a feedback or a pattern file."
     static let usage = ["play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--json]"]
     static let options = [
-        HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file."),
+        HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip)."),
         HelpRow("--device <device>", "Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated."),
         HelpRow("--profile <name>", "Device profile the simulated device behaves like (default: simulated)."),
         HelpRow("--audio <output>", "Also play the sound: the feedback's sound cue, or the file's audio events. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default)."),

@@ -3,13 +3,14 @@ import HapticsPatterns
 import HapticsSystem
 
 /// `haptics validate`: checks pattern files as `play` would load them — the pattern and the sounds
-/// it names — and reports located errors and warnings.
+/// it names — and reports located errors and warnings. Every format is accepted, recognised by
+/// content (AHAP, `.haptic` clips).
 struct ValidateCommand: Command {
     static let name = "validate"
     static let abstract = "Check pattern files and their sounds; exit 0 when all load, 1 otherwise."
-    static let usage = ["validate <file.ahap>... [--json]"]
+    static let usage = ["validate <file>... [--json]"]
     static let options = [
-        HelpRow("<file.ahap>...", "Pattern files to check."),
+        HelpRow("<file>...", "Pattern files to check: AHAP or .haptic clips, told apart by content."),
         HelpRow("--json", "One JSON object per file."),
     ]
     static let discussion = """
@@ -35,16 +36,19 @@ struct ValidateCommand: Command {
             line.add("file", file)
             do {
                 let decoded = try Self.load(file, context: context)
+                let format = decoded.format
                 let haptic = decoded.pattern.events.filter(\.kind.isHaptic).count
                 let audio = decoded.pattern.events.count - haptic
                 if json {
                     line.add("valid", true)
+                    line.add("format", format.rawValue)
                     line.add("events", decoded.pattern.events.count)
                     line.add("warnings", decoded.warnings.count)
                     line.add("duration_s", decoded.pattern.duration, digits: 3)
                     context.console.line(line.text)
                 } else {
-                    context.console.line("\(PrintableText.escaped(file)): ok (\(haptic) haptic, \(audio) audio event\(audio == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s, \(decoded.warnings.count) warning\(decoded.warnings.count == 1 ? "" : "s"))")
+                    let kind = format == .ahap ? "" : format.displayName + ", "
+                    context.console.line("\(PrintableText.escaped(file)): ok (\(kind)\(haptic) haptic, \(audio) audio event\(audio == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s, \(decoded.warnings.count) warning\(decoded.warnings.count == 1 ? "" : "s"))")
                 }
             } catch {
                 failures += 1
