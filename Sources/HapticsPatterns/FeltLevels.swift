@@ -66,9 +66,9 @@ struct FeltLevels {
                 guard duration.isFinite, end > start else { continue }
                 let envelope = EventEnvelope(
                     duration: end - start,
-                    attack: max(0, parameters.resolvedAttackTime) * control(.hapticAttackTimeControl, at: event.time),
-                    decay: max(0, parameters.resolvedDecayTime) * control(.hapticDecayTimeControl, at: event.time),
-                    release: max(0, parameters.resolvedReleaseTime) * control(.hapticReleaseTimeControl, at: event.time),
+                    attack: Self.seconds(parameters.resolvedAttackTime) * control(.hapticAttackTimeControl, at: event.time),
+                    decay: Self.seconds(parameters.resolvedDecayTime) * control(.hapticDecayTimeControl, at: event.time),
+                    release: Self.seconds(parameters.resolvedReleaseTime) * control(.hapticReleaseTimeControl, at: event.time),
                     sustained: parameters.resolvedSustained)
                 let layer = Layer(
                     start: start, end: end,
@@ -120,6 +120,11 @@ struct FeltLevels {
             ? weighted / level
             : active.map { Self.clamp($0.sharpness + shift, 0, 1) }.reduce(0, +) / Double(active.count)
         return (min(1, level), sharpness)
+    }
+
+    /// An envelope time as the renderer reads it: negative and non-finite values are 0.
+    static func seconds(_ value: Double) -> Double {
+        value.isFinite && value > 0 ? value : 0
     }
 
     /// `time` on the nanosecond grid, as the renderer places events: 0.1 + 0.2 and 0.3 are one

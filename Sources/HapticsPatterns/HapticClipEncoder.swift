@@ -197,8 +197,9 @@ public struct HapticClipEncoder: Sendable {
         (value / resolution).rounded() * resolution
     }
 
+    /// A time or level as written; not finite → `0`, which JSON cannot hold otherwise.
     private static func number(_ value: Double) -> String {
-        NumberText.decimal(value, digits: 6)
+        value.isFinite ? NumberText.decimal(value, digits: 6) : "0"
     }
 }
 

@@ -40,7 +40,7 @@ public enum PatternFormat: String, Sendable, Hashable, CaseIterable {
         return recognize(root)
     }
 
-    /// The format of a parsed document (see ``recognize(_:)-(_)``).
+    /// The format of a parsed document, by the rules of `recognize(_:)`.
     static func recognize(_ root: JSONValue) -> PatternFormat {
         guard case .object(let members) = root.content else { return .ahap }
         let keys = Set(members.map(\.key))

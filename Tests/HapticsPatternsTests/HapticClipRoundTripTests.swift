@@ -122,6 +122,19 @@ struct HapticClipRoundTripTests {
         #expect(HapticClipEncoder().omissions(in: pattern) == ["1 audio event"])
     }
 
+    @Test func valuesNoFileCouldHoldStillGiveAClipThatDecodes() throws {
+        let pattern = Pattern(events: [
+            PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.2,
+                         parameters: EventParameters(hapticIntensity: .nan, attackTime: .infinity, releaseTime: -1)),
+            PatternEvent(kind: .hapticContinuous, time: .nan, duration: 1),
+            PatternEvent(kind: .hapticTransient, time: 0.1, parameters: EventParameters(hapticIntensity: 7, hapticSharpness: -.infinity)),
+        ])
+        let decoded = try HapticClipDecoder().decode(HapticClipEncoder().encode(pattern), fileName: "x.haptic")
+        #expect(decoded.warnings == [])
+        #expect(decoded.pattern.events.map(\.kind) == [.hapticTransient])
+        #expect(decoded.pattern.events.first?.parameters == EventParameters(hapticIntensity: 1, hapticSharpness: 0))
+    }
+
     @Test func clipsSurviveDecodeEncodeDecode() throws {
         for name in ["studio-export.haptic", "untidy.haptic", "empty-frequency.haptic"] {
             let first = try HapticClipDecoder().decode(try ClipFixtures.text(name), fileName: name)
