@@ -112,7 +112,9 @@ public struct HapticClipEncoder: Sendable {
                 let left = felt.sample(before, at: time, controlTime: time.nextDown)
                 add(time, level: left.level, sharpness: left.sharpness)
             }
-            let right = felt.sample(active, at: time, controlTime: time)
+            // The limit from the right: a curve jumping at `time` (two points sharing it) still
+            // holds its earlier value at that very instant.
+            let right = felt.sample(active, at: time, controlTime: time.nextUp)
             add(time, level: right.level, sharpness: right.sharpness)
             if index + 1 < times.count, !active.isEmpty {
                 let end = times[index + 1]

@@ -135,6 +135,21 @@ struct HapticClipRoundTripTests {
         #expect(decoded.pattern.events.first?.parameters == EventParameters(hapticIntensity: 1, hapticSharpness: 0))
     }
 
+    @Test func aJumpUnderACurveStaysOneJump() throws {
+        // Shaped (the frequency rises), so the jumps at 0.15 s and 0.4 s are jumps of a curve.
+        let text = try String(contentsOfFile: Repository.root + "/Tests/FuzzRegressions/haptic/curve-jump-unstable.haptic", encoding: .utf8)
+        let decoded = try HapticClipDecoder().decode(text, fileName: "jump.haptic")
+        #expect(decoded.pattern.curves.count == 2)
+        let encoded = HapticClipEncoder().encode(decoded.pattern)
+        #expect(encoded.contains("""
+                      { "time": 0.15, "amplitude": 0.4 },
+                      { "time": 0.15, "amplitude": 0.9, "emphasis": { "amplitude": 1, "frequency": 0.65 } },
+                      { "time": 0.25, "amplitude": 0.9 },
+            """))
+        let again = HapticClipEncoder().encode(try HapticClipDecoder().decode(encoded, fileName: "jump.haptic").pattern)
+        #expect(again == encoded)
+    }
+
     @Test func clipsSurviveDecodeEncodeDecode() throws {
         for name in ["studio-export.haptic", "untidy.haptic", "empty-frequency.haptic"] {
             let first = try HapticClipDecoder().decode(try ClipFixtures.text(name), fileName: name)
