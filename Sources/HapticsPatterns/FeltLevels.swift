@@ -127,6 +127,11 @@ struct FeltLevels {
         value.isFinite && value > 0 ? value : 0
     }
 
+    /// Half the grid's step: the limits of the controls at a breakpoint are read this far to
+    /// either side, so that a curve point a rounding error away from the instant (a curve's start
+    /// plus a relative time) still counts as at it.
+    static let instant = 0.5e-9
+
     /// `time` on the nanosecond grid, as the renderer places events: 0.1 + 0.2 and 0.3 are one
     /// instant, not two breakpoints a rounding error apart.
     static func snapped(_ time: Double) -> Double {

@@ -109,16 +109,16 @@ public struct HapticClipEncoder: Sendable {
                 next += 1
             }
             if index > 0 {
-                let left = felt.sample(before, at: time, controlTime: time.nextDown)
+                let left = felt.sample(before, at: time, controlTime: time - FeltLevels.instant)
                 add(time, level: left.level, sharpness: left.sharpness)
             }
             // The limit from the right: a curve jumping at `time` (two points sharing it) still
             // holds its earlier value at that very instant.
-            let right = felt.sample(active, at: time, controlTime: time.nextUp)
+            let right = felt.sample(active, at: time, controlTime: time + FeltLevels.instant)
             add(time, level: right.level, sharpness: right.sharpness)
             if index + 1 < times.count, !active.isEmpty {
                 let end = times[index + 1]
-                let left = felt.sample(active, at: end, controlTime: end.nextDown)
+                let left = felt.sample(active, at: end, controlTime: end - FeltLevels.instant)
                 refine(active, from: (time, right.level, right.sharpness), to: (end, left.level, left.sharpness), depth: 0)
             }
         }
