@@ -73,16 +73,16 @@ public struct HapticClipEncoder: Sendable {
         let felt = FeltLevels(pattern)
         var amplitude: [Point] = []
         var frequency: [Point] = []
-        // Values on the grid they are written with, so that a left and a right limit a rounding
-        // error apart are one breakpoint, not a jump of nothing.
+        // Values on the grid they are written with; a left and a right limit that round a step
+        // apart are one breakpoint, not a jump of nothing.
         func add(_ time: Double, level: Double, sharpness: Double?) {
-            let level = quantized(level)
-            if amplitude.last?.time != time || amplitude.last?.value != level {
-                amplitude.append(Point(time: time, value: level))
+            func append(_ value: Double, to points: inout [Point]) {
+                let value = quantized(value)
+                if let last = points.last, last.time == time, abs(last.value - value) < 1.5 * resolution { return }
+                points.append(Point(time: time, value: value))
             }
-            if let sharpness = sharpness.map(quantized), frequency.last?.time != time || frequency.last?.value != sharpness {
-                frequency.append(Point(time: time, value: sharpness))
-            }
+            append(level, to: &amplitude)
+            if let sharpness { append(sharpness, to: &frequency) }
         }
         func refine(
             _ active: [FeltLevels.Layer], from start: (Double, Double, Double?), to end: (Double, Double, Double?), depth: Int
@@ -156,7 +156,8 @@ public struct HapticClipEncoder: Sendable {
             .map(\.element)
     }
 
-    /// `points` without the breakpoints that lie on the straight line between their neighbours.
+    /// `points` without the breakpoints that lie on the straight line between their neighbours
+    /// (within the rounding of written values: one and a half steps of the grid).
     private static func straightened(_ points: [Point]) -> [Point] {
         guard points.count > 2 else { return points }
         var kept: [Point] = [points[0]]
@@ -166,7 +167,8 @@ public struct HapticClipEncoder: Sendable {
             let following = points[index + 1]
             let span = following.time - previous.time
             let onLine = point.emphasis == nil && previous.time < point.time && point.time < following.time
-                && abs(previous.value + (following.value - previous.value) * (point.time - previous.time) / span - point.value) < resolution
+                && abs(previous.value + (following.value - previous.value) * (point.time - previous.time) / span - point.value)
+                    < 1.5 * resolution
             if !onLine { kept.append(point) }
         }
         kept.append(points[points.count - 1])
