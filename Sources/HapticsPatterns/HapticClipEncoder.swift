@@ -88,11 +88,20 @@ public struct HapticClipEncoder: Sendable {
             _ active: [FeltLevels.Layer], from start: (Double, Double, Double?), to end: (Double, Double, Double?), depth: Int
         ) {
             guard depth < maximumRefinement, end.0 - start.0 > 1e-6 else { return }
+            // Straight enough when the chord is within the tolerance at a quarter, the middle and
+            // three quarters of the way (a weighted sharpness can bend away from the middle).
+            var bent = false
+            for fraction in [0.25, 0.5, 0.75] where !bent {
+                let time = start.0 + (end.0 - start.0) * fraction
+                let sample = felt.sample(active, at: time, controlTime: time)
+                bent = abs(sample.level - (start.1 + (end.1 - start.1) * fraction)) > tolerance
+                if let s0 = start.2, let s1 = end.2, let sharpness = sample.sharpness {
+                    bent = bent || abs(sharpness - (s0 + (s1 - s0) * fraction)) > tolerance
+                }
+            }
+            guard bent else { return }
             let middle = (start.0 + end.0) / 2
             let sample = felt.sample(active, at: middle, controlTime: middle)
-            var bent = abs(sample.level - (start.1 + end.1) / 2) > tolerance
-            if let s0 = start.2, let s1 = end.2, let sm = sample.sharpness { bent = bent || abs(sm - (s0 + s1) / 2) > tolerance }
-            guard bent else { return }
             let point = (middle, sample.level, sample.sharpness)
             refine(active, from: start, to: point, depth: depth + 1)
             add(middle, level: sample.level, sharpness: sample.sharpness)
