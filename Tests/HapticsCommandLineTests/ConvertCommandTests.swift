@@ -1,5 +1,6 @@
 import Foundation
 import HapticsPatterns
+import HapticsRendering
 import Testing
 @testable import HapticsCommandLine
 import HapticsTestSupport
@@ -95,6 +96,25 @@ import HapticsTestSupport
         #expect(text.output == "\(folder.path)/clip.haptic: ok (.haptic clip, 2 haptic, 0 audio events, 0.1 s, 0 warnings)\n")
         let json = runTool("validate", "--json", folder.path + "/clip.haptic")
         #expect(json.output == #"{"file":"\#(folder.path)/clip.haptic","valid":true,"format":"haptic","events":2,"warnings":0,"duration_s":0.1}"# + "\n")
+    }
+
+    @Test func playSendsWhatAClipRendersTo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Self.clip, to: "buzz.haptic")
+        let result = runTool("play", folder.path + "/buzz.haptic", "--profile", "dualsense", "--json")
+        #expect(result.status == 0)
+        let pattern = try HapticClipDecoder().decode(Self.clip, fileName: "buzz.haptic").pattern
+        let program = Renderer(profile: .dualSense).render(pattern)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let commands = lines.dropLast().map { String($0[$0.range(of: #""command""#)!.lowerBound...]) }
+        var expected = program.commands.map { timed -> String in
+            var line = JSONLine()
+            timed.command.addFields(to: &line)
+            return String(line.text.dropFirst())
+        }
+        expected.append(#""command":"stop"}"#)   // the engine's own stop when it shuts down
+        #expect(commands == expected)
     }
 
     @Test func helpMatchesTheCommand() {
