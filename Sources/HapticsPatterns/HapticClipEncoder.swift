@@ -132,8 +132,47 @@ public struct HapticClipEncoder: Sendable {
             }
         }
         attach(felt.transients, to: &amplitude)
+        amplitude = trimmedSilence(straightened(amplitude))
         if amplitude.isEmpty { amplitude.append(Point(time: 0, value: 0)) }
-        return (straightened(amplitude), straightened(frequency))
+        return (amplitude, straightened(sounding(frequency, under: amplitude)))
+    }
+
+    /// `points` without the silence a reader cannot tell apart from none: zero breakpoints
+    /// between two other zeros, before the zero a sound rises from, and after the zero it falls
+    /// to. (A level too small to write is 0 here, and must not leave the clip longer.) Breakpoints
+    /// with an emphasis always stay.
+    private static func trimmedSilence(_ points: [Point]) -> [Point] {
+        guard let first = points.firstIndex(where: { $0.value > 0 }),
+              let last = points.lastIndex(where: { $0.value > 0 })
+        else { return points.filter { $0.emphasis != nil } }
+        let start = first > 0 && points[first - 1].time < points[first].time ? first - 1 : first
+        let end = last + 1 < points.count ? last + 1 : last
+        return points.indices.compactMap { index in
+            let point = points[index]
+            if point.emphasis != nil { return point }
+            guard index >= start, index <= end else { return nil }
+            let inside = index > start && index < end
+            if inside, point.value == 0, points[index - 1].value == 0, points[index + 1].value == 0 { return nil }
+            return point
+        }
+    }
+
+    /// The frequency breakpoints within the stretches that sound in `amplitude` (segments with a
+    /// duration and a level above 0 at one end): a reader holds the frequency across silence, so
+    /// what lies there is noise to it.
+    private static func sounding(_ frequency: [Point], under amplitude: [Point]) -> [Point] {
+        var stretches: [ClosedRange<Double>] = []
+        for index in amplitude.indices.dropLast() {
+            let from = amplitude[index]
+            let to = amplitude[index + 1]
+            guard to.time > from.time, from.value > 0 || to.value > 0 else { continue }
+            if let last = stretches.last, last.upperBound == from.time {
+                stretches[stretches.count - 1] = last.lowerBound...to.time
+            } else {
+                stretches.append(from.time...to.time)
+            }
+        }
+        return frequency.filter { point in stretches.contains { $0.contains(point.time) } }
     }
 
     /// Puts each transient on the last breakpoint at its time (there is one: transient times are
