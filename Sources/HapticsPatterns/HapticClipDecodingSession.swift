@@ -147,7 +147,7 @@ struct HapticClipDecodingSession: JSONDecodingSession {
         if runs.isEmpty, levels.contains(where: { $0.value > 0 }) {
             warn(
                 at: envelope, path: "signals.continuous.envelopes.amplitude",
-                "the amplitude envelope has no duration; only its emphasis is played")
+                "the amplitude envelope has no duration: nothing continuous to play")
         }
         // Flat when every stretch between jumps holds one level and one frequency: then each such
         // stretch is an event of its own (back-to-back AHAP events come back as they were).

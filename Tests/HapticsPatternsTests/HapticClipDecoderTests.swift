@@ -181,7 +181,7 @@ struct HapticClipDecoderTests {
         let decoded = try HapticClipDecoder().decode(clip(amplitude: #"[{"time": 0, "amplitude": 0.5}]"#), fileName: "x.haptic")
         #expect(decoded.pattern.events == [])
         #expect(decoded.warnings.map(\.description) == [
-            "x.haptic:4:18: warning: signals.continuous.envelopes.amplitude: the amplitude envelope has no duration; only its emphasis is played"
+            "x.haptic:4:18: warning: signals.continuous.envelopes.amplitude: the amplitude envelope has no duration: nothing continuous to play"
         ])
     }
 }
