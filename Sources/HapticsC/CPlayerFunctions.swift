@@ -77,7 +77,7 @@ public func haptics_player_new_from_memory(
             return CResult.code(EFBIG)
         }
         let text = Array(UnsafeRawBufferPointer(start: bytes, count: size))
-        return store({ try engine.makePlayer(pattern: AHAPDecoder().decode(text, fileName: fileName).pattern) }, events: handle.events, in: out)
+        return store({ try engine.makePlayer(pattern: decodePattern(text, fileName: fileName).pattern) }, events: handle.events, in: out)
     }
 }
 

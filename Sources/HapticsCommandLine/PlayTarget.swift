@@ -13,7 +13,7 @@ enum PlayTarget {
     /// A file path when the argument names an existing file or ends in a pattern extension,
     /// otherwise a feedback name.
     init(argument: String) throws(CommandLineError) {
-        if argument.hasSuffix(".ahap") || argument.contains("/") || FileManager.default.fileExists(atPath: argument) {
+        if argument.hasSuffix(".ahap") || argument.hasSuffix(".haptic") || argument.contains("/") || FileManager.default.fileExists(atPath: argument) {
             do {
                 let decoded = try decodePattern(contentsOf: argument)
                 self = .file(path: argument, pattern: decoded.pattern, warnings: decoded.warnings)

@@ -17,14 +17,13 @@ public struct AHAPDecoder: Sendable {
     ///
     /// - Parameter fileName: the name diagnostics start with (`x.ahap:12:7: …`).
     public func decode(_ bytes: [UInt8], fileName: String) throws(PatternError) -> DecodedPattern {
-        if bytes.count > limits.maximumFileSize {
-            throw PatternError(
-                file: fileName, line: 0, column: 0, path: "",
-                message: "the file is \(bytes.count) bytes, more than the limit of \(limits.maximumFileSize) bytes")
-        }
-        var parser = JSONParser(bytes: bytes, fileName: fileName, maximumDepth: limits.maximumNestingDepth)
-        let root = try parser.parseDocument()
-        var session = AHAPDecodingSession(fileName: fileName, limits: limits, warnings: parser.warnings)
+        let (root, warnings) = try PatternJSON.parse(bytes, fileName: fileName, limits: limits)
+        return try decode(root, fileName: fileName, warnings: warnings)
+    }
+
+    /// Decodes an already parsed document (format recognition parses once).
+    func decode(_ root: JSONValue, fileName: String, warnings: [PatternDiagnostic]) throws(PatternError) -> DecodedPattern {
+        var session = AHAPDecodingSession(fileName: fileName, limits: limits, warnings: warnings)
         let pattern = try session.decodePattern(root)
         return DecodedPattern(pattern: pattern, warnings: session.warnings)
     }

@@ -1,5 +1,5 @@
 /// The state of one decode: where diagnostics point and the warnings gathered so far.
-struct AHAPDecodingSession {
+struct AHAPDecodingSession: JSONDecodingSession {
     let fileName: String
     let limits: PatternLimits
     var warnings: [PatternDiagnostic]
@@ -19,7 +19,7 @@ struct AHAPDecodingSession {
             pattern.version = try number(version, path: "Version")
         }
         if let metadata = members["Metadata"] {
-            pattern.metadata = try decodeMetadata(metadata)
+            pattern.metadata = try decodeMetadata(metadata, path: "Metadata", listKeys: [])
         }
         let entries = try array(try required("Pattern", in: members, of: root, path: ""), path: "Pattern")
         for (index, entry) in entries.enumerated() {
@@ -30,27 +30,6 @@ struct AHAPDecodingSession {
             try decodeEntry(entry, path: path, into: &pattern)
         }
         return pattern
-    }
-
-    private mutating func decodeMetadata(_ value: JSONValue) throws(PatternError) -> [MetadataEntry] {
-        guard case .object(let members) = value.content else {
-            throw error(at: value, path: "Metadata", "expected an object, found \(value.foundDescription)")
-        }
-        var entries: [MetadataEntry] = []
-        for member in members {
-            let text: String
-            switch member.value.content {
-            case .string(let string): text = string
-            case .number(_, let source): text = source
-            case .bool(let flag): text = flag ? "true" : "false"
-            case .null: text = "null"
-            case .array, .object:
-                warn(at: member.value, path: "Metadata.\(member.key)", "nested value ignored; metadata values are text")
-                continue
-            }
-            entries.append(MetadataEntry(key: member.key, value: text))
-        }
-        return entries
     }
 
     private mutating func decodeEntry(_ entry: JSONValue, path: String, into pattern: inout Pattern) throws(PatternError) {
@@ -233,97 +212,5 @@ struct AHAPDecodingSession {
             return nil
         }
         return id
-    }
-
-    // MARK: Typed access
-
-    /// The members of an object by key, warning about (and dropping) keys not in `known`.
-    private mutating func members(
-        of value: JSONValue, path: String, known: Set<String>
-    ) throws(PatternError) -> [String: JSONValue] {
-        guard case .object(let members) = value.content else {
-            throw error(at: value, path: path, "expected an object, found \(value.foundDescription)")
-        }
-        var result: [String: JSONValue] = [:]
-        for member in members {
-            if known.contains(member.key) {
-                result[member.key] = member.value
-            } else {
-                warnings.append(
-                    PatternDiagnostic(
-                        file: fileName, line: member.keyLocation.line, column: member.keyLocation.column,
-                        path: join(path, member.key), message: "unknown key ignored"))
-            }
-        }
-        return result
-    }
-
-    private func required(
-        _ key: String, in members: [String: JSONValue], of object: JSONValue, path: String
-    ) throws(PatternError) -> JSONValue {
-        try object.required(key, in: members, file: fileName, path: path)
-    }
-
-    private func number(_ value: JSONValue, path: String) throws(PatternError) -> Double {
-        try value.number(file: fileName, path: path)
-    }
-
-    private func time(_ value: JSONValue, path: String) throws(PatternError) -> Double {
-        guard case .number(let number, _) = value.content, number >= 0 else {
-            throw error(at: value, path: path, "expected a number ≥ 0, found \(value.foundDescription)")
-        }
-        return number
-    }
-
-    private func string(_ value: JSONValue, path: String) throws(PatternError) -> String {
-        try value.string(file: fileName, path: path)
-    }
-
-    private func bool(_ value: JSONValue, path: String) throws(PatternError) -> Bool {
-        guard case .bool(let flag) = value.content else {
-            throw error(at: value, path: path, "expected true or false, found \(value.foundDescription)")
-        }
-        return flag
-    }
-
-    private func array(_ value: JSONValue, path: String) throws(PatternError) -> [JSONValue] {
-        try value.array(file: fileName, path: path)
-    }
-
-    private mutating func clamp(
-        _ number: Double, to range: ClosedRange<Double>, name: String, at value: JSONValue, path: String
-    ) -> Double {
-        let clamped = min(max(number, range.lowerBound), range.upperBound)
-        if clamped != number {
-            warn(
-                at: value, path: path,
-                "\(name) \(value.foundDescription) is outside \(NumberText.shortest(range.lowerBound))…\(NumberText.shortest(range.upperBound)); clamped to \(NumberText.shortest(clamped))"
-            )
-        }
-        return clamped
-    }
-
-    private func checkEnd(_ end: Double, at value: JSONValue, path: String) throws(PatternError) {
-        if end > limits.maximumDuration {
-            throw error(
-                at: value, path: path,
-                "ends at \(NumberText.shortest(end)) s, after the limit of \(NumberText.shortest(limits.maximumDuration)) s")
-        }
-    }
-
-    // MARK: Diagnostics
-
-    private func error(at value: JSONValue, path: String, _ message: String) -> PatternError {
-        value.error(file: fileName, path: path, message)
-    }
-
-    private mutating func warn(at value: JSONValue, path: String, _ message: String) {
-        warnings.append(
-            PatternDiagnostic(
-                file: fileName, line: value.location.line, column: value.location.column, path: path, message: message))
-    }
-
-    private func join(_ path: String, _ key: String) -> String {
-        path.isEmpty ? key : path + "." + key
     }
 }

@@ -56,6 +56,13 @@ static const char pattern_text[] =
 
 static const char bad_text[] = "{ \"Pattern\": [ 1 ] }";
 
+static const char clip_text[] =
+    "{ \"version\": { \"major\": 1, \"minor\": 0, \"patch\": 0 },\n"
+    "  \"signals\": { \"continuous\": { \"envelopes\": { \"amplitude\": [\n"
+    "    { \"time\": 0, \"amplitude\": 0.6 }, { \"time\": 0.2, \"amplitude\": 0.6 } ] } } } }\n";
+
+static const char future_clip_text[] = "{ \"version\": { \"major\": 2 }, \"signals\": {} }";
+
 static haptics_outcome outcome_of_size(void) {
     haptics_outcome outcome;
     memset(&outcome, 0xAB, sizeof outcome);
@@ -376,6 +383,13 @@ static void test_players(haptics_engine *engine) {
     player = NULL;
     CHECK_INT(haptics_player_new_from_memory(engine, bad_text, strlen(bad_text), "bad.ahap", &player), -EILSEQ);
     CHECK_STR(haptics_last_error(), "bad.ahap:1:16: Pattern[0]: expected an object, found 1");
+    CHECK(player == NULL);
+    /* A .haptic clip is told apart from AHAP by its content. */
+    CHECK_INT(haptics_player_new_from_memory(engine, clip_text, strlen(clip_text), "buzz.haptic", &player), 0);
+    haptics_player_free(player);
+    player = NULL;
+    CHECK_INT(haptics_player_new_from_memory(engine, future_clip_text, strlen(future_clip_text), "future.haptic", &player), -EILSEQ);
+    CHECK_STR(haptics_last_error(), "future.haptic:1:25: version.major: unsupported major version 2; this reader supports version 1 clips");
     CHECK(player == NULL);
     CHECK_INT(haptics_player_new_from_memory(engine, NULL, 0, NULL, &player), -EINVAL);
     CHECK_INT(haptics_player_new_from_file(engine, "/nonexistent/door.ahap", &player), -ENOENT);

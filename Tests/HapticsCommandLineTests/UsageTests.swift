@@ -68,6 +68,7 @@ struct UsageTests {
               demo       Play every feedback of the vocabulary in turn.
               latency    Measure the latency of a prepared trigger, stage by stage, from the game's call.
               validate   Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
+              convert    Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either.
               plot       Draw what a feedback or pattern file does on a device, as SVG.
               verify     Try each effect type on a device and report what the kernel accepted.
               emulate    Create a virtual device and print what it is sent, until Ctrl-C.
@@ -94,7 +95,7 @@ struct UsageTests {
               haptics play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--trace …] [--json]
 
             ARGUMENTS AND OPTIONS:
-              <feedback|file.ahap>  A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file.
+              <feedback|file.ahap>  A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip).
               <event-name>          With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed).
               --theme <theme.json>  A feedbackd theme; its parents are <parent-name>.json in the same folder.
               --level <level>       The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent.
@@ -127,17 +128,19 @@ struct UsageTests {
             OVERVIEW: Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
 
             USAGE:
-              haptics validate <file.ahap>... [--json]
+              haptics validate <file>... [--json]
 
             ARGUMENTS AND OPTIONS:
-              <file.ahap>...  Pattern files to check.
-              --json          One JSON object per file.
-              -h, --help      Show this help.
+              <file>...   Pattern files to check: AHAP, .haptic clips or feedbackd themes, told apart by content.
+              --json      One JSON object per file.
+              -h, --help  Show this help.
 
             Each file is decoded, then every AudioCustom waveform it names is read and decoded as play
-            reads it: confined to the file's folder, within the same limits. A FIFO, a device or a file
-            over the size limit is refused without waiting or reading it. Errors and warnings go to
-            standard error as file:line:column: path: message, with control characters escaped.
+            reads it: confined to the file's folder, within the same limits. A feedbackd theme is decoded
+            with its parent chain (<parent-name>.json beside it), and every event's vibrations are made
+            into a pattern at the full level. A FIFO, a device or a file over the size limit is refused
+            without waiting or reading it. Errors and warnings go to standard error as
+            file:line:column: path: message, with control characters escaped.
 
             """)
     }

@@ -107,3 +107,17 @@ import Haptics
         print(command.written - command.submitted)   // the game's call to the device's write()
     }
 }
+
+/// README.md, block 9, under "Formats".
+@MainActor func readmeBlock9() throws {
+    let decoded = try decodePattern(contentsOf: "door.haptic")    // or .ahap: told apart by content
+    print(decoded.format)                                          // hapticClip
+    let clip = HapticClipEncoder().encode(decoded.pattern)
+    let ahap = AHAPEncoder().encode(try HapticClipDecoder().decode(clip, fileName: "door.haptic").pattern)
+
+    let theme = try FeedbackdTheme(contentsOf: "/usr/share/feedbackd/themes/default.json")   // and its parents
+    let played = try engine.play(feedbackdEvent: "button-pressed", from: theme, level: .quiet,
+                                 soundFolder: "/usr/share/sounds/my-game")
+    for sound in played.unplayedSounds { print(sound.feedback.summary, sound.reason) }   // said, not hidden
+    let press = AHAPEncoder().encode(try theme.pattern(for: "button-pressed", level: .full))
+}

@@ -16,7 +16,7 @@ struct PlayCommand: Command {
         "play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--trace …] [--json]",
     ]
     static let options = [
-        HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or an AHAP file."),
+        HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip)."),
         HelpRow("<event-name>", "With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed)."),
         HelpRow("--theme <theme.json>", "A feedbackd theme; its parents are <parent-name>.json in the same folder."),
         HelpRow("--level <level>", "The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent."),

@@ -3,20 +3,23 @@ import HapticsPatterns
 import HapticsSystem
 
 /// `haptics validate`: checks pattern files as `play` would load them — the pattern and the sounds
-/// it names — and reports located errors and warnings.
+/// it names — and reports located errors and warnings. Every format is accepted, recognised by
+/// content (AHAP, `.haptic` clips, feedbackd themes with their parents).
 struct ValidateCommand: Command {
     static let name = "validate"
     static let abstract = "Check pattern files and their sounds; exit 0 when all load, 1 otherwise."
-    static let usage = ["validate <file.ahap>... [--json]"]
+    static let usage = ["validate <file>... [--json]"]
     static let options = [
-        HelpRow("<file.ahap>...", "Pattern files to check."),
+        HelpRow("<file>...", "Pattern files to check: AHAP, .haptic clips or feedbackd themes, told apart by content."),
         HelpRow("--json", "One JSON object per file."),
     ]
     static let discussion = """
         Each file is decoded, then every AudioCustom waveform it names is read and decoded as play
-        reads it: confined to the file's folder, within the same limits. A FIFO, a device or a file
-        over the size limit is refused without waiting or reading it. Errors and warnings go to
-        standard error as file:line:column: path: message, with control characters escaped.
+        reads it: confined to the file's folder, within the same limits. A feedbackd theme is decoded
+        with its parent chain (<parent-name>.json beside it), and every event's vibrations are made
+        into a pattern at the full level. A FIFO, a device or a file over the size limit is refused
+        without waiting or reading it. Errors and warnings go to standard error as
+        file:line:column: path: message, with control characters escaped.
         """
 
     var files: [String] = []
@@ -33,18 +36,25 @@ struct ValidateCommand: Command {
         for file in files {
             var line = JSONLine()
             line.add("file", file)
+            if Self.isTheme(file) {
+                if !Self.validateTheme(file, line: line, json: json, context: context) { failures += 1 }
+                continue
+            }
             do {
                 let decoded = try Self.load(file, context: context)
+                let format = decoded.format
                 let haptic = decoded.pattern.events.filter(\.kind.isHaptic).count
                 let audio = decoded.pattern.events.count - haptic
                 if json {
                     line.add("valid", true)
+                    line.add("format", format.rawValue)
                     line.add("events", decoded.pattern.events.count)
                     line.add("warnings", decoded.warnings.count)
                     line.add("duration_s", decoded.pattern.duration, digits: 3)
                     context.console.line(line.text)
                 } else {
-                    context.console.line("\(PrintableText.escaped(file)): ok (\(haptic) haptic, \(audio) audio event\(audio == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s, \(decoded.warnings.count) warning\(decoded.warnings.count == 1 ? "" : "s"))")
+                    let kind = format == .ahap ? "" : format.displayName + ", "
+                    context.console.line("\(PrintableText.escaped(file)): ok (\(kind)\(haptic) haptic, \(audio) audio event\(audio == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s, \(decoded.warnings.count) warning\(decoded.warnings.count == 1 ? "" : "s"))")
                 }
             } catch {
                 failures += 1
@@ -57,6 +67,53 @@ struct ValidateCommand: Command {
             }
         }
         return failures == 0 ? ExitStatus.success : ExitStatus.failure
+    }
+
+    /// Whether `file` reads as a feedbackd theme; anything unreadable is left to the pattern path,
+    /// which reports why.
+    static func isTheme(_ file: String) -> Bool {
+        guard let bytes = try? FileDescriptor.readContents(ofFile: file, maximumSize: PatternLimits.default.maximumFileSize) else {
+            return false
+        }
+        return PatternFormat.recognize(bytes) == .feedbackdTheme
+    }
+
+    /// Decodes a theme and its parents and renders every event at the full level, as `play --theme`
+    /// and `convert --event` would; prints its line and returns whether it is valid.
+    static func validateTheme(_ file: String, line: JSONLine, json: Bool, context: CommandContext) -> Bool {
+        var line = line
+        do {
+            let theme = try FeedbackdTheme(contentsOf: file)
+            for warning in theme.warnings { context.console.errorLine(warning.description) }
+            let plans = theme.events.map { theme.plan(for: $0, level: .full) }
+            let felt = plans.filter { !$0.haptic.isEmpty }.count
+            if json {
+                line.add("valid", true)
+                line.add("format", PatternFormat.feedbackdTheme.rawValue)
+                line.add("name", theme.name)
+                line.add("parents", theme.chain.count - 1)
+                line.add("events", plans.count)
+                line.add("haptic_events", felt)
+                line.add("warnings", theme.warnings.count)
+                context.console.line(line.text)
+            } else {
+                let parents = theme.chain.dropFirst().map { "\"\(PrintableText.escaped($0.name))\"" }
+                context.console.line(
+                    "\(PrintableText.escaped(file)): ok (feedbackd theme \"\(PrintableText.escaped(theme.name))\""
+                        + (parents.isEmpty ? "" : " over \(parents.joined(separator: ", "))")
+                        + ", \(plans.count) event\(plans.count == 1 ? "" : "s"), \(felt) felt at full, "
+                        + "\(theme.warnings.count) warning\(theme.warnings.count == 1 ? "" : "s"))")
+            }
+            return true
+        } catch {
+            context.console.errorLine(error.description)
+            if json {
+                line.add("valid", false)
+                line.add("error", error.description)
+                context.console.line(line.text)
+            }
+            return false
+        }
     }
 
     /// Decodes `file` (its warnings printed as they are found) and loads its sound with the loader

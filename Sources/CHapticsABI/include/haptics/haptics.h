@@ -390,7 +390,7 @@ int haptics_device_set_motor_levels(haptics_engine *engine, int device_id, doubl
  * Pattern players
  */
 
-/* A loaded pattern (AHAP) and its playback state on every device. */
+/* A loaded pattern (AHAP or a .haptic clip) and its playback state on every device. */
 typedef struct haptics_player haptics_player;
 
 /* Dynamic parameters a player's pattern can be driven with at runtime. */
@@ -404,8 +404,9 @@ typedef enum haptics_parameter {
 } haptics_parameter;
 
 /*
- * haptics_player_new_from_file — reads a pattern file (AHAP) and its sounds (AudioCustom WAVs,
- * relative to the file's folder and confined to it) and makes its player. Files are untrusted:
+ * haptics_player_new_from_file — reads a pattern file (AHAP or a Meta Haptics Studio / Lofelt
+ * .haptic clip, told apart by content, not by name) and its sounds (AudioCustom WAVs, relative to
+ * the file's folder and confined to it) and makes its player. Files are untrusted:
  * size, time and memory are bounded, and a bad file is -EILSEQ with the located message in
  * haptics_last_error(). Other codes: -ENOENT, -EACCES, -EFBIG (over a limit or the sound budget),
  * -ENOSPC (the engine has no room for more players), -EINVAL. Blocks (reads and renders).
@@ -413,8 +414,8 @@ typedef enum haptics_parameter {
 int haptics_player_new_from_file(haptics_engine *engine, const char *path, haptics_player **player);
 
 /*
- * haptics_player_new_from_memory — the same from `size` bytes of AHAP text in memory (no sound:
- * its waveforms have no folder). `name` names it in error messages (may be NULL: "memory").
+ * haptics_player_new_from_memory — the same from `size` bytes of AHAP or .haptic text in memory (no
+ * sound: its waveforms have no folder). `name` names it in error messages (may be NULL: "memory").
  */
 int haptics_player_new_from_memory(haptics_engine *engine, const void *bytes, size_t size, const char *name,
                                    haptics_player **player);

@@ -1,0 +1,117 @@
+import HapticsPatterns
+import HapticsSystem
+
+/// `haptics convert`: reads a pattern file in any format it recognises by content and writes it as
+/// AHAP or as a `.haptic` clip, the output format chosen by the output file's extension.
+struct ConvertCommand: Command {
+    static let name = "convert"
+    static let abstract = "Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either."
+    static let usage = [
+        "convert <in> -o <out.ahap|out.haptic>",
+        "convert <theme.json> --event <name> [--level full|quiet|silent] -o <out.ahap|out.haptic>",
+    ]
+    static let options = [
+        HelpRow("<in>", "An AHAP file, a .haptic clip or a feedbackd theme, whatever its name."),
+        HelpRow("-o, --output <out>", "Where to write; .ahap writes AHAP, .haptic writes a clip."),
+        HelpRow("--event <name>", "The event of a feedbackd theme to convert (themes only): its vibrations at the level, felt together."),
+        HelpRow("--level <level>", "The feedbackd profile for --event: full (default), quiet or silent; a level plays its section and the quieter ones."),
+    ]
+    static let discussion = """
+        Warnings about the input go to standard error as file:line:column: path: message, and so
+        does what the output format cannot hold (a .haptic clip has no audio events). A clip holds
+        one envelope: the events of an AHAP file are flattened into it as they are felt, and come
+        back as events when the clip is read again (docs/formats.md has the mapping).
+        """
+
+    var input: String
+    var output: String
+    var event: String?
+    var level = FeedbackdLevel.full
+
+    init(arguments: [String]) throws(CommandLineError) {
+        var cursor = ArgumentCursor(arguments)
+        var input: String?
+        var output: String?
+        while let item = cursor.next() {
+            switch item {
+            case let .option("output", inline): output = try cursor.value(for: "output", inline: inline)
+            case .shortOption("o"): output = try cursor.value(for: "output", inline: nil)
+            case let .option("event", inline): event = try cursor.value(for: "event", inline: inline)
+            case let .option("level", inline):
+                let value = try cursor.value(for: "level", inline: inline)
+                guard let parsed = FeedbackdLevel(rawValue: value) else {
+                    throw .usage("--level must be full, quiet or silent, not '\(PrintableText.escaped(value))'")
+                }
+                level = parsed
+            case let .option(name, _): throw .usage("unknown option --\(name)")
+            case let .shortOption(letter): throw .usage("unknown option -\(letter)")
+            case let .positional(value):
+                guard input == nil else { throw .usage("unexpected argument '\(value)'") }
+                input = value
+            }
+        }
+        guard let input else { throw .usage("missing the file to convert") }
+        guard let output else { throw .usage("missing -o <out.ahap|out.haptic>") }
+        guard PatternFormat(outputPath: output) != nil else {
+            throw .usage("cannot tell the output format from '\(PrintableText.escaped(output))'; name it .ahap or .haptic")
+        }
+        self.input = input
+        self.output = output
+    }
+
+    func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptor.readContents(ofFile: input, maximumSize: PatternLimits.default.maximumFileSize)
+        } catch {
+            throw .failure("\(PrintableText.escaped(input)): \(error.description)")
+        }
+        let format = PatternFormat.recognize(bytes)
+        let decoded = try decode(bytes, format: format)
+        for warning in decoded.warnings { context.console.errorLine(warning.description) }
+        let outputFormat = PatternFormat(outputPath: output) ?? .ahap
+        let text: String
+        switch outputFormat {
+        case .hapticClip:
+            let encoder = HapticClipEncoder()
+            for omission in encoder.omissions(in: decoded.pattern) {
+                context.console.errorLine("\(PrintableText.escaped(output)): warning: left out \(omission); a .haptic clip cannot hold it")
+            }
+            text = encoder.encode(decoded.pattern)
+        case .ahap, .feedbackdTheme:
+            text = AHAPEncoder().encode(decoded.pattern)
+        }
+        try PlayCommand.write(text, to: output)
+        let haptic = decoded.pattern.events.filter(\.kind.isHaptic).count
+        context.console.line(
+            "\(PrintableText.escaped(input)) (\(format.displayName)) → \(PrintableText.escaped(output)) (\(outputFormat.displayName)): "
+                + "\(haptic) haptic event\(haptic == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s")
+        return ExitStatus.success
+    }
+
+    /// The pattern the input holds; a theme needs `--event`, other formats refuse it.
+    private func decode(_ bytes: [UInt8], format: PatternFormat) throws(CommandLineError) -> DecodedPattern {
+        switch format {
+        case .feedbackdTheme:
+            guard let event else {
+                throw .usage("\(PrintableText.escaped(input)) is a feedbackd theme: give --event <name> to convert one of its events")
+            }
+            // The theme's parents are looked up beside it, as `play --theme` does.
+            do {
+                let theme = try FeedbackdTheme(contentsOf: input)
+                return DecodedPattern(pattern: try theme.pattern(for: event, level: level), warnings: theme.warnings, format: .feedbackdTheme)
+            } catch {
+                throw .failure(error.description)
+            }
+        case .ahap, .hapticClip:
+            if event != nil {
+                throw .usage("--event picks an event of a feedbackd theme; \(PrintableText.escaped(input)) is \(format == .ahap ? "an" : "a") \(format.displayName)")
+            }
+            do {
+                return try decodePattern(bytes, fileName: input)
+            } catch {
+                throw .failure(error.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import HapticsPatterns
+import HapticsRendering
+import Testing
+@testable import HapticsCommandLine
+import HapticsTestSupport
+
+/// `convert` reads any format by content and writes the one the output's extension names.
+@Suite struct ConvertCommandTests {
+    static let clip = """
+        {
+          "version": { "major": 1, "minor": 0, "patch": 0 },
+          "signals": { "continuous": { "envelopes": {
+            "amplitude": [ { "time": 0, "amplitude": 0.5 }, { "time": 0.1, "amplitude": 0.5 },
+                           { "time": 0.1, "amplitude": 0, "emphasis": { "amplitude": 1, "frequency": 0.75 } } ],
+            "frequency": [ { "time": 0, "frequency": 0.25 } ]
+          } } }
+        }
+        """
+
+    @Test func aClipNamedLikeAnythingBecomesAHAP() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Self.clip, to: "clip.json")
+        let result = runTool("convert", folder.path + "/clip.json", "-o", folder.path + "/out.ahap")
+        #expect(result.status == 0)
+        #expect(result.error == "")
+        #expect(result.output == "\(folder.path)/clip.json (.haptic clip) → \(folder.path)/out.ahap (AHAP): 2 haptic events, 0.1 s\n")
+        let written = try String(contentsOfFile: folder.path + "/out.ahap", encoding: .utf8)
+        #expect(try AHAPDecoder().decode(written, fileName: "out.ahap").pattern.events == [
+            PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.1, parameters: EventParameters(hapticIntensity: 0.5, hapticSharpness: 0.25)),
+            PatternEvent(kind: .hapticTransient, time: 0.1, parameters: EventParameters(hapticIntensity: 1, hapticSharpness: 0.75)),
+        ])
+    }
+
+    @Test(arguments: Feedback.vocabulary.map(\.canonicalFileName))
+    func canonicalPatternsSurviveAHAPToClipToAHAP(_ name: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = Repository.root + "/Patterns/" + name
+        #expect(runTool("convert", source, "-o", folder.path + "/p.haptic").status == 0)
+        #expect(runTool("convert", folder.path + "/p.haptic", "-o", folder.path + "/back.ahap").status == 0)
+        let original = try decodePattern(contentsOf: source).pattern
+        let back = try decodePattern(contentsOf: folder.path + "/back.ahap").pattern
+        try #require(back.events.count == original.events.count)
+        for (was, now) in zip(original.events, back.events) {
+            #expect(now.kind == was.kind)
+            #expect(abs(now.time - was.time) <= 0.001 && abs(now.resolvedDuration - was.resolvedDuration) <= 0.001)
+            #expect(abs(now.parameters.resolvedIntensity - was.parameters.resolvedIntensity) <= 1.0 / 255)
+            #expect(abs(now.parameters.resolvedSharpness - was.parameters.resolvedSharpness) <= 1.0 / 255)
+        }
+    }
+
+    @Test func whatAClipCannotHoldIsReported() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient"}}, {"Event": {"Time": 0, "EventType": "AudioContinuous", "EventDuration": 0.2}}]}"#, to: "in.ahap")
+        let result = runTool("convert", folder.path + "/in.ahap", "--output=" + folder.path + "/out.haptic")
+        #expect(result.status == 0)
+        #expect(result.error == "\(folder.path)/out.haptic: warning: left out 1 audio event; a .haptic clip cannot hold it\n")
+    }
+
+    @Test func inputErrorsAreLocatedAndNothingIsWritten() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(#"{"version": {"major": 3}, "signals": {}}"#, to: "new.haptic")
+        let result = runTool("convert", folder.path + "/new.haptic", "-o", folder.path + "/out.ahap")
+        #expect(result.status == 1)
+        #expect(result.error == "haptics convert: \(folder.path)/new.haptic:1:23: version.major: unsupported major version 3; this reader supports version 1 clips\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.ahap"))
+    }
+
+    @Test func aThemeNeedsAnEvent() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(#"{"name": "default", "profiles": []}"#, to: "theme.json")
+        let result = runTool("convert", folder.path + "/theme.json", "-o", folder.path + "/out.ahap")
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("haptics convert: \(folder.path)/theme.json is a feedbackd theme: give --event <name> to convert one of its events."))
+    }
+
+    @Test func usageErrors() {
+        #expect(runTool("convert").error == "haptics convert: missing the file to convert. See 'haptics convert --help'.\n")
+        #expect(runTool("convert", "a.ahap").error == "haptics convert: missing -o <out.ahap|out.haptic>. See 'haptics convert --help'.\n")
+        #expect(runTool("convert", "a.ahap", "-o", "b.json").error
+            == "haptics convert: cannot tell the output format from 'b.json'; name it .ahap or .haptic. See 'haptics convert --help'.\n")
+        #expect(runTool("convert", "a.ahap", "-o", "b.json").status == 64)
+    }
+
+    @Test func validateAcceptsClips() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Self.clip, to: "clip.haptic")
+        let text = runTool("validate", folder.path + "/clip.haptic")
+        #expect(text.status == 0)
+        #expect(text.output == "\(folder.path)/clip.haptic: ok (.haptic clip, 2 haptic, 0 audio events, 0.1 s, 0 warnings)\n")
+        let json = runTool("validate", "--json", folder.path + "/clip.haptic")
+        #expect(json.output == #"{"file":"\#(folder.path)/clip.haptic","valid":true,"format":"haptic","events":2,"warnings":0,"duration_s":0.1}"# + "\n")
+    }
+
+    @Test func playSendsWhatAClipRendersTo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Self.clip, to: "buzz.haptic")
+        let result = runTool("play", folder.path + "/buzz.haptic", "--profile", "dualsense", "--json")
+        #expect(result.status == 0)
+        let pattern = try HapticClipDecoder().decode(Self.clip, fileName: "buzz.haptic").pattern
+        let program = Renderer(profile: .dualSense).render(pattern)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let commands = lines.dropLast().map { String($0[$0.range(of: #""command""#)!.lowerBound...]) }
+        var expected = program.commands.map { timed -> String in
+            var line = JSONLine()
+            timed.command.addFields(to: &line)
+            return String(line.text.dropFirst())
+        }
+        expected.append(#""command":"stop"}"#)   // the engine's own stop when it shuts down
+        #expect(commands == expected)
+    }
+
+    @Test func helpMatchesTheCommand() {
+        #expect(runTool("convert", "--help").output == """
+            OVERVIEW: Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either.
+
+            USAGE:
+              haptics convert <in> -o <out.ahap|out.haptic>
+              haptics convert <theme.json> --event <name> [--level full|quiet|silent] -o <out.ahap|out.haptic>
+
+            ARGUMENTS AND OPTIONS:
+              <in>                An AHAP file, a .haptic clip or a feedbackd theme, whatever its name.
+              -o, --output <out>  Where to write; .ahap writes AHAP, .haptic writes a clip.
+              --event <name>      The event of a feedbackd theme to convert (themes only): its vibrations at the level, felt together.
+              --level <level>     The feedbackd profile for --event: full (default), quiet or silent; a level plays its section and the quieter ones.
+              -h, --help          Show this help.
+
+            Warnings about the input go to standard error as file:line:column: path: message, and so
+            does what the output format cannot hold (a .haptic clip has no audio events). A clip holds
+            one envelope: the events of an AHAP file are flattened into it as they are felt, and come
+            back as events when the clip is read again (docs/formats.md has the mapping).
+
+            """)
+    }
+}
