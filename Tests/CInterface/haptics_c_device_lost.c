@@ -16,19 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-static int checks;
-static int failures;
-
-#define CHECK_INT(actual, expected)                                                       \
-    do {                                                                                  \
-        long long a_ = (long long)(actual), e_ = (long long)(expected);                   \
-        checks++;                                                                         \
-        if (a_ != e_) {                                                                   \
-            failures++;                                                                   \
-            fprintf(stderr, "%s:%d: %s is %lld, expected %lld\n", __FILE__, __LINE__,     \
-                    #actual, a_, e_);                                                     \
-        }                                                                                 \
-    } while (0)
+#include "checks.h"
 
 static void sleep_ms(long milliseconds) {
     struct timespec pause;
