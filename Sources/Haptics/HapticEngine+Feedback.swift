@@ -126,12 +126,20 @@ extension HapticEngine {
             // and the device's gain scale the level in steps, as `prepare` uploaded it. Every
             // factor is finite in 0…1, so the level is never refused.
             let level = Self.level(step: step, gain: gain * deviceGain, hardwareGain: slot.hardwareGain)
-            guard (try? scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start)) == true,
-                  scheduler.start(slot.player, at: start)
-            else { return .notPlayed(.queueFull) }
+            // Queued without waking the realtime thread: the pass below plays them.
+            guard (try? scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start,
+                                               route: .immediate)) == true,
+                  scheduler.start(slot.player, at: start, tag: 0, route: .immediate)
+            else {
+                scheduler.processImmediately()
+                return .notPlayed(.queueFull)
+            }
             scheduled = true
             reachedReal = reachedReal || real
         }
+        // The starts due now reach their devices from this thread (one write each, for a prepared
+        // level) unless another thread is processing; the realtime thread keeps what is timed.
+        if scheduled { scheduler.processImmediately() }
         guard scheduled else { return .notPlayed(.unsupported) }
         entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
         return reachedReal ? .scheduled(feltAt: felt) : .notPlayed(.noRealDevice)

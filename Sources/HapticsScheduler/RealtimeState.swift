@@ -14,4 +14,7 @@ struct RealtimeState {
     /// Player slots with a runtime curve bound (any order).
     var curvePlayers: UnsafeMutablePointer<Int>
     var curvePlayerCount = 0
+    /// Whether the pass running now runs on a caller's thread (``Scheduler/processImmediately()``)
+    /// rather than the realtime thread's: its outputs are written from the caller's thread.
+    var onCallerThread = false
 }

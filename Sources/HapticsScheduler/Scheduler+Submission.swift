@@ -59,13 +59,15 @@ extension Scheduler {
     /// command. Other parameters concern audio or envelopes, which are rendered before scheduling:
     /// they are accepted and have no effect here. Any finite value is accepted: an intensity factor
     /// below 0 counts as 0, and each re-mapped intensity and sharpness is clamped to 0…1. Returns
-    /// `false` (and counts a drop) when the queue is full.
+    /// `false` (and counts a drop) when the queue is full. With the ``SubmissionRoute/immediate``
+    /// route the realtime thread is not woken: call ``processImmediately()`` after.
     ///
     /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `value` is NaN or infinite;
     ///   nothing is submitted.
     @discardableResult
     public func setParameter(
-        _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant
+        _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant,
+        route: SubmissionRoute = .queued
     ) throws(SchedulerError) -> Bool {
         guard value.isFinite else { throw .invalidParameterValue(id, value) }
         let kind: SchedulerCommand.Kind
@@ -74,7 +76,7 @@ extension Scheduler {
         case .hapticSharpnessControl: kind = .setSharpness
         default: kind = .otherParameter
         }
-        return submit(kind, player: player, at: instant, value: value)
+        return submit(kind, player: player, at: instant, value: value, route: route)
     }
 
     /// Stops every player at `instant` and sends `.stop` to every channel. Returns `false` (and counts
@@ -122,20 +124,20 @@ extension Scheduler {
 
     func submit(
         _ kind: SchedulerCommand.Kind, player: PlayerID, at instant: MonotonicInstant,
-        argument: Int64 = 0, value: Double = 0
+        argument: Int64 = 0, value: Double = 0, route: SubmissionRoute = .queued
     ) -> Bool {
         push(SchedulerCommand(
             kind: kind, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value))
+            time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value), route: route)
     }
 
-    func push(_ command: SchedulerCommand) -> Bool {
+    func push(_ command: SchedulerCommand, route: SubmissionRoute = .queued) -> Bool {
         guard queue.push(command) else {
             droppedCount.add(1, ordering: .relaxed)
             return false
         }
         submittedCount.add(1, ordering: .relaxed)
-        wakeRealtimeThread()
+        if route == .queued { wakeRealtimeThread() }
         return true
     }
 

@@ -51,6 +51,14 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// Processing passes completed so far, so the control side can tell when a pass that began
     /// after some change of its own has ended (``ProcessingMark``).
     let completedPassCount = Atomic<UInt64>(0)
+    /// The next instant the latest processing pass found due (`.max`: nothing), whichever thread
+    /// ran it: what the realtime thread waits for.
+    let nextDeadline = Atomic<Int64>(.max)
+    /// Set while the realtime thread waits for a caller's pass to end (``processImmediately()``).
+    let awaitsHandOver = Atomic<Bool>(false)
+    /// Set once the realtime thread has been told to stop: callers no longer process on their
+    /// own threads, so nothing plays after its last pass silenced every channel.
+    let immediateClosed = Atomic<Bool>(false)
 
     // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
     let wakeWord: UnsafeMutablePointer<UInt32>
@@ -71,6 +79,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let traceOverflowCount = Atomic<Int>(0)
     let droppedCurveCount = Atomic<Int>(0)
     let lostEndingCount = Atomic<Int>(0)
+    let immediatePassCount = Atomic<Int>(0)
+    let immediateFallbackCount = Atomic<Int>(0)
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
     /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
@@ -166,6 +176,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             droppedCurves: droppedCurveCount.load(ordering: .relaxed),
             lostEndings: lostEndingCount.load(ordering: .relaxed),
             heldCurves: curves.heldCount,
+            immediatePasses: immediatePassCount.load(ordering: .relaxed),
+            immediateFallbacks: immediateFallbackCount.load(ordering: .relaxed),
             realtimeThread: grant)
     }
 
