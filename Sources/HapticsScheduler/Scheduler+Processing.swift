@@ -27,6 +27,7 @@ extension Scheduler {
     /// `nextDeadline` for the realtime thread's wait.
     func processPass() -> Int64 {
         let next = processDue()
+        pendingHasRoom.store(realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, ordering: .releasing)
         nextDeadline.store(next, ordering: .sequentiallyConsistent)
         return next
     }
@@ -68,9 +69,11 @@ extension Scheduler {
         }
     }
 
-    /// Whether submissions wait in the queue that the processing side can take now.
+    /// Whether submissions wait in the queue that the processing side can take now. Read by the
+    /// realtime thread between passes, when a caller may own the pending list: its room is the
+    /// one the latest pass published.
     var hasWaitingSubmissions: Bool {
-        realtime.pointee.pendingCount < realtime.pointee.pendingCapacity && queue.hasPublishedElement
+        pendingHasRoom.load(ordering: .acquiring) && queue.hasPublishedElement
     }
 
     // MARK: Submissions

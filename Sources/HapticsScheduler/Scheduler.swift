@@ -54,6 +54,9 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// The next instant the latest processing pass found due (`.max`: nothing), whichever thread
     /// ran it: what the realtime thread waits for.
     let nextDeadline = Atomic<Int64>(.max)
+    /// Whether the pending list had room after the latest pass: the realtime thread's check for
+    /// waiting submissions, which must not read the list a caller's pass may be changing.
+    let pendingHasRoom = Atomic<Bool>(true)
     /// Set while the realtime thread waits for a caller's pass to end (``processImmediately()``).
     let awaitsHandOver = Atomic<Bool>(false)
     /// Set once the realtime thread has been told to stop: callers no longer process on their

@@ -217,7 +217,8 @@ struct ImmediateProcessingTests {
 
     @Test("concurrent callers and the realtime thread never write one output at once, and nothing is lost")
     func concurrentCallersKeepOneWriterPerOutput() throws {
-        let scheduler = Scheduler(clock: SystemMonotonicClock())
+        // Room for every submission at once: what is tested is who writes, not back-pressure.
+        let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(queueCapacity: 4_096))
         let outputs = (0..<4).map { _ in WitnessActuator() }
         let channels = try outputs.map { try scheduler.addChannel(output: $0, profile: testRumble, policy: .mix) }
         let program = try scheduler.load(rumbleProgram([(0, 100, 200), (300_000, 300, 400)], duration: 600_000))
