@@ -193,7 +193,7 @@ func measureEngineTriggers(_ played: EngineFeedbackTrigger.Case, traced: TraceWi
         ioctls = decimal(Double(traced.byName["ioctl", default: 0]) / Double(traced.windows))
         summary = "\(traced.total) system calls in \(traced.windows) triggers (\(traced.summary)) = \(syscalls) per trigger, \(ioctls) ioctls"
     }
-    print("engine, prepared impact at \(played.name) (game call + processing pass): \(summary); "
+    print("engine, prepared impact at \(played.name) (the game's call, which plays it on its thread): \(summary); "
         + "\(prepared) of \(count) triggers from a prepared effect, \(streamed) uploads on the realtime path, "
         + "\(uploads) uploads at prepare; heap allocations \(allocations) (targets: 1 system call, 0 ioctls, 0 allocations)")
     return [
