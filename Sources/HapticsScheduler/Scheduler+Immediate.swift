@@ -43,14 +43,16 @@ extension Scheduler {
         realtime.pointee.onCallerThread = true
         let next = processPass()
         realtime.pointee.onCallerThread = false
+        // The parked realtime thread waits for the deadline it read (`before`, or `next` if it read
+        // after this pass): one sooner moves its wake timer — no wake now, no context switch while
+        // the device driver still has the trigger to send. Armed while this pass owns processing,
+        // so that arms follow the order of the passes.
+        if next < before { bringRealtimeDeadlineForward(to: next) }
         endProcessing()
         immediatePassCount.add(1, ordering: .relaxed)
-        // The realtime thread waits for the deadline it read (`before`, or `next` if it read after
-        // this pass), or for this pass to end. Either it sees `processing` free after announcing
-        // its wait, or this side sees the announcement here and wakes it.
-        if next < before || awaitsHandOver.load(ordering: .sequentiallyConsistent) {
-            wakeRealtimeThread()
-        }
+        // The realtime thread may be waiting for this pass to end: either it sees `processing`
+        // free after announcing its wait, or this side sees the announcement here and wakes it.
+        if awaitsHandOver.load(ordering: .sequentiallyConsistent) { wakeRealtimeThread() }
         return .processedHere
     }
 
@@ -71,7 +73,7 @@ extension Scheduler {
         awaitsHandOver.store(true, ordering: .sequentiallyConsistent)
         CHapticsSystem_parkBegin(wakeWord)
         if processing.load(ordering: .sequentiallyConsistent) {
-            _ = CHapticsSystem_futexWaitUntil(wakeWord, 1, -1)
+            waitParked(until: .max) { processing.load(ordering: .sequentiallyConsistent) }
         }
         CHapticsSystem_parkEnd(wakeWord)
         awaitsHandOver.store(false, ordering: .sequentiallyConsistent)

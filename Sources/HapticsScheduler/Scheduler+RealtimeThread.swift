@@ -74,9 +74,9 @@ extension Scheduler where Clock == SystemMonotonicClock {
                 continue
             }
             // The latest pass's deadline, this thread's or a caller's since: a caller whose pass
-            // brought it forward after this read sees the parked mark and wakes the wait.
+            // brings it forward after this read sees the parked mark and moves the wake timer.
             let next = nextDeadline.load(ordering: .sequentiallyConsistent)
-            _ = CHapticsSystem_futexWaitUntil(wakeWord, 1, next == .max ? -1 : next)
+            waitParked(until: next) { nextDeadline.load(ordering: .sequentiallyConsistent) >= next }
             CHapticsSystem_parkEnd(wakeWord)
             wakeUpCount.add(1, ordering: .relaxed)
         }

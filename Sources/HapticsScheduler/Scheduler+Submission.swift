@@ -143,6 +143,36 @@ extension Scheduler {
 
     /// Wakes the realtime thread if it is parked; a fence and one load otherwise.
     func wakeRealtimeThread() {
-        _ = CHapticsSystem_wakeIfParked(wakeWord)
+        if wakeTimer >= 0 {
+            _ = CHapticsSystem_wakeTimerIfParked(wakeWord, wakeTimer)
+        } else {
+            _ = CHapticsSystem_wakeIfParked(wakeWord)
+        }
+    }
+
+    /// Blocks a thread that has announced its park (`CHapticsSystem_parkBegin`) until `deadline`
+    /// (`.max`: none) or a wake, unless `stillWaits` says otherwise once the deadline is armed.
+    func waitParked(until deadline: Int64, stillWaits: () -> Bool) {
+        let limit = deadline == .max ? -1 : deadline
+        guard wakeTimer >= 0 else {
+            _ = CHapticsSystem_futexWaitUntil(wakeWord, 1, limit)
+            return
+        }
+        _ = CHapticsSystem_armWakeTimer(wakeTimer, limit)
+        // Arming reset any expiry: a wake that came before it cleared the mark, and a caller's pass
+        // may have brought the deadline forward before the arm; either way, look again instead.
+        guard CHapticsSystem_isParked(wakeWord) != 0, stillWaits() else { return }
+        _ = CHapticsSystem_waitWakeTimer(wakeTimer)
+    }
+
+    /// Moves a parked realtime thread's wake-up forward to `deadline` without waking it now (with
+    /// the wake timer; a wake otherwise). Called by a caller's pass, which still owns processing,
+    /// so that passes arm the timer in the order they ran.
+    func bringRealtimeDeadlineForward(to deadline: Int64) {
+        guard wakeTimer >= 0 else {
+            wakeRealtimeThread()
+            return
+        }
+        if CHapticsSystem_isParked(wakeWord) != 0 { _ = CHapticsSystem_armWakeTimer(wakeTimer, deadline) }
     }
 }

@@ -1,3 +1,5 @@
+import CHapticsSystem
+import Glibc
 import Synchronization
 import HapticsRendering
 import HapticsSystem
@@ -65,6 +67,10 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
 
     // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
     let wakeWord: UnsafeMutablePointer<UInt32>
+    /// The timerfd the parked thread blocks on (`CHapticsSystem_makeWakeTimer`), so that a caller's
+    /// pass can move its deadline forward without waking it now; negative (the errno) when none
+    /// could be made, and the thread waits on `wakeWord` with a futex instead.
+    let wakeTimer: Int32
     let running = Atomic<Bool>(false)
 
     // Statistics.
@@ -129,6 +135,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
 
         wakeWord = .allocate(capacity: 1)
         wakeWord.initialize(to: 0)
+        wakeTimer = CHapticsSystem_makeWakeTimer()
     }
 
     deinit {
@@ -158,6 +165,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         publications.deinitialize(count: configuration.maximumPlayers * Self.publicationStride)
         publications.deallocate()
         wakeWord.deallocate()
+        if wakeTimer >= 0 { _ = close(wakeTimer) }
     }
 
     /// A snapshot of the counters. Control side.

@@ -84,29 +84,35 @@ final class Peers {
     }
 }
 
-/// Waits for the pad's output reports: the first that moves a motor after `seen`, then the one that
-/// stops both again.
+/// Waits for the pad's output reports: the driver's worker sends the motor levels it holds when it
+/// runs, so a stop written before it ran would hide the play. Each trigger waits for the report
+/// that moves a motor, then stops, then waits for the one that stops both.
 struct WireWatch {
     let pad: VirtualDualSense
     /// Output reports received before the next trigger.
     var seen: Int
 
-    /// The instant the first report after `seen` that moves a motor arrived, once one that stops
-    /// both came after it.
-    mutating func motorsOnThenOff() -> Int64 {
-        let reports = pad.waitForOutputReports(timeout: .seconds(10)) { reports in
-            guard let on = reports.indices.dropFirst(seen).first(where: { reports[$0].setsMotors && reports[$0].movesMotor }) else {
-                return false
-            }
-            return reports[(on + 1)...].contains { $0.setsMotors && !$0.movesMotor }
+    /// The instant the first motor report after `seen` that matches `moving` arrived.
+    mutating func next(moving: Bool) -> Int64 {
+        func match(_ reports: [DualSenseOutputReport]) -> Int? {
+            reports.indices.dropFirst(seen).first { reports[$0].setsMotors && reports[$0].movesMotor == moving }
         }
-        guard let on = reports.indices.dropFirst(seen).first(where: { reports[$0].setsMotors && reports[$0].movesMotor }),
-              let off = reports.indices.dropFirst(on + 1).first(where: { reports[$0].setsMotors && !reports[$0].movesMotor })
-        else {
-            benchFailure("the pad did not receive a motor report and a stop after the trigger: \(reports.dropFirst(seen).map { Array($0.bytes.prefix(5)) })")
+        let reports = pad.waitForOutputReports(timeout: .seconds(10)) { match($0) != nil }
+        guard let found = match(reports) else {
+            benchFailure("the pad received no motor report \(moving ? "moving a motor" : "stopping both") after the trigger: \(reports.dropFirst(seen).map { Array($0.bytes.prefix(5)) })")
         }
-        seen = off + 1
-        return reports[on].receivedAt.nanoseconds
+        seen = found + 1
+        return reports[found].receivedAt.nanoseconds
+    }
+
+    /// Runs `peer`'s trigger and stop, and returns the nanoseconds from its call to the report that
+    /// moved a motor.
+    mutating func measure(_ peer: PeerTrigger) -> Int64 {
+        let start = peer.trigger()
+        let arrival = next(moving: true)
+        peer.stop()
+        _ = next(moving: false)
+        return arrival - start
     }
 }
 
@@ -137,11 +143,7 @@ func runPeersBenchmark() {
     }
     let triggers = peers.all
     var watch = WireWatch(pad: pad, seen: pad.outputReports.count)
-    func once(_ peer: PeerTrigger) -> Int64 {
-        let start = peer.trigger()
-        peer.stop()
-        return watch.motorsOnThenOff() - start
-    }
+    func once(_ peer: PeerTrigger) -> Int64 { watch.measure(peer) }
     let blocks = 6
     let perBlock = 20
     for peer in triggers {
@@ -213,8 +215,9 @@ func runPeersWindow(triggers: Int) {
                 CBenchSupport_markTrace(traceMarker("begin", peer.key))
                 _ = peer.trigger()
                 CBenchSupport_markTrace(traceMarker("end", peer.key))
+                _ = watch.next(moving: true)
                 peer.stop()
-                _ = watch.motorsOnThenOff()
+                _ = watch.next(moving: false)
             }
         }
     } catch {

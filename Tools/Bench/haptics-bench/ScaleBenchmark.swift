@@ -79,6 +79,7 @@ func runScaleBenchmark() {
             players.append(try scheduler.makePlayer(program: loaded, channel: channel))
         }
         try scheduler.startRealtimeThread()
+        progress("scale: \(devices) pads prepared")
     } catch {
         benchFailure("cannot set up \(devices) pads: \(error)")
     }
@@ -107,6 +108,7 @@ func runScaleBenchmark() {
                                        scheduler.configuration.realtimePriority, buffer.baseAddress! + block * perBlock)
         }
         precondition(result == 0, "the baseline thread could not start: \(result)")
+        progress("scale: block \(block + 1) of \(blocks) done")
     }
     scheduler.stopRealtimeThread()
 
@@ -142,4 +144,9 @@ func runScaleBenchmark() {
         ("ratio_p99", decimal(ratio)),
         ("rt_cpu_percent", decimal(cpuPercent, 1)),
     ]))
+}
+
+/// A progress line on stderr (the guest's console), so a slow run shows where it is.
+func progress(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
 }
