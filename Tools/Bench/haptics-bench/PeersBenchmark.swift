@@ -106,13 +106,14 @@ struct WireWatch {
     }
 
     /// Runs `peer`'s trigger and stop, and returns the nanoseconds from its call to the report that
-    /// moved a motor.
-    mutating func measure(_ peer: PeerTrigger) -> Int64 {
+    /// moved a motor, and from its call to its return.
+    mutating func measure(_ peer: PeerTrigger) -> (wire: Int64, call: Int64) {
         let start = peer.trigger()
+        let returned = SystemMonotonicClock().now().nanoseconds
         let arrival = next(moving: true)
         peer.stop()
         _ = next(moving: false)
-        return arrival - start
+        return (arrival - start, returned - start)
     }
 }
 
@@ -143,18 +144,23 @@ func runPeersBenchmark() {
     }
     let triggers = peers.all
     var watch = WireWatch(pad: pad, seen: pad.outputReports.count)
-    func once(_ peer: PeerTrigger) -> Int64 { watch.measure(peer) }
+    func once(_ peer: PeerTrigger) -> (wire: Int64, call: Int64) { watch.measure(peer) }
     let blocks = 6
     let perBlock = 20
     for peer in triggers {
         for _ in 0..<5 { _ = once(peer) }
     }
     var latency = [[Int64]](repeating: [], count: triggers.count)
+    var calls = [[Int64]](repeating: [], count: triggers.count)
     for block in 0..<blocks {
         // Each block visits the peers in another order, so that none always follows the same one.
         for offset in 0..<triggers.count {
             let index = (block + offset) % triggers.count
-            for _ in 0..<perBlock { latency[index].append(once(triggers[index])) }
+            for _ in 0..<perBlock {
+                let measured = once(triggers[index])
+                latency[index].append(measured.wire)
+                calls[index].append(measured.call)
+            }
         }
     }
     let rawP50 = percentile(latency[0].sorted(), 0.5)
@@ -164,14 +170,17 @@ func runPeersBenchmark() {
         let sorted = latency[index].sorted()
         let p50 = percentile(sorted, 0.5)
         let p99 = percentile(sorted, 0.99)
-        let calls = traced.map { decimal(Double($0[index].total) / Double(max(1, $0[index].windows))) } ?? "null"
+        let syscalls = traced.map { decimal(Double($0[index].total) / Double(max(1, $0[index].windows))) } ?? "null"
         let summary = traced.map { " (\($0[index].summary))" } ?? ""
+        let callP50 = percentile(calls[index].sorted(), 0.5)
         print("  \(peer.name): p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, max \(microseconds(sorted.last!)) µs, "
-            + "\(decimal(Double(p50) / Double(max(1, rawP50)))) × raw C at p50; \(calls) system calls per trigger\(summary)")
+            + "\(decimal(Double(p50) / Double(max(1, rawP50)))) × raw C at p50; the call itself p50 \(microseconds(callP50)) µs; "
+            + "\(syscalls) system calls per trigger\(summary)")
         entries.append((peer.key, jsonObject([
             ("call_to_wire_p50_us", microseconds(p50)),
             ("call_to_wire_p99_us", microseconds(p99)),
-            ("syscalls_per_trigger", calls),
+            ("call_p50_us", microseconds(callP50)),
+            ("syscalls_per_trigger", syscalls),
             ("ratio_p50_to_raw_c", decimal(Double(p50) / Double(max(1, rawP50)))),
         ])))
     }
