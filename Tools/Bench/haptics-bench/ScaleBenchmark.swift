@@ -154,7 +154,7 @@ func runScaleBenchmark() {
     print("C timer loop wake-up lateness: p50 \(microseconds(baselineP50)) µs, p99 \(microseconds(baselineP99)) µs, max \(microseconds(baselineSorted.last ?? 0)) µs")
     print("ratio_p99 (scheduler / C loop): \(decimal(ratio)) (target ≤ 1.2)")
     print("realtime thread CPU: \(decimal(cpuPercent, 1)) % of the engine blocks' wall time; SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused (\($0))" } ?? "granted"); \(statistics.wakeUps) wake-ups")
-    print("note: QEMU TCG guest: each write costs tens of microseconds of emulated CPU, and one thread makes all 32 per millisecond.")
+    print("note: QEMU TCG guest: each write costs tens of microseconds of emulated CPU, and one thread makes every pad's write each millisecond.")
     print(jsonObject([
         ("devices", String(devices)),
         ("rate_hz", String(1_000_000_000 / period)),
