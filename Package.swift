@@ -71,7 +71,10 @@ let package = Package(
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),
 
         // Benchmarks (not tests): `Tools/bench <name>`.
-        .target(name: "CBenchSupport", path: "Tools/Bench/CBenchSupport"),
+        // Links Debian's libSDL2 (and libudev, which SDL loads) for the peers benchmark
+        // (`Tools/install-deps libsdl2-dev`).
+        .target(name: "CBenchSupport", path: "Tools/Bench/CBenchSupport",
+                linkerSettings: [.linkedLibrary("SDL2"), .linkedLibrary("udev")]),
         .executableTarget(
             name: "haptics-bench",
             dependencies: ["HapticsCommandLine", "Haptics", "HapticsC", "CHapticsABI", "HapticsVirtualDevices", "CBenchSupport", "CEvdev"],

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,6 +89,41 @@ int CHapticsSystem_wakeIfParked(uint32_t *word) {
     if (__atomic_exchange_n(word, 0u, __ATOMIC_SEQ_CST) == 0) return 0;
     syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
     return 1;
+}
+
+int CHapticsSystem_makeWakeTimer(void) {
+    int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+    return fd >= 0 ? fd : -errno;
+}
+
+int CHapticsSystem_armWakeTimer(int fd, int64_t deadline) {
+    struct itimerspec setting = { 0 };
+    if (deadline >= 0) {
+        setting.it_value = CHapticsSystem_timespec(deadline);
+        // An all-zero it_value disarms: the earliest instant that still expires is 1 ns.
+        if (setting.it_value.tv_sec == 0 && setting.it_value.tv_nsec == 0) setting.it_value.tv_nsec = 1;
+    }
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &setting, NULL) == 0 ? 0 : errno;
+}
+
+int CHapticsSystem_waitWakeTimer(int fd) {
+    uint64_t expirations;
+    ssize_t result = read(fd, &expirations, sizeof expirations);
+    if (result == (ssize_t)sizeof expirations) return 0;
+    return (result < 0 && errno != EINTR) ? errno : 0;
+}
+
+int CHapticsSystem_wakeTimerIfParked(uint32_t *word, int fd) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0) return 0;
+    if (__atomic_exchange_n(word, 0u, __ATOMIC_SEQ_CST) == 0) return 0;
+    CHapticsSystem_armWakeTimer(fd, 0);
+    return 1;
+}
+
+int CHapticsSystem_isParked(uint32_t *word) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return __atomic_load_n(word, __ATOMIC_SEQ_CST) != 0;
 }
 
 int CHapticsSystem_ioctlPointer(int fd, unsigned long request, void *argument) {

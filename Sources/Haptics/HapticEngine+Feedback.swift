@@ -6,7 +6,11 @@ extension HapticEngine {
     /// Plays a vocabulary item: as soon as the devices allow, or with its felt onset at `feltAt`.
     ///
     /// The item's program is already loaded; this costs two lock-free submissions per output
-    /// (intensity, start) and never blocks.
+    /// (intensity, start) and never blocks. A play due now is written to the devices from the
+    /// calling thread before this returns (a prepared item: one `write()` per device) unless another
+    /// thread is processing at that moment, when the realtime thread plays it; what is timed (the
+    /// item's later steps and its stop, a later `feltAt`) stays with the realtime thread
+    /// (`Scheduler.processImmediately()`).
     ///
     /// An impact's intensity is clamped to 0…1 and played in steps of `intensityStep` (1/16,
     /// nearest; 0.7 plays as 0.6875), so that a prepared impact is one `write()` at any intensity
@@ -127,12 +131,20 @@ extension HapticEngine {
             // and the device's gain scale the level in steps, as `prepare` uploaded it. Every
             // factor is finite in 0…1, so the level is never refused.
             let level = Self.level(step: step, gain: gain * deviceGain, hardwareGain: slot.hardwareGain)
-            guard (try? scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start)) == true,
-                  scheduler.start(slot.player, at: start)
-            else { return .notPlayed(.queueFull) }
+            // Queued without waking the realtime thread: the pass below plays them.
+            guard (try? scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start,
+                                               route: .immediate)) == true,
+                  scheduler.start(slot.player, at: start, tag: 0, route: .immediate)
+            else {
+                scheduler.processImmediately()
+                return .notPlayed(.queueFull)
+            }
             scheduled = true
             reachedReal = reachedReal || real
         }
+        // The starts due now reach their devices from this thread (one write each, for a prepared
+        // level) unless another thread is processing; the realtime thread keeps what is timed.
+        if scheduled { scheduler.processImmediately() }
         guard scheduled else { return .notPlayed(.unsupported) }
         entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
         return reachedReal ? .scheduled(feltAt: felt) : .notPlayed(.noRealDevice)

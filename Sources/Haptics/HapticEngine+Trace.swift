@@ -102,7 +102,11 @@ extension HapticEngine {
             log.overLimit += max(0, drained.count - room)
             for (channel, device) in traceDevices() { log.devices[channel] = device }
             for record in drained where record.thread != 0 && log.threadNames[record.thread] == nil {
-                if let name = ThreadIdentity.name(of: record.thread) { log.threadNames[record.thread] = name }
+                // The realtime thread may have ended (the engine stopped) before its records came here.
+                let realtime = scheduler.realtimeThread
+                if let name = ThreadIdentity.name(of: record.thread) ?? (record.thread == realtime.id ? realtime.name : nil) {
+                    log.threadNames[record.thread] = name
+                }
             }
         }
     }

@@ -187,14 +187,17 @@ public final class HapticPatternPlayer: Sendable {
                 let start = onset - output.program.leadTime
                 // The gain is finite in 0…1, so the level is never refused.
                 let level = output.hardwareGain ? 1 : engine.gain * engine.roster.gain(output.channel.rawValue)
-                guard (try? engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start)) == true,
-                      engine.scheduler.start(output.player, at: start, tag: tag)
+                guard (try? engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start,
+                                                          route: .immediate)) == true,
+                      engine.scheduler.start(output.player, at: start, tag: tag, route: .immediate)
                 else {
                     haptics = .notPlayed(.queueFull)
                     break
                 }
                 started += 1
             }
+            // A start due now plays from this thread unless another thread is processing.
+            engine.scheduler.processImmediately()
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
         }
         // Under the loop lock, so that a housekeeping renewal of the previous start's passes is

@@ -1,7 +1,8 @@
 import HapticsRendering
 import HapticsSystem
 
-// Processing: one thread at a time (the realtime thread, or a test after advancing a ManualClock).
+// Processing: one thread at a time, whichever owns `processing` (the realtime thread, a caller in
+// `processImmediately()`, or a test after advancing a ManualClock).
 // It owns `realtime`, reads programs and channels without locks, and never allocates, locks or logs.
 extension Scheduler {
     /// Takes the submitted commands, performs everything due at `clock.now()` in time order, and
@@ -9,20 +10,29 @@ extension Scheduler {
     ///
     /// Submissions and program commands due at the same instant: submissions first, in submission
     /// order. Must not be called while the realtime thread runs, nor from two threads at once.
+    ///
+    /// A caller's ``processImmediately()`` may hold processing at that moment: `process()` then
+    /// waits (blocked, not spinning) until that pass has ended, and makes its own.
     @discardableResult
     public func process() -> MonotonicInstant? {
         precondition(!running.load(ordering: .acquiring), "Scheduler.process() must not be called while the realtime thread runs")
-        return processPass()
+        while !beginProcessing() { waitForProcessingHandOver() }
+        defer { endProcessing() }
+        let next = processPass()
+        return next == .max ? nil : MonotonicInstant(nanoseconds: next)
     }
 
-    /// One processing pass; the realtime loop calls this directly.
-    func processPass() -> MonotonicInstant? {
-        let wasProcessing = processing.exchange(true, ordering: .acquiring)
-        precondition(!wasProcessing, "Scheduler.process() must not run on two threads at once")
-        defer {
-            completedPassCount.add(1, ordering: .releasing)
-            processing.store(false, ordering: .releasing)
-        }
+    /// One processing pass, by the thread that owns processing (``beginProcessing()``): returns
+    /// the next instant something is due (`.max` when nothing is) and publishes it in
+    /// `nextDeadline` for the realtime thread's wait.
+    func processPass() -> Int64 {
+        let next = processDue()
+        pendingHasRoom.store(realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, ordering: .releasing)
+        nextDeadline.store(next, ordering: .sequentiallyConsistent)
+        return next
+    }
+
+    private func processDue() -> Int64 {
         let now = clock.now().nanoseconds
         takeSubmissions(now: now)
         retireReleasedPlayers(now: now)
@@ -54,15 +64,16 @@ extension Scheduler {
             } else if channelTime <= now {
                 serviceChannel(channel, at: channelTime, now: now)
             } else {
-                let next = min(submissionTime, playerTime, channelTime, curveTime)
-                return next == .max ? nil : MonotonicInstant(nanoseconds: next)
+                return min(submissionTime, playerTime, channelTime, curveTime)
             }
         }
     }
 
-    /// Whether submissions wait in the queue that the processing side can take now.
+    /// Whether submissions wait in the queue that the processing side can take now. Read by the
+    /// realtime thread between passes, when a caller may own the pending list: its room is the
+    /// one the latest pass published.
     var hasWaitingSubmissions: Bool {
-        realtime.pointee.pendingCount < realtime.pointee.pendingCapacity && queue.hasPublishedElement
+        pendingHasRoom.load(ordering: .acquiring) && queue.hasPublishedElement
     }
 
     // MARK: Submissions

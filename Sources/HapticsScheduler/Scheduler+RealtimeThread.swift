@@ -16,6 +16,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
             guard book.realtimeThread == nil else { throw .realtimeThreadAlreadyRunning }
             running.store(true, ordering: .releasing)
+            immediateClosed.store(false, ordering: .sequentiallyConsistent)
             let configuration = RealtimeThread.Configuration(
                 name: realtimeThreadName, priority: self.configuration.realtimePriority)
             do throws(SystemCallError) {
@@ -44,15 +45,28 @@ extension Scheduler where Clock == SystemMonotonicClock {
             book.realtimeThread = nil
             return thread
         }) else { return }
+        // Callers stop playing from their own threads before the thread's last pass silences
+        // everything: a pass that began before ends first, and none begins after.
+        immediateClosed.store(true, ordering: .sequentiallyConsistent)
         running.store(false, ordering: .releasing)
         wakeRealtimeThread()
         thread.join()
     }
 
     /// The realtime loop. Runs on the realtime thread only.
+    ///
+    /// A caller's ``processImmediately()`` may own processing when the thread wants a pass: the
+    /// thread then waits for it to end (that caller wakes it) instead of spinning, which at
+    /// `SCHED_FIFO` on one core would keep the caller from ever finishing.
     func runRealtimeLoop() {
+        realtimeThreadIdentity.store(ThreadIdentity.current, ordering: .relaxed)
         while running.load(ordering: .acquiring) {
-            let next = processPass()
+            guard beginProcessing() else {
+                waitForProcessingHandOver()
+                continue
+            }
+            _ = processPass()
+            endProcessing()
             // Park: announce it, then look at the queue once more, so a submission that raced with the
             // announcement is either seen here or wakes the wait below.
             CHapticsSystem_parkBegin(wakeWord)
@@ -60,18 +74,21 @@ extension Scheduler where Clock == SystemMonotonicClock {
                 CHapticsSystem_parkEnd(wakeWord)
                 continue
             }
-            _ = CHapticsSystem_futexWaitUntil(wakeWord, 1, next?.nanoseconds ?? -1)
+            // The latest pass's deadline, this thread's or a caller's since: a caller whose pass
+            // brings it forward after this read sees the parked mark and moves the wake timer.
+            let next = nextDeadline.load(ordering: .sequentiallyConsistent)
+            waitParked(until: next) { nextDeadline.load(ordering: .sequentiallyConsistent) >= next }
             CHapticsSystem_parkEnd(wakeWord)
             wakeUpCount.add(1, ordering: .relaxed)
         }
         silenceOnExit()
     }
 
-    /// Discards pending work, stops every player and sends `.stop` to every channel.
+    /// Discards pending work, stops every player and sends `.stop` to every channel. A caller's
+    /// pass still running ends first; none begins after (`immediateClosed` is set).
     private func silenceOnExit() {
-        let wasProcessing = processing.exchange(true, ordering: .acquiring)
-        precondition(!wasProcessing, "Scheduler.process() ran while the realtime thread was stopping")
-        defer { processing.store(false, ordering: .releasing) }
+        while !beginProcessing() { waitForProcessingHandOver() }
+        defer { endProcessing() }
         var discarded = realtime.pointee.pendingCount
         for index in 0..<realtime.pointee.pendingCount { releaseCurve(of: realtime.pointee.pending[index]) }
         while let command = queue.pop() {

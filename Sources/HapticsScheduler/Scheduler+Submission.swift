@@ -59,13 +59,15 @@ extension Scheduler {
     /// command. Other parameters concern audio or envelopes, which are rendered before scheduling:
     /// they are accepted and have no effect here. Any finite value is accepted: an intensity factor
     /// below 0 counts as 0, and each re-mapped intensity and sharpness is clamped to 0…1. Returns
-    /// `false` (and counts a drop) when the queue is full.
+    /// `false` (and counts a drop) when the queue is full. With the ``SubmissionRoute/immediate``
+    /// route the realtime thread is not woken: call ``processImmediately()`` after.
     ///
     /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `value` is NaN or infinite;
     ///   nothing is submitted.
     @discardableResult
     public func setParameter(
-        _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant
+        _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant,
+        route: SubmissionRoute = .queued
     ) throws(SchedulerError) -> Bool {
         guard value.isFinite else { throw .invalidParameterValue(id, value) }
         let kind: SchedulerCommand.Kind
@@ -74,7 +76,7 @@ extension Scheduler {
         case .hapticSharpnessControl: kind = .setSharpness
         default: kind = .otherParameter
         }
-        return submit(kind, player: player, at: instant, value: value)
+        return submit(kind, player: player, at: instant, value: value, route: route)
     }
 
     /// Stops every player at `instant` and sends `.stop` to every channel. Returns `false` (and counts
@@ -122,14 +124,14 @@ extension Scheduler {
 
     func submit(
         _ kind: SchedulerCommand.Kind, player: PlayerID, at instant: MonotonicInstant,
-        argument: Int64 = 0, value: Double = 0
+        argument: Int64 = 0, value: Double = 0, route: SubmissionRoute = .queued
     ) -> Bool {
         push(SchedulerCommand(
             kind: kind, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value))
+            time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value), route: route)
     }
 
-    func push(_ submitted: SchedulerCommand) -> Bool {
+    func push(_ submitted: SchedulerCommand, route: SubmissionRoute = .queued) -> Bool {
         var command = submitted
         let traced = tracing.load(ordering: .relaxed)
         var began: Int64 = 0
@@ -142,7 +144,7 @@ extension Scheduler {
             return false
         }
         submittedCount.add(1, ordering: .relaxed)
-        wakeRealtimeThread()
+        if route == .queued { wakeRealtimeThread() }
         if traced {
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
                               deadline: MonotonicInstant(nanoseconds: command.time), time: clock.now(),
@@ -153,6 +155,36 @@ extension Scheduler {
 
     /// Wakes the realtime thread if it is parked; a fence and one load otherwise.
     func wakeRealtimeThread() {
-        _ = CHapticsSystem_wakeIfParked(wakeWord)
+        if wakeTimer >= 0 {
+            _ = CHapticsSystem_wakeTimerIfParked(wakeWord, wakeTimer)
+        } else {
+            _ = CHapticsSystem_wakeIfParked(wakeWord)
+        }
+    }
+
+    /// Blocks a thread that has announced its park (`CHapticsSystem_parkBegin`) until `deadline`
+    /// (`.max`: none) or a wake, unless `stillWaits` says otherwise once the deadline is armed.
+    func waitParked(until deadline: Int64, stillWaits: () -> Bool) {
+        let limit = deadline == .max ? -1 : deadline
+        guard wakeTimer >= 0 else {
+            _ = CHapticsSystem_futexWaitUntil(wakeWord, 1, limit)
+            return
+        }
+        _ = CHapticsSystem_armWakeTimer(wakeTimer, limit)
+        // Arming reset any expiry: a wake that came before it cleared the mark, and a caller's pass
+        // may have brought the deadline forward before the arm; either way, look again instead.
+        guard CHapticsSystem_isParked(wakeWord) != 0, stillWaits() else { return }
+        _ = CHapticsSystem_waitWakeTimer(wakeTimer)
+    }
+
+    /// Moves a parked realtime thread's wake-up forward to `deadline` without waking it now (with
+    /// the wake timer; a wake otherwise). Called by a caller's pass, which still owns processing,
+    /// so that passes arm the timer in the order they ran.
+    func bringRealtimeDeadlineForward(to deadline: Int64) {
+        guard wakeTimer >= 0 else {
+            wakeRealtimeThread()
+            return
+        }
+        if CHapticsSystem_isParked(wakeWord) != 0 { _ = CHapticsSystem_armWakeTimer(wakeTimer, deadline) }
     }
 }

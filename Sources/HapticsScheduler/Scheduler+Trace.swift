@@ -16,6 +16,12 @@ extension Scheduler {
         tracing.store(false, ordering: .releasing)
     }
 
+    /// The realtime thread's kernel thread id (0 when it has not run), and its name, `haptics-rt`:
+    /// what a trace calls the track of a thread that has already ended.
+    public var realtimeThread: (id: Int32, name: String) {
+        (realtimeThreadIdentity.load(ordering: .relaxed), realtimeThreadName)
+    }
+
     /// Whether trace records are being recorded. Any thread, one load.
     public var isTracing: Bool {
         tracing.load(ordering: .relaxed)

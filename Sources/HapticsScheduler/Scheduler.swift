@@ -1,3 +1,5 @@
+import CHapticsSystem
+import Glibc
 import Synchronization
 import HapticsRendering
 import HapticsSystem
@@ -51,9 +53,24 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// Processing passes completed so far, so the control side can tell when a pass that began
     /// after some change of its own has ended (``ProcessingMark``).
     let completedPassCount = Atomic<UInt64>(0)
+    /// The next instant the latest processing pass found due (`.max`: nothing), whichever thread
+    /// ran it: what the realtime thread waits for.
+    let nextDeadline = Atomic<Int64>(.max)
+    /// Whether the pending list had room after the latest pass: the realtime thread's check for
+    /// waiting submissions, which must not read the list a caller's pass may be changing.
+    let pendingHasRoom = Atomic<Bool>(true)
+    /// Set while the realtime thread waits for a caller's pass to end (``processImmediately()``).
+    let awaitsHandOver = Atomic<Bool>(false)
+    /// Set once the realtime thread has been told to stop: callers no longer process on their
+    /// own threads, so nothing plays after its last pass silenced every channel.
+    let immediateClosed = Atomic<Bool>(false)
 
     // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
     let wakeWord: UnsafeMutablePointer<UInt32>
+    /// The timerfd the parked thread blocks on (`CHapticsSystem_makeWakeTimer`), so that a caller's
+    /// pass can move its deadline forward without waking it now; negative (the errno) when none
+    /// could be made, and the thread waits on `wakeWord` with a futex instead.
+    let wakeTimer: Int32
     let running = Atomic<Bool>(false)
 
     // Statistics.
@@ -72,8 +89,13 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// Whether trace records are recorded (``startTracing()``).
     let tracing = Atomic<Bool>(false)
     let traceSequenceCounter = Atomic<UInt32>(0)
+    /// The realtime thread's kernel thread id while it runs (0 before), so a trace can name it
+    /// after the thread has ended.
+    let realtimeThreadIdentity = Atomic<Int32>(0)
     let droppedCurveCount = Atomic<Int>(0)
     let lostEndingCount = Atomic<Int>(0)
+    let immediatePassCount = Atomic<Int>(0)
+    let immediateFallbackCount = Atomic<Int>(0)
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
     /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
@@ -119,6 +141,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
 
         wakeWord = .allocate(capacity: 1)
         wakeWord.initialize(to: 0)
+        wakeTimer = CHapticsSystem_makeWakeTimer()
     }
 
     deinit {
@@ -148,6 +171,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         publications.deinitialize(count: configuration.maximumPlayers * Self.publicationStride)
         publications.deallocate()
         wakeWord.deallocate()
+        if wakeTimer >= 0 { _ = close(wakeTimer) }
     }
 
     /// A snapshot of the counters. Control side.
@@ -169,6 +193,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             droppedCurves: droppedCurveCount.load(ordering: .relaxed),
             lostEndings: lostEndingCount.load(ordering: .relaxed),
             heldCurves: curves.heldCount,
+            immediatePasses: immediatePassCount.load(ordering: .relaxed),
+            immediateFallbacks: immediateFallbackCount.load(ordering: .relaxed),
             realtimeThread: grant)
     }
 

@@ -38,6 +38,12 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var lostEndings: Int = 0
     /// Runtime curve slots held now: curves queued or playing, of `maximumCurves`.
     public var heldCurves: Int = 0
+    /// Processing passes run on a caller's thread by ``Scheduler/processImmediately()``: the
+    /// commands due then reached their outputs without the realtime thread.
+    public var immediatePasses: Int = 0
+    /// ``Scheduler/processImmediately()`` calls that left the work to the realtime thread, because
+    /// another thread was processing (or the realtime thread had been stopped).
+    public var immediateFallbacks: Int = 0
     /// What the system granted the realtime thread (its timer slack, and `SCHED_FIFO` or why not),
     /// `nil` before it first started.
     public var realtimeThread: RealtimeThread.Grant?

@@ -318,7 +318,7 @@ struct CallerValueTests {
         usleep(5_000)
         let start = scheduler.clock.now().advanced(by: 2 * ms)
         scheduler.start(follower, at: start)
-        let played = RealtimeThreadTests().waitUntil {
+        let played = waitUntil {
             output.recorded.suffix(2).map(\.command) == [.rumble(strong: 7, weak: 7), .stop]
         }
         #expect(played)

@@ -1,4 +1,6 @@
+import Glibc
 import HapticsRendering
+import HapticsSystem
 
 /// A dual-motor profile whose re-mapping the parameter tests compare against.
 let testRumble = DeviceProfile(
@@ -20,4 +22,14 @@ func rumbleProgram(_ levels: [(Int64, UInt16, UInt16)], duration: Int64, intensi
     }
     commands.append(TimedCommand(offset: duration, intensity: 0, sharpness: 0, command: .stop))
     return Program(profileName: "test-rumble", commands: commands, duration: .nanoseconds(duration), leadTime: .zero)
+}
+
+/// Waits until `condition` holds, checking every 100 µs for at most `limit` seconds.
+func waitUntil(seconds limit: Int64 = 10, _ condition: () -> Bool) -> Bool {
+    let end = SystemMonotonicClock().now().advanced(by: limit * 1_000_000_000)
+    while !condition() {
+        if SystemMonotonicClock().now() > end { return false }
+        usleep(100)
+    }
+    return true
 }

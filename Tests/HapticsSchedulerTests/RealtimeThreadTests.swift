@@ -7,16 +7,6 @@ import HapticsTestSupport
 
 @Suite("Realtime thread")
 struct RealtimeThreadTests {
-    /// Waits until `condition` holds, checking every millisecond for at most `limit` seconds.
-    func waitUntil(seconds limit: Int64 = 10, _ condition: () -> Bool) -> Bool {
-        let end = SystemMonotonicClock().now().advanced(by: limit * 1_000_000_000)
-        while !condition() {
-            if SystemMonotonicClock().now() > end { return false }
-            usleep(1_000)
-        }
-        return true
-    }
-
     func threadNames() -> [String] {
         guard let directory = opendir("/proc/self/task") else { return [] }
         defer { closedir(directory) }

@@ -366,6 +366,11 @@ struct PlayerCallerValueTests {
         #expect(fixture.devices[0].recording().last?.command == .stop)
         fixture.devices[0].reset()
 
+        // The first start played at once, from the caller's thread; the stop dated in the far past
+        // then stopped it, and the seek to the end dated now left the stopped player at its end,
+        // where its next start would begin. A seek to 0 brings it back.
+        #expect(player.seek(to: .zero))
+        fixture.run(for: 1_000_000)
         // A follow-up start plays its pattern from the start, on time.
         let origin = fixture.clock.now()
         #expect(player.start() == .scheduled(feltAt: origin + DeviceProfile.genericRumble.riseTime))

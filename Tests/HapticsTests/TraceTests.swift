@@ -25,8 +25,8 @@ struct TraceTests {
             engine.startTracing()
         }
 
-        /// Plays a heavy impact at t0, lets the realtime side take it 1 ms late, has the kernel
-        /// receive it 200 µs after that, and runs the play to its end.
+        /// Plays a heavy impact at t0 — due now, so the engine plays its first level during the call,
+        /// on this thread — has the kernel receive it 1.2 ms later, and runs the play to its end.
         func playKnownImpact() {
             #expect(engine.play(.impact(.heavy)) == .scheduled(feltAt: t0 + .milliseconds(60)))
             clock.advance(by: .milliseconds(1))
@@ -41,7 +41,8 @@ struct TraceTests {
         rig.playKnownImpact()
         let trace = rig.engine.collectTrace()
         let first = try #require(rig.pad.recorded.first)
-        let written = rig.t0 + .milliseconds(1)
+        // Written during the game's call: taken from the queue and written at the call's instant.
+        let written = rig.t0
         // Sequence 1 is the intensity the play sets, 2 its start.
         #expect(trace.commands == [
             Trace.Command(sequence: 2, channel: 0, command: first.command, submitted: rig.t0, dequeued: written,
@@ -68,19 +69,20 @@ struct TraceTests {
         #expect(first == [
             "submit X 0.000+0.000 1/\(Int(tid))",
             "submit X 0.000+0.000 1/\(Int(tid))",
-            "queued X 0.000+1000.000 1/\(Int(tid))",
-            "queued X 0.000+1000.000 1/\(Int(tid))",
-            "write X 1000.000+0.000 1/\(Int(tid))",
+            "queued X 0.000+0.000 1/\(Int(tid))",
+            "queued X 0.000+0.000 1/\(Int(tid))",
+            "write X 0.000+0.000 1/\(Int(tid))",
             "deadline i 0.000 2/1",
-            "rise X 1000.000+60000.000 2/1",
-            "felt i 61000.000 2/1",
+            "rise X 0.000+60000.000 2/1",
+            "felt i 60000.000 2/1",
         ])
         #expect(stages.contains { $0.summary == "received i 1200.000 2/1" })
-        // One arrow from the game's call to the motor: submit → queued → write → rise.
+        // One arrow from the game's call to the motor: submit → queued → write → rise, all on the
+        // game's thread up to the device.
         let flow = document.events.filter { $0.phase == "s" || $0.phase == "t" || $0.phase == "f" }
         #expect(flow.map(\.summary) == [
             "feedback s 0.000 1/\(Int(tid))", "feedback t 0.000 1/\(Int(tid))",
-            "feedback t 1000.000 1/\(Int(tid))", "feedback f 1000.000 2/1",
+            "feedback t 0.000 1/\(Int(tid))", "feedback f 0.000 2/1",
         ])
         #expect(flow.allSatisfy { $0.id == 2 })
         let counters = document.events.filter { $0.phase == "C" }

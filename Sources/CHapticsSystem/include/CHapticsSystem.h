@@ -55,6 +55,26 @@ int CHapticsSystem_futexWaitUntil(uint32_t *word, uint32_t expected, int64_t dea
 /// 0 and wakes one waiter. Returns 1 if a wake was sent, 0 otherwise. Never blocks.
 int CHapticsSystem_wakeIfParked(uint32_t *word);
 
+/// A wake timer: a CLOCK_MONOTONIC timerfd a parked thread blocks on (CHapticsSystem_waitWakeTimer)
+/// until the instant it is armed for. Unlike a futex wait's timeout, another thread can move that
+/// instant without waking the thread now (CHapticsSystem_armWakeTimer), or wake it at once
+/// (CHapticsSystem_wakeTimerIfParked). Returns the descriptor, or -errno.
+int CHapticsSystem_makeWakeTimer(void);
+
+/// Arms the wake timer for the absolute CLOCK_MONOTONIC `deadline` (nanoseconds; one not after now
+/// expires at once; negative: disarmed, no expiry). Resets a pending expiry. Returns 0 or errno.
+int CHapticsSystem_armWakeTimer(int fd, int64_t deadline);
+
+/// Blocks until the wake timer expires (a signal returns early too). Returns 0 or errno.
+int CHapticsSystem_waitWakeTimer(int fd);
+
+/// CHapticsSystem_wakeIfParked for a thread parked on the wake timer: a full fence, then if `*word`
+/// is 1 sets it to 0 and makes the timer expire now. Returns 1 if it woke the thread, 0 otherwise.
+int CHapticsSystem_wakeTimerIfParked(uint32_t *word, int fd);
+
+/// A full fence, then whether `*word` says parked (1).
+int CHapticsSystem_isParked(uint32_t *word);
+
 /// ioctl(fd, request, pointer). Returns -1 and sets errno on failure.
 int CHapticsSystem_ioctlPointer(int fd, unsigned long request, void *argument);
 

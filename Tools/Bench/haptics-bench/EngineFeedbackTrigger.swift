@@ -18,8 +18,8 @@ final class SteppedClock: HapticClock {
 /// "Ours" through the whole engine in the trigger benchmark: a manually driven engine on one evdev
 /// device (the uinput sink: `FF_RUMBLE` only, no `FF_GAIN`, so the engine gain is applied in
 /// software), an `ImpactFeedbackGenerator` prepared once, and a trigger that is exactly what a game
-/// and the realtime thread do for one impact: `impactOccurred(intensity:)` (two lock-free
-/// submissions), then the scheduler's processing pass, which performs the impact's first level.
+/// does for one impact: `impactOccurred(intensity:)`, whose two submissions the processing pass on
+/// the game's thread (`Scheduler.processImmediately()`) plays at once — the impact's first level.
 final class EngineFeedbackTrigger {
     /// What a case plays: an impact at `intensity` with the engine at `gain`.
     struct Case {
@@ -79,7 +79,7 @@ final class EngineFeedbackTrigger {
         if played.traced { engine.startTracing() }
     }
 
-    /// One impact: the game's call and the processing pass that performs its first level.
+    /// One impact: the game's call, which performs its first level on this thread.
     func trigger() throws(SystemCallError) {
         if let handle {
             guard haptics_play(handle, Self.mediumImpact, intensity, 0, nil) == 0 else {
@@ -90,7 +90,6 @@ final class EngineFeedbackTrigger {
                 benchFailure("engine: the impact was not scheduled")
             }
         }
-        engine.process()
         if let lost = actuator.lossError { throw lost }
     }
 

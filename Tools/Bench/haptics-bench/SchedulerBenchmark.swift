@@ -52,13 +52,7 @@ func runSchedulerBenchmark() {
 
     let scheduler = Scheduler(clock: SystemMonotonicClock())
     let recorder = LatenessRecorder(capacity: total)
-    var commands = (0..<perBlock).map { index in
-        TimedCommand(offset: Int64(index) * period, intensity: 1, sharpness: 0.5,
-                     command: .rumble(strong: index % 2 == 0 ? 0x8000 : 0x4000, weak: 0x2000))
-    }
-    commands.append(TimedCommand(offset: Int64(perBlock) * period, intensity: 0, sharpness: 0, command: .stop))
-    let program = Program(profileName: benchRumble.name, commands: commands,
-                          duration: .nanoseconds(Int64(perBlock) * period), leadTime: .zero)
+    let program = alternatingLevels(perBlock, period: period)
     let player: PlayerID
     do {
         let channel = try scheduler.addChannel(output: recorder, profile: benchRumble, policy: .replace)
@@ -128,6 +122,17 @@ func runSchedulerBenchmark() {
         ("ratio_p99", decimal(Double(p99) / Double(max(baselineP99, 1)))),
         ("drift_us_per_s", decimal(drift)),
     ]))
+}
+
+/// `count` level changes `period` apart, alternating between two rumble levels, then a stop.
+func alternatingLevels(_ count: Int, period: Int64) -> Program {
+    var commands = (0..<count).map { index in
+        TimedCommand(offset: Int64(index) * period, intensity: 1, sharpness: 0.5,
+                     command: .rumble(strong: index % 2 == 0 ? 0x8000 : 0x4000, weak: 0x2000))
+    }
+    commands.append(TimedCommand(offset: Int64(count) * period, intensity: 0, sharpness: 0, command: .stop))
+    return Program(profileName: benchRumble.name, commands: commands,
+                   duration: .nanoseconds(Int64(count) * period), leadTime: .zero)
 }
 
 extension Int64 {

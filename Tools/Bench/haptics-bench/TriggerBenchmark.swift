@@ -260,7 +260,7 @@ func measureEngineTriggers(_ played: EngineFeedbackTrigger.Case, traced: TraceWi
                         ("engine_\(played.key)_trace_lost", String(trace.lost))]
         traceSummary = "; traced: \(trace.records.count) records, \(trace.lost) lost, \(trace.commands.count) commands with every stage"
     }
-    print("engine, prepared impact at \(played.name) (game call + processing pass): \(summary); "
+    print("engine, prepared impact at \(played.name) (the game's call, which plays it on its thread): \(summary); "
         + "\(prepared) of \(count) triggers from a prepared effect, \(streamed) uploads on the realtime path, "
         + "\(uploads) uploads at prepare; heap allocations \(allocations); "
         + "call + pass p50 \(microseconds(percentile(durations, 0.5))) µs, p99 \(microseconds(percentile(durations, 0.99))) µs"

@@ -20,9 +20,15 @@ case "trigger":
     runTriggerBenchmark()
 case "sync":
     runSyncBenchmark()
+case "peers":
+    runPeersBenchmark()
+case "peers-window":
+    runPeersWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedPeerTriggers)
+case "scale":
+    runScaleBenchmark()
 case "trigger-window":
     runTriggerWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedTriggers)
 default:
-    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | curve | trigger | trigger-window <triggers> | sync")
+    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | scale | sync")
     exit(64)
 }

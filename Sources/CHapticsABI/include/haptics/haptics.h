@@ -272,7 +272,10 @@ typedef struct haptics_outcome {
  * Returns 0 when it plays, else a negative code: -ECANCELED (disabled, gain 0, application
  * inactive), -ENODEV (no device, or only a simulated fallback), -ESHUTDOWN (engine stopped), -EAGAIN (queue full), -EINVAL
  * (bad item or intensity; a value that is no item says HAPTICS_REASON_UNSUPPORTED), -ERANGE (`felt_at` more than an hour ahead); the outcome's reason
- * tells them apart. Realtime-safe: a prepared item is one write(2) per device, nothing else.
+ * tells them apart. Realtime-safe: a prepared item is one write(2) per device, nothing else; a
+ * play due now makes that write from the calling thread before returning (unless another thread
+ * is processing then: the engine's realtime thread makes it), and wakes the realtime thread
+ * afterwards (one futex call) only when it has something timed to do sooner than it knew.
  */
 int haptics_play(haptics_engine *engine, haptics_feedback item, double intensity, int64_t felt_at,
                  haptics_outcome *outcome);

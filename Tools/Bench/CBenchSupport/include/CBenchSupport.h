@@ -10,6 +10,8 @@
 // - The trigger baseline: a plain C clock_gettime + write(fd, &input_event) — the least any program can
 //   do to start a force-feedback effect that is already uploaded — and a marker that shows up in a
 //   system call trace, so a benchmark can count exactly the system calls between two points.
+// - The SDL2 peers (SDLPeers.c, linking Debian's libSDL2): its rumble and haptic calls on one pad,
+//   with SDL's HIDAPI drivers off so that it drives the pad's evdev node like the engine.
 #ifndef CBENCH_SUPPORT_H
 #define CBENCH_SUPPORT_H
 #include <stdint.h>
@@ -39,5 +41,26 @@ int64_t CBenchSupport_rawTrigger(int fd, uint16_t code, int32_t value);
 /// Makes one system call that a trace shows with `label` in it and that has no effect: write() to
 /// descriptor -1 (it fails with EBADF). Used to mark the start and end of a counted window.
 void CBenchSupport_markTrace(const char *label);
+
+/// Opens the first joystick whose name contains `name` through SDL2 (HIDAPI off): as a game
+/// controller when SDL has a mapping for it, else as a joystick; opens its haptic device and uploads
+/// one SDL_HAPTIC_LEFTRIGHT effect (1 s, large 0xC000, small 0x4000). Returns 0, or -1 with
+/// CBenchSupport_sdlFailure() saying why.
+int CBenchSupport_sdlOpen(const char *name);
+/// 1 when CBenchSupport_sdlOpen opened a game controller (SDL_GameControllerRumble), 0 for a joystick
+/// (SDL_JoystickRumble, which the former calls).
+int CBenchSupport_sdlIsGameController(void);
+/// Why the last SDL call failed.
+const char *CBenchSupport_sdlFailure(void);
+/// Reads CLOCK_MONOTONIC, then SDL_GameControllerRumble (or SDL_JoystickRumble). Returns the reading
+/// (nanoseconds), or -1.
+int64_t CBenchSupport_sdlRumble(uint16_t low, uint16_t high, uint32_t milliseconds);
+/// Reads CLOCK_MONOTONIC, then SDL_HapticRunEffect of the uploaded effect once. Returns the reading,
+/// or -1.
+int64_t CBenchSupport_sdlHapticRun(void);
+/// SDL_HapticStopEffect of the uploaded effect. Returns 0 or -1.
+int CBenchSupport_sdlHapticStop(void);
+/// Closes what CBenchSupport_sdlOpen opened and quits SDL.
+void CBenchSupport_sdlClose(void);
 
 #endif

@@ -1,0 +1,264 @@
+import Glibc
+import Synchronization
+import Testing
+import HapticsRendering
+@testable import HapticsScheduler
+import HapticsSystem
+import HapticsTestSupport
+
+/// One perform as a thread-aware output saw it: the command, and whether it ran on the thread the
+/// test called from.
+struct ThreadedEmission: Sendable, Equatable {
+    var command: ActuatorCommand
+    var onCallingThread: Bool
+}
+
+/// An output that records which thread performs each command, and counts performs that overlap
+/// (two threads writing at once: a broken single-writer rule). Optionally holds its first perform
+/// until the test lets it go, so that a test can keep processing busy on another thread.
+final class WitnessActuator: Actuator, @unchecked Sendable {
+    private let emissions = Recorder<ThreadedEmission>(reservingCapacity: 8192)
+    private let caller = Atomic<UInt>(0)
+    private let performing = Atomic<Bool>(false)
+    let overlaps = Atomic<Int>(0)
+    /// While set, a perform waits before it records.
+    let holdsPerform = Atomic<Bool>(false)
+    /// Performs begun so far.
+    let entered = Atomic<Int>(0)
+
+    /// Performs from this thread count as the calling thread's.
+    func markCallingThread() { caller.store(UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))), ordering: .releasing) }
+
+    func perform(_ command: ActuatorCommand, channel: ChannelID, deadline: MonotonicInstant, now: MonotonicInstant) {
+        if performing.exchange(true, ordering: .acquiring) { overlaps.add(1, ordering: .relaxed) }
+        entered.add(1, ordering: .relaxed)
+        while holdsPerform.load(ordering: .acquiring) { usleep(100) }
+        let here = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
+        emissions.append(ThreadedEmission(command: command, onCallingThread: here == caller.load(ordering: .acquiring)))
+        performing.store(false, ordering: .releasing)
+    }
+
+    var recorded: [ThreadedEmission] { emissions.all }
+}
+
+@Suite("Immediate processing: a start due now plays from the caller's thread")
+struct ImmediateProcessingTests {
+    let level = ActuatorCommand.rumble(strong: 100, weak: 200)
+
+    @Test("a start due now reaches the output before processImmediately returns; its stop stays timed")
+    func startDueNowPlaysOnTheCallersThread() throws {
+        let rig = SchedulerRig()
+        let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
+        let t0 = rig.now
+        #expect(try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0), route: .immediate))
+        #expect(rig.scheduler.start(player, at: rig.at(t0), tag: 7, route: .immediate))
+        // Queued, not played: the immediate route waits for the caller's pass.
+        #expect(rig.output.recorded.isEmpty)
+        rig.clock.advance(by: .microseconds(3))
+        #expect(rig.scheduler.processImmediately() == .processedHere)
+        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0 + 3_000)])
+        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 10 * ms)
+
+        // The stop is the realtime side's, at its deadline.
+        rig.runOnDeadlines(until: t0 + 20 * ms)
+        #expect(rig.output.take() == [Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms)])
+        var endings: [PlayerEnding] = []
+        rig.scheduler.drainEndings(into: &endings)
+        #expect(endings.map(\.tag) == [7])
+        #expect(endings.map(\.reason) == [.finished])
+        let statistics = rig.scheduler.statistics
+        #expect(statistics.immediatePasses == 1)
+        #expect(statistics.immediateFallbacks == 0)
+        #expect(statistics.submitted == 2)
+        #expect(statistics.applied == 2)
+        #expect(statistics.emitted == 2)
+    }
+
+    @Test("a pass on the caller's thread keeps the policies: a restart replaces, a later start waits")
+    func callerPassKeepsTheRules() throws {
+        let rig = SchedulerRig()
+        let first = try rig.player(rumbleProgram([(0, 100, 200), (4 * ms, 300, 400)], duration: 8 * ms))
+        let second = try rig.player(rumbleProgram([(0, 500, 600)], duration: 2 * ms))
+        let t0 = rig.now
+        #expect(rig.scheduler.start(first, at: rig.at(t0), tag: 0, route: .immediate))
+        #expect(rig.scheduler.processImmediately() == .processedHere)
+        rig.clock.advance(to: rig.at(t0 + 1 * ms))
+        // A start dated 5 ms ahead is timed: the caller's pass leaves it to its instant.
+        #expect(rig.scheduler.start(second, at: rig.at(t0 + 5 * ms), tag: 0, route: .immediate))
+        #expect(rig.scheduler.processImmediately() == .processedHere)
+        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 4 * ms)
+        rig.runOnDeadlines(until: t0 + 20 * ms)
+        // `replace`: the second start silences the first (one stop), then plays and stops itself.
+        #expect(rig.output.recorded == [
+            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 4 * ms, now: t0 + 4 * ms),
+            Emission(.stop, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(.rumble(strong: 500, weak: 600), deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(.stop, deadline: t0 + 7 * ms, now: t0 + 7 * ms),
+        ])
+        #expect(rig.scheduler.statistics.immediatePasses == 2)
+    }
+
+    @Test("while another thread processes, the caller falls back to the queue and the next pass plays it")
+    func busyProcessingFallsBackToTheQueue() throws {
+        let clock = ManualClock(start: MonotonicInstant(nanoseconds: 1_000 * ms))
+        let (scheduler, output, players) = try witnessed(clock, policy: .mix, levels: [(100, 200), (1, 2)])
+        let busy = players[0], late = players[1]
+        let t0 = clock.now()
+        #expect(scheduler.start(busy, at: t0))
+        output.holdsPerform.store(true, ordering: .releasing)
+        // Thread 0 processes and is held inside its perform; thread 1 submits meanwhile.
+        let outcome = Mutex<ImmediateProcessing?>(nil)
+        runConcurrently(2) { index in
+            if index == 0 {
+                scheduler.process()
+                return
+            }
+            while output.entered.load(ordering: .acquiring) == 0 { usleep(100) }
+            output.markCallingThread()
+            _ = scheduler.start(late, at: t0, tag: 0, route: .immediate)
+            let result = scheduler.processImmediately()
+            outcome.withLock { $0 = result }
+            output.holdsPerform.store(false, ordering: .releasing)
+        }
+        #expect(outcome.withLock { $0 } == .leftToRealtimeThread)
+        // Only the held pass's level so far: the fallback did not write.
+        #expect(output.recorded == [ThreadedEmission(command: level, onCallingThread: false)])
+        scheduler.process()
+        #expect(output.recorded == [
+            ThreadedEmission(command: level, onCallingThread: false),
+            // Written by the pass after the held one (this test's), not by the caller.
+            ThreadedEmission(command: .rumble(strong: 101, weak: 202), onCallingThread: false),
+        ])
+        #expect(output.overlaps.load(ordering: .relaxed) == 0)
+        let statistics = scheduler.statistics
+        #expect(statistics.immediatePasses == 0)
+        #expect(statistics.immediateFallbacks == 1)
+    }
+
+    @Test("process() waits for a caller's pass instead of trapping, then makes its own")
+    func processWaitsForACallersPass() throws {
+        let clock = ManualClock(start: MonotonicInstant(nanoseconds: 1_000 * ms))
+        let (scheduler, output, players) = try witnessed(clock, policy: .replace, levels: [(100, 200)])
+        let player = players[0]
+        output.holdsPerform.store(true, ordering: .releasing)
+        // Thread 0 plays from its own thread and is held inside the perform; thread 1 calls
+        // process() meanwhile; thread 2 lets the perform go 20 ms later.
+        runConcurrently(3) { index in
+            switch index {
+            case 0:
+                output.markCallingThread()
+                _ = scheduler.start(player, at: clock.now(), tag: 0, route: .immediate)
+                #expect(scheduler.processImmediately() == .processedHere)
+            case 1:
+                while output.entered.load(ordering: .acquiring) == 0 { usleep(100) }
+                scheduler.process()
+            default:
+                while output.entered.load(ordering: .acquiring) == 0 { usleep(100) }
+                usleep(20_000)
+                output.holdsPerform.store(false, ordering: .releasing)
+            }
+        }
+        // The caller's pass and process()'s own, one after the other.
+        #expect(scheduler.completedPassCount.load(ordering: .acquiring) == 2)
+        #expect(output.recorded == [ThreadedEmission(command: level, onCallingThread: true)])
+        #expect(output.overlaps.load(ordering: .relaxed) == 0)
+    }
+
+    @Test("on a running realtime thread the start is written from the caller's thread and the stop from haptics-rt")
+    func realtimeThreadKeepsTheTimedPart() throws {
+        let (scheduler, output, players) = try witnessed(SystemMonotonicClock(), policy: .replace, levels: [(100, 200)], duration: 2 * ms)
+        let player = players[0]
+        try scheduler.startRealtimeThread()
+        // Let the thread park with nothing to do: the caller's pass finds processing free.
+        #expect(waitUntil { scheduler.completedPassCount.load(ordering: .acquiring) >= 1 })
+        usleep(10_000)
+        output.markCallingThread()
+        var here = 0
+        for _ in 0..<20 {
+            _ = scheduler.start(player, at: scheduler.clock.now(), tag: 0, route: .immediate)
+            if scheduler.processImmediately() == .processedHere { here += 1 }
+            #expect(waitUntil { output.recorded.last?.command == .stop })
+            // The realtime thread's pass that wrote the stop ends and it parks again.
+            usleep(2_000)
+        }
+        scheduler.stopRealtimeThread()
+        let recorded = output.recorded
+        // 20 plays, each its level and its stop; the thread's exit adds one more stop.
+        #expect(recorded.count == 41)
+        #expect(recorded.last == ThreadedEmission(command: .stop, onCallingThread: false))
+        for index in 0..<20 {
+            #expect(recorded[2 * index].command == level)
+            #expect(recorded[2 * index + 1] == ThreadedEmission(command: .stop, onCallingThread: false))
+        }
+        // A caller's level was written here whenever its pass ran here, by the realtime thread otherwise.
+        #expect(recorded.filter { $0.command == level && $0.onCallingThread }.count == here)
+        let statistics = scheduler.statistics
+        #expect(statistics.immediatePasses == here)
+        #expect(statistics.immediatePasses + statistics.immediateFallbacks == 20)
+        #expect(statistics.submitted == statistics.applied + statistics.ignored + statistics.discarded)
+        #expect(output.overlaps.load(ordering: .relaxed) == 0)
+        // The parked thread was idle between plays: most calls find processing free.
+        #expect(here >= 10)
+    }
+
+    @Test("once the realtime thread is stopped, callers no longer play from their threads")
+    func stoppedRealtimeThreadClosesTheImmediatePath() throws {
+        let (scheduler, output, players) = try witnessed(SystemMonotonicClock(), policy: .replace, levels: [(100, 200)], duration: 2 * ms)
+        let player = players[0]
+        try scheduler.startRealtimeThread()
+        scheduler.stopRealtimeThread()
+        #expect(output.recorded == [ThreadedEmission(command: .stop, onCallingThread: false)])
+        _ = scheduler.start(player, at: scheduler.clock.now(), tag: 0, route: .immediate)
+        #expect(scheduler.processImmediately() == .leftToRealtimeThread)
+        #expect(output.recorded.count == 1)
+        #expect(scheduler.statistics.immediateFallbacks == 1)
+    }
+
+    @Test("concurrent callers and the realtime thread never write one output at once, and nothing is lost")
+    func concurrentCallersKeepOneWriterPerOutput() throws {
+        // Room for every submission at once: what is tested is who writes, not back-pressure.
+        let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(queueCapacity: 4_096))
+        let outputs = (0..<4).map { _ in WitnessActuator() }
+        let channels = try outputs.map { try scheduler.addChannel(output: $0, profile: testRumble, policy: .mix) }
+        let program = try scheduler.load(rumbleProgram([(0, 100, 200), (300_000, 300, 400)], duration: 600_000))
+        // Two players per channel, each thread starting one of them: callers share every output.
+        let players = try (0..<8).map { try scheduler.makePlayer(program: program, channel: channels[$0 % 4]) }
+        try scheduler.startRealtimeThread()
+        let starts = 200
+        runConcurrently(8) { index in
+            for round in 0..<starts {
+                _ = scheduler.start(players[index], at: scheduler.clock.now(), tag: 0, route: .immediate)
+                scheduler.processImmediately()
+                if round % 16 == 0 { usleep(200) }
+            }
+        }
+        #expect(waitUntil { outputs.allSatisfy { $0.recorded.last?.command == .stop } })
+        usleep(2_000)
+        scheduler.stopRealtimeThread()
+        let statistics = scheduler.statistics
+        #expect(statistics.submitted == 8 * starts)
+        #expect(statistics.dropped == 0)
+        // Every start was applied, by a caller's pass or the realtime thread's.
+        #expect(statistics.applied == statistics.submitted)
+        #expect(statistics.immediatePasses + statistics.immediateFallbacks == 8 * starts)
+        for output in outputs {
+            #expect(output.overlaps.load(ordering: .relaxed) == 0)
+            #expect(output.recorded.last?.command == .stop)
+        }
+    }
+
+    /// A scheduler on `clock` with one witnessed channel and a player per level (each a program of
+    /// that level from 0, then a stop at `duration`).
+    func witnessed<Clock: HapticClock>(
+        _ clock: Clock, policy: OverlapPolicy, levels: [(UInt16, UInt16)], duration: Int64 = 10 * ms
+    ) throws -> (Scheduler<Clock>, WitnessActuator, [PlayerID]) {
+        let scheduler = Scheduler(clock: clock)
+        let output = WitnessActuator()
+        let channel = try scheduler.addChannel(output: output, profile: testRumble, policy: policy)
+        let players = try levels.map { strong, weak in
+            try scheduler.makePlayer(program: scheduler.load(rumbleProgram([(0, strong, weak)], duration: duration)), channel: channel)
+        }
+        return (scheduler, output, players)
+    }
+}

@@ -1,0 +1,235 @@
+import CBenchSupport
+import Foundation
+import Glibc
+import Haptics
+import HapticsDevices
+import HapticsSystem
+import HapticsVirtualDevices
+
+/// How many triggers each peer makes inside its traced window.
+let tracedPeerTriggers = 100
+
+/// One way a game starts a rumble on a pad, as `Tools/bench peers` measures it.
+///
+/// Each trigger returns the CLOCK_MONOTONIC reading taken just before the game's call; `stop` ends
+/// what it started (the engine's impact ends itself: its stop is the realtime thread's).
+struct PeerTrigger {
+    /// For people.
+    let name: String
+    /// For JSON keys and trace markers.
+    let key: String
+    let trigger: () -> Int64
+    let stop: () -> Void
+}
+
+/// The four peers on one pad's event node: a raw C `write()` of an uploaded effect, the engine's
+/// prepared impact (`impactOccurred()` on a started engine), SDL2's `SDL_GameControllerRumble`, and
+/// SDL2's `SDL_HapticRunEffect` of an uploaded effect. Each has its own descriptor and effects; the
+/// engine keeps 4 levels prepared, so that every peer's effects fit the pad's 16.
+final class Peers {
+    let engine: HapticEngine
+    let generator: ImpactFeedbackGenerator
+    let raw: FileDescriptor
+    let rawEffectID: Int16
+    let sdlIsGameController: Bool
+
+    init(eventNodePath: String) throws {
+        (raw, rawEffectID) = try openRawTrigger(eventNodePath: eventNodePath)
+        let device = try EvdevDevice(path: eventNodePath)
+        let actuator = EvdevActuator(device: device, configuration: .init(maximumPreparedLevels: 4))
+        engine = HapticEngine(outputs: [HapticEngine.Output(
+            device: actuator, profile: DeviceCatalog.profile(for: device.info), name: device.info.name,
+            path: eventNodePath, eventNode: device.info)])
+        try engine.start()
+        generator = ImpactFeedbackGenerator(style: .medium, engine: engine)
+        generator.prepare()
+        guard CBenchSupport_sdlOpen(VirtualDualSense.deviceName) == 0 else {
+            benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))")
+        }
+        sdlIsGameController = CBenchSupport_sdlIsGameController() != 0
+    }
+
+    var all: [PeerTrigger] {
+        let raw = self.raw.rawValue
+        let effect = UInt16(bitPattern: rawEffectID)
+        let generator = self.generator
+        return [
+            PeerTrigger(name: "raw C write()", key: "raw_c", trigger: {
+                let start = CBenchSupport_rawTrigger(raw, effect, 1)
+                guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
+                return start
+            }, stop: { _ = CBenchSupport_rawTrigger(raw, effect, 0) }),
+            PeerTrigger(name: "engine impactOccurred()", key: "haptics", trigger: {
+                let start = SystemMonotonicClock().now().nanoseconds
+                guard generator.impactOccurred().isScheduled else { benchFailure("engine: the impact was not scheduled") }
+                return start
+            }, stop: {}),
+            PeerTrigger(name: sdlIsGameController ? "SDL_GameControllerRumble" : "SDL_JoystickRumble", key: "sdl2_rumble", trigger: {
+                let start = CBenchSupport_sdlRumble(0xC000, 0x4000, 1_000)
+                guard start >= 0 else { benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))") }
+                return start
+            }, stop: { _ = CBenchSupport_sdlRumble(0, 0, 0) }),
+            PeerTrigger(name: "SDL_HapticRunEffect", key: "sdl2_haptic", trigger: {
+                let start = CBenchSupport_sdlHapticRun()
+                guard start >= 0 else { benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))") }
+                return start
+            }, stop: { _ = CBenchSupport_sdlHapticStop() }),
+        ]
+    }
+
+    func close() {
+        CBenchSupport_sdlClose()
+        engine.stop()
+        try? raw.close()
+    }
+}
+
+/// Waits for the pad's output reports: the driver's worker sends the motor levels it holds when it
+/// runs, so a stop written before it ran would hide the play. Each trigger waits for the report
+/// that moves a motor, then stops, then waits for the one that stops both.
+struct WireWatch {
+    let pad: VirtualDualSense
+    /// Output reports received before the next trigger.
+    var seen: Int
+
+    /// The instant the first motor report after `seen` that matches `moving` arrived.
+    mutating func next(moving: Bool) -> Int64 {
+        func match(_ reports: [DualSenseOutputReport]) -> Int? {
+            reports.indices.dropFirst(seen).first { reports[$0].setsMotors && reports[$0].movesMotor == moving }
+        }
+        let reports = pad.waitForOutputReports(timeout: .seconds(10)) { match($0) != nil }
+        guard let found = match(reports) else {
+            benchFailure("the pad received no motor report \(moving ? "moving a motor" : "stopping both") after the trigger: \(reports.dropFirst(seen).map { Array($0.bytes.prefix(5)) })")
+        }
+        seen = found + 1
+        return reports[found].receivedAt.nanoseconds
+    }
+
+    /// Runs `peer`'s trigger and stop, and returns the nanoseconds from its call to the report that
+    /// moved a motor, and from its call to its return.
+    mutating func measure(_ peer: PeerTrigger) -> (wire: Int64, call: Int64) {
+        let start = peer.trigger()
+        let returned = SystemMonotonicClock().now().nanoseconds
+        let arrival = next(moving: true)
+        peer.stop()
+        _ = next(moving: false)
+        return (arrival - start, returned - start)
+    }
+}
+
+extension DualSenseOutputReport {
+    /// Whether it sets either motor above 0.
+    var movesMotor: Bool { strongMotor > 0 || weakMotor > 0 }
+}
+
+/// `Tools/bench peers` (inside the kernel testbench guest): one trigger, as four peers issue it, on
+/// a virtual DualSense over uhid bound by hid-playstation, from the game's call until the output
+/// report reaches the device, in interleaved blocks, and the calling thread's system calls per
+/// trigger (strace -f).
+func runPeersBenchmark() {
+    print("peers: one rumble trigger on a virtual DualSense (uhid, hid-playstation), issued by raw C write() of an uploaded effect, the engine's prepared impactOccurred(), SDL2's rumble and SDL2's haptic API (HIDAPI off: evdev); call → output report at the device")
+    let traced = countPeerSystemCalls()
+    let pad: VirtualDualSense
+    let peers: Peers
+    do {
+        pad = try VirtualDualSense()
+        guard let node = try pad.waitForGamepadNode() else { benchFailure("hid-playstation created no gamepad node") }
+        peers = try Peers(eventNodePath: node)
+    } catch {
+        benchFailure("cannot set up the virtual DualSense and the peers: \(error)")
+    }
+    defer {
+        peers.close()
+        pad.close()
+    }
+    let triggers = peers.all
+    var watch = WireWatch(pad: pad, seen: pad.outputReports.count)
+    func once(_ peer: PeerTrigger) -> (wire: Int64, call: Int64) { watch.measure(peer) }
+    let blocks = 6
+    let perBlock = 20
+    for peer in triggers {
+        for _ in 0..<5 { _ = once(peer) }
+    }
+    var latency = [[Int64]](repeating: [], count: triggers.count)
+    var calls = [[Int64]](repeating: [], count: triggers.count)
+    for block in 0..<blocks {
+        // Each block visits the peers in another order, so that none always follows the same one.
+        for offset in 0..<triggers.count {
+            let index = (block + offset) % triggers.count
+            for _ in 0..<perBlock {
+                let measured = once(triggers[index])
+                latency[index].append(measured.wire)
+                calls[index].append(measured.call)
+            }
+        }
+    }
+    let rawP50 = percentile(latency[0].sorted(), 0.5)
+    print("call → output report at the device, \(blocks) interleaved blocks of \(perBlock) per peer after 5 warm-up triggers each:")
+    var entries: [(String, String)] = []
+    for (index, peer) in triggers.enumerated() {
+        let sorted = latency[index].sorted()
+        let p50 = percentile(sorted, 0.5)
+        let p99 = percentile(sorted, 0.99)
+        let syscalls = traced.map { decimal(Double($0[index].total) / Double(max(1, $0[index].windows))) } ?? "null"
+        let summary = traced.map { " (\($0[index].summary))" } ?? ""
+        let callP50 = percentile(calls[index].sorted(), 0.5)
+        print("  \(peer.name): p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, max \(microseconds(sorted.last!)) µs, "
+            + "\(decimal(Double(p50) / Double(max(1, rawP50)))) × raw C at p50; the call itself p50 \(microseconds(callP50)) µs; "
+            + "\(syscalls) system calls per trigger\(summary)")
+        entries.append((peer.key, jsonObject([
+            ("call_to_wire_p50_us", microseconds(p50)),
+            ("call_to_wire_p99_us", microseconds(p99)),
+            ("call_p50_us", microseconds(callP50)),
+            ("syscalls_per_trigger", syscalls),
+            ("ratio_p50_to_raw_c", decimal(Double(p50) / Double(max(1, rawP50)))),
+        ])))
+    }
+    print("note: QEMU TCG guest: absolute microseconds mean little; the ratios, measured side by side, are the figures. System calls are the calling thread's (the engine's impact stop is its realtime thread's).")
+    print(jsonObject([("peers", jsonObject(entries))]))
+}
+
+/// Runs ``runPeersWindow(triggers:)`` under `strace -f` in a child process and counts the calling
+/// thread's system calls per peer; `nil` (with the reason printed) when that fails.
+func countPeerSystemCalls() -> [TraceWindow]? {
+    let log = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/haptics-bench-peers.\(getpid()).strace"
+    defer { unlink(log) }
+    let status = runChildProcess(["strace", "-f", "-qq", "-o", log, "--", executablePath(), "peers-window", String(tracedPeerTriggers)])
+    guard status == 0, let text = try? String(contentsOfFile: log, encoding: .utf8) else {
+        print("system calls: `strace -f` of the peers window did not succeed (exit status \(status.map(String.init) ?? "none"))")
+        return nil
+    }
+    var windows: [TraceWindow] = []
+    for key in ["raw_c", "haptics", "sdl2_rumble", "sdl2_haptic"] {
+        guard let window = TraceWindow(log: text, begin: traceMarker("begin", key), end: traceMarker("end", key)) else {
+            print("system calls: the strace log has no complete window for \(key)")
+            return nil
+        }
+        windows.append(window)
+    }
+    return windows
+}
+
+/// `haptics-bench peers-window N`, under strace: each peer's `triggers` triggers, each between two
+/// markers, its stop and the wait for the device outside them.
+func runPeersWindow(triggers: Int) {
+    do {
+        let pad = try VirtualDualSense()
+        defer { pad.close() }
+        guard let node = try pad.waitForGamepadNode() else { benchFailure("hid-playstation created no gamepad node") }
+        let peers = try Peers(eventNodePath: node)
+        defer { peers.close() }
+        var watch = WireWatch(pad: pad, seen: pad.outputReports.count)
+        for peer in peers.all {
+            for _ in 0..<triggers {
+                CBenchSupport_markTrace(traceMarker("begin", peer.key))
+                _ = peer.trigger()
+                CBenchSupport_markTrace(traceMarker("end", peer.key))
+                _ = watch.next(moving: true)
+                peer.stop()
+                _ = watch.next(moving: false)
+            }
+        }
+    } catch {
+        benchFailure("peers window: \(error)")
+    }
+}
