@@ -85,8 +85,8 @@ public struct Trace: Sendable {
     /// The commands that reached a device as part of a submission's flow, in the order they were
     /// written, with their stages: per submission its first sounding write (a start that first
     /// silenced the player it replaced writes that stop, then its level), or its first write when
-    /// none sounds (a stop). A `received` record belongs to the last write on its channel that
-    /// began at or before it. Records of one command may come in any order (the realtime thread
+    /// none sounds (a stop). A command's `received` is the first `received` record on its channel
+    /// at or after its write began. Records of one command may come in any order (the realtime thread
     /// can write a command before the caller's thread has recorded its submission).
     public var commands: [Command] {
         var submitted: [UInt32: TraceRecord] = [:]
@@ -120,10 +120,16 @@ public struct Trace: Sendable {
                 submitted: submission.began, dequeued: dequeued[record.sequence], deadline: record.deadline,
                 written: record.time, received: nil, felt: record.time.advanced(by: rise)))
         }
-        for record in records where record.event == .received {
-            guard let write = writes[record.channel]?.last(where: { $0.began <= record.time }), write.index >= 0,
-                  result[write.index].received == nil else { continue }
-            result[write.index].received = record.time
+        // A command was received when the device first heard from the kernel after its write began:
+        // a driver that sends its state from a worker carries every write since its last report in
+        // the next one (hid-playstation sends one report for a trigger's two quick writes).
+        var receipts: [Int32: [MonotonicInstant]] = [:]
+        for record in records where record.event == .received { receipts[record.channel, default: []].append(record.time) }
+        for (channel, times) in receipts {
+            let sorted = times.sorted()
+            for write in writes[channel] ?? [] where write.index >= 0 {
+                if let first = sorted.first(where: { $0 >= write.began }) { result[write.index].received = first }
+            }
         }
         return result
     }

@@ -39,9 +39,11 @@ extension EngineKernelTests {
         #expect(lines.count == 21)
         let figures = try stages(try #require(lines.last))
         #expect(figures["written"]?["n"] == 20)
-        #expect(figures["received"]?["n"] == 20)
-        // hid-playstation sends the report from a worker once the write has returned.
-        #expect(figures["received"]!["p50_us"]! > figures["written"]!["p50_us"]!)
+        #expect(figures["received"]?["n"] == 20, "\(result.output)")   // every trigger's report
+        // hid-playstation sends the report from a worker, after the write began (after the command
+        // was taken from the queue); on the guest's one processor the worker may run before the
+        // game's thread is back from write(), so it is not ordered against "written".
+        #expect(figures["received"]!["p50_us"]! > figures["dequeued"]!["p50_us"]!)
         // The DualSense profile's rise time separates felt from written.
         #expect(figures["felt"]!["p50_us"]! > figures["written"]!["p50_us"]!)
     }
