@@ -30,6 +30,7 @@ private let theme = try! FeedbackdTheme(decoding: Array("""
 struct FeedbackdPlaybackTests {
     @Test func anEventIsFeltAsItsThemePatternRendersAndItsPlayerIsKeptUntilItEnds() throws {
         let fixture = EngineFixture()
+        defer { fixture.engine.stop() }   // lets go of the players the engine keeps
         let origin = fixture.clock.now()
         let playback = try fixture.engine.play(feedbackdEvent: "button-pressed", from: theme, level: .quiet)
         #expect(playback.outcome == PlaybackOutcome.WithSound(haptics: .scheduled(feltAt: origin.advanced(by: 60_000_000)),
@@ -49,6 +50,7 @@ struct FeedbackdPlaybackTests {
 
     @Test func onOneDeviceOnlyThatDeviceFeelsIt() throws {
         let fixture = EngineFixture(profiles: [.genericRumble, .genericRumble])
+        defer { fixture.engine.stop() }   // lets go of the players the engine keeps
         let origin = fixture.clock.now()
         let second = try #require(fixture.engine.devices.last)
         let playback = try fixture.engine.play(feedbackdEvent: "button-pressed", from: theme, level: .quiet, on: DeviceSelection(second))
@@ -60,6 +62,7 @@ struct FeedbackdPlaybackTests {
 
     @Test func aSoundIsHeardFromItsFileInTheSoundFolderWithTheHaptic() throws {
         let fixture = try SoundFixture()
+        defer { fixture.engine.stop() }   // lets go of the players the engine keeps
         defer { fixture.folder.remove() }
         let tick = (0..<480).map { Int16($0 * 20) }
         try fixture.folder.write(pcm16WAV(tick), to: "tick.wav")
@@ -83,6 +86,7 @@ struct FeedbackdPlaybackTests {
 
     @Test func soundsWithoutAFolderOrAFileAreReportedAndTheRestStillPlays() throws {
         let fixture = try SoundFixture()
+        defer { fixture.engine.stop() }   // lets go of the players the engine keeps
         defer { fixture.folder.remove() }
         let noFolder = try fixture.engine.play(feedbackdEvent: "button-pressed", from: theme, level: .full)
         #expect(noFolder.unplayedSounds.map(\.reason) == ["no sound folder was given"])
@@ -96,6 +100,7 @@ struct FeedbackdPlaybackTests {
 
     @Test func anEventWithNothingToFeelOrHearPlaysNothingAndSaysSo() throws {
         let fixture = EngineFixture()
+        defer { fixture.engine.stop() }   // lets go of the players the engine keeps
         let origin = fixture.clock.now()
         for event in ["battery-caution", "no-such-event"] {
             let playback = try fixture.engine.play(feedbackdEvent: event, from: theme, level: .full)
@@ -111,6 +116,7 @@ struct FeedbackdPlaybackTests {
 
     @Test func aPlayerMadeOnceStartsAgainAndAgain() throws {
         let fixture = EngineFixture()
+        defer { fixture.engine.stop() }   // lets go of the players the engine keeps
         let made = try fixture.engine.makePlayer(feedbackdEvent: "button-pressed", theme: theme, level: .quiet)
         let player = try #require(made.player)
         #expect(made.start().outcome.haptics.isScheduled)
