@@ -128,7 +128,14 @@ public struct Trace: Sendable {
         for (channel, times) in receipts {
             let sorted = times.sorted()
             for write in writes[channel] ?? [] where write.index >= 0 {
-                if let first = sorted.first(where: { $0 >= write.began }) { result[write.index].received = first }
+                // The first receipt at or after the write began: a binary search, as a trace holds
+                // up to 2^20 records.
+                var low = 0, high = sorted.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if sorted[middle] < write.began { low = middle + 1 } else { high = middle }
+                }
+                if low < sorted.count { result[write.index].received = sorted[low] }
             }
         }
         return result
