@@ -196,7 +196,17 @@ struct RumbleTests {
             }
         }
         // The last level, held: renewed every 10 ms (half the 20 ms lifetime) on the realtime thread.
-        usleep(100_000)
+        // Waited for rather than slept on: under a sanitizer on a loaded machine 100 ms may hold one.
+        func heldAfterLastCall() -> Int {
+            let commands = pad.recorded.map(\.command)
+            guard let last = commands.last else { return 0 }
+            return commands.reversed().prefix { $0 == last }.count
+        }
+        var waited = 0
+        while heldAfterLastCall() < 4 && waited < 400 {
+            usleep(10_000)
+            waited += 1
+        }
         engine.stop()
         let commands = pad.recorded.map(\.command)
         #expect(commands.last == .stop)
