@@ -233,6 +233,9 @@ struct ImmediateProcessingTests {
                 if round % 16 == 0 { usleep(200) }
             }
         }
+        // A pass preempted on a loaded machine leaves every later start queued while the outputs
+        // still show the last stop: wait until all of them were applied, then for their stops.
+        #expect(waitUntil { scheduler.statistics.applied == 8 * starts })
         #expect(waitUntil { outputs.allSatisfy { $0.recorded.last?.command == .stop } })
         usleep(2_000)
         scheduler.stopRealtimeThread()
