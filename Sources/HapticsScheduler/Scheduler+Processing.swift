@@ -36,9 +36,22 @@ extension Scheduler {
         let now = clock.now().nanoseconds
         takeSubmissions(now: now)
         retireReleasedPlayers(now: now)
+        // A lower bound of the earliest player, channel and curve event (`.min`: unknown): while
+        // the next submission is due no later, it is applied without scanning them again. Applying
+        // a submission only adds events of its own player and channel (`eventsAfter`); a scan
+        // makes the bound exact again. A pass of N submissions on N channels scans twice, not N
+        // times.
+        var bound = Int64.min
         while true {
             let state = realtime.pointee
             let submissionTime = state.pendingCount > 0 ? state.pending[state.pendingCount - 1].time : Int64.max
+            if submissionTime <= now && submissionTime <= bound {
+                realtime.pointee.pendingCount -= 1
+                let command = state.pending[state.pendingCount - 1]
+                apply(command, now: now)
+                bound = min(bound, eventsAfter(command))
+                continue
+            }
             var playerTime = Int64.max
             var playerSlot = -1
             for position in 0..<state.activeCount {
@@ -54,19 +67,51 @@ extension Scheduler {
             // the submissions due, before the program commands.
             let (channelTime, channel) = nextChannelEvent()
             let (curveTime, curveSlot) = nextCurveTick()
-            if submissionTime <= now && submissionTime <= playerTime && submissionTime <= channelTime && submissionTime <= curveTime {
+            bound = min(playerTime, channelTime, curveTime)
+            if submissionTime <= now && submissionTime <= bound {
                 realtime.pointee.pendingCount -= 1
-                apply(state.pending[state.pendingCount - 1], now: now)
+                let command = state.pending[state.pendingCount - 1]
+                apply(command, now: now)
+                bound = min(bound, eventsAfter(command))
             } else if curveTime <= now && curveTime <= playerTime && curveTime <= channelTime {
                 tickCurves(curveSlot, at: curveTime, now: now)
+                bound = .min
             } else if playerTime <= now && playerTime <= channelTime {
                 advance(playerSlot, at: playerTime, now: now)
+                bound = .min
             } else if channelTime <= now {
                 serviceChannel(channel, at: channelTime, now: now)
+                bound = .min
             } else {
-                return min(submissionTime, playerTime, channelTime, curveTime)
+                return min(submissionTime, bound)
             }
         }
+    }
+
+    /// The earliest event an applied submission may have added: its player's next one, its
+    /// channel's, its player's next curve tick; `.min` (scan again) after a `stopAll`, or when it
+    /// retired a player bound before to another channel (`claim`).
+    func eventsAfter(_ command: SchedulerCommand) -> Int64 {
+        let state = realtime.pointee
+        if command.kind == .stopAll { return .min }
+        if command.kind == .setMotorLevels {
+            let channel = Int(command.player)
+            guard channel >= 0 && channel < channelCount.load(ordering: .acquiring) else { return .max }
+            return state.channelStates[channel].nextEventTime
+        }
+        if state.eventsElsewhere {
+            realtime.pointee.eventsElsewhere = false
+            return .min
+        }
+        let slot = Int(command.player)
+        guard slot >= 0 && slot < configuration.maximumPlayers else { return .max }
+        let player = state.players[slot]
+        guard player.channel >= 0 && player.channel < channelCount.load(ordering: .acquiring) else { return .max }
+        var earliest = state.channelStates[player.channel].nextEventTime
+        if player.active { earliest = min(earliest, nextEventTime(slot)) }
+        if player.intensityCurve.isBound { earliest = min(earliest, player.intensityCurve.next) }
+        if player.sharpnessCurve.isBound { earliest = min(earliest, player.sharpnessCurve.next) }
+        return earliest
     }
 
     /// Whether submissions wait in the queue that the processing side can take now. Read by the
@@ -106,7 +151,7 @@ extension Scheduler {
         }
     }
 
-    private func apply(_ command: SchedulerCommand, now: Int64) {
+    func apply(_ command: SchedulerCommand, now: Int64) {
         // The first output this command causes continues its trace flow.
         realtime.pointee.traceSequence = command.sequence
         defer { realtime.pointee.traceSequence = 0 }
@@ -179,7 +224,11 @@ extension Scheduler {
         guard generation == command.generation, generation & 1 == 1 else { return nil }
         let players = realtime.pointee.players
         if players[slot].generation != generation {
-            if players[slot].active { retire(slot, at: now, now: now) }
+            if players[slot].active {
+                retire(slot, at: now, now: now)
+                // That player's channel may be another one than the command's.
+                realtime.pointee.eventsElsewhere = true
+            }
             releaseCurves(slot)
             players[slot] = PlayerState(generation: generation, program: (binding >> 16) & 0x7FFF, channel: binding & 0xFFFF)
         }
@@ -444,6 +493,8 @@ extension Scheduler {
     /// The player's command after its dynamic parameters.
     private func render(_ slot: Int, _ command: TimedCommand) -> ActuatorCommand {
         let player = realtime.pointee.players[slot]
+        // The profile's own first check, made before reading the profile (which copies it).
+        if command.command.isSilent || (player.intensityScale == 1 && player.sharpnessShift == 0) { return command.command }
         return channels[player.channel].profile.command(command, intensityScale: player.intensityScale,
                                                         sharpnessShift: player.sharpnessShift)
     }

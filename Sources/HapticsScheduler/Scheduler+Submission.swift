@@ -70,13 +70,16 @@ extension Scheduler {
         route: SubmissionRoute = .queued
     ) throws(SchedulerError) -> Bool {
         guard value.isFinite else { throw .invalidParameterValue(id, value) }
-        let kind: SchedulerCommand.Kind
+        return submit(Self.parameterKind(id), player: player, at: instant, value: value, route: route)
+    }
+
+    /// The command a dynamic parameter's change is.
+    static func parameterKind(_ id: DynamicParameterID) -> SchedulerCommand.Kind {
         switch id {
-        case .hapticIntensityControl: kind = .setIntensity
-        case .hapticSharpnessControl: kind = .setSharpness
-        default: kind = .otherParameter
+        case .hapticIntensityControl: return .setIntensity
+        case .hapticSharpnessControl: return .setSharpness
+        default: return .otherParameter
         }
-        return submit(kind, player: player, at: instant, value: value, route: route)
     }
 
     /// Stops every player at `instant` and sends `.stop` to every channel. Returns `false` (and counts

@@ -96,6 +96,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let lostEndingCount = Atomic<Int>(0)
     let immediatePassCount = Atomic<Int>(0)
     let immediateFallbackCount = Atomic<Int>(0)
+    let directSubmissionCount = Atomic<Int>(0)
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
     /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
@@ -195,6 +196,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             heldCurves: curves.heldCount,
             immediatePasses: immediatePassCount.load(ordering: .relaxed),
             immediateFallbacks: immediateFallbackCount.load(ordering: .relaxed),
+            directSubmissions: directSubmissionCount.load(ordering: .relaxed),
             realtimeThread: grant)
     }
 
