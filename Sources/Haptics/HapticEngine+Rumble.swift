@@ -106,16 +106,24 @@ extension HapticEngine {
         let gain = self.gain
         var reached = false
         var reachedReal = false
+        // Levels due now are written from this thread as each is submitted, unless another thread
+        // is processing (`Scheduler.beginImmediateGroup()`); the end of each stays timed.
+        var group: ImmediateGroup?
         for channel in 0..<roster.upperBound where roster.isPlayable(channel) && include(ChannelID(rawValue: channel)) {
             // A device with a hardware gain (FF_GAIN) applies the gains itself; on the others the
             // engine's and the device's own gain scale the levels.
             let scale = appliesGain(channel) ? 1 : gain * roster.gain(channel)
+            if group == nil { group = scheduler.beginImmediateGroup() }
             guard (try? scheduler.setMotorLevels(low: stops ? 0 : low * scale, high: stops ? 0 : high * scale,
-                                                 on: ChannelID(rawValue: channel), at: now, until: end)) == true
-            else { return .notPlayed(.queueFull) }
+                                                 on: ChannelID(rawValue: channel), at: now, until: end, in: &group!)) == true
+            else {
+                scheduler.endImmediateGroup(group!)
+                return .notPlayed(.queueFull)
+            }
             reached = true
             if roster.isReal(channel) { reachedReal = true }
         }
+        if let group { scheduler.endImmediateGroup(group) }
         guard reached else { return .notPlayed(.noDevice) }
         if let reason { return .notPlayed(reason) }
         // Only the simulated fallback took it: nothing is felt, and the game is told so.

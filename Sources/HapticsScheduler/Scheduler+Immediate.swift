@@ -64,6 +64,7 @@ extension Scheduler {
     }
 
     /// Takes processing for the calling thread, if no other thread has it.
+    @inline(__always)
     func beginProcessing() -> Bool {
         processing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
@@ -198,6 +199,17 @@ extension Scheduler {
         return submit(start, in: &group)
     }
 
+    /// Sets `channel`'s direct level from `instant` until `end` as part of `group` (see
+    /// ``start(_:at:tag:in:)`` for when it applies at once: a level due now is written before this
+    /// returns); levels, instants and errors as ``setMotorLevels(low:high:on:at:until:)``.
+    @discardableResult
+    public func setMotorLevels(
+        low: Double, high: Double, on channel: ChannelID, at instant: MonotonicInstant, until end: MonotonicInstant,
+        in group: inout ImmediateGroup
+    ) throws(SchedulerError) -> Bool {
+        try submit(motorLevelsCommand(low: low, high: high, on: channel, at: instant, until: end), in: &group)
+    }
+
     /// Sets a dynamic parameter of `player` from `instant` on as part of `group` (see
     /// ``start(_:at:tag:in:)`` for when it applies at once); values as ``setParameter(_:_:value:at:route:)``.
     ///
@@ -216,6 +228,7 @@ extension Scheduler {
     /// Applies `submitted` now when the group applies directly, it is due, and it is not dated
     /// before the group's previous direct command; queues it otherwise (a command for later, or
     /// one that would break time order, which also ends direct application for the group).
+    @inline(__always)
     private func submit(_ submitted: SchedulerCommand, in group: inout ImmediateGroup) -> Bool {
         guard group.direct, submitted.time <= group.now, submitted.time >= group.appliedUntil else {
             // A command due now that cannot come next in time order ends the group's direct

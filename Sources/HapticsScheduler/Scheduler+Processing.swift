@@ -91,6 +91,7 @@ extension Scheduler {
     /// The earliest event an applied submission may have added: its player's next one, its
     /// channel's, its player's next curve tick; `.min` (scan again) after a `stopAll`, or when it
     /// retired a player bound before to another channel (`claim`).
+    @inline(__always)
     func eventsAfter(_ command: SchedulerCommand) -> Int64 {
         let state = realtime.pointee
         if command.kind == .stopAll { return .min }
@@ -151,6 +152,7 @@ extension Scheduler {
         }
     }
 
+    @inline(__always)
     func apply(_ command: SchedulerCommand, now: Int64) {
         // The first output this command causes continues its trace flow.
         realtime.pointee.traceSequence = command.sequence
@@ -216,6 +218,7 @@ extension Scheduler {
     /// Checks a command's player against the current binding and brings the player's state to that
     /// binding (a new player in a reused slot starts from fresh settings). Returns the slot, or `nil`
     /// for a released or unknown player.
+    @inline(__always)
     private func claim(_ command: SchedulerCommand, now: Int64) -> Int? {
         let slot = Int(command.player)
         guard slot >= 0 && slot < configuration.maximumPlayers else { return nil }
@@ -250,6 +253,7 @@ extension Scheduler {
 
     /// Starts (or restarts) a player; a nonzero `tag` reports how this start ends. A restart ends
     /// the start before it as stopped.
+    @inline(__always)
     func startPlayer(_ slot: Int, at time: Int64, now: Int64, tag: Int64) {
         let players = realtime.pointee.players
         if players[slot].active {
@@ -298,6 +302,7 @@ extension Scheduler {
 
     /// Places an active player at program time `offset` at `time`, and sets its level to the one in
     /// effect there (so a start at offset 0 plays the offset-0 command at once).
+    @inline(__always)
     private func place(_ slot: Int, at offset: Int64, time: Int64, now: Int64) {
         let players = realtime.pointee.players
         let storage = programs[players[slot].program]
@@ -326,6 +331,7 @@ extension Scheduler {
         }
     }
 
+    @inline(__always)
     private func loopsPlayable(_ player: PlayerState, _ storage: ProgramStorage) -> Bool {
         player.loops && storage.loopEnd > 0 && storage.duration > 0
     }
@@ -353,12 +359,14 @@ extension Scheduler {
     /// bound, the anchor position within the pass (0…duration: re-anchoring never goes back, and a
     /// wrap starts over), offsets within `SchedulerLimits.maximumProgramLength`, and the rate within
     /// 1/64…64 — all checked when submitted or loaded — so the sum stays below 2⁶³ by far.
+    @inline(__always)
     private func deadline(_ player: PlayerState, _ programTime: Int64) -> Int64 {
         let distance = programTime - player.anchorPosition
         if player.rate == 1 { return player.anchor + distance }
         return player.anchor + Int64((Double(distance) / player.rate).rounded())
     }
 
+    @inline(__always)
     private func nextEventTime(_ slot: Int) -> Int64 {
         let player = realtime.pointee.players[slot]
         let storage = programs[player.program]
@@ -412,6 +420,7 @@ extension Scheduler {
 
     /// Whether a `dropStale` channel drops this level command because it is too late (counted and
     /// traced). Silent commands are never dropped.
+    @inline(__always)
     private func dropsStale(_ command: ActuatorCommand, player slot: Int, deadline: Int64, now: Int64) -> Bool {
         let channel = realtime.pointee.players[slot].channel
         guard let maximumLateness = channels[channel].staleLimit,
@@ -491,6 +500,7 @@ extension Scheduler {
     // MARK: Levels
 
     /// The player's command after its dynamic parameters.
+    @inline(__always)
     private func render(_ slot: Int, _ command: TimedCommand) -> ActuatorCommand {
         let player = realtime.pointee.players[slot]
         // The profile's own first check, made before reading the profile (which copies it).
@@ -506,6 +516,7 @@ extension Scheduler {
         setLevel(slot, render(slot, base), at: time, now: now)
     }
 
+    @inline(__always)
     private func setLevel(_ slot: Int, _ level: ActuatorCommand, at time: Int64, now: Int64) {
         let players = realtime.pointee.players
         players[slot].level = level
@@ -513,6 +524,7 @@ extension Scheduler {
         emit(isMixing(channel) ? mixedLevel(channel) : level, channel: channel, player: slot, deadline: time, now: now)
     }
 
+    @inline(__always)
     private func isMixing(_ channel: Int) -> Bool {
         if case .mix = channels[channel].policy { return true }
         return false
@@ -563,6 +575,7 @@ extension Scheduler {
     // MARK: Output
 
     /// Sends the players' new level to the channel, combined with the channel's direct level.
+    @inline(__always)
     private func emit(_ command: ActuatorCommand, channel: Int, player: Int, deadline: Int64, now: Int64) {
         realtime.pointee.channelStates[channel].playerLevel = command
         let state = realtime.pointee.channelStates[channel]
