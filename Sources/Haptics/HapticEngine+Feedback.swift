@@ -5,12 +5,13 @@ import HapticsSystem
 extension HapticEngine {
     /// Plays a vocabulary item: as soon as the devices allow, or with its felt onset at `feltAt`.
     ///
-    /// The item's program is already loaded; this costs two lock-free submissions per output
-    /// (intensity, start) and never blocks. A play due now is written to the devices from the
-    /// calling thread before this returns (a prepared item: one `write()` per device) unless another
-    /// thread is processing at that moment, when the realtime thread plays it; what is timed (the
+    /// The item's program is already loaded; this never blocks. A play due now is written to the
+    /// devices from the calling thread before this returns — each device's start applied the
+    /// moment it is submitted, a prepared item's one `write()` per device first, the bookkeeping
+    /// after — unless another thread is processing at that moment, when its two lock-free
+    /// submissions per device (intensity, start) wait for the realtime thread; what is timed (the
     /// item's later steps and its stop, a later `feltAt`) stays with the realtime thread
-    /// (`Scheduler.processImmediately()`).
+    /// (`Scheduler.beginImmediateGroup()`).
     ///
     /// An impact's intensity is clamped to 0…1 and played in steps of `intensityStep` (1/16,
     /// nearest; 0.7 plays as 0.6875), so that a prepared impact is one `write()` at any intensity

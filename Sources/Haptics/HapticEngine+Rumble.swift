@@ -35,7 +35,9 @@ extension HapticEngine {
     /// (periodic) and constant-force devices the larger of the two is the level
     /// (`DeviceProfile.command(lowMotor:highMotor:)`). Levels are motor speeds: no magnitude curve;
     /// the engine gain scales them (on devices without `FF_GAIN`, the gain at the time of the call). What pattern players play on a device meanwhile is added,
-    /// saturating per motor. Lock-free and allocation-free (one submission per device). It returns
+    /// saturating per motor. Lock-free and allocation-free (one submission per device, applied and
+    /// written from the calling thread at once unless another thread is processing;
+    /// `Scheduler.beginImmediateGroup()`). It returns
     /// `.scheduled(feltAt:)` with the instant the motors are driven from — now: rumble is not
     /// started early by a rise time, as a game's rumble call is an immediate one.
     ///

@@ -279,34 +279,11 @@ struct ImmediateGroupTests {
 
     @Test("concurrent groups and the realtime thread never write one output at once, and every start is applied")
     func concurrentGroupsKeepOneWriterPerOutput() throws {
-        let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(queueCapacity: 4_096))
-        let outputs = (0..<4).map { _ in WitnessActuator() }
-        let channels = try outputs.map { try scheduler.addChannel(output: $0, profile: testRumble, policy: .mix) }
-        let program = try scheduler.load(rumbleProgram([(0, 100, 200), (300_000, 300, 400)], duration: 600_000))
-        let players = try (0..<8).map { try scheduler.makePlayer(program: program, channel: channels[$0 % 4]) }
-        try scheduler.startRealtimeThread()
-        let starts = 200
-        runConcurrently(8) { index in
-            for round in 0..<starts {
-                var group = scheduler.beginImmediateGroup()
-                _ = try? scheduler.start(players[index], at: scheduler.clock.now(), tag: 0, intensity: round % 2 == 0 ? 1 : 0.5, in: &group)
-                scheduler.endImmediateGroup(group)
-                if round % 16 == 0 { usleep(200) }
-            }
-        }
         // Intensity and start per call: both applied, by a group or a pass.
-        #expect(waitUntil { scheduler.statistics.applied == 2 * 8 * starts })
-        #expect(waitUntil { outputs.allSatisfy { $0.recorded.last?.command == .stop } })
-        usleep(2_000)
-        scheduler.stopRealtimeThread()
-        let statistics = scheduler.statistics
-        #expect(statistics.submitted == 2 * 8 * starts)
-        #expect(statistics.dropped == 0)
-        #expect(statistics.applied == statistics.submitted)
-        #expect(statistics.immediatePasses + statistics.immediateFallbacks == 8 * starts)
-        for output in outputs {
-            #expect(output.overlaps.load(ordering: .relaxed) == 0)
-            #expect(output.recorded.last?.command == .stop)
+        try runCallersOnSharedOutputs(commandsPerCall: 2) { scheduler, player, round in
+            var group = scheduler.beginImmediateGroup()
+            _ = try? scheduler.start(player, at: scheduler.clock.now(), tag: 0, intensity: round % 2 == 0 ? 1 : 0.5, in: &group)
+            scheduler.endImmediateGroup(group)
         }
     }
 
