@@ -136,7 +136,7 @@ extension HapticEngine {
             // and the device's gain scale the level in steps, as `prepare` uploaded it. Every
             // factor is finite in 0…1, so the level is never refused.
             let level = Self.level(step: step, gain: gain * deviceGain, hardwareGain: slot.hardwareGain)
-            if group == nil { group = scheduler.beginImmediateGroup() }
+            if group == nil { group = scheduler.beginImmediateGroup(now: now) }
             guard (try? scheduler.start(slot.player, at: start, tag: 0, intensity: level, in: &group!)) == true else {
                 scheduler.endImmediateGroup(group!)
                 return .notPlayed(.queueFull)

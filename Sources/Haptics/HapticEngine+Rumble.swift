@@ -115,7 +115,7 @@ extension HapticEngine {
             // A device with a hardware gain (FF_GAIN) applies the gains itself; on the others the
             // engine's and the device's own gain scale the levels.
             let scale = appliesGain(channel) ? 1 : gain * roster.gain(channel)
-            if group == nil { group = scheduler.beginImmediateGroup() }
+            if group == nil { group = scheduler.beginImmediateGroup(now: now) }
             guard (try? scheduler.setMotorLevels(low: stops ? 0 : low * scale, high: stops ? 0 : high * scale,
                                                  on: ChannelID(rawValue: channel), at: now, until: end, in: &group!)) == true
             else {

@@ -185,7 +185,7 @@ public final class HapticPatternPlayer: Sendable {
             var started = 0
             // A start due now is applied at once, its first level written from this thread,
             // unless another thread is processing (`Scheduler.beginImmediateGroup()`).
-            var group = engine.scheduler.beginImmediateGroup()
+            var group = engine.scheduler.beginImmediateGroup(now: now)
             for output in playable {
                 let start = onset - output.program.leadTime
                 // The gain is finite in 0…1, so the level is never refused.

@@ -101,7 +101,12 @@ extension Scheduler {
     /// Submit through ``start(_:at:tag:in:)`` and ``setParameter(_:_:value:at:in:)`` with the
     /// group, then end it, exactly once and on the same thread, with ``endImmediateGroup(_:)``
     /// (processing stays taken until then).
-    public func beginImmediateGroup() -> ImmediateGroup {
+    ///
+    /// `now`, when given, is a reading of this scheduler's clock the caller took just before (its
+    /// own, for the times it submits): the group applies its commands at it instead of reading the
+    /// clock again. Something that became due after it comes after the group's commands, which
+    /// are dated no later — the order time gives them.
+    public func beginImmediateGroup(now reading: MonotonicInstant? = nil) -> ImmediateGroup {
         guard beginProcessing() else { return ImmediateGroup() }
         // Checked with processing owned, as in `processImmediately()`: the realtime thread's last
         // pass begins only after this group ends, or the group sees the flag.
@@ -109,7 +114,7 @@ extension Scheduler {
             endProcessing()
             return ImmediateGroup()
         }
-        let now = clock.now().nanoseconds
+        let now = (reading ?? clock.now()).nanoseconds
         let before = nextDeadline.load(ordering: .relaxed)
         realtime.pointee.onCallerThread = true
         // Everything the scheduler holds is due at `before` or later, and the queue is empty: what
