@@ -30,8 +30,10 @@ final class ChannelOutlet: Actuator, @unchecked Sendable {
         inFlight.add(1, ordering: .sequentiallyConsistent)
         let address = target.load(ordering: .sequentiallyConsistent)
         if address != 0 {
-            let box = Unmanaged<DeviceBox>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
-            box.device.perform(command, channel: channel, deadline: deadline, now: now)
+            // The outlet holds the box while bound and `bind` waits for this call: no retain.
+            Unmanaged<DeviceBox>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef {
+                $0.device.perform(command, channel: channel, deadline: deadline, now: now)
+            }
         }
         inFlight.subtract(1, ordering: .sequentiallyConsistent)
     }

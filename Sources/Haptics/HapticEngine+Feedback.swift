@@ -5,12 +5,13 @@ import HapticsSystem
 extension HapticEngine {
     /// Plays a vocabulary item: as soon as the devices allow, or with its felt onset at `feltAt`.
     ///
-    /// The item's program is already loaded; this costs two lock-free submissions per output
-    /// (intensity, start) and never blocks. A play due now is written to the devices from the
-    /// calling thread before this returns (a prepared item: one `write()` per device) unless another
-    /// thread is processing at that moment, when the realtime thread plays it; what is timed (the
+    /// The item's program is already loaded; this never blocks. A play due now is written to the
+    /// devices from the calling thread before this returns — each device's start applied the
+    /// moment it is submitted, a prepared item's one `write()` per device first, the bookkeeping
+    /// after — unless another thread is processing at that moment, when its two lock-free
+    /// submissions per device (intensity, start) wait for the realtime thread; what is timed (the
     /// item's later steps and its stop, a later `feltAt`) stays with the realtime thread
-    /// (`Scheduler.processImmediately()`).
+    /// (`Scheduler.beginImmediateGroup()`).
     ///
     /// An impact's intensity is clamped to 0…1 and played in steps of `intensityStep` (1/16,
     /// nearest; 0.7 plays as 0.6875), so that a prepared impact is one `write()` at any intensity
@@ -88,7 +89,7 @@ extension HapticEngine {
         // Every output starts early by its own lead time, so devices with different rise times are
         // felt together, and the sound is heard then too; an onset that can no longer be met moves
         // to the earliest possible one. No lead is longer than the horizon an onset may lie ahead.
-        let earliest = now.advanced(by: min(lead, Self.schedulingHorizon.nanoseconds))
+        let earliest = now.advanced(by: min(lead, Self.schedulingHorizonNanoseconds))
         let onset = max(requested ?? earliest, earliest)
         // The haptic goes first: nothing the sound does can hold it up.
         let haptics = hapticReason.map(PlaybackOutcome.notPlayed)
@@ -115,6 +116,10 @@ extension HapticEngine {
         if step > 0 { entry.lastIntensityStep.store(step, ordering: .relaxed) }
         var scheduled = false
         var reachedReal = false
+        // Opened at the first playable channel: from there this thread owns processing (when no
+        // other thread has it), and each start due now is applied at once — its level written —
+        // before the next channel is looked at. The group's end runs the bookkeeping pass.
+        var group: ImmediateGroup?
         // Lock-free walk over the channels published so far; a channel lost meanwhile is skipped,
         // and a submission that races its retirement names released players, which the scheduler
         // ignores. The snapshot keeps a slot read while the channel changed devices from being used.
@@ -131,22 +136,19 @@ extension HapticEngine {
             // and the device's gain scale the level in steps, as `prepare` uploaded it. Every
             // factor is finite in 0…1, so the level is never refused.
             let level = Self.level(step: step, gain: gain * deviceGain, hardwareGain: slot.hardwareGain)
-            // Queued without waking the realtime thread: the pass below plays them.
-            guard (try? scheduler.setParameter(slot.player, .hapticIntensityControl, value: level, at: start,
-                                               route: .immediate)) == true,
-                  scheduler.start(slot.player, at: start, tag: 0, route: .immediate)
-            else {
-                scheduler.processImmediately()
+            if group == nil { group = scheduler.beginImmediateGroup(now: now) }
+            guard (try? scheduler.start(slot.player, at: start, tag: 0, intensity: level, in: &group!)) == true else {
+                scheduler.endImmediateGroup(group!)
                 return .notPlayed(.queueFull)
             }
             scheduled = true
             reachedReal = reachedReal || real
         }
-        // The starts due now reach their devices from this thread (one write each, for a prepared
-        // level) unless another thread is processing; the realtime thread keeps what is timed.
-        if scheduled { scheduler.processImmediately() }
+        // What is timed (the items' next steps, their stops, starts for later) stays with the
+        // realtime thread, whose wake-up the group's pass moves forward.
+        if let group { scheduler.endImmediateGroup(group) }
         guard scheduled else { return .notPlayed(.unsupported) }
-        entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
+        entry.preparedUntil.store(now.nanoseconds + prepareLifetimeNanoseconds, ordering: .relaxed)
         return reachedReal ? .scheduled(feltAt: felt) : .notPlayed(.noRealDevice)
     }
 }
@@ -157,7 +159,9 @@ extension HapticEngine {
     static func refusal(intensity: Double, onset: MonotonicInstant?, now: MonotonicInstant)
         -> (haptics: SilenceReason, audio: AudioSilenceReason)? {
         guard intensity.isFinite else { return (.invalidIntensity, .invalidIntensity) }
-        if let onset, onset > now + schedulingHorizon { return (.onsetOutOfRange, .onsetOutOfRange) }
+        if let onset, onset.nanoseconds > now.nanoseconds + schedulingHorizonNanoseconds {
+            return (.onsetOutOfRange, .onsetOutOfRange)
+        }
         return nil
     }
 }

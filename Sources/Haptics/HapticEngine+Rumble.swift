@@ -35,7 +35,9 @@ extension HapticEngine {
     /// (periodic) and constant-force devices the larger of the two is the level
     /// (`DeviceProfile.command(lowMotor:highMotor:)`). Levels are motor speeds: no magnitude curve;
     /// the engine gain scales them (on devices without `FF_GAIN`, the gain at the time of the call). What pattern players play on a device meanwhile is added,
-    /// saturating per motor. Lock-free and allocation-free (one submission per device). It returns
+    /// saturating per motor. Lock-free and allocation-free (one submission per device, applied and
+    /// written from the calling thread at once unless another thread is processing;
+    /// `Scheduler.beginImmediateGroup()`). It returns
     /// `.scheduled(feltAt:)` with the instant the motors are driven from — now: rumble is not
     /// started early by a rise time, as a game's rumble call is an immediate one.
     ///
@@ -106,16 +108,24 @@ extension HapticEngine {
         let gain = self.gain
         var reached = false
         var reachedReal = false
+        // Levels due now are written from this thread as each is submitted, unless another thread
+        // is processing (`Scheduler.beginImmediateGroup()`); the end of each stays timed.
+        var group: ImmediateGroup?
         for channel in 0..<roster.upperBound where roster.isPlayable(channel) && include(ChannelID(rawValue: channel)) {
             // A device with a hardware gain (FF_GAIN) applies the gains itself; on the others the
             // engine's and the device's own gain scale the levels.
             let scale = appliesGain(channel) ? 1 : gain * roster.gain(channel)
+            if group == nil { group = scheduler.beginImmediateGroup(now: now) }
             guard (try? scheduler.setMotorLevels(low: stops ? 0 : low * scale, high: stops ? 0 : high * scale,
-                                                 on: ChannelID(rawValue: channel), at: now, until: end)) == true
-            else { return .notPlayed(.queueFull) }
+                                                 on: ChannelID(rawValue: channel), at: now, until: end, in: &group!)) == true
+            else {
+                scheduler.endImmediateGroup(group!)
+                return .notPlayed(.queueFull)
+            }
             reached = true
             if roster.isReal(channel) { reachedReal = true }
         }
+        if let group { scheduler.endImmediateGroup(group) }
         guard reached else { return .notPlayed(.noDevice) }
         if let reason { return .notPlayed(reason) }
         // Only the simulated fallback took it: nothing is felt, and the game is told so.

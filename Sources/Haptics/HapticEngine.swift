@@ -89,6 +89,8 @@ public final class HapticEngine: Sendable {
     /// can, as always. One hour is far beyond any sound a game schedules, and keeps every instant
     /// the engine hands the scheduler and the audio output far from overflowing.
     public static let schedulingHorizon: Duration = .seconds(3_600)
+    /// `schedulingHorizon` in nanoseconds, for the play path.
+    static let schedulingHorizonNanoseconds: Int64 = 3_600 * 1_000_000_000
 
     /// The longest pattern `makePlayer(pattern:)` accepts: every event, parameter and curve must
     /// end within one hour (`Renderer.maximumPatternDuration`). Decoded files are held to 600 s.
@@ -142,6 +144,9 @@ public final class HapticEngine: Sendable {
 
     let scheduler: any SchedulerControl
     let configuration: Configuration
+    /// `configuration.prepareLifetime` in nanoseconds, converted once (a play extends a
+    /// preparation by it, and `Duration` arithmetic is not free on that path).
+    let prepareLifetimeNanoseconds: Int64
     /// Which channels are live, for lock-free readers (plays, pattern starts).
     let roster: ChannelRoster
     /// The control side's devices (live ones only), under a lock that plays never take.
@@ -188,6 +193,7 @@ public final class HapticEngine: Sendable {
         let configuration = requested.clamped
         scheduler = Scheduler(clock: clock, configuration: configuration.scheduler)
         self.configuration = configuration
+        prepareLifetimeNanoseconds = configuration.prepareLifetime.nanoseconds
         soundMemory = SoundMemory(limit: configuration.soundBudget)
         roster = ChannelRoster(capacity: configuration.scheduler.maximumChannels)
         vocabulary = Feedback.vocabulary.enumerated().map {

@@ -183,21 +183,20 @@ public final class HapticPatternPlayer: Sendable {
             // Registered before the first submission, so that no ending can come before it.
             let tag = beginStart(of: playable.map(\.player))
             var started = 0
+            // A start due now is applied at once, its first level written from this thread,
+            // unless another thread is processing (`Scheduler.beginImmediateGroup()`).
+            var group = engine.scheduler.beginImmediateGroup(now: now)
             for output in playable {
                 let start = onset - output.program.leadTime
                 // The gain is finite in 0…1, so the level is never refused.
                 let level = output.hardwareGain ? 1 : engine.gain * engine.roster.gain(output.channel.rawValue)
-                guard (try? engine.scheduler.setParameter(output.player, .hapticIntensityControl, value: level, at: start,
-                                                          route: .immediate)) == true,
-                      engine.scheduler.start(output.player, at: start, tag: tag, route: .immediate)
-                else {
+                guard (try? engine.scheduler.start(output.player, at: start, tag: tag, intensity: level, in: &group)) == true else {
                     haptics = .notPlayed(.queueFull)
                     break
                 }
                 started += 1
             }
-            // A start due now plays from this thread unless another thread is processing.
-            engine.scheduler.processImmediately()
+            engine.scheduler.endImmediateGroup(group)
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
         }
         // Under the loop lock, so that a housekeeping renewal of the previous start's passes is

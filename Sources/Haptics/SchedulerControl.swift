@@ -28,6 +28,12 @@ protocol SchedulerControl: AnyObject, Sendable {
     func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant,
                       route: SubmissionRoute) throws(SchedulerError) -> Bool
     @discardableResult func processImmediately() -> ImmediateProcessing
+    func beginImmediateGroup(now: MonotonicInstant?) -> ImmediateGroup
+    @discardableResult func endImmediateGroup(_ group: ImmediateGroup) -> ImmediateProcessing
+    func start(_ player: PlayerID, at time: MonotonicInstant, tag: Int64, intensity: Double,
+               in group: inout ImmediateGroup) throws(SchedulerError) -> Bool
+    func setMotorLevels(low: Double, high: Double, on channel: ChannelID, at time: MonotonicInstant,
+                        until end: MonotonicInstant, in group: inout ImmediateGroup) throws(SchedulerError) -> Bool
     func stopAll(at time: MonotonicInstant) -> Bool
     func setMotorLevels(low: Double, high: Double, on channel: ChannelID, at time: MonotonicInstant,
                         until end: MonotonicInstant) throws(SchedulerError) -> Bool

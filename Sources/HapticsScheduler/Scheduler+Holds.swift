@@ -67,6 +67,7 @@ extension Scheduler {
 
     /// Tells the channel's output the combination of its players' level and its direct level, and
     /// arms the renewal of what it holds now.
+    @inline(__always)
     func output(_ channel: Int, player: Int, deadline: Int64, now: Int64) {
         let state = realtime.pointee.channelStates[channel]
         let command = combined(state.playerLevel, state.direct)
@@ -121,6 +122,7 @@ extension Scheduler {
     /// Sets when the level just performed must be performed again: `renewalLead` (at most half the
     /// lifetime) before the output's own end of it; never, for silence or an output that holds
     /// levels until told otherwise.
+    @inline(__always)
     private func armRenewal(_ channel: Int, holding command: ActuatorCommand, now: Int64) {
         guard !command.isSilent,
               let lifetime = channels[channel].output.lifetimeOfPerformedLevel(
@@ -136,6 +138,7 @@ extension Scheduler {
 
     /// What the output plays: the players' level plus the direct level, saturating per motor. Of
     /// two levels of different kinds (which one device's profile never makes), the players' wins.
+    @inline(__always)
     func combined(_ playerLevel: ActuatorCommand, _ direct: ActuatorCommand) -> ActuatorCommand {
         if direct.isSilent { return playerLevel }
         if playerLevel.isSilent { return direct }

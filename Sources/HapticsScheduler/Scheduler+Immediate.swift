@@ -1,4 +1,5 @@
 import CHapticsSystem
+import HapticsPatterns
 import HapticsSystem
 
 // Immediate processing: a caller plays what it just submitted from its own thread, when no other
@@ -39,8 +40,15 @@ extension Scheduler {
             wakeRealtimeThread()
             return .leftToRealtimeThread
         }
-        let before = nextDeadline.load(ordering: .relaxed)
         realtime.pointee.onCallerThread = true
+        finishImmediatePass(deadlineBefore: nextDeadline.load(ordering: .relaxed))
+        return .processedHere
+    }
+
+    /// A caller's pass, with processing owned and `onCallerThread` set: runs it, moves the
+    /// realtime thread's wake-up when the pass brought the next deadline before `before` (the one
+    /// it may be waiting for), and lets processing go.
+    func finishImmediatePass(deadlineBefore before: Int64) {
         let next = processPass()
         realtime.pointee.onCallerThread = false
         // The parked realtime thread waits for the deadline it read (`before`, or `next` if it read
@@ -53,10 +61,10 @@ extension Scheduler {
         // The realtime thread may be waiting for this pass to end: either it sees `processing`
         // free after announcing its wait, or this side sees the announcement here and wakes it.
         if awaitsHandOver.load(ordering: .sequentiallyConsistent) { wakeRealtimeThread() }
-        return .processedHere
     }
 
     /// Takes processing for the calling thread, if no other thread has it.
+    @inline(__always)
     func beginProcessing() -> Bool {
         processing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
@@ -78,6 +86,213 @@ extension Scheduler {
         CHapticsSystem_parkEnd(wakeWord)
         awaitsHandOver.store(false, ordering: .sequentiallyConsistent)
     }
+}
+
+// Direct submissions: a caller that owns processing, finds the queue empty and nothing due before
+// now, applies its own commands due now at once — no queue round trip, no sort, no scan — so a
+// prepared level's `write()` is the first thing its call does after the checks. The bookkeeping pass
+// (everything else due, the new player's next deadline, the realtime thread's wake-up) runs after
+// the writes, still on the caller's thread and still owning processing.
+extension Scheduler {
+    /// Opens an immediate group on the calling thread: takes processing when no other thread has
+    /// it, and decides whether the group's submissions due now may be applied directly (the queue
+    /// is empty and nothing the scheduler holds is due before now). Lock-free, never waits.
+    ///
+    /// Submit through ``start(_:at:tag:in:)`` and ``setParameter(_:_:value:at:in:)`` with the
+    /// group, then end it, exactly once and on the same thread, with ``endImmediateGroup(_:)``
+    /// (processing stays taken until then).
+    ///
+    /// `now`, when given, is a reading of this scheduler's clock the caller took just before (its
+    /// own, for the times it submits): the group applies its commands at it instead of reading the
+    /// clock again. Something that became due after it comes after the group's commands, which
+    /// are dated no later — the order time gives them.
+    public func beginImmediateGroup(now reading: MonotonicInstant? = nil) -> ImmediateGroup {
+        guard beginProcessing() else { return ImmediateGroup() }
+        // Checked with processing owned, as in `processImmediately()`: the realtime thread's last
+        // pass begins only after this group ends, or the group sees the flag.
+        guard !immediateClosed.load(ordering: .sequentiallyConsistent) else {
+            endProcessing()
+            return ImmediateGroup()
+        }
+        let now = (reading ?? clock.now()).nanoseconds
+        let before = nextDeadline.load(ordering: .relaxed)
+        realtime.pointee.onCallerThread = true
+        // Everything the scheduler holds is due at `before` or later, and the queue is empty: what
+        // is due now from this group comes first, as the next pass would apply it.
+        let direct = before > now && !queue.hasPublishedElement
+        return ImmediateGroup(owner: true, direct: direct, now: now, deadlineBefore: before)
+    }
+
+    /// Ends an immediate group: runs the bookkeeping pass on this thread (what was queued, what
+    /// became due, the next deadline; the realtime thread's wake-up moved forward when it came
+    /// sooner) and lets processing go — with no pass at all when every submission was applied
+    /// directly and none of them made anything due yet: the next deadline is then known; or, when the group did not own processing, wakes the
+    /// realtime thread to take the queued submissions (``SchedulerStatistics/immediateFallbacks``).
+    @discardableResult
+    public func endImmediateGroup(_ group: ImmediateGroup) -> ImmediateProcessing {
+        guard group.owner else {
+            immediateFallbackCount.add(1, ordering: .relaxed)
+            wakeRealtimeThread()
+            return .leftToRealtimeThread
+        }
+        guard group.direct, !group.queued, group.earliest > group.now else {
+            finishImmediatePass(deadlineBefore: group.deadlineBefore)
+            return .processedHere
+        }
+        // Everything the group did was applied directly and added nothing due yet: the next
+        // deadline is the earlier of the one before and the group's own, with no pass to run. Not
+        // counted as a completed pass (`processingMark()`): it did not look at released players.
+        let next = min(group.deadlineBefore, group.earliest)
+        nextDeadline.store(next, ordering: .sequentiallyConsistent)
+        realtime.pointee.onCallerThread = false
+        if next < group.deadlineBefore { bringRealtimeDeadlineForward(to: next) }
+        processing.store(false, ordering: .sequentiallyConsistent)
+        immediatePassCount.add(1, ordering: .relaxed)
+        if awaitsHandOver.load(ordering: .sequentiallyConsistent) { wakeRealtimeThread() }
+        return .processedHere
+    }
+
+    /// Starts `player` at `instant` as part of `group`: applied at once (its first level written
+    /// before this returns) when the group applies directly and `instant` is due; queued otherwise,
+    /// for the group's bookkeeping pass or the realtime thread. Returns `false` (and counts a drop)
+    /// when it had to be queued and the queue is full.
+    @discardableResult
+    public func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64, in group: inout ImmediateGroup) -> Bool {
+        submit(SchedulerCommand(
+            kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
+            time: SchedulerLimits.clampedNanoseconds(instant), argument: tag, value: 0), in: &group)
+    }
+
+    /// Sets the intensity factor of `player` to `intensity` and starts it, both at `instant`, as
+    /// part of `group`: the same as ``setParameter(_:_:value:at:in:)`` with
+    /// `hapticIntensityControl` followed by ``start(_:at:tag:in:)``, and applied at once under the
+    /// same conditions. A player that is not playing has no level to re-map: applied directly, the
+    /// two are then one claim of the player and one publication of its state (traced as two
+    /// submissions, as always, when tracing is on). Returns `false` (and counts a drop) when a
+    /// part had to be queued and the queue is full.
+    ///
+    /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `intensity` is NaN or
+    ///   infinite; nothing is submitted.
+    @discardableResult
+    public func start(
+        _ player: PlayerID, at instant: MonotonicInstant, tag: Int64, intensity: Double, in group: inout ImmediateGroup
+    ) throws(SchedulerError) -> Bool {
+        guard intensity.isFinite else { throw .invalidParameterValue(.hapticIntensityControl, intensity) }
+        let slot = Int(truncatingIfNeeded: player.index)
+        let time = SchedulerLimits.clampedNanoseconds(instant)
+        let parameter = SchedulerCommand(
+            kind: .setIntensity, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
+            time: time, argument: 0, value: intensity)
+        let start = SchedulerCommand(
+            kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
+            time: time, argument: tag, value: 0)
+        guard group.direct, time <= group.now, time >= group.appliedUntil, !tracing.load(ordering: .relaxed),
+              slot >= 0 && slot < configuration.maximumPlayers,
+              realtime.pointee.players[slot].generation == player.generation,
+              !realtime.pointee.players[slot].active, !realtime.pointee.players[slot].paused,
+              UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .acquiring) >> 32) == player.generation,
+              player.generation & 1 == 1
+        else {
+            return submit(parameter, in: &group) && submit(start, in: &group)
+        }
+        // What applying the parameter would do to a player of this generation that is not
+        // playing: its factor changes, nothing else does (its publication would not change).
+        realtime.pointee.players[slot].intensityScale = Float(max(0, intensity))
+        appliedCount.add(1, ordering: .relaxed)
+        submittedCount.add(1, ordering: .relaxed)
+        directSubmissionCount.add(1, ordering: .relaxed)
+        return submit(start, in: &group)
+    }
+
+    /// Sets `channel`'s direct level from `instant` until `end` as part of `group` (see
+    /// ``start(_:at:tag:in:)`` for when it applies at once: a level due now is written before this
+    /// returns); levels, instants and errors as ``setMotorLevels(low:high:on:at:until:)``.
+    @discardableResult
+    public func setMotorLevels(
+        low: Double, high: Double, on channel: ChannelID, at instant: MonotonicInstant, until end: MonotonicInstant,
+        in group: inout ImmediateGroup
+    ) throws(SchedulerError) -> Bool {
+        try submit(motorLevelsCommand(low: low, high: high, on: channel, at: instant, until: end), in: &group)
+    }
+
+    /// Sets a dynamic parameter of `player` from `instant` on as part of `group` (see
+    /// ``start(_:at:tag:in:)`` for when it applies at once); values as ``setParameter(_:_:value:at:route:)``.
+    ///
+    /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `value` is NaN or infinite;
+    ///   nothing is submitted.
+    @discardableResult
+    public func setParameter(
+        _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant, in group: inout ImmediateGroup
+    ) throws(SchedulerError) -> Bool {
+        guard value.isFinite else { throw .invalidParameterValue(id, value) }
+        return submit(SchedulerCommand(
+            kind: Self.parameterKind(id), player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
+            time: SchedulerLimits.clampedNanoseconds(instant), argument: 0, value: value), in: &group)
+    }
+
+    /// Applies `submitted` now when the group applies directly, it is due, and it is not dated
+    /// before the group's previous direct command; queues it otherwise (a command for later, or
+    /// one that would break time order, which also ends direct application for the group).
+    @inline(__always)
+    private func submit(_ submitted: SchedulerCommand, in group: inout ImmediateGroup) -> Bool {
+        guard group.direct, submitted.time <= group.now, submitted.time >= group.appliedUntil else {
+            // A command due now that cannot come next in time order ends the group's direct
+            // application: it and everything after it go in time order through the pass.
+            if submitted.time <= group.now { group.direct = false }
+            group.queued = true
+            return push(submitted, route: .immediate)
+        }
+        var command = submitted
+        if tracing.load(ordering: .relaxed) {
+            let began = clock.now()
+            command.sequence = makeTraceSequence()
+            trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
+                              deadline: MonotonicInstant(nanoseconds: command.time), time: clock.now(),
+                              began: began, sequence: command.sequence))
+            // Taken by processing at once: the dequeued stage follows the submitted one.
+            trace(TraceRecord(event: .dequeued, channel: -1, player: command.player, command: .stop,
+                              deadline: MonotonicInstant(nanoseconds: command.time),
+                              time: clock.now(), sequence: command.sequence))
+        }
+        submittedCount.add(1, ordering: .relaxed)
+        directSubmissionCount.add(1, ordering: .relaxed)
+        group.appliedUntil = command.time
+        let earliest = group.now - SchedulerLimits.maximumCatchUpNanoseconds
+        if command.time < earliest { command.time = earliest }
+        apply(command, now: group.now)
+        group.earliest = min(group.earliest, eventsAfter(command))
+        return true
+    }
+}
+
+/// An open immediate group (``Scheduler/beginImmediateGroup()``): a plain value on the caller's
+/// stack, which only the thread that opened it may pass to the scheduler, and must end.
+public struct ImmediateGroup: Sendable {
+    /// Whether the group owns processing (its end runs the pass).
+    let owner: Bool
+    /// Whether its submissions due now are applied directly.
+    var direct: Bool
+    /// The clock reading the group's direct commands are applied at.
+    let now: Int64
+    /// The next deadline when the group began: a sooner one after its pass moves the realtime
+    /// thread's wake-up.
+    let deadlineBefore: Int64
+    /// The time of the latest direct command.
+    var appliedUntil: Int64 = .min
+    /// A lower bound of the earliest event the direct commands added (`eventsAfter`).
+    var earliest: Int64 = .max
+    /// Whether a submission of the group went through the queue.
+    var queued = false
+
+    init(owner: Bool = false, direct: Bool = false, now: Int64 = 0, deadlineBefore: Int64 = .max) {
+        self.owner = owner
+        self.direct = direct
+        self.now = now
+        self.deadlineBefore = deadlineBefore
+    }
+
+    /// Whether the group's submissions due now are applied at once, on the calling thread.
+    public var appliesDirectly: Bool { direct }
 }
 
 /// Where a ``Scheduler/processImmediately()`` call left the work.

@@ -64,6 +64,7 @@ extension Scheduler {
     // MARK: Progress
 
     /// Publishes the player's state, anchor, position, rate and duration for `progress(of:)`.
+    @inline(__always)
     func publish(_ slot: Int) {
         let player = realtime.pointee.players[slot]
         let words = publications + slot * Self.publicationStride

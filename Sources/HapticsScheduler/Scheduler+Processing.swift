@@ -36,9 +36,22 @@ extension Scheduler {
         let now = clock.now().nanoseconds
         takeSubmissions(now: now)
         retireReleasedPlayers(now: now)
+        // A lower bound of the earliest player, channel and curve event (`.min`: unknown): while
+        // the next submission is due no later, it is applied without scanning them again. Applying
+        // a submission only adds events of its own player and channel (`eventsAfter`); a scan
+        // makes the bound exact again. A pass of N submissions on N channels scans twice, not N
+        // times.
+        var bound = Int64.min
         while true {
             let state = realtime.pointee
             let submissionTime = state.pendingCount > 0 ? state.pending[state.pendingCount - 1].time : Int64.max
+            if submissionTime <= now && submissionTime <= bound {
+                realtime.pointee.pendingCount -= 1
+                let command = state.pending[state.pendingCount - 1]
+                apply(command, now: now)
+                bound = min(bound, eventsAfter(command))
+                continue
+            }
             var playerTime = Int64.max
             var playerSlot = -1
             for position in 0..<state.activeCount {
@@ -54,19 +67,52 @@ extension Scheduler {
             // the submissions due, before the program commands.
             let (channelTime, channel) = nextChannelEvent()
             let (curveTime, curveSlot) = nextCurveTick()
-            if submissionTime <= now && submissionTime <= playerTime && submissionTime <= channelTime && submissionTime <= curveTime {
+            bound = min(playerTime, channelTime, curveTime)
+            if submissionTime <= now && submissionTime <= bound {
                 realtime.pointee.pendingCount -= 1
-                apply(state.pending[state.pendingCount - 1], now: now)
+                let command = state.pending[state.pendingCount - 1]
+                apply(command, now: now)
+                bound = min(bound, eventsAfter(command))
             } else if curveTime <= now && curveTime <= playerTime && curveTime <= channelTime {
                 tickCurves(curveSlot, at: curveTime, now: now)
+                bound = .min
             } else if playerTime <= now && playerTime <= channelTime {
                 advance(playerSlot, at: playerTime, now: now)
+                bound = .min
             } else if channelTime <= now {
                 serviceChannel(channel, at: channelTime, now: now)
+                bound = .min
             } else {
-                return min(submissionTime, playerTime, channelTime, curveTime)
+                return min(submissionTime, bound)
             }
         }
+    }
+
+    /// The earliest event an applied submission may have added: its player's next one, its
+    /// channel's, its player's next curve tick; `.min` (scan again) after a `stopAll`, or when it
+    /// retired a player bound before to another channel (`claim`).
+    @inline(__always)
+    func eventsAfter(_ command: SchedulerCommand) -> Int64 {
+        let state = realtime.pointee
+        if command.kind == .stopAll { return .min }
+        if command.kind == .setMotorLevels {
+            let channel = Int(command.player)
+            guard channel >= 0 && channel < channelCount.load(ordering: .acquiring) else { return .max }
+            return state.channelStates[channel].nextEventTime
+        }
+        if state.eventsElsewhere {
+            realtime.pointee.eventsElsewhere = false
+            return .min
+        }
+        let slot = Int(command.player)
+        guard slot >= 0 && slot < configuration.maximumPlayers else { return .max }
+        let player = state.players[slot]
+        guard player.channel >= 0 && player.channel < channelCount.load(ordering: .acquiring) else { return .max }
+        var earliest = state.channelStates[player.channel].nextEventTime
+        if player.active { earliest = min(earliest, nextEventTime(slot)) }
+        if player.intensityCurve.isBound { earliest = min(earliest, player.intensityCurve.next) }
+        if player.sharpnessCurve.isBound { earliest = min(earliest, player.sharpnessCurve.next) }
+        return earliest
     }
 
     /// Whether submissions wait in the queue that the processing side can take now. Read by the
@@ -106,7 +152,8 @@ extension Scheduler {
         }
     }
 
-    private func apply(_ command: SchedulerCommand, now: Int64) {
+    @inline(__always)
+    func apply(_ command: SchedulerCommand, now: Int64) {
         // The first output this command causes continues its trace flow.
         realtime.pointee.traceSequence = command.sequence
         defer { realtime.pointee.traceSequence = 0 }
@@ -171,6 +218,7 @@ extension Scheduler {
     /// Checks a command's player against the current binding and brings the player's state to that
     /// binding (a new player in a reused slot starts from fresh settings). Returns the slot, or `nil`
     /// for a released or unknown player.
+    @inline(__always)
     private func claim(_ command: SchedulerCommand, now: Int64) -> Int? {
         let slot = Int(command.player)
         guard slot >= 0 && slot < configuration.maximumPlayers else { return nil }
@@ -179,7 +227,11 @@ extension Scheduler {
         guard generation == command.generation, generation & 1 == 1 else { return nil }
         let players = realtime.pointee.players
         if players[slot].generation != generation {
-            if players[slot].active { retire(slot, at: now, now: now) }
+            if players[slot].active {
+                retire(slot, at: now, now: now)
+                // That player's channel may be another one than the command's.
+                realtime.pointee.eventsElsewhere = true
+            }
             releaseCurves(slot)
             players[slot] = PlayerState(generation: generation, program: (binding >> 16) & 0x7FFF, channel: binding & 0xFFFF)
         }
@@ -201,6 +253,7 @@ extension Scheduler {
 
     /// Starts (or restarts) a player; a nonzero `tag` reports how this start ends. A restart ends
     /// the start before it as stopped.
+    @inline(__always)
     func startPlayer(_ slot: Int, at time: Int64, now: Int64, tag: Int64) {
         let players = realtime.pointee.players
         if players[slot].active {
@@ -249,6 +302,7 @@ extension Scheduler {
 
     /// Places an active player at program time `offset` at `time`, and sets its level to the one in
     /// effect there (so a start at offset 0 plays the offset-0 command at once).
+    @inline(__always)
     private func place(_ slot: Int, at offset: Int64, time: Int64, now: Int64) {
         let players = realtime.pointee.players
         let storage = programs[players[slot].program]
@@ -277,6 +331,7 @@ extension Scheduler {
         }
     }
 
+    @inline(__always)
     private func loopsPlayable(_ player: PlayerState, _ storage: ProgramStorage) -> Bool {
         player.loops && storage.loopEnd > 0 && storage.duration > 0
     }
@@ -304,12 +359,14 @@ extension Scheduler {
     /// bound, the anchor position within the pass (0…duration: re-anchoring never goes back, and a
     /// wrap starts over), offsets within `SchedulerLimits.maximumProgramLength`, and the rate within
     /// 1/64…64 — all checked when submitted or loaded — so the sum stays below 2⁶³ by far.
+    @inline(__always)
     private func deadline(_ player: PlayerState, _ programTime: Int64) -> Int64 {
         let distance = programTime - player.anchorPosition
         if player.rate == 1 { return player.anchor + distance }
         return player.anchor + Int64((Double(distance) / player.rate).rounded())
     }
 
+    @inline(__always)
     private func nextEventTime(_ slot: Int) -> Int64 {
         let player = realtime.pointee.players[slot]
         let storage = programs[player.program]
@@ -363,6 +420,7 @@ extension Scheduler {
 
     /// Whether a `dropStale` channel drops this level command because it is too late (counted and
     /// traced). Silent commands are never dropped.
+    @inline(__always)
     private func dropsStale(_ command: ActuatorCommand, player slot: Int, deadline: Int64, now: Int64) -> Bool {
         let channel = realtime.pointee.players[slot].channel
         guard let maximumLateness = channels[channel].staleLimit,
@@ -442,8 +500,11 @@ extension Scheduler {
     // MARK: Levels
 
     /// The player's command after its dynamic parameters.
+    @inline(__always)
     private func render(_ slot: Int, _ command: TimedCommand) -> ActuatorCommand {
         let player = realtime.pointee.players[slot]
+        // The profile's own first check, made before reading the profile (which copies it).
+        if command.command.isSilent || (player.intensityScale == 1 && player.sharpnessShift == 0) { return command.command }
         return channels[player.channel].profile.command(command, intensityScale: player.intensityScale,
                                                         sharpnessShift: player.sharpnessShift)
     }
@@ -455,6 +516,7 @@ extension Scheduler {
         setLevel(slot, render(slot, base), at: time, now: now)
     }
 
+    @inline(__always)
     private func setLevel(_ slot: Int, _ level: ActuatorCommand, at time: Int64, now: Int64) {
         let players = realtime.pointee.players
         players[slot].level = level
@@ -462,6 +524,7 @@ extension Scheduler {
         emit(isMixing(channel) ? mixedLevel(channel) : level, channel: channel, player: slot, deadline: time, now: now)
     }
 
+    @inline(__always)
     private func isMixing(_ channel: Int) -> Bool {
         if case .mix = channels[channel].policy { return true }
         return false
@@ -512,6 +575,7 @@ extension Scheduler {
     // MARK: Output
 
     /// Sends the players' new level to the channel, combined with the channel's direct level.
+    @inline(__always)
     private func emit(_ command: ActuatorCommand, channel: Int, player: Int, deadline: Int64, now: Int64) {
         realtime.pointee.channelStates[channel].playerLevel = command
         let state = realtime.pointee.channelStates[channel]

@@ -70,13 +70,16 @@ extension Scheduler {
         route: SubmissionRoute = .queued
     ) throws(SchedulerError) -> Bool {
         guard value.isFinite else { throw .invalidParameterValue(id, value) }
-        let kind: SchedulerCommand.Kind
+        return submit(Self.parameterKind(id), player: player, at: instant, value: value, route: route)
+    }
+
+    /// The command a dynamic parameter's change is.
+    static func parameterKind(_ id: DynamicParameterID) -> SchedulerCommand.Kind {
         switch id {
-        case .hapticIntensityControl: kind = .setIntensity
-        case .hapticSharpnessControl: kind = .setSharpness
-        default: kind = .otherParameter
+        case .hapticIntensityControl: return .setIntensity
+        case .hapticSharpnessControl: return .setSharpness
+        default: return .otherParameter
         }
-        return submit(kind, player: player, at: instant, value: value, route: route)
     }
 
     /// Stops every player at `instant` and sends `.stop` to every channel. Returns `false` (and counts
@@ -105,16 +108,23 @@ extension Scheduler {
     public func setMotorLevels(
         low: Double, high: Double, on channel: ChannelID, at instant: MonotonicInstant, until end: MonotonicInstant
     ) throws(SchedulerError) -> Bool {
+        try push(motorLevelsCommand(low: low, high: high, on: channel, at: instant, until: end))
+    }
+
+    /// The checked command of a `setMotorLevels` call.
+    func motorLevelsCommand(
+        low: Double, high: Double, on channel: ChannelID, at instant: MonotonicInstant, until end: MonotonicInstant
+    ) throws(SchedulerError) -> SchedulerCommand {
         guard low.isFinite else { throw .invalidMotorLevel(motor: "low", low) }
         guard high.isFinite else { throw .invalidMotorLevel(motor: "high", high) }
         guard channel.rawValue >= 0 && channel.rawValue < channelCount.load(ordering: .acquiring) else {
             throw .unknownChannel(channel)
         }
         let levels = UInt32(Self.motorLevel(low)) << 16 | UInt32(Self.motorLevel(high))
-        return push(SchedulerCommand(
+        return SchedulerCommand(
             kind: .setMotorLevels, player: Int32(truncatingIfNeeded: channel.rawValue), generation: 0,
             motorLevels: levels, time: SchedulerLimits.clampedNanoseconds(instant),
-            argument: SchedulerLimits.clampedNanoseconds(end), value: 0))
+            argument: SchedulerLimits.clampedNanoseconds(end), value: 0)
     }
 
     /// A finite level clamped to 0…1, as 0…0xFFFF rounded to nearest.

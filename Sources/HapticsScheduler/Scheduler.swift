@@ -13,7 +13,8 @@ import HapticsSystem
 ///   rate: one lock-free push into a bounded queue, no allocation, no lock; a full queue returns
 ///   `false` and counts a drop. `progress(of:at:)` reads a player's state from any thread without a
 ///   lock.
-/// - **Processing** (`process()`, or the realtime thread that loops on it) owns all playback state and
+/// - **Processing** (`process()`, the realtime thread that loops on it, or a caller's
+///   ``processImmediately()`` or immediate group, ``beginImmediateGroup()``) owns all playback state and
 ///   reads programs and channels without locks; it never allocates, locks or logs. It also performs a
 ///   held level again before its output would end it on its own (``Actuator/lifetimeOfPerformedLevel(on:now:)``),
 ///   so that only the engine ends a level.
@@ -96,6 +97,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let lostEndingCount = Atomic<Int>(0)
     let immediatePassCount = Atomic<Int>(0)
     let immediateFallbackCount = Atomic<Int>(0)
+    let directSubmissionCount = Atomic<Int>(0)
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
     /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
@@ -195,6 +197,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             heldCurves: curves.heldCount,
             immediatePasses: immediatePassCount.load(ordering: .relaxed),
             immediateFallbacks: immediateFallbackCount.load(ordering: .relaxed),
+            directSubmissions: directSubmissionCount.load(ordering: .relaxed),
             realtimeThread: grant)
     }
 

@@ -44,6 +44,9 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// ``Scheduler/processImmediately()`` calls that left the work to the realtime thread, because
     /// another thread was processing (or the realtime thread had been stopped).
     public var immediateFallbacks: Int = 0
+    /// Submissions of an immediate group (``Scheduler/beginImmediateGroup()``) applied at once on
+    /// the caller's thread, without going through the queue: counted in `submitted` too.
+    public var directSubmissions: Int = 0
     /// What the system granted the realtime thread (its timer slack, and `SCHED_FIFO` or why not),
     /// `nil` before it first started.
     public var realtimeThread: RealtimeThread.Grant?

@@ -217,37 +217,9 @@ struct ImmediateProcessingTests {
 
     @Test("concurrent callers and the realtime thread never write one output at once, and nothing is lost")
     func concurrentCallersKeepOneWriterPerOutput() throws {
-        // Room for every submission at once: what is tested is who writes, not back-pressure.
-        let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(queueCapacity: 4_096))
-        let outputs = (0..<4).map { _ in WitnessActuator() }
-        let channels = try outputs.map { try scheduler.addChannel(output: $0, profile: testRumble, policy: .mix) }
-        let program = try scheduler.load(rumbleProgram([(0, 100, 200), (300_000, 300, 400)], duration: 600_000))
-        // Two players per channel, each thread starting one of them: callers share every output.
-        let players = try (0..<8).map { try scheduler.makePlayer(program: program, channel: channels[$0 % 4]) }
-        try scheduler.startRealtimeThread()
-        let starts = 200
-        runConcurrently(8) { index in
-            for round in 0..<starts {
-                _ = scheduler.start(players[index], at: scheduler.clock.now(), tag: 0, route: .immediate)
-                scheduler.processImmediately()
-                if round % 16 == 0 { usleep(200) }
-            }
-        }
-        // A pass preempted on a loaded machine leaves every later start queued while the outputs
-        // still show the last stop: wait until all of them were applied, then for their stops.
-        #expect(waitUntil { scheduler.statistics.applied == 8 * starts })
-        #expect(waitUntil { outputs.allSatisfy { $0.recorded.last?.command == .stop } })
-        usleep(2_000)
-        scheduler.stopRealtimeThread()
-        let statistics = scheduler.statistics
-        #expect(statistics.submitted == 8 * starts)
-        #expect(statistics.dropped == 0)
-        // Every start was applied, by a caller's pass or the realtime thread's.
-        #expect(statistics.applied == statistics.submitted)
-        #expect(statistics.immediatePasses + statistics.immediateFallbacks == 8 * starts)
-        for output in outputs {
-            #expect(output.overlaps.load(ordering: .relaxed) == 0)
-            #expect(output.recorded.last?.command == .stop)
+        try runCallersOnSharedOutputs(commandsPerCall: 1) { scheduler, player, _ in
+            _ = scheduler.start(player, at: scheduler.clock.now(), tag: 0, route: .immediate)
+            scheduler.processImmediately()
         }
     }
 
@@ -263,5 +235,46 @@ struct ImmediateProcessingTests {
             try scheduler.makePlayer(program: scheduler.load(rumbleProgram([(0, strong, weak)], duration: duration)), channel: channel)
         }
         return (scheduler, output, players)
+    }
+}
+
+/// 8 threads × 200 calls of `call` (each submitting `commandsPerCall` commands for its player, and
+/// playing them from its thread when it can) beside a running realtime thread, on 4 outputs that two
+/// players each share: checks that no output was written by two threads at once, that every
+/// command was applied, and that everything ended in silence.
+func runCallersOnSharedOutputs(
+    commandsPerCall: Int, _ call: @escaping @Sendable (Scheduler<SystemMonotonicClock>, PlayerID, Int) -> Void
+) throws {
+    // Room for every submission at once: what is tested is who writes, not back-pressure.
+    let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(queueCapacity: 4_096))
+    let outputs = (0..<4).map { _ in WitnessActuator() }
+    let channels = try outputs.map { try scheduler.addChannel(output: $0, profile: testRumble, policy: .mix) }
+    let program = try scheduler.load(rumbleProgram([(0, 100, 200), (300_000, 300, 400)], duration: 600_000))
+    // Two players per channel, each thread starting one of them: callers share every output.
+    let players = try (0..<8).map { try scheduler.makePlayer(program: program, channel: channels[$0 % 4]) }
+    try scheduler.startRealtimeThread()
+    let calls = 200
+    let commands = 8 * calls * commandsPerCall
+    runConcurrently(8) { index in
+        for round in 0..<calls {
+            call(scheduler, players[index], round)
+            if round % 16 == 0 { usleep(200) }
+        }
+    }
+    // A pass preempted on a loaded machine leaves every later start queued while the outputs
+    // still show the last stop: wait until all of them were applied, then for their stops.
+    #expect(waitUntil { scheduler.statistics.applied == commands })
+    #expect(waitUntil { outputs.allSatisfy { $0.recorded.last?.command == .stop } })
+    usleep(2_000)
+    scheduler.stopRealtimeThread()
+    let statistics = scheduler.statistics
+    #expect(statistics.submitted == commands)
+    #expect(statistics.dropped == 0)
+    // Every command was applied, by a caller or the realtime thread.
+    #expect(statistics.applied == statistics.submitted)
+    #expect(statistics.immediatePasses + statistics.immediateFallbacks == 8 * calls)
+    for output in outputs {
+        #expect(output.overlaps.load(ordering: .relaxed) == 0)
+        #expect(output.recorded.last?.command == .stop)
     }
 }

@@ -41,7 +41,7 @@ struct TraceTests {
         rig.playKnownImpact()
         let trace = rig.engine.collectTrace()
         let first = try #require(rig.pad.recorded.first)
-        // Written during the game's call: taken from the queue and written at the call's instant.
+        // Written during the game's call: applied without the queue and written at the call's instant.
         let written = rig.t0
         // Sequence 1 is the intensity the play sets, 2 its start.
         #expect(trace.commands == [
@@ -53,7 +53,9 @@ struct TraceTests {
         #expect(trace.lost == 0)
         #expect(trace.origin == rig.t0)
         let thread = ThreadIdentity.current
-        #expect(trace.records.filter { $0.event != .emitted }.map(\.event) == [.submitted, .submitted, .dequeued, .dequeued, .received])
+        // Each command of the play is taken by processing as it is submitted (an immediate group
+        // applying directly): its dequeued stage follows its own submission.
+        #expect(trace.records.filter { $0.event != .emitted }.map(\.event) == [.submitted, .dequeued, .submitted, .dequeued, .received])
         #expect(trace.records.allSatisfy { $0.thread == thread })
         #expect(trace.threadNames[thread] == ThreadIdentity.name(of: thread))
     }
@@ -68,8 +70,8 @@ struct TraceTests {
         let first = Array(stages.prefix(8)).map(\.summary)
         #expect(first == [
             "submit X 0.000+0.000 1/\(Int(tid))",
-            "submit X 0.000+0.000 1/\(Int(tid))",
             "queued X 0.000+0.000 1/\(Int(tid))",
+            "submit X 0.000+0.000 1/\(Int(tid))",
             "queued X 0.000+0.000 1/\(Int(tid))",
             "write X 0.000+0.000 1/\(Int(tid))",
             "deadline i 0.000 2/1",

@@ -163,6 +163,7 @@ func runPeersBenchmark() {
             }
         }
     }
+    let breakdown = tracedEngineBreakdown(peers, &watch)
     let rawP50 = percentile(latency[0].sorted(), 0.5)
     print("call → output report at the device, \(blocks) interleaved blocks of \(perBlock) per peer after 5 warm-up triggers each:")
     var entries: [(String, String)] = []
@@ -176,16 +177,57 @@ func runPeersBenchmark() {
         print("  \(peer.name): p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, max \(microseconds(sorted.last!)) µs, "
             + "\(decimal(Double(p50) / Double(max(1, rawP50)))) × raw C at p50; the call itself p50 \(microseconds(callP50)) µs; "
             + "\(syscalls) system calls per trigger\(summary)")
-        entries.append((peer.key, jsonObject([
+        var figures = [
             ("call_to_wire_p50_us", microseconds(p50)),
             ("call_to_wire_p99_us", microseconds(p99)),
             ("call_p50_us", microseconds(callP50)),
             ("syscalls_per_trigger", syscalls),
             ("ratio_p50_to_raw_c", decimal(Double(p50) / Double(max(1, rawP50)))),
-        ])))
+        ]
+        if peer.key == "haptics" { figures += breakdown.json }
+        entries.append((peer.key, jsonObject(figures)))
     }
+    print(breakdown.line)
     print("note: QEMU TCG guest: absolute microseconds mean little; the ratios, measured side by side, are the figures. System calls are the calling thread's (the engine's impact stop is its realtime thread's).")
     print(jsonObject([("peers", jsonObject(entries))]))
+}
+
+/// Where the engine's call spends its time, from its own trace (tracing on, `perPhase` triggers
+/// after the measured blocks): call → the output's `write()` begins, the `write()`, its return →
+/// the call returns, and call → output report at the device. Tracing reads the clock around each
+/// stage, so these run a little slower than the untraced figures.
+func tracedEngineBreakdown(_ peers: Peers, _ watch: inout WireWatch) -> (line: String, json: [(String, String)]) {
+    let count = 40
+    var calls: [(start: Int64, returned: Int64, wire: Int64)] = []
+    peers.engine.startTracing()
+    let engine = peers.all[1]
+    for _ in 0..<count {
+        let start = engine.trigger()
+        let returned = SystemMonotonicClock().now().nanoseconds
+        let arrival = watch.next(moving: true)
+        engine.stop()
+        _ = watch.next(moving: false)
+        calls.append((start, returned, arrival))
+    }
+    peers.engine.stopTracing()
+    // The writes the calls caused: a level from a submission (the stops are the realtime thread's).
+    let writes = peers.engine.collectTrace().records.filter { $0.event == .emitted && $0.sequence != 0 && !$0.command.isSilent }
+    guard writes.count == count else {
+        return ("engine, traced: \(writes.count) traced writes for \(count) calls; no breakdown", [])
+    }
+    func p50(_ values: [Int64]) -> Int64 { percentile(values.sorted(), 0.5) }
+    let beforeWrite = p50(zip(calls, writes).map { $1.began.nanoseconds - $0.start })
+    let write = p50(writes.map { $0.time.nanoseconds - $0.began.nanoseconds })
+    let afterWrite = p50(zip(calls, writes).map { $0.returned - $1.time.nanoseconds })
+    let wire = p50(calls.map { $0.wire - $0.start })
+    let line = "engine, traced (\(count) calls): call → write() began p50 \(microseconds(beforeWrite)) µs, write() p50 \(microseconds(write)) µs, "
+        + "write() returned → call returned p50 \(microseconds(afterWrite)) µs; call → output report p50 \(microseconds(wire)) µs"
+    return (line, [
+        ("traced_call_to_write_began_p50_us", microseconds(beforeWrite)),
+        ("traced_write_p50_us", microseconds(write)),
+        ("traced_write_to_return_p50_us", microseconds(afterWrite)),
+        ("traced_call_to_wire_p50_us", microseconds(wire)),
+    ])
 }
 
 /// Runs ``runPeersWindow(triggers:)`` under `strace -f` in a child process and counts the calling

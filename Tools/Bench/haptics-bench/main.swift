@@ -16,6 +16,8 @@ case "curve":
     runCurveBenchmark()
 case "submit-count":
     runSubmitCount(arguments.dropFirst().first.flatMap(Int.init) ?? 0)
+case "calls-count":
+    runCallCount(Array(arguments.dropFirst()))
 case "trigger":
     runTriggerBenchmark()
 case "sync":
@@ -29,6 +31,6 @@ case "scale":
 case "trigger-window":
     runTriggerWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedTriggers)
 default:
-    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | scale | sync")
+    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | calls-count <scenario> <mode> <calls> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | scale | sync")
     exit(64)
 }

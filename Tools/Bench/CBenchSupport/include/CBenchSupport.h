@@ -63,4 +63,9 @@ int CBenchSupport_sdlHapticStop(void);
 /// Closes what CBenchSupport_sdlOpen opened and quits SDL.
 void CBenchSupport_sdlClose(void);
 
+/// Switches callgrind's instruction counting on or off for the calling thread (a callgrind client
+/// request; nothing when the process does not run under callgrind). With `--collect-atstart=no`, the
+/// counted instructions are exactly those between the switches.
+void CBenchSupport_toggleInstructionCounting(void);
+
 #endif
