@@ -79,7 +79,10 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
                 Self.drain(device, into: log)
             }
             _ = try device.ioctl("UI_DEV_CREATE", CEvdev_UI_DEV_CREATE(), value: 0)
-            guard let path = try EventNodeLookup.waitForNode(name: configuration.name, timeout: .seconds(5)) else {
+            // Found through the device's own sysfs name: a scan by name opens every event node, and
+            // the 32nd sink of a run would open 31 others to find its own.
+            let inputDevice = try Self.systemName(of: device)
+            guard let path = try EventNodeLookup.waitForNode(inputDevice: inputDevice, timeout: .seconds(5)) else {
                 throw SystemCallError(call: "UI_DEV_CREATE", errno: .noSuchDevice)
             }
             self.eventNodePath = path
@@ -118,6 +121,17 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
         _ = try? device.ioctl("UI_DEV_DESTROY", CEvdev_UI_DEV_DESTROY(), value: 0)
         reader.stop()
         try? device.close()
+    }
+
+    /// The created device's sysfs name (`input7`).
+    ///
+    /// The corresponding ioctl is `UI_GET_SYSNAME`.
+    private static func systemName(of device: FileDescriptor) throws(SystemCallError) -> String {
+        let name = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { name.deallocate() }
+        name.initializeMemory(as: UInt8.self, repeating: 0)
+        _ = try device.ioctl("UI_GET_SYSNAME", CEvdev_UI_GET_SYSNAME(UInt32(name.count)), name.baseAddress)
+        return String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     // MARK: Reader thread

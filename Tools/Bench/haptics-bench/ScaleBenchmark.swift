@@ -62,33 +62,20 @@ func runScaleBenchmark() {
 
     let program = alternatingLevels(perBlock, period: period)
 
-    let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(queueCapacity: 4_096))
-    var sinks: [UInputForceFeedbackSink] = []
-    var pads: [TimedPad] = []
-    var players: [PlayerID] = []
+    let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(queueCapacity: 4_096, maximumChannels: devices))
+    let setUp: ScalePads
     do {
         let loaded = try scheduler.load(program)
-        for index in 0..<devices {
-            let sink = try UInputForceFeedbackSink(.init(name: "haptics-bench scale pad \(index)"))
-            sinks.append(sink)
-            let actuator = try EvdevActuator(path: sink.eventNodePath)
-            if index == 0 { progress("scale: pad 0 opened") }
-            try actuator.prepare(program)
-            if index % 8 == 0 { progress("scale: pad \(index) prepared") }
-            let pad = TimedPad(pad: actuator, capacity: blocks * perBlock)
-            pads.append(pad)
-            let channel = try scheduler.addChannel(output: pad, profile: benchRumble, policy: .replace)
-            players.append(try scheduler.makePlayer(program: loaded, channel: channel))
-        }
+        setUp = try ScalePads(devices: devices, program: program, loaded: loaded, scheduler: scheduler,
+                              capacity: blocks * perBlock)
         try scheduler.startRealtimeThread()
-        progress("scale: \(devices) pads prepared")
     } catch {
         benchFailure("cannot set up \(devices) pads: \(error)")
     }
-    defer {
-        for pad in pads { pad.pad.close() }
-        for sink in sinks { sink.close() }
-    }
+    print(setUp.summary)
+    let pads = setUp.pads
+    let players = setUp.players
+    defer { setUp.close() }
 
     let clock = SystemMonotonicClock()
     var baseline = [Int64](repeating: 0, count: blocks * perBlock)
