@@ -25,12 +25,12 @@ case "peers":
 case "peers-window":
     runPeersWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedPeerTriggers)
 case "scale":
-    runScaleBenchmark()
+    runScaleBenchmark(devices: arguments.dropFirst().first.flatMap(Int.init) ?? 32)
 case "scale-setup":
     runScaleSetup(devices: arguments.dropFirst().first.flatMap(Int.init) ?? 32)
 case "trigger-window":
     runTriggerWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedTriggers)
 default:
-    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | scale | scale-setup [devices] | sync")
+    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | scale [devices] | scale-setup [devices] | sync")
     exit(64)
 }
