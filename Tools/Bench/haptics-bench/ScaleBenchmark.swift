@@ -30,21 +30,20 @@ final class TimedPad: Actuator, @unchecked Sendable {
     }
 }
 
-/// The CPU time (user + system, nanoseconds) the threads named `name` of this process have used,
-/// summed (`nil` when none runs).
+/// The CPU time (nanoseconds) the threads named `name` of this process have used, summed (`nil`
+/// when none runs): the scheduler's own count of time on a processor (`/proc/self/task/*/schedstat`),
+/// as precise as the C loop's `CLOCK_THREAD_CPUTIME_ID` — `stat`'s utime/stime are sampled at the
+/// timer tick, which a thread waking every millisecond meets more often than its share.
 func threadCPUTime(named name: String) -> Int64? {
     guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
     var total: Int64?
     for task in tasks {
         guard let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
               comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
-              let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
+              let schedstat = try? String(contentsOfFile: "/proc/self/task/\(task)/schedstat", encoding: .utf8),
+              let onProcessor = schedstat.split(separator: " ").first.flatMap({ Int64($0) })
         else { continue }
-        // Fields after the name: state is field 3, utime 14, stime 15 (1-based).
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Int64(fields[11]), let system = Int64(fields[12]) else { continue }
-        total = (total ?? 0) + (user + system) * 1_000_000_000 / Int64(sysconf(Int32(_SC_CLK_TCK)))
+        total = (total ?? 0) + onProcessor
     }
     return total
 }
