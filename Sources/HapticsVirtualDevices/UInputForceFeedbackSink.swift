@@ -42,7 +42,7 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
 
     private let device: FileDescriptor
     private let log: _RecordLog<UInputForceFeedbackRecord>
-    private var reader: _DeviceReaderThread?
+    private var reader: _SinkReader.Registration?
 
     /// The path of the uinput control node.
     public static let controlPath = "/dev/uinput"
@@ -58,7 +58,7 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
         self.configuration = configuration
         let device = try FileDescriptor.open(Self.controlPath, .readWrite, options: [.nonBlocking, .closeOnExec])
         let log = _RecordLog<UInputForceFeedbackRecord>()
-        var reader: _DeviceReaderThread?
+        var reader: _SinkReader.Registration?
         do throws(SystemCallError) {
             _ = try device.ioctl("UI_SET_EVBIT", CEvdev_UI_SET_EVBIT(), value: Int(EV_FF))
             for type in configuration.effectTypes {
@@ -74,10 +74,9 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
                 name.copyBytes(from: bytes)
             }
             _ = try device.ioctl("UI_DEV_SETUP", CEvdev_UI_DEV_SETUP(), &setup)
-            // Answer uploads from the first moment: an uploader blocks until we do.
-            reader = try _DeviceReaderThread(name: "haptics-uinput", device: device) {
-                Self.drain(device, into: log)
-            }
+            // Answer uploads from the first moment: an uploader blocks until we do. One thread
+            // answers every sink of the process (32 pads, one wake-up per millisecond's writes).
+            reader = try _SinkReader.shared.add(device) { Self.drain(device, into: log) }
             _ = try device.ioctl("UI_DEV_CREATE", CEvdev_UI_DEV_CREATE(), value: 0)
             // Found through the device's own sysfs name: a scan by name opens every event node, and
             // the 32nd sink of a run would open 31 others to find its own.
@@ -87,7 +86,7 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
             }
             self.eventNodePath = path
         } catch {
-            reader?.stop()
+            if let reader { _SinkReader.shared.remove(reader) }
             try? device.close()
             throw error
         }
@@ -103,7 +102,7 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
 
     /// Waits until at least `count` records have arrived (or `timeout` passes) and returns all records.
     /// Play and stop reach the device synchronously with the trigger's `write()`, but are read by the
-    /// device's own thread, so a test waits for them instead of sleeping.
+    /// sinks' reader thread, so a test waits for them instead of sleeping.
     @discardableResult
     public func waitForRecords(count: Int, timeout: Duration = .seconds(5)) -> [UInputForceFeedbackRecord] {
         log.wait(timeout: timeout) { $0.count >= count }.records
@@ -117,9 +116,9 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
         guard let reader else { return }
         self.reader = nil
         // Destroying may itself ask us to erase effects still uploaded, so keep answering until
-        // the device is gone, then stop the thread.
+        // the device is gone, then stop answering it.
         _ = try? device.ioctl("UI_DEV_DESTROY", CEvdev_UI_DEV_DESTROY(), value: 0)
-        reader.stop()
+        _SinkReader.shared.remove(reader)
         try? device.close()
     }
 
