@@ -214,6 +214,16 @@ func runScaleBenchmark(devices: Int) {
     let baselineP99 = percentile(baselineSorted, 0.99)
     let writesP50 = percentile(writesSorted, 0.5)
     let writesP99 = percentile(writesSorted, 0.99)
+    // Where in the pass the time goes: the first pad's lateness is the wake-up, the last pad's adds
+    // every write of the pass before it.
+    func padLateness(_ pad: Int) -> (engine: [Int64], writes: [Int64]) {
+        let recorder = pads[pad].recorder
+        let engine = (0..<recorder.count.load(ordering: .acquiring)).map { recorder.lateness[$0] }.sorted()
+        let writes = (0..<blocksRun * perBlock).map { writes[$0 * devices + pad] }.sorted()
+        return (engine, writes)
+    }
+    let first = padLateness(0)
+    let last = padLateness(devices - 1)
     let ratio = Double(p99) / Double(max(1, baselineP99))
     let ratioToWrites = Double(p99) / Double(max(1, writesP99))
     let cpuPercent = engine.threadPercent
@@ -226,6 +236,7 @@ func runScaleBenchmark(devices: Int) {
     print("lateness after each pad's write: p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, max \(microseconds(sorted.last ?? 0)) µs")
     print("C timer loop wake-up lateness: p50 \(microseconds(baselineP50)) µs, p99 \(microseconds(baselineP99)) µs, max \(microseconds(baselineSorted.last ?? 0)) µs")
     print("C write loop (the same writes on the same pads): \(writesMissed) of \(writesSorted.count) missed; lateness after each pad's writes p50 \(microseconds(writesP50)) µs, p99 \(microseconds(writesP99)) µs, max \(microseconds(writesSorted.last ?? 0)) µs; CPU \(decimal(writesCPUPercent, 1)) % of its blocks' wall time")
+    print("by position in the pass, p50 / p99 lateness: engine first pad \(microseconds(percentile(first.engine, 0.5))) / \(microseconds(percentile(first.engine, 0.99))) µs, last pad \(microseconds(percentile(last.engine, 0.5))) / \(microseconds(percentile(last.engine, 0.99))) µs; C write loop first pad \(microseconds(percentile(first.writes, 0.5))) / \(microseconds(percentile(first.writes, 0.99))) µs, last pad \(microseconds(percentile(last.writes, 0.5))) / \(microseconds(percentile(last.writes, 0.99))) µs")
     print("ratio_p99 (scheduler / C timer loop): \(decimal(ratio)) (target ≤ 1.2); ratio_p99_vs_c_writes (scheduler / C write loop): \(decimal(ratioToWrites))")
     print("CPU during the engine's blocks: realtime thread \(decimal(cpuPercent, 1)) %, the sinks' reader \(decimal(engine.readersPercent, 1)) %, the guest busy \(decimal(engine.machinePercent, 1)) % (of \(machineProcessors()) processor(s)); during the C write loop's: its thread \(decimal(writesCPUPercent, 1)) %, the sinks' reader \(decimal(floor.readersPercent, 1)) %, the guest busy \(decimal(floor.machinePercent, 1)) %")
     print("realtime thread: SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused (\($0))" } ?? "granted"); \(statistics.wakeUps) wake-ups")
@@ -249,6 +260,10 @@ func runScaleBenchmark(devices: Int) {
         ("c_writes_guest_busy_percent", decimal(floor.machinePercent, 1)),
         ("processors", String(machineProcessors())),
         ("ratio_p99_vs_c_writes", decimal(ratioToWrites)),
+        ("first_pad_p50_lateness_us", microseconds(percentile(first.engine, 0.5))),
+        ("last_pad_p50_lateness_us", microseconds(percentile(last.engine, 0.5))),
+        ("c_writes_first_pad_p50_lateness_us", microseconds(percentile(first.writes, 0.5))),
+        ("c_writes_last_pad_p50_lateness_us", microseconds(percentile(last.writes, 0.5))),
         ("setup_s", decimal(Double(setUp.totalNanoseconds) / 1e9, 2)),
     ]))
 }
