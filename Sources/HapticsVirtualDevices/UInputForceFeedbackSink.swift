@@ -7,7 +7,8 @@ import HapticsSystem
 ///
 /// The engine sees it as any evdev force-feedback device (find it with ``eventNodePath``); tests
 /// read back exactly which uploads, plays and stops reached the kernel, and when. Creating one
-/// needs write access to `/dev/uinput` (normally root).
+/// needs write access to `/dev/uinput` (normally root). One thread (`haptics-uinput`) answers every
+/// sink of the process, from the first sink's creation to the last one's close.
 public final class UInputForceFeedbackSink: @unchecked Sendable {
     /// What device to create.
     public struct Configuration: Sendable {
