@@ -140,11 +140,16 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
         // uinput's queue holds only 16 events: read everything there is, every time.
         let events = UnsafeMutableBufferPointer<input_event>.allocate(capacity: 16)
         defer { events.deallocate() }
+        let capacity = UnsafeMutableRawBufferPointer(events).count
         while true {
             guard let bytes = try? device.read(into: UnsafeMutableRawBufferPointer(events)), bytes > 0 else {
                 return  // EAGAIN: drained. ENODEV: destroyed.
             }
             for index in 0..<bytes / MemoryLayout<input_event>.stride { handle(events[index], device, log) }
+            // A short read took every queued event (uinput fills the buffer while it has any); what
+            // arrives since makes the descriptor readable again. Saves a read that would say EAGAIN,
+            // one system call a sink for each millisecond of writes at scale.
+            if bytes < capacity { return }
         }
     }
 
