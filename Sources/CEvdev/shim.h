@@ -67,6 +67,8 @@ static inline unsigned long CEvdev_UI_SET_FFBIT(void) { return UI_SET_FFBIT; }
 static inline unsigned long CEvdev_UI_DEV_SETUP(void) { return UI_DEV_SETUP; }
 /// UI_DEV_CREATE: create the device (no argument).
 static inline unsigned long CEvdev_UI_DEV_CREATE(void) { return UI_DEV_CREATE; }
+/// UI_GET_SYSNAME: the created device's sysfs name ("input7") into a buffer of `length` bytes.
+static inline unsigned long CEvdev_UI_GET_SYSNAME(unsigned int length) { return UI_GET_SYSNAME(length); }
 /// UI_DEV_DESTROY: destroy the device (no argument).
 static inline unsigned long CEvdev_UI_DEV_DESTROY(void) { return UI_DEV_DESTROY; }
 /// UI_BEGIN_FF_UPLOAD: fetch the effect of an upload request (by request_id).

@@ -33,15 +33,43 @@ public enum EventNodeLookup {
     /// Waits until a node matching `name` (and `uniqueIdentifier`) exists and returns its path, or
     /// `nil` after `timeout`. Drivers create nodes asynchronously (a uhid device is probed in a
     /// kernel worker); inotify wakes the wait as soon as devtmpfs adds a node.
+    ///
+    /// Each look opens every event node (``find(name:uniqueIdentifier:)``); a device that knows its
+    /// input device's sysfs name waits with ``waitForNode(inputDevice:timeout:)`` instead.
     public static func waitForNode(
         name: String, uniqueIdentifier: String? = nil, timeout: Duration
+    ) throws(SystemCallError) -> String? {
+        try waitUntilFound(timeout: timeout) { find(name: name, uniqueIdentifier: uniqueIdentifier) }
+    }
+
+    /// The event node of the input device whose sysfs name is `inputDevice` (`input7`, as uinput's
+    /// `UI_GET_SYSNAME` says), once it exists, or `nil` after `timeout`. Reads the device's sysfs
+    /// directory instead of opening every node, so finding the node of the 32nd device costs what
+    /// finding the first does.
+    public static func waitForNode(inputDevice: String, timeout: Duration) throws(SystemCallError) -> String? {
+        try waitUntilFound(timeout: timeout) { existingNode(ofInputDevice: inputDevice) }
+    }
+
+    /// The event node of input device `inputDevice` when both its sysfs entry (evdev has bound) and
+    /// the node in `/dev/input` (devtmpfs or udev has made it) exist, or `nil`.
+    public static func existingNode(ofInputDevice inputDevice: String) -> String? {
+        let handlers = FileDescriptor.numberedEntries(in: "/sys/class/input/\(inputDevice)", prefix: "event")
+        guard let handler = handlers.first else { return nil }
+        let path = "\(inputDirectory)/\(handler.split(separator: "/").last!)"
+        return access(path, F_OK) == 0 ? path : nil
+    }
+
+    /// Calls `lookup` until it finds a path (returned) or `timeout` passes (`nil`), waking on every
+    /// change inotify reports in `/dev/input`.
+    private static func waitUntilFound(
+        timeout: Duration, _ lookup: () -> String?
     ) throws(SystemCallError) -> String? {
         let deadline = MonotonicInstant.now.nanoseconds + timeout.nanoseconds
         let watch = try _DirectoryWatch()
         defer { watch.close() }
         while true {
             try watch.watchInputDirectory()
-            if let path = find(name: name, uniqueIdentifier: uniqueIdentifier) { return path }
+            if let path = lookup() { return path }
             let remaining = deadline - MonotonicInstant.now.nanoseconds
             if remaining <= 0 { return nil }
             try watch.waitForChange(timeoutMilliseconds: CInt(min(remaining / 1_000_000 + 1, 1_000)))

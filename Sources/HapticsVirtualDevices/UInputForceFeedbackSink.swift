@@ -7,7 +7,8 @@ import HapticsSystem
 ///
 /// The engine sees it as any evdev force-feedback device (find it with ``eventNodePath``); tests
 /// read back exactly which uploads, plays and stops reached the kernel, and when. Creating one
-/// needs write access to `/dev/uinput` (normally root).
+/// needs write access to `/dev/uinput` (normally root). One thread (`haptics-uinput`) answers every
+/// sink of the process, from the first sink's creation to the last one's close.
 public final class UInputForceFeedbackSink: @unchecked Sendable {
     /// What device to create.
     public struct Configuration: Sendable {
@@ -42,7 +43,7 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
 
     private let device: FileDescriptor
     private let log: _RecordLog<UInputForceFeedbackRecord>
-    private var reader: _DeviceReaderThread?
+    private var reader: _SinkReader.Registration?
 
     /// The path of the uinput control node.
     public static let controlPath = "/dev/uinput"
@@ -58,7 +59,7 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
         self.configuration = configuration
         let device = try FileDescriptor.open(Self.controlPath, .readWrite, options: [.nonBlocking, .closeOnExec])
         let log = _RecordLog<UInputForceFeedbackRecord>()
-        var reader: _DeviceReaderThread?
+        var reader: _SinkReader.Registration?
         do throws(SystemCallError) {
             _ = try device.ioctl("UI_SET_EVBIT", CEvdev_UI_SET_EVBIT(), value: Int(EV_FF))
             for type in configuration.effectTypes {
@@ -74,17 +75,19 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
                 name.copyBytes(from: bytes)
             }
             _ = try device.ioctl("UI_DEV_SETUP", CEvdev_UI_DEV_SETUP(), &setup)
-            // Answer uploads from the first moment: an uploader blocks until we do.
-            reader = try _DeviceReaderThread(name: "haptics-uinput", device: device) {
-                Self.drain(device, into: log)
-            }
+            // Answer uploads from the first moment: an uploader blocks until we do. One thread
+            // answers every sink of the process (32 pads, one wake-up per millisecond's writes).
+            reader = try _SinkReader.shared.add(device) { Self.drain(device, into: log) }
             _ = try device.ioctl("UI_DEV_CREATE", CEvdev_UI_DEV_CREATE(), value: 0)
-            guard let path = try EventNodeLookup.waitForNode(name: configuration.name, timeout: .seconds(5)) else {
+            // Found through the device's own sysfs name: a scan by name opens every event node, and
+            // the 32nd sink of a run would open 31 others to find its own.
+            let inputDevice = try Self.systemName(of: device)
+            guard let path = try EventNodeLookup.waitForNode(inputDevice: inputDevice, timeout: .seconds(5)) else {
                 throw SystemCallError(call: "UI_DEV_CREATE", errno: .noSuchDevice)
             }
             self.eventNodePath = path
         } catch {
-            reader?.stop()
+            if let reader { _SinkReader.shared.remove(reader) }
             try? device.close()
             throw error
         }
@@ -100,7 +103,7 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
 
     /// Waits until at least `count` records have arrived (or `timeout` passes) and returns all records.
     /// Play and stop reach the device synchronously with the trigger's `write()`, but are read by the
-    /// device's own thread, so a test waits for them instead of sleeping.
+    /// sinks' reader thread, so a test waits for them instead of sleeping.
     @discardableResult
     public func waitForRecords(count: Int, timeout: Duration = .seconds(5)) -> [UInputForceFeedbackRecord] {
         log.wait(timeout: timeout) { $0.count >= count }.records
@@ -114,10 +117,21 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
         guard let reader else { return }
         self.reader = nil
         // Destroying may itself ask us to erase effects still uploaded, so keep answering until
-        // the device is gone, then stop the thread.
+        // the device is gone, then stop answering it.
         _ = try? device.ioctl("UI_DEV_DESTROY", CEvdev_UI_DEV_DESTROY(), value: 0)
-        reader.stop()
+        _SinkReader.shared.remove(reader)
         try? device.close()
+    }
+
+    /// The created device's sysfs name (`input7`).
+    ///
+    /// The corresponding ioctl is `UI_GET_SYSNAME`.
+    private static func systemName(of device: FileDescriptor) throws(SystemCallError) -> String {
+        let name = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { name.deallocate() }
+        name.initializeMemory(as: UInt8.self, repeating: 0)
+        _ = try device.ioctl("UI_GET_SYSNAME", CEvdev_UI_GET_SYSNAME(UInt32(name.count)), name.baseAddress)
+        return String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     // MARK: Reader thread
@@ -126,11 +140,16 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
         // uinput's queue holds only 16 events: read everything there is, every time.
         let events = UnsafeMutableBufferPointer<input_event>.allocate(capacity: 16)
         defer { events.deallocate() }
+        let capacity = UnsafeMutableRawBufferPointer(events).count
         while true {
             guard let bytes = try? device.read(into: UnsafeMutableRawBufferPointer(events)), bytes > 0 else {
                 return  // EAGAIN: drained. ENODEV: destroyed.
             }
             for index in 0..<bytes / MemoryLayout<input_event>.stride { handle(events[index], device, log) }
+            // A short read took every queued event (uinput fills the buffer while it has any); what
+            // arrives since makes the descriptor readable again. Saves a read that would say EAGAIN,
+            // one system call a sink for each millisecond of writes at scale.
+            if bytes < capacity { return }
         }
     }
 

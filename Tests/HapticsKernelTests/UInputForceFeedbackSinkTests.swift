@@ -78,4 +78,39 @@ struct UInputForceFeedbackSinkTests {
             .upload(rumble(0x3000, 0x4000, length: 0), previous: nil),
         ])
     }
+
+    @Test func sinksOfOneNameEachFindTheirOwnNodeAndHearOnlyTheirOwnPads() throws {
+        // Eight sinks answered by one reader thread; the same name on purpose: a sink finds its node
+        // by its own sysfs name, not by scanning for the first node with its name.
+        let sinks = try (0..<8).map { _ in try UInputForceFeedbackSink(.init(name: "haptics-test twin sink")) }
+        defer { for sink in sinks { sink.close() } }
+        #expect(Set(sinks.map(\.eventNodePath)).count == 8)
+        let pads = try sinks.map { try FileDescriptor.open($0.eventNodePath, .readWrite) }
+        defer { for pad in pads { try? pad.close() } }
+
+        // Each pad uploads its own level and plays it; every upload needs the shared thread's answer.
+        for (index, pad) in pads.enumerated() {
+            var effect = rawRumble(strong: UInt16(index + 1) * 0x1000, weak: 0)
+            try pad.uploadEffect(&effect)
+            #expect(effect.id == 0)
+            try pad.writeInputEvent(type: UInt16(EV_FF), code: 0, value: 1)
+        }
+        for (index, sink) in sinks.enumerated() {
+            let uploaded = UploadedForceFeedbackEffect(
+                type: UInt16(FF_RUMBLE), id: 0, direction: 0, replayLength: 0, replayDelay: 0,
+                parameters: .rumble(strongMagnitude: UInt16(index + 1) * 0x1000, weakMagnitude: 0))
+            #expect(sink.waitForRecords(count: 2).map(\.event) == [.upload(uploaded, previous: nil), .play(effectID: 0, count: 1)])
+        }
+
+        // Closing half of them leaves the others answered: a stop still reaches each of those.
+        for sink in sinks.prefix(4) { sink.close() }
+        for pad in pads.suffix(4) { try pad.writeInputEvent(type: UInt16(EV_FF), code: 0, value: 0) }
+        for sink in sinks.suffix(4) {
+            #expect(sink.waitForRecords(count: 3).map(\.event).last == .stop(effectID: 0))
+        }
+        // A closed sink's node is gone: its pad's writes fail with ENODEV.
+        #expect(throws: SystemCallError(call: "write", errno: .noSuchDevice)) {
+            try pads[0].writeInputEvent(type: UInt16(EV_FF), code: 0, value: 0)
+        }
+    }
 }

@@ -130,16 +130,26 @@ static int64_t monotonic_now(void) {
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+// What the scheduler's realtime thread asks for: a name, 1 ns timer slack, SCHED_FIFO (refusal ignored).
+static void become_baseline_thread(const char *name, int32_t priority) {
+    pthread_setname_np(pthread_self(), name);
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    struct sched_param parameter = { .sched_priority = priority };
+    pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter);
+}
+
+// Sleeps until `deadline` (CLOCK_MONOTONIC nanoseconds), absolute, as the scheduler does.
+static void sleep_until(int64_t deadline) {
+    struct timespec ts = { .tv_sec = deadline / 1000000000LL, .tv_nsec = deadline % 1000000000LL };
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {}
+}
+
 static void *sleep_loop(void *argument) {
     struct SleepLoop *loop = argument;
-    pthread_setname_np(pthread_self(), "bench-baseline");
-    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-    struct sched_param parameter = { .sched_priority = loop->priority };
-    pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter);
+    become_baseline_thread("bench-baseline", loop->priority);
     for (int32_t i = 0; i < loop->count; i++) {
         int64_t deadline = loop->firstDeadline + (int64_t)i * loop->period;
-        struct timespec ts = { .tv_sec = deadline / 1000000000LL, .tv_nsec = deadline % 1000000000LL };
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {}
+        sleep_until(deadline);
         loop->lateness[i] = monotonic_now() - deadline;
     }
     return NULL;
@@ -152,6 +162,61 @@ int CBenchSupport_runSleepLoop(int64_t firstDeadline, int64_t period, int32_t co
     if (result != 0) return result;
     pthread_join(thread, NULL);
     return 0;
+}
+
+// MARK: Write baseline
+
+struct WriteLoop {
+    int64_t firstDeadline;
+    int64_t period;
+    int32_t count;
+    int32_t priority;
+    const int32_t *fds;
+    const int16_t *effects;
+    int32_t pads;
+    int64_t *lateness;
+    int failure;
+    int64_t cpu;
+};
+
+static int write_ff(struct WriteLoop *loop, int32_t fd, int16_t effect, int32_t value) {
+    struct input_event event = { .type = EV_FF, .code = (uint16_t)effect, .value = value };
+    if (write(fd, &event, sizeof event) == (ssize_t)sizeof event) return 1;
+    if (loop->failure == 0) loop->failure = errno ? errno : EIO;
+    return 0;
+}
+
+static void *write_loop(void *argument) {
+    struct WriteLoop *loop = argument;
+    become_baseline_thread("bench-writes", loop->priority);
+    for (int32_t i = 0; i < loop->count; i++) {
+        int64_t deadline = loop->firstDeadline + (int64_t)i * loop->period;
+        sleep_until(deadline);
+        for (int32_t p = 0; p < loop->pads; p++) {
+            if (i > 0) write_ff(loop, loop->fds[p], loop->effects[2 * p + (i - 1) % 2], 0);
+            write_ff(loop, loop->fds[p], loop->effects[2 * p + i % 2], 1);
+            loop->lateness[(int64_t)i * loop->pads + p] = monotonic_now() - deadline;
+        }
+    }
+    if (loop->count > 0) {
+        for (int32_t p = 0; p < loop->pads; p++) write_ff(loop, loop->fds[p], loop->effects[2 * p + (loop->count - 1) % 2], 0);
+    }
+    struct timespec cpu;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    loop->cpu = (int64_t)cpu.tv_sec * 1000000000LL + cpu.tv_nsec;
+    return NULL;
+}
+
+int CBenchSupport_runWriteLoop(int64_t firstDeadline, int64_t period, int32_t count, int32_t priority,
+                               const int32_t *fds, const int16_t *effects, int32_t pads, int64_t *lateness,
+                               int64_t *cpu) {
+    struct WriteLoop loop = { firstDeadline, period, count, priority, fds, effects, pads, lateness, 0, 0 };
+    pthread_t thread;
+    int result = pthread_create(&thread, NULL, write_loop, &loop);
+    if (result != 0) return result;
+    pthread_join(thread, NULL);
+    *cpu = loop.cpu;
+    return loop.failure;
 }
 
 // MARK: Trigger baseline

@@ -27,10 +27,14 @@ case "peers":
 case "peers-window":
     runPeersWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedPeerTriggers)
 case "scale":
-    runScaleBenchmark()
+    runScaleBenchmark(devices: arguments.dropFirst().first.flatMap(Int.init) ?? 32)
+case "scale-pass":
+    runScalePass()
+case "scale-setup":
+    runScaleSetup(devices: arguments.dropFirst().first.flatMap(Int.init) ?? 32)
 case "trigger-window":
     runTriggerWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedTriggers)
 default:
-    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | calls-count <scenario> <mode> <calls> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | scale | sync")
+    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | calls-count <scenario> <mode> <calls> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | scale [devices] | scale-setup [devices] | scale-pass | sync")
     exit(64)
 }

@@ -7,6 +7,8 @@
 // - The timing baseline: a plain C loop of clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) on its own
 //   pthread with the same timer slack and priority request as the scheduler's realtime thread, so the
 //   scheduler is compared with the best a hand-written loop gets on the same machine at the same time.
+// - The write baseline: the same loop making, on many event nodes each period, the write()s the engine
+//   makes for the same updates — what any program pays for those writes on this kernel.
 // - The trigger baseline: a plain C clock_gettime + write(fd, &input_event) — the least any program can
 //   do to start a force-feedback effect that is already uploaded — and a marker that shows up in a
 //   system call trace, so a benchmark can count exactly the system calls between two points.
@@ -32,6 +34,19 @@ int64_t CBenchSupport_countedAllocations(void);
 /// each wake-up's lateness (CLOCK_MONOTONIC after the sleep − deadline, nanoseconds) to `lateness[i]`.
 /// Returns 0, or the errno of pthread_create.
 int CBenchSupport_runSleepLoop(int64_t firstDeadline, int64_t period, int32_t count, int32_t priority, int64_t *lateness);
+
+/// The scale benchmark's floor: runs `count` updates on a new pthread (named "bench-writes", timer
+/// slack 1 ns, SCHED_FIFO asked at `priority`), the i-th at `firstDeadline + i * period` on
+/// CLOCK_MONOTONIC. An update makes, on each of the `pads` event nodes `fds[p]` in turn, the writes
+/// an EvdevActuator makes for a change between two prepared levels: a stop of the effect that plays
+/// (none before the first update) and a play of `effects[2 * p + i % 2]`, one write() each; then it
+/// stores the pad's lateness (CLOCK_MONOTONIC after its writes − deadline) in `lateness[i * pads + p]`.
+/// After the last update it stops each pad's effect, as the engine's block ends with a stop, and
+/// stores the thread's CPU time (CLOCK_THREAD_CPUTIME_ID, nanoseconds) in `*cpu`.
+/// Returns 0, the errno of pthread_create, or the errno of the first failed write (the loop goes on).
+int CBenchSupport_runWriteLoop(int64_t firstDeadline, int64_t period, int32_t count, int32_t priority,
+                               const int32_t *fds, const int16_t *effects, int32_t pads, int64_t *lateness,
+                               int64_t *cpu);
 
 /// The raw C trigger: reads CLOCK_MONOTONIC, then writes one `EV_FF` input event (`code` = effect id,
 /// `value` 1 = play, 0 = stop) to the event node `fd` with a single write(). Returns the clock reading
