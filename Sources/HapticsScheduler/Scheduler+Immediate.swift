@@ -198,10 +198,12 @@ extension Scheduler {
         // What applying the parameter would do to a player of this generation that is not
         // playing: its factor changes, nothing else does (its publication would not change).
         realtime.pointee.players[slot].intensityScale = Float(max(0, intensity))
+        // Counted after the start, whose level may be the first thing written (`writeLeadingLevel`).
+        let submitted = submit(start, in: &group)
         appliedCount.add(1, ordering: .relaxed)
         submittedCount.add(1, ordering: .relaxed)
         directSubmissionCount.add(1, ordering: .relaxed)
-        return submit(start, in: &group)
+        return submitted
     }
 
     /// Sets `channel`'s direct level from `instant` until `end` as part of `group` (see
