@@ -266,7 +266,7 @@ extension Scheduler {
         let earliest = group.now - SchedulerLimits.maximumCatchUpNanoseconds
         if command.time < earliest { command.time = earliest }
         apply(command, now: group.now)
-        if leading { settleLeadingLevel(now: group.now) }
+        if leading && realtime.pointee.leadingChannel >= 0 { settleLeadingLevel(now: group.now) }
         group.earliest = min(group.earliest, eventsAfter(command))
         return true
     }
@@ -322,13 +322,13 @@ extension Scheduler {
         return true
     }
 
-    /// After the bookkeeping of a start whose level was written ahead: when it did not emit that
-    /// level (which the checks of `writeLeadingLevel` rule out), the output is told again what the
-    /// channel holds, so that it never keeps a level the scheduler does not know of.
-    @inline(__always)
+    /// After the bookkeeping of a start whose level was written ahead, when it did not emit that
+    /// level (which the checks of `writeLeadingLevel` rule out; called only then): the output is
+    /// told again what the channel holds, so that it never keeps a level the scheduler does not
+    /// know of.
+    @inline(never)
     func settleLeadingLevel(now: Int64) {
         let channel = realtime.pointee.leadingChannel
-        guard channel >= 0 else { return }
         realtime.pointee.leadingChannel = -1
         output(channel, player: -1, deadline: now, now: now)
     }
