@@ -83,7 +83,8 @@ extension HapticEngine {
         let step = Self.steps(requestedIntensity)
         let intensity = min(max(requestedIntensity, 0), 1)
         let hapticReason = silenceReason(on: devices)
-        let sound = soundState(requested: withSound)
+        let sound: (reason: AudioSilenceReason?, audio: EngineAudio?) =
+            withSound ? soundState(requested: true) : (.notRequested, nil)
         var lead: Int64 = hapticReason == nil ? entry.maximumLeadTime(roster, devices: devices) : 0
         if let audio = sound.audio { lead = max(lead, audio.output.minimumLeadTime.nanoseconds) }
         // Every output starts early by its own lead time, so devices with different rise times are

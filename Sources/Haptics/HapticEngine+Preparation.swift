@@ -33,14 +33,19 @@ extension HapticEngine {
 
     /// `intensity` (finite, clamped to 0…1) in whole steps, rounded to the nearest (ties up);
     /// 0 only for 0.
+    @inline(__always)
     static func steps(_ intensity: Double) -> Int {
         guard intensity > 0 else { return 0 }
-        return max(1, Int((min(intensity, 1) * Double(intensitySteps)).rounded(.toNearestOrAwayFromZero)))
+        // Positive, at most 16: adding ½ and truncating rounds to the nearest, ties up, exactly as
+        // `rounded(.toNearestOrAwayFromZero)` does (the sum never crosses a whole number the true
+        // one does not), without a call into libm on a play's way to its write.
+        return max(1, Int(min(intensity, 1) * Double(intensitySteps) + 0.5))
     }
 
     /// The intensity parameter a play of `step` sends to a device: the stepped intensity where the
     /// device applies the gain itself, else the stepped intensity times `gain`, stepped again. The
     /// same on every kind of device, so a prepared level is found whatever plays it.
+    @inline(__always)
     static func level(step: Int, gain: Double, hardwareGain: Bool) -> Double {
         let intensity = Double(step) / Double(intensitySteps)
         return hardwareGain ? intensity : Double(steps(intensity * gain)) / Double(intensitySteps)

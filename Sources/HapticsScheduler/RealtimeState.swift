@@ -1,3 +1,5 @@
+import HapticsRendering
+
 /// Everything only the processing thread touches, allocated once at init.
 struct RealtimeState {
     var players: UnsafeMutablePointer<PlayerState>
@@ -23,4 +25,10 @@ struct RealtimeState {
     /// Set when applying a submission changed a channel other than its own player's, so that the
     /// pass scans every event again instead of trusting its bound (``Scheduler/processPass()``).
     var eventsElsewhere = false
+    /// The channel whose output a direct start has just been told its first level
+    /// (``Scheduler/writeLeadingLevel(_:now:)``), before the bookkeeping that emits it; −1 otherwise.
+    /// The bookkeeping's `output` of that same level to that channel performs nothing.
+    var leadingChannel = -1
+    /// The level written ahead on `leadingChannel`.
+    var leadingLevel: ActuatorCommand = .stop
 }

@@ -198,10 +198,12 @@ extension Scheduler {
         // What applying the parameter would do to a player of this generation that is not
         // playing: its factor changes, nothing else does (its publication would not change).
         realtime.pointee.players[slot].intensityScale = Float(max(0, intensity))
+        // Counted after the start, whose level may be the first thing written (`writeLeadingLevel`).
+        let submitted = submit(start, in: &group)
         appliedCount.add(1, ordering: .relaxed)
         submittedCount.add(1, ordering: .relaxed)
         directSubmissionCount.add(1, ordering: .relaxed)
-        return submit(start, in: &group)
+        return submitted
     }
 
     /// Sets `channel`'s direct level from `instant` until `end` as part of `group` (see
@@ -243,7 +245,11 @@ extension Scheduler {
             return push(submitted, route: .immediate)
         }
         var command = submitted
-        if tracing.load(ordering: .relaxed) {
+        let traced = tracing.load(ordering: .relaxed)
+        // A start due right now on a silent channel: its first level is written first, and the
+        // bookkeeping below (which emits exactly that level) only records it.
+        let leading = !traced && command.kind == .start && command.time == group.now && writeLeadingLevel(command, now: group.now)
+        if traced {
             let began = clock.now()
             command.sequence = makeTraceSequence()
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
@@ -260,8 +266,71 @@ extension Scheduler {
         let earliest = group.now - SchedulerLimits.maximumCatchUpNanoseconds
         if command.time < earliest { command.time = earliest }
         apply(command, now: group.now)
+        if leading && realtime.pointee.leadingChannel >= 0 { settleLeadingLevel(now: group.now) }
         group.earliest = min(group.earliest, eventsAfter(command))
         return true
+    }
+
+    /// Writes the first level of the direct start `command` (due at `now`) to its channel's output
+    /// before anything else of the start is done, when the start's bookkeeping is known to emit
+    /// exactly that level as the channel's first output: the player is claimed already (same
+    /// generation), neither playing nor paused, at the program's beginning; the channel is silent,
+    /// holds no direct level and has no playing player (nothing to retire, mix or stop first); the
+    /// program's level at offset 0 sounds. Returns whether it wrote; `apply` then emits the level
+    /// without performing it again (`output`), and `settleLeadingLevel` checks that it did.
+    ///
+    /// Same order of outputs, same levels, same deadlines as the pass; only the realtime state's
+    /// updates (the player's start, its next deadline, the statistics) come after the write.
+    /// Processing side (an immediate group's owner), untraced.
+    @inline(__always)
+    func writeLeadingLevel(_ command: SchedulerCommand, now: Int64) -> Bool {
+        let slot = Int(command.player)
+        guard slot >= 0 && slot < configuration.maximumPlayers else { return false }
+        let players = realtime.pointee.players
+        let generation = command.generation
+        guard generation & 1 == 1, players[slot].generation == generation, !players[slot].active,
+              !players[slot].paused, players[slot].idlePosition == 0 else { return false }
+        let channel = players[slot].channel
+        let state = realtime.pointee.channelStates[channel]
+        guard state.silent, state.direct.isSilent, state.playerLevel.isSilent else { return false }
+        for position in 0..<realtime.pointee.activeCount where players[realtime.pointee.activePlayers[position]].channel == channel {
+            return false
+        }
+        // The program is read only after announcing it, as `startPlayer` does: either the control
+        // side sees the announcement and keeps the program, or this side sees the release.
+        let program = players[slot].program
+        programInUse[slot].store(program, ordering: .sequentiallyConsistent)
+        guard UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == generation else {
+            programInUse[slot].store(-1, ordering: .releasing)
+            return false
+        }
+        let storage = programs[program]
+        guard storage.count > 0, storage.duration > 0 else { return false }
+        // The level in effect at offset 0, as `place` finds it.
+        var cursor = 0
+        while cursor < storage.loopEnd && storage.commands![cursor].offset <= 0 { cursor += 1 }
+        guard cursor > 0, !storage.commands![cursor - 1].command.isSilent else { return false }
+        // Due now: never stale. Alone on its channel: the mix, and the combination with the (silent)
+        // direct level, are this level.
+        let level = render(slot, storage.commands![cursor - 1])
+        channels[channel].output.perform(
+            level, channel: ChannelID(rawValue: channel),
+            deadline: MonotonicInstant(nanoseconds: command.time), now: MonotonicInstant(nanoseconds: now))
+        realtime.pointee.leadingChannel = channel
+        realtime.pointee.leadingLevel = level
+        leadingWriteCount.add(1, ordering: .relaxed)
+        return true
+    }
+
+    /// After the bookkeeping of a start whose level was written ahead, when it did not emit that
+    /// level (which the checks of `writeLeadingLevel` rule out; called only then): the output is
+    /// told again what the channel holds, so that it never keeps a level the scheduler does not
+    /// know of.
+    @inline(never)
+    func settleLeadingLevel(now: Int64) {
+        let channel = realtime.pointee.leadingChannel
+        realtime.pointee.leadingChannel = -1
+        output(channel, player: -1, deadline: now, now: now)
     }
 }
 

@@ -501,7 +501,7 @@ extension Scheduler {
 
     /// The player's command after its dynamic parameters.
     @inline(__always)
-    private func render(_ slot: Int, _ command: TimedCommand) -> ActuatorCommand {
+    func render(_ slot: Int, _ command: TimedCommand) -> ActuatorCommand {
         let player = realtime.pointee.players[slot]
         // The profile's own first check, made before reading the profile (which copies it).
         if command.command.isSilent || (player.intensityScale == 1 && player.sharpnessShift == 0) { return command.command }

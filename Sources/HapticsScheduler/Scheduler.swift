@@ -98,6 +98,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let immediatePassCount = Atomic<Int>(0)
     let immediateFallbackCount = Atomic<Int>(0)
     let directSubmissionCount = Atomic<Int>(0)
+    let leadingWriteCount = Atomic<Int>(0)
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
     /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
@@ -198,6 +199,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             immediatePasses: immediatePassCount.load(ordering: .relaxed),
             immediateFallbacks: immediateFallbackCount.load(ordering: .relaxed),
             directSubmissions: directSubmissionCount.load(ordering: .relaxed),
+            leadingWrites: leadingWriteCount.load(ordering: .relaxed),
             realtimeThread: grant)
     }
 

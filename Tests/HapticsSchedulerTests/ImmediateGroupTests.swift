@@ -78,6 +78,8 @@ struct ImmediateGroupTests {
         #expect(statistics.emitted == 2)
         #expect(statistics.immediatePasses == 1)
         #expect(statistics.immediateFallbacks == 0)
+        // On a silent channel the level was written ahead of the start's bookkeeping.
+        #expect(statistics.leadingWrites == 1)
     }
 
     @Test("a group plays exactly what the queue and a pass play: replace, mix, restart, direct level, later start")
@@ -129,6 +131,8 @@ struct ImmediateGroupTests {
         // the later one went through the queue.
         #expect(grouped.2.directSubmissions == 8)
         #expect(queued.2.directSubmissions == 0)
+        // Every channel played or held something at the call: no level was written ahead.
+        #expect(grouped.2.leadingWrites == 0)
         // What the outputs heard, written out. Replace: a2 silences a1, the later restart of a1
         // silences a2. Mix: b2 joins b1, b1's restart at 0.25 re-maps it (the parameter) and
         // restarts it (the start), both summed with b2. Over the direct level (0x4000, 0x8000):
@@ -244,6 +248,7 @@ struct ImmediateGroupTests {
         #expect(output.overlaps.load(ordering: .relaxed) == 0)
         let statistics = scheduler.statistics
         #expect(statistics.directSubmissions == 0)
+        #expect(statistics.leadingWrites == 0)
         #expect(statistics.immediateFallbacks == 1)
         #expect(statistics.applied == 3)
     }
