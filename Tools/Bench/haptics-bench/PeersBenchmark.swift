@@ -22,8 +22,8 @@ struct PeerTrigger {
     let stop: () -> Void
 }
 
-/// The four peers on one pad's event node: a raw C `write()` of an uploaded effect, the engine's
-/// prepared impact (`impactOccurred()` on a started engine), SDL2's `SDL_GameControllerRumble`, and
+/// The peers on one pad's event node: a raw C `write()` of an uploaded effect, the engine's
+/// prepared impact (`impactOccurred()` on a started engine), an `EvdevActuator` played alone, SDL2's `SDL_GameControllerRumble`, and
 /// SDL2's `SDL_HapticRunEffect` of an uploaded effect. Each has its own descriptor and effects; the
 /// engine keeps 4 levels prepared, so that every peer's effects fit the pad's 16.
 final class Peers {
@@ -31,10 +31,19 @@ final class Peers {
     let generator: ImpactFeedbackGenerator
     let raw: FileDescriptor
     let rawEffectID: Int16
+    /// An actuator of its own on the same node, played from the calling thread without an engine:
+    /// the evdev actuator's prepared level (with its `replay.length`) beside the raw write, to tell
+    /// the actuator's and the kernel's part of the engine's time from the engine's.
+    let alone: EvdevActuator
     let sdlIsGameController: Bool
 
     init(eventNodePath: String) throws {
         (raw, rawEffectID) = try openRawTrigger(eventNodePath: eventNodePath)
+        alone = EvdevActuator(device: try EvdevDevice(path: eventNodePath), configuration: .init(maximumPreparedLevels: 1))
+        try alone.prepare(Program(profileName: benchRumble.name, commands: [
+            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: alonePeerLevel),
+            TimedCommand(offset: 1_000_000_000, intensity: 0, sharpness: 0, command: .stop),
+        ], duration: .seconds(1), leadTime: .zero))
         let device = try EvdevDevice(path: eventNodePath)
         let actuator = EvdevActuator(device: device, configuration: .init(maximumPreparedLevels: 4))
         engine = HapticEngine(outputs: [HapticEngine.Output(
@@ -64,6 +73,14 @@ final class Peers {
                 guard generator.impactOccurred().isScheduled else { benchFailure("engine: the impact was not scheduled") }
                 return start
             }, stop: {}),
+            PeerTrigger(name: "EvdevActuator.perform() alone (no engine)", key: "actuator", trigger: { [alone] in
+                let start = SystemMonotonicClock().now()
+                alone.perform(alonePeerLevel, channel: ChannelID(rawValue: 0), deadline: start, now: start)
+                return start.nanoseconds
+            }, stop: { [alone] in
+                let now = SystemMonotonicClock().now()
+                alone.perform(.stop, channel: ChannelID(rawValue: 0), deadline: now, now: now)
+            }),
             PeerTrigger(name: sdlIsGameController ? "SDL_GameControllerRumble" : "SDL_JoystickRumble", key: "sdl2_rumble", trigger: {
                 let start = CBenchSupport_sdlRumble(0xC000, 0x4000, 1_000)
                 guard start >= 0 else { benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))") }
@@ -80,6 +97,7 @@ final class Peers {
     func close() {
         CBenchSupport_sdlClose()
         engine.stop()
+        alone.close()
         try? raw.close()
     }
 }
@@ -241,7 +259,7 @@ func countPeerSystemCalls() -> [TraceWindow]? {
         return nil
     }
     var windows: [TraceWindow] = []
-    for key in ["raw_c", "haptics", "sdl2_rumble", "sdl2_haptic"] {
+    for key in ["raw_c", "haptics", "actuator", "sdl2_rumble", "sdl2_haptic"] {
         guard let window = TraceWindow(log: text, begin: traceMarker("begin", key), end: traceMarker("end", key)) else {
             print("system calls: the strace log has no complete window for \(key)")
             return nil
@@ -275,3 +293,6 @@ func runPeersWindow(triggers: Int) {
         benchFailure("peers window: \(error)")
     }
 }
+
+/// The level the actuator-alone peer plays: the raw C peer's magnitudes.
+let alonePeerLevel = ActuatorCommand.rumble(strong: 0xC000, weak: 0x4000)
