@@ -27,6 +27,8 @@ struct LeadingWriteTests {
         let channel = try scheduler.addChannel(output: output, profile: testRumble, policy: .replace)
         let player = try scheduler.makePlayer(program: scheduler.load(rumbleProgram([(0, 100, 200)], duration: 10 * ms)), channel: channel)
         output.probe.withLock { $0 = { scheduler.progress(of: player, at: nil)?.state } }
+        // The probe holds the scheduler, which holds the output: let go of it at the end.
+        defer { output.probe.withLock { $0 = nil } }
         let t0 = clock.now()
         var group = scheduler.beginImmediateGroup()
         #expect(try scheduler.start(player, at: t0, tag: 0, intensity: 1, in: &group))
