@@ -23,7 +23,7 @@ struct PeerTrigger {
 }
 
 /// The peers on one pad's event node: a raw C `write()` of an uploaded effect, the engine's
-/// prepared impact (`impactOccurred()` on a started engine), an `EvdevActuator` played alone, SDL2's `SDL_GameControllerRumble`, and
+/// prepared impact (`impactOccurred()` on a started engine), an `EvdevActuator` and a scheduler played alone, SDL2's `SDL_GameControllerRumble`, and
 /// SDL2's `SDL_HapticRunEffect` of an uploaded effect. Each has its own descriptor and effects; the
 /// engine keeps 4 levels prepared, so that every peer's effects fit the pad's 16.
 final class Peers {
@@ -35,6 +35,13 @@ final class Peers {
     /// the evdev actuator's prepared level (with its `replay.length`) beside the raw write, to tell
     /// the actuator's and the kernel's part of the engine's time from the engine's.
     let alone: EvdevActuator
+    /// The engine's scheduler without the engine: a scheduler of its own (realtime thread started)
+    /// on another actuator of the node, a player of a 30 ms program of one prepared level, started
+    /// in an immediate group from the calling thread — to tell the scheduler's part of the engine's
+    /// time from the engine's layer above it.
+    let scheduler: Scheduler<SystemMonotonicClock>
+    let schedulerActuator: EvdevActuator
+    let schedulerPlayer: PlayerID
     let sdlIsGameController: Bool
 
     init(eventNodePath: String) throws {
@@ -44,6 +51,16 @@ final class Peers {
             TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: alonePeerLevel),
             TimedCommand(offset: 1_000_000_000, intensity: 0, sharpness: 0, command: .stop),
         ], duration: .seconds(1), leadTime: .zero))
+        schedulerActuator = EvdevActuator(device: try EvdevDevice(path: eventNodePath), configuration: .init(maximumPreparedLevels: 1))
+        let impact = Program(profileName: benchRumble.name, commands: [
+            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: alonePeerLevel),
+            TimedCommand(offset: 30_000_000, intensity: 0, sharpness: 0, command: .stop),
+        ], duration: .milliseconds(30), leadTime: .zero)
+        try schedulerActuator.prepare(impact)
+        scheduler = Scheduler(clock: SystemMonotonicClock())
+        let channel = try scheduler.addChannel(output: schedulerActuator, profile: benchRumble, policy: .replace)
+        schedulerPlayer = try scheduler.makePlayer(program: scheduler.load(impact), channel: channel)
+        try scheduler.startRealtimeThread()
         let device = try EvdevDevice(path: eventNodePath)
         let actuator = EvdevActuator(device: device, configuration: .init(maximumPreparedLevels: 4))
         engine = HapticEngine(outputs: [HapticEngine.Output(
@@ -81,6 +98,13 @@ final class Peers {
                 let now = SystemMonotonicClock().now()
                 alone.perform(.stop, channel: ChannelID(rawValue: 0), deadline: now, now: now)
             }),
+            PeerTrigger(name: "Scheduler immediate group alone (no engine)", key: "scheduler", trigger: { [scheduler, schedulerPlayer] in
+                let start = scheduler.clock.now()
+                var group = scheduler.beginImmediateGroup(now: start)
+                guard scheduler.start(schedulerPlayer, at: start, tag: 0, in: &group) else { benchFailure("scheduler: the start was refused") }
+                scheduler.endImmediateGroup(group)
+                return start.nanoseconds
+            }, stop: {}),
             PeerTrigger(name: sdlIsGameController ? "SDL_GameControllerRumble" : "SDL_JoystickRumble", key: "sdl2_rumble", trigger: {
                 let start = CBenchSupport_sdlRumble(0xC000, 0x4000, 1_000)
                 guard start >= 0 else { benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))") }
@@ -98,6 +122,8 @@ final class Peers {
         CBenchSupport_sdlClose()
         engine.stop()
         alone.close()
+        scheduler.stopRealtimeThread()
+        schedulerActuator.close()
         try? raw.close()
     }
 }
@@ -259,7 +285,7 @@ func countPeerSystemCalls() -> [TraceWindow]? {
         return nil
     }
     var windows: [TraceWindow] = []
-    for key in ["raw_c", "haptics", "actuator", "sdl2_rumble", "sdl2_haptic"] {
+    for key in ["raw_c", "haptics", "actuator", "scheduler", "sdl2_rumble", "sdl2_haptic"] {
         guard let window = TraceWindow(log: text, begin: traceMarker("begin", key), end: traceMarker("end", key)) else {
             print("system calls: the strace log has no complete window for \(key)")
             return nil
