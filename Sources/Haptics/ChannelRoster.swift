@@ -29,7 +29,6 @@ final class ChannelRoster: @unchecked Sendable {
     private let flags: UnsafeMutablePointer<Atomic<Int>>
     private let publishedCount = Atomic<Int>(0)
     private let liveTotal = Atomic<Int>(0)
-    private let revisionCounter = Atomic<Int>(0)
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -58,11 +57,6 @@ final class ChannelRoster: @unchecked Sendable {
 
     /// One past the highest channel index ever published: readers scan `0..<upperBound`.
     var upperBound: Int { publishedCount.load(ordering: .acquiring) }
-
-    /// Grows after every change of which channels are live and enabled (`publish`, `retire`,
-    /// `setEnabled`): a value derived from a walk over the channels that began at revision `r`
-    /// holds while the revision is still `r`.
-    var revision: Int { revisionCounter.load(ordering: .sequentiallyConsistent) }
 
     /// How many channels are live now.
     var liveCount: Int { liveTotal.load(ordering: .acquiring) }
@@ -105,7 +99,6 @@ final class ChannelRoster: @unchecked Sendable {
         } else {
             flags[channel].bitwiseAnd(~1, ordering: .relaxed)
         }
-        revisionCounter.add(1, ordering: .sequentiallyConsistent)
     }
 
     /// Marks `channel` live for device `device`, after everything readers need for it has been
@@ -121,7 +114,6 @@ final class ChannelRoster: @unchecked Sendable {
         if channel + 1 > publishedCount.load(ordering: .relaxed) {
             publishedCount.store(channel + 1, ordering: .releasing)
         }
-        revisionCounter.add(1, ordering: .sequentiallyConsistent)
     }
 
     /// Retires a live channel; returns `false` when it was not live. Control side.
@@ -131,10 +123,7 @@ final class ChannelRoster: @unchecked Sendable {
         guard Self.isLive(current) else { return false }
         let (exchanged, _) = states[channel].compareExchange(
             expected: current, desired: current & ~3 | State.retired.rawValue, ordering: .sequentiallyConsistent)
-        if exchanged {
-            liveTotal.subtract(1, ordering: .releasing)
-            revisionCounter.add(1, ordering: .sequentiallyConsistent)
-        }
+        if exchanged { liveTotal.subtract(1, ordering: .releasing) }
         return exchanged
     }
 }

@@ -25,9 +25,6 @@ final class VocabularyEntry: @unchecked Sendable {
     private let players: UnsafeMutablePointer<Atomic<UInt64>>
     /// Per channel: lead time (ns) << 2 | hardware gain << 1 | playable.
     private let details: UnsafeMutablePointer<Atomic<Int64>>
-    /// The longest lead time over all devices, with the roster revision it was found at:
-    /// revision (31 bits) << 32 | lead time (ns, at most a second); −1 before the first play.
-    private let allDevicesLead = Atomic<Int64>(-1)
 
     init(feedback: Feedback, index: Int, channelCapacity: Int) {
         self.feedback = feedback
@@ -68,14 +65,6 @@ final class VocabularyEntry: @unchecked Sendable {
     /// The longest lead time over the live, enabled, playable channels of `devices`, nanoseconds:
     /// "as soon as possible" is felt this long from now. Lock-free; no allocation.
     func maximumLeadTime(_ roster: ChannelRoster, devices: DeviceSelection = .all) -> Int64 {
-        // On all devices, the walk's answer holds while the roster's revision does (slots are
-        // filled only before their channel is published): a play on an unchanged roster walks once.
-        let all = devices.isAll
-        let revision = all ? Int64(roster.revision & 0x7FFF_FFFF) : 0
-        if all {
-            let cached = allDevicesLead.load(ordering: .relaxed)
-            if cached >= 0 && cached >> 32 == revision { return cached & 0xFFFF_FFFF }
-        }
         var longest: Int64 = 0
         for channel in 0..<roster.upperBound {
             let snapshot = roster.snapshot(channel)
@@ -85,7 +74,6 @@ final class VocabularyEntry: @unchecked Sendable {
             guard roster.holds(channel, snapshot) else { continue }
             if slot.playable, slot.leadTime > longest { longest = slot.leadTime }
         }
-        if all { allDevicesLead.store(revision << 32 | (longest & 0xFFFF_FFFF), ordering: .relaxed) }
         return longest
     }
 }
