@@ -90,7 +90,7 @@ public final class HapticEngine: Sendable {
     /// the engine hands the scheduler and the audio output far from overflowing.
     public static let schedulingHorizon: Duration = .seconds(3_600)
     /// `schedulingHorizon` in nanoseconds, for the play path.
-    static let schedulingHorizonNanoseconds: Int64 = 3_600 * 1_000_000_000
+    static let schedulingHorizonNanoseconds = schedulingHorizon.nanoseconds
 
     /// The longest pattern `makePlayer(pattern:)` accepts: every event, parameter and curve must
     /// end within one hour (`Renderer.maximumPatternDuration`). Decoded files are held to 600 s.

@@ -10,4 +10,13 @@ struct ProgramStorage: @unchecked Sendable {
     var loopEnd: Int
 
     static let empty = ProgramStorage(commands: nil, count: 0, duration: 0, loopEnd: 0)
+
+    /// The index of the first command after `offset` within the loop: the commands before it are
+    /// history at `offset`, and the last of them is the level in effect there.
+    @inline(__always)
+    func cursor(after offset: Int64) -> Int {
+        var cursor = 0
+        while cursor < loopEnd && commands![cursor].offset <= offset { cursor += 1 }
+        return cursor
+    }
 }

@@ -307,8 +307,7 @@ extension Scheduler {
         let storage = programs[program]
         guard storage.count > 0, storage.duration > 0 else { return false }
         // The level in effect at offset 0, as `place` finds it.
-        var cursor = 0
-        while cursor < storage.loopEnd && storage.commands![cursor].offset <= 0 { cursor += 1 }
+        let cursor = storage.cursor(after: 0)
         guard cursor > 0, !storage.commands![cursor - 1].command.isSilent else { return false }
         // Due now: never stale. Alone on its channel: the mix, and the combination with the (silent)
         // direct level, are this level.

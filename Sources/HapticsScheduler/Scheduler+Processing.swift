@@ -46,10 +46,7 @@ extension Scheduler {
             let state = realtime.pointee
             let submissionTime = state.pendingCount > 0 ? state.pending[state.pendingCount - 1].time : Int64.max
             if submissionTime <= now && submissionTime <= bound {
-                realtime.pointee.pendingCount -= 1
-                let command = state.pending[state.pendingCount - 1]
-                apply(command, now: now)
-                bound = min(bound, eventsAfter(command))
+                applyNextSubmission(now: now, bound: &bound)
                 continue
             }
             var playerTime = Int64.max
@@ -69,10 +66,7 @@ extension Scheduler {
             let (curveTime, curveSlot) = nextCurveTick()
             bound = min(playerTime, channelTime, curveTime)
             if submissionTime <= now && submissionTime <= bound {
-                realtime.pointee.pendingCount -= 1
-                let command = state.pending[state.pendingCount - 1]
-                apply(command, now: now)
-                bound = min(bound, eventsAfter(command))
+                applyNextSubmission(now: now, bound: &bound)
             } else if curveTime <= now && curveTime <= playerTime && curveTime <= channelTime {
                 tickCurves(curveSlot, at: curveTime, now: now)
                 bound = .min
@@ -86,6 +80,16 @@ extension Scheduler {
                 return min(submissionTime, bound)
             }
         }
+    }
+
+    /// Applies the earliest pending submission and lowers `bound` to the earliest event it may
+    /// have added.
+    @inline(__always)
+    private func applyNextSubmission(now: Int64, bound: inout Int64) {
+        realtime.pointee.pendingCount -= 1
+        let command = realtime.pointee.pending[realtime.pointee.pendingCount]
+        apply(command, now: now)
+        bound = min(bound, eventsAfter(command))
     }
 
     /// The earliest event an applied submission may have added: its player's next one, its
@@ -317,8 +321,7 @@ extension Scheduler {
         players[slot].anchor = time
         players[slot].anchorPosition = target
         // Commands at or before the target are history: the last of them is the level in effect.
-        var cursor = 0
-        while cursor < storage.loopEnd && storage.commands![cursor].offset <= target { cursor += 1 }
+        let cursor = storage.cursor(after: target)
         players[slot].cursor = cursor
         if cursor > 0 && !storage.commands![cursor - 1].command.isSilent {
             let inEffect = storage.commands![cursor - 1]
