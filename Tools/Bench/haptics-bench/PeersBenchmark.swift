@@ -136,6 +136,15 @@ struct WireWatch {
     /// Output reports received before the next trigger.
     var seen: Int
 
+    /// How long every trigger waits after the previous one's stop reached the pad: the same idle
+    /// before each peer's call. Without it a peer whose stop is immediate (raw C, SDL) triggers
+    /// again at once, on an emulated processor still warm from the last trigger, while the engine,
+    /// whose impact stops itself 30 ms later, always triggers from cold — which measured the idle,
+    /// not the call.
+    static let settleMicroseconds: UInt32 = 20_000
+
+    static func settle() { usleep(settleMicroseconds) }
+
     /// The instant the first motor report after `seen` that matches `moving` arrived.
     mutating func next(moving: Bool) -> Int64 {
         func match(_ reports: [DualSenseOutputReport]) -> Int? {
@@ -152,6 +161,7 @@ struct WireWatch {
     /// Runs `peer`'s trigger and stop, and returns the nanoseconds from its call to the report that
     /// moved a motor, and from its call to its return.
     mutating func measure(_ peer: PeerTrigger) -> (wire: Int64, call: Int64) {
+        Self.settle()
         let start = peer.trigger()
         let returned = SystemMonotonicClock().now().nanoseconds
         let arrival = next(moving: true)
@@ -246,6 +256,7 @@ func tracedEngineBreakdown(_ peers: Peers, _ watch: inout WireWatch) -> (line: S
     peers.engine.startTracing()
     let engine = peers.all[1]
     for _ in 0..<count {
+        WireWatch.settle()
         let start = engine.trigger()
         let returned = SystemMonotonicClock().now().nanoseconds
         let arrival = watch.next(moving: true)
