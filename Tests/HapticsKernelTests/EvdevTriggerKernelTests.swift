@@ -71,7 +71,9 @@ struct EvdevTriggerKernelTests {
     }
     #endif
 
-    @Test func aLevelChangeStopsTheOldEffectBeforePlayingTheNewOne() throws {
+    /// A change of level is one `write()` of two events: the old effect's stop, then the new one's
+    /// play (the driver applies both before its worker runs: no silence between them).
+    @Test func aLevelChangeStopsTheOldEffectBeforePlayingTheNewOneInTheSameWrite() throws {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test level change sink", maximumEffects: 16))
         defer { sink.close() }
         let actuator = try EvdevActuator(path: sink.eventNodePath)
@@ -80,9 +82,15 @@ struct EvdevTriggerKernelTests {
         let unprepared = ActuatorCommand.rumble(strong: 0x5000, weak: 0x6000)
         try actuator.prepare(Self.pulse(first))
         try actuator.prepare(Self.pulse(second))
+        let before = try #require(EvdevKernel.threadWriteCalls())
         for command in [first, second, second, unprepared, first, ActuatorCommand.stop] {
             EvdevKernel.perform(actuator, command)
         }
+        // play; stop + play; play again; stop + play (after the streaming upload); stop + play; stop.
+        let after = try #require(EvdevKernel.threadWriteCalls())
+        #expect(after - before == 6)
+        #expect(actuator.statistics.writes == 6)
+        #expect(actuator.statistics.streamingUploads == 1)
         actuator.close()
         let stream = UploadedForceFeedbackEffect(type: UInt16(FF_RUMBLE), id: 2, direction: 0, replayLength: 2_000,
                                                  replayDelay: 0, parameters: .rumble(strongMagnitude: 0x5000, weakMagnitude: 0x6000))

@@ -9,9 +9,10 @@ extension EvdevActuator {
     /// Plays `command` now. Realtime-safe: no allocation, no lock, no logging.
     ///
     /// - silence: one `write()` (stop the playing effect), none when nothing plays;
-    /// - a prepared level: one `write()` (play), or two when another level plays (stop, play);
+    /// - a prepared level: one `write()` (play; when another level plays, its stop and this play
+    ///   are two events of that one `write()`);
     /// - any other level: an in-place `EVIOCSFF` of the streaming effect, then a play `write()`
-    ///   unless the streaming effect already plays;
+    ///   (with the stop of a prepared level playing now in it) unless the streaming effect already plays;
     /// - the level that plays already (a renewal): one play `write()` of its effect, which restarts
     ///   its `replay.length`.
     /// After close or loss, nothing (the command is counted as dropped).
@@ -55,12 +56,31 @@ extension EvdevActuator {
         }
         let entry = table.claimForPlaying(key)
         if entry >= 0 {
-            _silence()
+            // Whatever plays now is stopped in the same `write()` as this play: the driver takes
+            // both events before its worker runs, so the motors go from one level to the next with
+            // no silence between, and the change costs one system call.
+            let previous = state.pointee.playingEntry
+            let played: Bool
+            if previous >= 0 {
+                state.pointee.playingEntry = -1
+                played = _write(stopping: UInt16(bitPattern: table.effectID(previous)),
+                                thenPlaying: UInt16(bitPattern: table.effectID(entry)))
+                table.releaseFromPlaying(previous)
+                if state.pointee.streamPlaying {
+                    state.pointee.streamPlaying = false
+                    _ = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 0)
+                }
+            } else if state.pointee.streamPlaying {
+                state.pointee.streamPlaying = false
+                played = _write(stopping: UInt16(bitPattern: state.pointee.streamEffect.id),
+                                thenPlaying: UInt16(bitPattern: table.effectID(entry)))
+            } else {
+                played = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1)
+            }
             table.touch(entry, at: now)
             state.pointee.playingEntry = entry
             _ActuatorCounters.advance(counters.preparedTriggers)
-            state.pointee.expiresAt = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1)
-                ? now + table.length(entry) : .min
+            state.pointee.expiresAt = played ? now + table.length(entry) : .min
             return
         }
         _stream(key, now: now)
@@ -137,9 +157,17 @@ extension EvdevActuator {
                 return
             }
         }
-        // Not playing yet, or the same level again (a renewal): one play, which restarts the length.
-        _stopPlayingEntry()
-        state.pointee.streamPlaying = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 1)
+        // Not playing yet, or the same level again (a renewal): one play, which restarts the length;
+        // a prepared level playing now is stopped in the same `write()`.
+        let previous = state.pointee.playingEntry
+        if previous >= 0 {
+            state.pointee.playingEntry = -1
+            state.pointee.streamPlaying = _write(stopping: UInt16(bitPattern: table.effectID(previous)),
+                                                 thenPlaying: UInt16(bitPattern: state.pointee.streamEffect.id))
+            table.releaseFromPlaying(previous)
+        } else {
+            state.pointee.streamPlaying = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 1)
+        }
         if state.pointee.streamPlaying { state.pointee.expiresAt = now + state.pointee.streamLength }
     }
 
@@ -161,9 +189,30 @@ extension EvdevActuator {
         event.type = UInt16(EV_FF)
         event.code = code
         event.value = value
+        return _writeEvents(&event)
+    }
+
+    /// Writes a stop of effect `stop` and a play of effect `play` as two `EV_FF` events of one
+    /// `write()`: evdev applies them in order within the call. Returns whether they reached the
+    /// kernel (a failed call applied neither).
+    @inline(__always)
+    func _write(stopping stop: UInt16, thenPlaying play: UInt16) -> Bool {
+        var events = (input_event(), input_event())
+        events.0.type = UInt16(EV_FF)
+        events.0.code = stop
+        events.0.value = 0
+        events.1.type = UInt16(EV_FF)
+        events.1.code = play
+        events.1.value = 1
+        return _writeEvents(&events)
+    }
+
+    /// One `write()` of `events` (`input_event`s laid out in a row), counted; a failure is booked.
+    @inline(__always)
+    func _writeEvents<Events>(_ events: inout Events) -> Bool {
         _ActuatorCounters.advance(counters.realtimeWrites)
         let descriptor = device.descriptor.rawValue
-        let result = withUnsafeBytes(of: &event) { bytes in
+        let result = withUnsafeBytes(of: &events) { bytes in
             _SystemCall.perform("write", fileDescriptor: descriptor) {
                 Glibc.write(descriptor, bytes.baseAddress, bytes.count)
             }

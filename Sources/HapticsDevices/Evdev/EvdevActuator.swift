@@ -17,8 +17,9 @@ import HapticsSystem
 ///   entries only. Entries are published with release/acquire atomics.
 /// - **Trigger.** ``perform(_:channel:deadline:now:)`` (realtime thread) scans at most 16 entries
 ///   lock-free. A prepared level from silence is exactly one `write()` of `EV_FF` (play); a prepared
-///   level while another plays is two (stop, then play — ff-memless sums every playing effect, so
-///   two are never left playing); silence is one (stop). No ioctl, no allocation, no lock, no log.
+///   level while another plays is one too, of two events (stop, then play — ff-memless sums every
+///   playing effect, so two are never left playing; in one call, the driver never sees the silence
+///   between); silence is one (stop). No ioctl, no allocation, no lock, no log.
 /// - **Streaming slot.** One slot is kept for levels that were not prepared (continuous patterns,
 ///   dynamic parameters): the realtime thread updates its own streaming effect in place (`EVIOCSFF`
 ///   with the same id; the first one allocates) and plays it if it is not playing. That is the only

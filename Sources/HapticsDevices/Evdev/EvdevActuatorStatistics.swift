@@ -2,12 +2,12 @@
 public struct EvdevActuatorStatistics: Hashable, Sendable {
     /// Commands `perform` accepted (not counting those dropped after close or loss).
     public var commands: Int
-    /// Non-silent commands played from a prepared effect (one `write()` each, two when another
-    /// level had to be stopped first).
+    /// Non-silent commands played from a prepared effect (one `write()` each, which also stops
+    /// the level that played before).
     public var preparedTriggers: Int
     /// Non-silent commands that were not prepared and went through the streaming effect.
     public var streamedLevels: Int
-    /// `write()` calls of `EV_FF` events (play, stop, gain).
+    /// `write()` calls of `EV_FF` events (play, stop, gain; a change of level is one call of two events).
     public var writes: Int
     /// `EVIOCSFF` calls made on the realtime thread for the streaming effect.
     public var streamingUploads: Int

@@ -186,6 +186,17 @@ static int write_ff(struct WriteLoop *loop, int32_t fd, int16_t effect, int32_t 
     return 0;
 }
 
+/// A stop of `stop` and a play of `play` as two events of one write(), as EvdevActuator changes levels.
+static int write_ff_change(struct WriteLoop *loop, int32_t fd, int16_t stop, int16_t play) {
+    struct input_event events[2] = {
+        { .type = EV_FF, .code = (uint16_t)stop, .value = 0 },
+        { .type = EV_FF, .code = (uint16_t)play, .value = 1 },
+    };
+    if (write(fd, events, sizeof events) == (ssize_t)sizeof events) return 1;
+    if (loop->failure == 0) loop->failure = errno ? errno : EIO;
+    return 0;
+}
+
 static void *write_loop(void *argument) {
     struct WriteLoop *loop = argument;
     become_baseline_thread("bench-writes", loop->priority);
@@ -193,8 +204,11 @@ static void *write_loop(void *argument) {
         int64_t deadline = loop->firstDeadline + (int64_t)i * loop->period;
         sleep_until(deadline);
         for (int32_t p = 0; p < loop->pads; p++) {
-            if (i > 0) write_ff(loop, loop->fds[p], loop->effects[2 * p + (i - 1) % 2], 0);
-            write_ff(loop, loop->fds[p], loop->effects[2 * p + i % 2], 1);
+            if (i > 0) {
+                write_ff_change(loop, loop->fds[p], loop->effects[2 * p + (i - 1) % 2], loop->effects[2 * p + i % 2]);
+            } else {
+                write_ff(loop, loop->fds[p], loop->effects[2 * p], 1);
+            }
             loop->lateness[(int64_t)i * loop->pads + p] = monotonic_now() - deadline;
         }
     }

@@ -146,13 +146,13 @@ struct WireWatch {
     static func settle() { usleep(settleMicroseconds) }
 
     /// The instant the first motor report after `seen` that matches `moving` arrived.
-    mutating func next(moving: Bool) -> Int64 {
+    mutating func next(moving: Bool, after peer: String) -> Int64 {
         func match(_ reports: [DualSenseOutputReport]) -> Int? {
             reports.indices.dropFirst(seen).first { reports[$0].setsMotors && reports[$0].movesMotor == moving }
         }
         let reports = pad.waitForOutputReports(timeout: .seconds(10)) { match($0) != nil }
         guard let found = match(reports) else {
-            benchFailure("the pad received no motor report \(moving ? "moving a motor" : "stopping both") after the trigger: \(reports.dropFirst(seen).map { Array($0.bytes.prefix(5)) })")
+            benchFailure("the pad received no motor report \(moving ? "moving a motor" : "stopping both") after \(peer)'s trigger: \(reports.dropFirst(seen).map { Array($0.bytes.prefix(5)) })")
         }
         seen = found + 1
         return reports[found].receivedAt.nanoseconds
@@ -164,9 +164,9 @@ struct WireWatch {
         Self.settle()
         let start = peer.trigger()
         let returned = SystemMonotonicClock().now().nanoseconds
-        let arrival = next(moving: true)
+        let arrival = next(moving: true, after: peer.name)
         peer.stop()
-        _ = next(moving: false)
+        _ = next(moving: false, after: peer.name)
         return (arrival - start, returned - start)
     }
 }
@@ -259,9 +259,9 @@ func tracedEngineBreakdown(_ peers: Peers, _ watch: inout WireWatch) -> (line: S
         WireWatch.settle()
         let start = engine.trigger()
         let returned = SystemMonotonicClock().now().nanoseconds
-        let arrival = watch.next(moving: true)
+        let arrival = watch.next(moving: true, after: engine.name)
         engine.stop()
-        _ = watch.next(moving: false)
+        _ = watch.next(moving: false, after: engine.name)
         calls.append((start, returned, arrival))
     }
     peers.engine.stopTracing()
@@ -321,9 +321,9 @@ func runPeersWindow(triggers: Int) {
                 CBenchSupport_markTrace(traceMarker("begin", peer.key))
                 _ = peer.trigger()
                 CBenchSupport_markTrace(traceMarker("end", peer.key))
-                _ = watch.next(moving: true)
+                _ = watch.next(moving: true, after: peer.name)
                 peer.stop()
-                _ = watch.next(moving: false)
+                _ = watch.next(moving: false, after: peer.name)
             }
         }
     } catch {

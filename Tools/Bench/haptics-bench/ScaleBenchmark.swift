@@ -99,7 +99,7 @@ struct CPUShares {
 /// `Tools/bench scale` (inside the kernel testbench guest): one scheduler — the engine's realtime
 /// core — drives `devices` (32) uinput force-feedback pads, each with a level update every
 /// millisecond for 10 s (a program alternating between two prepared levels, so each update is a
-/// stop and a play, two `write()`s), interleaved in 1 s blocks with the plain C `clock_nanosleep`
+/// stop and a play, two events of one `write()`), interleaved in 1 s blocks with the plain C `clock_nanosleep`
 /// loop and with a C loop making the same writes on the same pads (the floor for the writes).
 /// Lateness is measured after each pad's writes; an update is missed when it lands after the next
 /// one was due.

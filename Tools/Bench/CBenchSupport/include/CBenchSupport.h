@@ -39,7 +39,8 @@ int CBenchSupport_runSleepLoop(int64_t firstDeadline, int64_t period, int32_t co
 /// slack 1 ns, SCHED_FIFO asked at `priority`), the i-th at `firstDeadline + i * period` on
 /// CLOCK_MONOTONIC. An update makes, on each of the `pads` event nodes `fds[p]` in turn, the writes
 /// an EvdevActuator makes for a change between two prepared levels: a stop of the effect that plays
-/// (none before the first update) and a play of `effects[2 * p + i % 2]`, one write() each; then it
+/// (none before the first update) and a play of `effects[2 * p + i % 2]`, two events of one write();
+/// then it
 /// stores the pad's lateness (CLOCK_MONOTONIC after its writes − deadline) in `lateness[i * pads + p]`.
 /// After the last update it stops each pad's effect, as the engine's block ends with a stop, and
 /// stores the thread's CPU time (CLOCK_THREAD_CPUTIME_ID, nanoseconds) in `*cpu`.
