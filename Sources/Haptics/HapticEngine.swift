@@ -88,9 +88,10 @@ public final class HapticEngine: Sendable {
     /// nothing is scheduled; an earlier one than the devices can make moves to the earliest they
     /// can, as always. One hour is far beyond any sound a game schedules, and keeps every instant
     /// the engine hands the scheduler and the audio output far from overflowing.
-    public static let schedulingHorizon: Duration = .seconds(3_600)
-    /// `schedulingHorizon` in nanoseconds, for the play path.
-    static let schedulingHorizonNanoseconds = schedulingHorizon.nanoseconds
+    public static let schedulingHorizon: Duration = .nanoseconds(schedulingHorizonNanoseconds)
+    /// `schedulingHorizon` in nanoseconds, for the play path: a constant, not a lazily made global
+    /// (whose every read is a call into the runtime's once-check on the way to the write).
+    @inline(__always) static var schedulingHorizonNanoseconds: Int64 { 3_600 * 1_000_000_000 }
 
     /// The longest pattern `makePlayer(pattern:)` accepts: every event, parameter and curve must
     /// end within one hour (`Renderer.maximumPatternDuration`). Decoded files are held to 600 s.
