@@ -85,7 +85,10 @@ extension HapticEngine {
         let hapticReason = silenceReason(on: devices)
         let sound: (reason: AudioSilenceReason?, audio: EngineAudio?) =
             withSound ? soundState(requested: true) : (.notRequested, nil)
-        var lead: Int64 = hapticReason == nil ? entry.maximumLeadTime(roster, devices: devices) : 0
+        // With one device, a play as soon as possible is felt that device's lead time from now: the
+        // walk that submits it reads the lead, with no walk of the devices of its own first.
+        let alone = hapticReason == nil && requested == nil && sound.audio == nil && roster.upperBound == 1
+        var lead: Int64 = hapticReason == nil && !alone ? entry.maximumLeadTime(roster, devices: devices) : 0
         if let audio = sound.audio { lead = max(lead, audio.output.minimumLeadTime.nanoseconds) }
         // Every output starts early by its own lead time, so devices with different rise times are
         // felt together, and the sound is heard then too; an onset that can no longer be met moves
@@ -94,7 +97,7 @@ extension HapticEngine {
         let onset = max(requested ?? earliest, earliest)
         // The haptic goes first: nothing the sound does can hold it up.
         let haptics = hapticReason.map(PlaybackOutcome.notPlayed)
-            ?? submit(entry, step: step, feltAt: onset, now: now, on: devices)
+            ?? submit(entry, step: step, feltAt: alone ? nil : onset, now: now, on: devices)
         let audio: AudioOutcome
         if let reason = sound.reason {
             audio = .notPlayed(reason)
@@ -109,10 +112,12 @@ extension HapticEngine {
     }
 
     /// Submits the item's start on every live, enabled channel of `devices` so that it is felt at
-    /// `feltAt`, at the intensity `step` (of `intensityStep`), and remembers the step for the next
+    /// `feltAt` (`nil`: as soon as the first channel submitted can make it, its lead time from
+    /// `now`), at the intensity `step` (of `intensityStep`), and remembers the step for the next
     /// `prepare()`.
-    private func submit(_ entry: VocabularyEntry, step: Int, feltAt felt: MonotonicInstant, now: MonotonicInstant,
+    private func submit(_ entry: VocabularyEntry, step: Int, feltAt requestedFelt: MonotonicInstant?, now: MonotonicInstant,
                         on devices: DeviceSelection) -> PlaybackOutcome {
+        var felt = requestedFelt
         let gain = self.gain
         if step > 0 { entry.lastIntensityStep.store(step, ordering: .relaxed) }
         var scheduled = false
@@ -132,7 +137,9 @@ extension HapticEngine {
             let deviceGain = roster.gain(channel)
             let real = roster.isReal(channel)
             guard roster.holds(channel, snapshot), slot.playable else { continue }
-            let start = felt.advanced(by: -slot.leadTime)
+            let onset = felt ?? now.advanced(by: min(slot.leadTime, Self.schedulingHorizonNanoseconds))
+            felt = onset
+            let start = onset.advanced(by: -slot.leadTime)
             // A device with a hardware gain applies the gains itself; on the others the engine's
             // and the device's gain scale the level in steps, as `prepare` uploaded it. Every
             // factor is finite in 0…1, so the level is never refused.
@@ -148,7 +155,7 @@ extension HapticEngine {
         // What is timed (the items' next steps, their stops, starts for later) stays with the
         // realtime thread, whose wake-up the group's pass moves forward.
         if let group { scheduler.endImmediateGroup(group) }
-        guard scheduled else { return .notPlayed(.unsupported) }
+        guard scheduled, let felt else { return .notPlayed(.unsupported) }
         entry.preparedUntil.store(now.nanoseconds + prepareLifetimeNanoseconds, ordering: .relaxed)
         return reachedReal ? .scheduled(feltAt: felt) : .notPlayed(.noRealDevice)
     }
