@@ -80,10 +80,13 @@ extension HapticEngine {
                                           command: .stop, deadline: instant, time: instant))
     }
 
-    /// Records that a sound the caller asked for at `called` becomes audible at `audible`.
-    /// Lock-free, allocation-free.
-    func recordAudible(at audible: MonotonicInstant, calledAt called: MonotonicInstant) {
-        scheduler.recordTrace(TraceRecord(event: .audible, channel: -1, player: -1, command: .stop,
+    /// Records that a sound the caller asked for at `called` becomes audible at `audible`, the
+    /// instant the engine placed it on the audio output. `player` is the trace's id of the
+    /// scheduler player whose timeline the sound follows (`PlayerID.traceSlot`: a pattern player's
+    /// first output that plays), −1 for none (a feedback's cue goes with every device's start).
+    /// Does nothing when not tracing. Lock-free, allocation-free.
+    func recordAudible(at audible: MonotonicInstant, calledAt called: MonotonicInstant, player: Int32 = -1) {
+        scheduler.recordTrace(TraceRecord(event: .audible, channel: -1, player: player, command: .stop,
                                           deadline: audible, time: audible, began: called))
     }
 
@@ -123,4 +126,10 @@ extension HapticEngine {
             return result
         }
     }
+}
+
+extension PlayerID {
+    /// The player as trace records name it (`TraceRecord.player`): its slot, the low 32 bits of
+    /// `rawValue`.
+    var traceSlot: Int32 { Int32(truncatingIfNeeded: rawValue & 0xFFFF_FFFF) }
 }

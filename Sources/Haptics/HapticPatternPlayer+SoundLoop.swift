@@ -69,7 +69,8 @@ extension HapticPatternPlayer {
                 return
             }
             let placed = voices(sampleRate: audio.sampleRate)
-            let accepted = audio.output.schedule(placed, patternStart: begins, group: soundGroup)
+            let accepted = scheduleSound(placed, on: audio.output, patternStart: begins, calledAt: now,
+                                         player: passes.player, wholePass: true)
             guard accepted == placed.count else {
                 // A partial pass would be out of step with itself; the ones already queued this
                 // pass are cancelled and the sound stops repeating.

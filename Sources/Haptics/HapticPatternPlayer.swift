@@ -199,6 +199,8 @@ public final class HapticPatternPlayer: Sendable {
             engine.scheduler.endImmediateGroup(group)
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
         }
+        // The sound follows the first output that plays: traced under its player's id.
+        let soundPlayer = playable.first?.player.traceSlot ?? -1
         // Under the loop lock, so that a housekeeping renewal of the previous start's passes is
         // either queued before this cancellation (and reached by it) or sees the new start.
         let audio = soundLoop.withLock { loop -> AudioOutcome in
@@ -210,7 +212,8 @@ public final class HapticPatternPlayer: Sendable {
                 audio = .notPlayed(reason)
             } else if let output = state.audio {
                 let placed = voices(sampleRate: output.sampleRate)
-                let accepted = output.output.schedule(placed, patternStart: onset, group: soundGroup)
+                let accepted = scheduleSound(placed, on: output.output, patternStart: onset, calledAt: now,
+                                             player: soundPlayer)
                 audio = HapticEngine.audioOutcome(accepted: accepted, of: placed.count, onset: onset, audio: output)
             } else {
                 audio = .notPlayed(.noAudioOutput)
@@ -219,7 +222,8 @@ public final class HapticPatternPlayer: Sendable {
             // first output that plays (outputs of other profiles may wrap at other lengths).
             if case .scheduled = audio, case .scheduled = haptics, loop.rate == 1,
                let program = playable.first?.program, let length = program.loopLength {
-                loop.passes = SoundLoop.Passes(onset: onset, length: length, leadTime: program.leadTime, scheduled: 0)
+                loop.passes = SoundLoop.Passes(onset: onset, length: length, leadTime: program.leadTime, scheduled: 0,
+                                               player: soundPlayer)
                 renewSoundLoop(&loop)
             }
             return audio
@@ -243,6 +247,31 @@ public final class HapticPatternPlayer: Sendable {
             cache = (sampleRate, rendered)
             return rendered
         }
+    }
+
+    /// Hands `voices` to `audio` for a pass of the pattern heard from `patternStart`, tagged with
+    /// this player's sound group, as `AudioOutput.schedule(_:patternStart:gain:group:)` does; returns
+    /// how many were accepted. While tracing, each voice that will sound is recorded as audible at
+    /// its instant, asked for at `called`, under `player` (`HapticEngine.recordAudible`): each one
+    /// accepted, or with `wholePass` (a caller that cancels a pass it could not queue whole) all of
+    /// them when all were accepted and none otherwise. Not tracing, it costs one load. Lock-free,
+    /// allocation-free.
+    func scheduleSound(_ voices: [ScheduledVoice], on audio: AudioOutput, patternStart: MonotonicInstant,
+                       calledAt called: MonotonicInstant, player: Int32, wholePass: Bool = false) -> Int {
+        guard engine.isTracing else { return audio.schedule(voices, patternStart: patternStart, group: soundGroup) }
+        var accepted = 0
+        for placed in voices {
+            let audible = patternStart.advanced(by: placed.timeOffset)
+            guard audio.schedule(placed.voice, audibleAt: audible, group: soundGroup) else { continue }
+            if !wholePass { engine.recordAudible(at: audible, calledAt: called, player: player) }
+            accepted += 1
+        }
+        if wholePass && accepted == voices.count {
+            for placed in voices {
+                engine.recordAudible(at: patternStart.advanced(by: placed.timeOffset), calledAt: called, player: player)
+            }
+        }
+        return accepted
     }
 
     /// Stops at `time` (now when `nil`); the devices go silent and so does the sound: a voice still
