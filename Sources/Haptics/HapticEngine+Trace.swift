@@ -90,6 +90,19 @@ extension HapticEngine {
                                           deadline: audible, time: audible, began: called))
     }
 
+    /// Takes back the `audible` record of a sound the audio output let go unheard after it was
+    /// placed (no voice free when it came to be mixed): the latest one heard at `audible`. Does
+    /// nothing when not tracing. Control side (housekeeping, as the output reports the drop).
+    func withdrawAudible(at audible: MonotonicInstant) {
+        guard isTracing else { return }
+        collectTraceRecords()
+        traceLog.withLock { log in
+            if let index = log.records.lastIndex(where: { $0.event == .audible && $0.time == audible }) {
+                log.records.remove(at: index)
+            }
+        }
+    }
+
     /// The scheduler channel of the live output on event node `path`, to match trace records.
     public func traceChannel(path: String) -> Int32? {
         channel(path: path).map { Int32($0.rawValue) }

@@ -25,6 +25,10 @@ import HapticsSystem
 /// at (with several outputs, the first that played). The engine's housekeeping queues each pass
 /// ahead of time, off the realtime and audio threads. A rate other than 1 plays the sound once per
 /// `start`, as before: see `setPlaybackRate(_:at:)`.
+///
+/// While the engine traces (`HapticEngine.startTracing()`), every sound the player places on the
+/// audio output is recorded as `audible` at its instant, under the id of its first output that
+/// plays, as that output's haptic stages are.
 public final class HapticPatternPlayer: Sendable {
     /// The engine it plays on.
     public let engine: HapticEngine

@@ -3,6 +3,7 @@ import HapticsPatterns
 import HapticsScheduler
 @testable import Haptics
 import HapticsSystem
+import Synchronization
 import HapticsTestSupport
 import Testing
 
@@ -115,6 +116,27 @@ struct SoundTraceTests {
         #expect(fixture.audio.statistics.dropped == 1)
         let trace = fixture.engine.collectTrace()
         #expect(trace.records.filter { $0.event == .audible } == [audible(onset, calledAt: fixture.origin, player: try traceSlot(player))])
+        let document = try TraceDocument(trace.json())
+        try document.validate()
+        #expect(document.events.filter { $0.name == "audible" }.map(\.summary) == ["audible i 100000.000 2/65536"])
+    }
+
+    @Test func aSoundTheOutputLetsGoForWantOfAVoiceIsTakenBackAtHousekeeping() throws {
+        // Both clicks are accepted; the first period mixed has a voice for the first only.
+        let (fixture, path) = try twoClickFixture(audioConfiguration: AudioOutputConfiguration(maximumVoices: 1))
+        defer { fixture.folder.remove() }
+        let player = try fixture.engine.makePlayer(contentsOf: path)
+        let events = Mutex<[HapticEngine.Event]>([])
+        fixture.engine.setEventHandler { event in events.withLock { $0.append(event) } }
+        fixture.engine.startTracing()
+        let onset = fixture.origin + .milliseconds(100)
+        #expect(player.start(at: onset).audio == .scheduled(audibleAt: onset))
+        let slot = try traceSlot(player)
+        fixture.audio.process()
+        fixture.engine.performHousekeeping()
+        #expect(events.withLock { $0 } == [.soundDropped(audibleAt: onset + .milliseconds(50))])
+        let trace = fixture.engine.collectTrace()
+        #expect(trace.records.filter { $0.event == .audible } == [audible(onset, calledAt: fixture.origin, player: slot)])
         let document = try TraceDocument(trace.json())
         try document.validate()
         #expect(document.events.filter { $0.name == "audible" }.map(\.summary) == ["audible i 100000.000 2/65536"])
