@@ -83,7 +83,9 @@ extension HapticEngine {
     /// Records that a sound the caller asked for at `called` becomes audible at `audible`, the
     /// instant the engine placed it on the audio output. `player` is the trace's id of the
     /// scheduler player whose timeline the sound follows (`PlayerID.traceSlot`: a pattern player's
-    /// first output that plays), −1 for none (a feedback's cue goes with every device's start).
+    /// first output that plays, or its first output), −1 for none (a feedback's cue goes with every
+    /// device's start). A sound silenced or dropped before it is heard is taken back
+    /// (`withdrawAudible`).
     /// Does nothing when not tracing. Lock-free, allocation-free.
     func recordAudible(at audible: MonotonicInstant, calledAt called: MonotonicInstant, player: Int32 = -1) {
         scheduler.recordTrace(TraceRecord(event: .audible, channel: -1, player: player, command: .stop,
@@ -100,6 +102,21 @@ extension HapticEngine {
             if let index = log.records.lastIndex(where: { $0.event == .audible && $0.time == audible }) {
                 log.records.remove(at: index)
             }
+        }
+    }
+
+    /// Takes back the `audible` records of the sounds a cancellation from `time` keeps from being
+    /// heard, of the players `matches` accepts (by `TraceRecord.player`): those due at or after
+    /// `time` and after what the audio output may already have mixed (now + its
+    /// `minimumLeadTime`). Does nothing when not tracing. Control side: drains the trace ring and
+    /// takes the trace's lock.
+    func withdrawAudible(from time: MonotonicInstant, players matches: (Int32) -> Bool) {
+        guard isTracing else { return }
+        let mixed = scheduler.currentTime() + (audioState.load()?.output.minimumLeadTime ?? .zero)
+        let from = max(time, mixed)
+        collectTraceRecords()
+        traceLog.withLock { log in
+            log.records.removeAll { $0.event == .audible && $0.time >= from && matches($0.player) }
         }
     }
 

@@ -355,6 +355,8 @@ public final class HapticEngine: Sendable {
     /// Cancels every voice on the attached audio output from now: the output is the engine's, so
     /// what the app scheduled on it directly goes silent too.
     private func silenceSound() {
-        _ = audioState.load()?.output.cancelAll(at: scheduler.currentTime())
+        let now = scheduler.currentTime()
+        guard audioState.load()?.output.cancelAll(at: now) == true else { return }
+        withdrawAudible(from: now) { _ in true }
     }
 }

@@ -203,8 +203,9 @@ public final class HapticPatternPlayer: Sendable {
             engine.scheduler.endImmediateGroup(group)
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
         }
-        // The sound follows the first output that plays: traced under its player's id.
-        let soundPlayer = playable.first?.player.traceSlot ?? -1
+        // The sound follows the first output that plays: traced under its player's id (the first
+        // output's when none plays, so that a cancellation finds it).
+        let soundPlayer = (playable.first ?? outputs.first)?.player.traceSlot ?? -1
         // Under the loop lock, so that a housekeeping renewal of the previous start's passes is
         // either queued before this cancellation (and reached by it) or sees the new start.
         let audio = soundLoop.withLock { loop -> AudioOutcome in
@@ -306,7 +307,22 @@ public final class HapticPatternPlayer: Sendable {
     @discardableResult
     func silenceSound(at time: MonotonicInstant) -> Bool {
         guard sound != nil, let audio = engine.audioState.load() else { return true }
-        return audio.output.cancel(group: soundGroup, at: time)
+        return cancelSound(on: audio.output, at: time)
+    }
+
+    /// Cancels this player's sound on `audio` from `time`; while tracing, the sounds it keeps
+    /// from being heard are taken back from the trace (`HapticEngine.withdrawAudible`). `false`
+    /// when the output's queue was full (nothing is taken back then).
+    @discardableResult
+    func cancelSound(on audio: AudioOutput, at time: MonotonicInstant) -> Bool {
+        guard audio.cancel(group: soundGroup, at: time) else { return false }
+        if engine.isTracing {
+            let outputs = outputList, count = outputList.count
+            engine.withdrawAudible(from: time) { player in
+                (0..<count).contains { outputs[$0].player.traceSlot == player }
+            }
+        }
+        return true
     }
 
     /// Ends the sound passes of the current start, then runs `cancel` under the same lock, so that

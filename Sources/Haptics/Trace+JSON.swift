@@ -22,11 +22,11 @@ extension Trace {
     /// the device, `audible` on the audio output, stale drops and ignored submissions on the
     /// realtime thread. A `player` argument names the scheduler player (its slot; −1 for none) on
     /// `submit`, `write`, `renew`, `rise`, `audible` and the drops: each sound a pattern player
-    /// places carries the id of its first output that plays, as that output's slices do; a
-    /// feedback's cue, which goes with every device's start, carries −1. Flow events (`s`, `t`,
-    /// `f`, id = the submission's number) follow each feedback from the game's call to the motor;
-    /// counters (`C`) show each device's motor levels.
-    /// Lost records are an instant `trace overflow` and `otherData.lost_records`.
+    /// places carries the id of its first output that plays (its first output when none plays),
+    /// as that output's slices do; a feedback's cue, which goes with every device's start, carries
+    /// −1. Flow events (`s`, `t`, `f`, id = the submission's number) follow each feedback from the
+    /// game's call to the motor; counters (`C`) show each device's motor levels. Lost records are
+    /// an instant `trace overflow` and `otherData.lost_records`.
     public func json() -> String {
         var writer = TraceEventWriter(origin: origin)
         writer.metadata("process_name", pid: Self.threadsProcess, tid: 0, name: processName)

@@ -38,6 +38,19 @@ struct SoundTraceTests {
         try #require(player.outputs.first).player.traceSlot
     }
 
+    /// The loop fixture's player (`SoundLoopTests.loopFixture()`: a 220 ms program, a click at 0),
+    /// tracing, looping, started to be heard at 100 ms; with its trace id.
+    func startedLoop(_ loops: SoundLoopTests) throws
+        -> (fixture: SoundFixture, player: HapticPatternPlayer, slot: Int32, onset: MonotonicInstant) {
+        let (fixture, path) = try loops.loopFixture()
+        let player = try fixture.engine.makePlayer(contentsOf: path)
+        fixture.engine.startTracing()
+        #expect(player.setLooping(true))
+        let onset = fixture.origin + .milliseconds(100)
+        #expect(player.start(at: onset).audio == .scheduled(audibleAt: onset))
+        return (fixture, player, try traceSlot(player), onset)
+    }
+
     @Test func eachSoundOfAStartedPatternIsAudibleAtItsInstantUnderThePlayersID() throws {
         let (fixture, path) = try twoClickFixture()
         defer { fixture.folder.remove() }
@@ -72,17 +85,11 @@ struct SoundTraceTests {
 
     @Test func eachLoopPassIsAudibleWhenHousekeepingQueuesIt() throws {
         let loops = SoundLoopTests()
-        let (fixture, path) = try loops.loopFixture()
+        let (fixture, player, slot, onset) = try startedLoop(loops)
         defer { fixture.folder.remove() }
         // A pass is handed over once it begins within two housekeeping intervals and the output's
         // lead time (one 256-frame period) of now: pass 1 (320 ms) at 250 ms, pass 2 (540 ms) at 450 ms.
         #expect(fixture.audio.minimumLeadTime == .nanoseconds(5_333_333))
-        let player = try fixture.engine.makePlayer(contentsOf: path)
-        let slot = try traceSlot(player)
-        fixture.engine.startTracing()
-        #expect(player.setLooping(true))
-        let onset = fixture.origin + .milliseconds(100)
-        #expect(player.start(at: onset).audio == .scheduled(audibleAt: onset))
         loops.drive(fixture, for: 550_000_000)
         #expect(player.setLooping(false))
         loops.drive(fixture, for: 400_000_000)
@@ -140,6 +147,41 @@ struct SoundTraceTests {
         let document = try TraceDocument(trace.json())
         try document.validate()
         #expect(document.events.filter { $0.name == "audible" }.map(\.summary) == ["audible i 100000.000 2/65536"])
+    }
+
+    @Test func aLoopPassStoppedBeforeItIsHeardIsTakenBack() throws {
+        let loops = SoundLoopTests()
+        let (fixture, player, slot, onset) = try startedLoop(loops)
+        defer { fixture.folder.remove() }
+        // Housekeeping at 250 ms queued pass 1, heard at 320 ms; the stop at 300 ms keeps it from
+        // being heard. Pass 0 was heard.
+        loops.drive(fixture, for: 300_000_000)
+        #expect(fixture.audio.statistics.scheduled == 2)
+        #expect(player.stop())
+        loops.drive(fixture, for: 400_000_000)
+        let trace = fixture.engine.collectTrace()
+        #expect(trace.records.filter { $0.event == .audible } == [audible(onset, calledAt: fixture.origin, player: slot)])
+        fixture.renderSound(periods: 200)
+        #expect(try loops.heardRuns(fixture) == loops.clicks(at: [100_000_000]))
+    }
+
+    @Test func aCueSilencedBeforeItIsHeardIsTakenBackUnlessTheOutputMayHaveMixedIt() throws {
+        let fixture = try SoundFixture()
+        defer { fixture.folder.remove() }
+        fixture.engine.startTracing()
+        let first = fixture.origin + .milliseconds(60)
+        #expect(fixture.engine.play(.impact(.heavy), withSound: true, at: first).audio == .scheduled(audibleAt: first))
+        // 5 ms before it is heard: within the output's lead time (one period, 5.333 ms), so it may
+        // be mixed already; going inactive keeps it in the trace.
+        fixture.haptics.clock.advance(to: first - .milliseconds(5))
+        fixture.engine.isApplicationActive = false
+        #expect(fixture.engine.collectTrace().records.filter { $0.event == .audible }.map(\.time) == [first])
+        fixture.engine.isApplicationActive = true
+        let second = fixture.haptics.clock.now() + .milliseconds(100)
+        #expect(fixture.engine.play(.impact(.heavy), withSound: true, at: second).audio == .scheduled(audibleAt: second))
+        // 100 ms ahead: not mixed yet, never heard.
+        fixture.engine.isApplicationActive = false
+        #expect(fixture.engine.collectTrace().records.filter { $0.event == .audible }.map(\.time) == [first])
     }
 
     @Test func withoutAnAudioOutputNoSoundIsAudible() throws {
