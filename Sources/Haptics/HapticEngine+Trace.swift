@@ -17,6 +17,9 @@ struct TraceLog {
     /// Names of the threads that recorded, read while they run (the realtime thread's is gone once
     /// the engine stopped).
     var threadNames: [Int32: String] = [:]
+    /// The latest instant an `audible` record in `records` names: a cancellation from after it has
+    /// nothing to take back.
+    var latestAudible = MonotonicInstant(nanoseconds: .min)
 }
 
 extension HapticEngine {
@@ -116,6 +119,7 @@ extension HapticEngine {
         let from = max(time, mixed)
         collectTraceRecords()
         traceLog.withLock { log in
+            guard log.latestAudible >= from else { return }
             log.records.removeAll { $0.event == .audible && $0.time >= from && matches($0.player) }
         }
     }
@@ -133,6 +137,9 @@ extension HapticEngine {
             let room = max(0, TraceLog.recordLimit - log.records.count)
             log.records += drained.prefix(room)
             log.overLimit += max(0, drained.count - room)
+            for record in drained.prefix(room) where record.event == .audible {
+                log.latestAudible = max(log.latestAudible, record.time)
+            }
             for (channel, device) in traceDevices() { log.devices[channel] = device }
             for record in drained where record.thread != 0 && log.threadNames[record.thread] == nil {
                 // The realtime thread may have ended (the engine stopped) before its records came here.
