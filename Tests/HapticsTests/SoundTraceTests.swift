@@ -165,6 +165,24 @@ struct SoundTraceTests {
         #expect(try loops.heardRuns(fixture) == loops.clicks(at: [100_000_000]))
     }
 
+    @Test func stoppingOnePlayerTakesBackOnlyItsOwnSounds() throws {
+        let (fixture, path) = try twoClickFixture()
+        defer { fixture.folder.remove() }
+        let first = try fixture.engine.makePlayer(contentsOf: path)
+        let second = try fixture.engine.makePlayer(contentsOf: path)
+        let (firstSlot, secondSlot) = (try traceSlot(first), try traceSlot(second))
+        #expect(firstSlot != secondSlot)
+        fixture.engine.startTracing()
+        let onset = fixture.origin + .milliseconds(100)
+        #expect(first.start(at: onset).audio == .scheduled(audibleAt: onset))
+        #expect(second.start(at: onset + .milliseconds(100)).audio == .scheduled(audibleAt: onset + .milliseconds(100)))
+        #expect(first.stop())
+        #expect(fixture.engine.collectTrace().records.filter { $0.event == .audible } == [
+            audible(onset + .milliseconds(100), calledAt: fixture.origin, player: secondSlot),
+            audible(onset + .milliseconds(150), calledAt: fixture.origin, player: secondSlot),
+        ])
+    }
+
     @Test func aCueSilencedBeforeItIsHeardIsTakenBackUnlessTheOutputMayHaveMixedIt() throws {
         let fixture = try SoundFixture()
         defer { fixture.folder.remove() }
