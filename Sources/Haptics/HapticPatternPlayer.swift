@@ -205,7 +205,7 @@ public final class HapticPatternPlayer: Sendable {
         }
         // The sound follows the first output that plays: traced under its player's id (the first
         // output's when none plays, so that a cancellation finds it).
-        let soundPlayer = (playable.first ?? outputs.first)?.player.traceSlot ?? -1
+        let soundPlayer = (playable.first ?? (outputList.count > 0 ? outputList[0] : nil))?.player.traceSlot ?? -1
         // Under the loop lock, so that a housekeeping renewal of the previous start's passes is
         // either queued before this cancellation (and reached by it) or sees the new start.
         let audio = soundLoop.withLock { loop -> AudioOutcome in
