@@ -183,6 +183,33 @@ struct SoundTraceTests {
         ])
     }
 
+    @Test func startsAndStopsWhileAnotherThreadCollectsTheTraceLeaveNoSoundThatWasNeverHeard() async throws {
+        // Room for every voice and cancellation: 200 starts of two clicks, 400 cancellations.
+        let (fixture, path) = try twoClickFixture(audioConfiguration: AudioOutputConfiguration(queueCapacity: 4096))
+        defer { fixture.folder.remove() }
+        let engine = fixture.engine
+        let player = try engine.makePlayer(contentsOf: path)
+        engine.startTracing()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // The clock stands still: each start is heard 60 ms ahead, and its stop silences it.
+                for _ in 0..<200 {
+                    _ = player.start(at: nil)
+                    _ = player.stop()
+                }
+            }
+            group.addTask {
+                for _ in 0..<200 { _ = engine.collectTrace() }
+            }
+        }
+        #expect(fixture.audio.statistics.scheduled == 400)
+        let trace = engine.collectTrace()
+        #expect(trace.records.filter { $0.event == .audible }.isEmpty)
+        #expect(trace.lost == 0)
+        // Each start submits its intensity and its start, each stop its stop.
+        #expect(trace.records.filter { $0.event == .submitted }.count == 600)
+    }
+
     @Test func aCueSilencedBeforeItIsHeardIsTakenBackUnlessTheOutputMayHaveMixedIt() throws {
         let fixture = try SoundFixture()
         defer { fixture.folder.remove() }
