@@ -177,7 +177,7 @@ public final class HapticEngine: Sendable {
     /// The players of fire-and-forget plays (feedbackd events), kept until they end.
     let keptPlayers = KeptPlayers()
     /// What tracing collected (`startTracing()`), drained from the scheduler at housekeeping.
-    let traceLog = Mutex<TraceLog>(TraceLog())
+    let traceLog = OrderedMutex<TraceLog>(TraceLog())
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.
