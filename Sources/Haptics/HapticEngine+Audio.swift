@@ -82,13 +82,16 @@ extension HapticEngine {
         return .notPlayed(audio.output.isDeviceLost ? .deviceLost : .queueFull)
     }
 
-    /// Reports audio device loss as an event. Called at housekeeping.
+    /// Reports audio device loss and sounds let go unheard as events (a sound let go is taken
+    /// back from the trace: it never became audible). Called at housekeeping.
     func pollAudioEvents() {
         guard let audio = audioState.load() else { return }
         for event in audio.output.drainEvents() {
             switch event {
             case let .deviceLost(errno): eventHub.deliver(.audioDeviceLost(errno: errno))
-            case let .voiceDropped(audibleAt): eventHub.deliver(.soundDropped(audibleAt: audibleAt))
+            case let .voiceDropped(audibleAt):
+                withdrawAudible(at: audibleAt)
+                eventHub.deliver(.soundDropped(audibleAt: audibleAt))
             case .underrunRecovered, .voiceLate: break
             }
         }

@@ -17,6 +17,9 @@ struct TraceLog {
     /// Names of the threads that recorded, read while they run (the realtime thread's is gone once
     /// the engine stopped).
     var threadNames: [Int32: String] = [:]
+    /// The latest instant an `audible` record in `records` names: a cancellation from after it has
+    /// nothing to take back.
+    var latestAudible = MonotonicInstant(nanoseconds: .min)
 }
 
 extension HapticEngine {
@@ -80,11 +83,45 @@ extension HapticEngine {
                                           command: .stop, deadline: instant, time: instant))
     }
 
-    /// Records that a sound the caller asked for at `called` becomes audible at `audible`.
-    /// Lock-free, allocation-free.
-    func recordAudible(at audible: MonotonicInstant, calledAt called: MonotonicInstant) {
-        scheduler.recordTrace(TraceRecord(event: .audible, channel: -1, player: -1, command: .stop,
+    /// Records that a sound the caller asked for at `called` becomes audible at `audible`, the
+    /// instant the engine placed it on the audio output. `player` is the trace's id of the
+    /// scheduler player whose timeline the sound follows (`PlayerID.traceSlot`: a pattern player's
+    /// first output that plays, or its first output), −1 for none (a feedback's cue goes with every
+    /// device's start). A sound silenced or dropped before it is heard is taken back
+    /// (`withdrawAudible`).
+    /// Does nothing when not tracing. Lock-free, allocation-free.
+    func recordAudible(at audible: MonotonicInstant, calledAt called: MonotonicInstant, player: Int32 = -1) {
+        scheduler.recordTrace(TraceRecord(event: .audible, channel: -1, player: player, command: .stop,
                                           deadline: audible, time: audible, began: called))
+    }
+
+    /// Takes back the `audible` record of a sound the audio output let go unheard after it was
+    /// placed (no voice free when it came to be mixed): the latest one heard at `audible`. Does
+    /// nothing when not tracing. Control side (housekeeping, as the output reports the drop).
+    func withdrawAudible(at audible: MonotonicInstant) {
+        guard isTracing else { return }
+        collectTraceRecords()
+        traceLog.withLock { log in
+            if let index = log.records.lastIndex(where: { $0.event == .audible && $0.time == audible }) {
+                log.records.remove(at: index)
+            }
+        }
+    }
+
+    /// Takes back the `audible` records of the sounds a cancellation from `time` keeps from being
+    /// heard, of the players `matches` accepts (by `TraceRecord.player`): those due at or after
+    /// `time` and after what the audio output may already have mixed (now + its
+    /// `minimumLeadTime`). Does nothing when not tracing. Control side: drains the trace ring and
+    /// takes the trace's lock.
+    func withdrawAudible(from time: MonotonicInstant, players matches: (Int32) -> Bool) {
+        guard isTracing else { return }
+        let mixed = scheduler.currentTime() + (audioState.load()?.output.minimumLeadTime ?? .zero)
+        let from = max(time, mixed)
+        collectTraceRecords()
+        traceLog.withLock { log in
+            guard log.latestAudible >= from else { return }
+            log.records.removeAll { $0.event == .audible && $0.time >= from && matches($0.player) }
+        }
     }
 
     /// The scheduler channel of the live output on event node `path`, to match trace records.
@@ -100,6 +137,9 @@ extension HapticEngine {
             let room = max(0, TraceLog.recordLimit - log.records.count)
             log.records += drained.prefix(room)
             log.overLimit += max(0, drained.count - room)
+            for record in drained.prefix(room) where record.event == .audible {
+                log.latestAudible = max(log.latestAudible, record.time)
+            }
             for (channel, device) in traceDevices() { log.devices[channel] = device }
             for record in drained where record.thread != 0 && log.threadNames[record.thread] == nil {
                 // The realtime thread may have ended (the engine stopped) before its records came here.
@@ -123,4 +163,10 @@ extension HapticEngine {
             return result
         }
     }
+}
+
+extension PlayerID {
+    /// The player as trace records name it (`TraceRecord.player`): its slot, the low 32 bits of
+    /// `rawValue`.
+    var traceSlot: Int32 { Int32(truncatingIfNeeded: rawValue & 0xFFFF_FFFF) }
 }

@@ -178,7 +178,7 @@ public final class HapticEngine: Sendable {
     /// The players of fire-and-forget plays (feedbackd events), kept until they end.
     let keptPlayers = KeptPlayers()
     /// What tracing collected (`startTracing()`), drained from the scheduler at housekeeping.
-    let traceLog = Mutex<TraceLog>(TraceLog())
+    let traceLog = OrderedMutex<TraceLog>(TraceLog())
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.
@@ -356,6 +356,8 @@ public final class HapticEngine: Sendable {
     /// Cancels every voice on the attached audio output from now: the output is the engine's, so
     /// what the app scheduled on it directly goes silent too.
     private func silenceSound() {
-        _ = audioState.load()?.output.cancelAll(at: scheduler.currentTime())
+        let now = scheduler.currentTime()
+        guard audioState.load()?.output.cancelAll(at: now) == true else { return }
+        withdrawAudible(from: now) { _ in true }
     }
 }

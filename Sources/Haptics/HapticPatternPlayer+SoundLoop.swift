@@ -69,11 +69,12 @@ extension HapticPatternPlayer {
                 return
             }
             let placed = voices(sampleRate: audio.sampleRate)
-            let accepted = audio.output.schedule(placed, patternStart: begins, group: soundGroup)
+            let accepted = scheduleSound(placed, on: audio.output, patternStart: begins, calledAt: now,
+                                         player: passes.player, wholePass: true)
             guard accepted == placed.count else {
                 // A partial pass would be out of step with itself; the ones already queued this
                 // pass are cancelled and the sound stops repeating.
-                audio.output.cancel(group: soundGroup, at: begins)
+                cancelSound(on: audio.output, at: begins)
                 state.passes = nil
                 return
             }
@@ -90,7 +91,7 @@ extension HapticPatternPlayer {
         if passes.scheduled >= 1, let audio = engine.audioState.load() {
             let first = (1...passes.scheduled).first { passes.wrap(into: $0) >= time }
             if let first {
-                audio.output.cancel(group: soundGroup, at: passes.start(of: first))
+                cancelSound(on: audio.output, at: passes.start(of: first))
                 passes.scheduled = first - 1
             }
         }

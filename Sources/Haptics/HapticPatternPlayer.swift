@@ -25,6 +25,10 @@ import HapticsSystem
 /// at (with several outputs, the first that played). The engine's housekeeping queues each pass
 /// ahead of time, off the realtime and audio threads. A rate other than 1 plays the sound once per
 /// `start`, as before: see `setPlaybackRate(_:at:)`.
+///
+/// While the engine traces (`HapticEngine.startTracing()`), every sound the player places on the
+/// audio output is recorded as `audible` at its instant, under the id of its first output that
+/// plays, as that output's haptic stages are.
 public final class HapticPatternPlayer: Sendable {
     /// The engine it plays on.
     public let engine: HapticEngine
@@ -199,6 +203,9 @@ public final class HapticPatternPlayer: Sendable {
             engine.scheduler.endImmediateGroup(group)
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
         }
+        // The sound follows the first output that plays: traced under its player's id (the first
+        // output's when none plays, so that a cancellation finds it).
+        let soundPlayer = (playable.first ?? (outputList.count > 0 ? outputList[0] : nil))?.player.traceSlot ?? -1
         // Under the loop lock, so that a housekeeping renewal of the previous start's passes is
         // either queued before this cancellation (and reached by it) or sees the new start.
         let audio = soundLoop.withLock { loop -> AudioOutcome in
@@ -210,7 +217,8 @@ public final class HapticPatternPlayer: Sendable {
                 audio = .notPlayed(reason)
             } else if let output = state.audio {
                 let placed = voices(sampleRate: output.sampleRate)
-                let accepted = output.output.schedule(placed, patternStart: onset, group: soundGroup)
+                let accepted = scheduleSound(placed, on: output.output, patternStart: onset, calledAt: now,
+                                             player: soundPlayer)
                 audio = HapticEngine.audioOutcome(accepted: accepted, of: placed.count, onset: onset, audio: output)
             } else {
                 audio = .notPlayed(.noAudioOutput)
@@ -219,7 +227,8 @@ public final class HapticPatternPlayer: Sendable {
             // first output that plays (outputs of other profiles may wrap at other lengths).
             if case .scheduled = audio, case .scheduled = haptics, loop.rate == 1,
                let program = playable.first?.program, let length = program.loopLength {
-                loop.passes = SoundLoop.Passes(onset: onset, length: length, leadTime: program.leadTime, scheduled: 0)
+                loop.passes = SoundLoop.Passes(onset: onset, length: length, leadTime: program.leadTime, scheduled: 0,
+                                               player: soundPlayer)
                 renewSoundLoop(&loop)
             }
             return audio
@@ -243,6 +252,31 @@ public final class HapticPatternPlayer: Sendable {
             cache = (sampleRate, rendered)
             return rendered
         }
+    }
+
+    /// Hands `voices` to `audio` for a pass of the pattern heard from `patternStart`, tagged with
+    /// this player's sound group, as `AudioOutput.schedule(_:patternStart:gain:group:)` does; returns
+    /// how many were accepted. While tracing, each voice that will sound is recorded as audible at
+    /// its instant, asked for at `called`, under `player` (`HapticEngine.recordAudible`): each one
+    /// accepted, or with `wholePass` (a caller that cancels a pass it could not queue whole) all of
+    /// them when all were accepted and none otherwise. Not tracing, it costs one load. Lock-free,
+    /// allocation-free.
+    func scheduleSound(_ voices: [ScheduledVoice], on audio: AudioOutput, patternStart: MonotonicInstant,
+                       calledAt called: MonotonicInstant, player: Int32, wholePass: Bool = false) -> Int {
+        guard engine.isTracing else { return audio.schedule(voices, patternStart: patternStart, group: soundGroup) }
+        var accepted = 0
+        for placed in voices {
+            let audible = patternStart.advanced(by: placed.timeOffset)
+            guard audio.schedule(placed.voice, audibleAt: audible, group: soundGroup) else { continue }
+            if !wholePass { engine.recordAudible(at: audible, calledAt: called, player: player) }
+            accepted += 1
+        }
+        if wholePass && accepted == voices.count {
+            for placed in voices {
+                engine.recordAudible(at: patternStart.advanced(by: placed.timeOffset), calledAt: called, player: player)
+            }
+        }
+        return accepted
     }
 
     /// Stops at `time` (now when `nil`); the devices go silent and so does the sound: a voice still
@@ -273,7 +307,22 @@ public final class HapticPatternPlayer: Sendable {
     @discardableResult
     func silenceSound(at time: MonotonicInstant) -> Bool {
         guard sound != nil, let audio = engine.audioState.load() else { return true }
-        return audio.output.cancel(group: soundGroup, at: time)
+        return cancelSound(on: audio.output, at: time)
+    }
+
+    /// Cancels this player's sound on `audio` from `time`; while tracing, the sounds it keeps
+    /// from being heard are taken back from the trace (`HapticEngine.withdrawAudible`). `false`
+    /// when the output's queue was full (nothing is taken back then).
+    @discardableResult
+    func cancelSound(on audio: AudioOutput, at time: MonotonicInstant) -> Bool {
+        guard audio.cancel(group: soundGroup, at: time) else { return false }
+        if engine.isTracing {
+            let outputs = outputList, count = outputList.count
+            engine.withdrawAudible(from: time) { player in
+                (0..<count).contains { outputs[$0].player.traceSlot == player }
+            }
+        }
+        return true
     }
 
     /// Ends the sound passes of the current start, then runs `cancel` under the same lock, so that

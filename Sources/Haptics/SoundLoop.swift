@@ -15,6 +15,8 @@ struct SoundLoop {
         var leadTime: Duration
         /// The last pass handed to the audio output (or skipped).
         var scheduled: Int
+        /// The trace's id of the player whose timeline the sound follows (`PlayerID.traceSlot`).
+        var player: Int32
 
         /// When pass `n` begins.
         func start(of pass: Int) -> MonotonicInstant {

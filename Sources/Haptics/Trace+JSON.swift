@@ -20,9 +20,13 @@ extension Trace {
     /// the realtime thread took it) and `write` (the output's `perform`) on the realtime thread;
     /// `rise` (written until felt) on the device. Instants (`i`): `deadline`, `received`, `felt` on
     /// the device, `audible` on the audio output, stale drops and ignored submissions on the
-    /// realtime thread. Flow events (`s`, `t`, `f`, id = the submission's number) follow each
-    /// feedback from the game's call to the motor; counters (`C`) show each device's motor levels.
-    /// Lost records are an instant `trace overflow` and `otherData.lost_records`.
+    /// realtime thread. A `player` argument names the scheduler player (its slot; −1 for none) on
+    /// `submit`, `write`, `renew`, `rise`, `audible` and the drops: each sound a pattern player
+    /// places carries the id of its first output that plays (its first output when none plays),
+    /// as that output's slices do; a feedback's cue, which goes with every device's start, carries
+    /// −1. Flow events (`s`, `t`, `f`, id = the submission's number) follow each feedback from the
+    /// game's call to the motor; counters (`C`) show each device's motor levels. Lost records are
+    /// an instant `trace overflow` and `otherData.lost_records`.
     public func json() -> String {
         var writer = TraceEventWriter(origin: origin)
         writer.metadata("process_name", pid: Self.threadsProcess, tid: 0, name: processName)
@@ -73,7 +77,8 @@ extension Trace {
                 let name = record.event == .emitted ? "write" : "renew"
                 writer.slice(name, category: "realtime", pid: Self.threadsProcess, tid: thread,
                              from: record.began, to: record.time,
-                             arguments: [("channel", "\(record.channel)"), ("command", JSONString.quoted(Self.text(record.command))),
+                             arguments: [("channel", "\(record.channel)"), ("player", "\(record.player)"),
+                                         ("command", JSONString.quoted(Self.text(record.command))),
                                          ("lateness_us", writer.duration(record.began.nanoseconds - record.deadline.nanoseconds))])
                 let device = Int(record.channel) + 1
                 let rise = self.device(record.channel)?.riseTime ?? .zero
@@ -88,14 +93,15 @@ extension Trace {
                                arguments: [("sequence", "\(sequence)")])
                 guard !record.command.isSilent else { continue }
                 writer.slice("rise", category: "device", pid: Self.devicesProcess, tid: device, from: record.time, to: felt,
-                             arguments: [("sequence", "\(sequence)"), ("command", JSONString.quoted(Self.text(record.command)))])
+                             arguments: [("sequence", "\(sequence)"), ("player", "\(record.player)"),
+                                         ("command", JSONString.quoted(Self.text(record.command)))])
                 writer.instant("felt", pid: Self.devicesProcess, tid: device, at: felt, arguments: [("sequence", "\(sequence)")])
                 point(sequence, 3, pid: Self.devicesProcess, tid: device, at: record.time)
             case .received:
                 writer.instant("received", pid: Self.devicesProcess, tid: Int(record.channel) + 1, at: record.time, arguments: [])
             case .audible:
                 writer.instant("audible", pid: Self.devicesProcess, tid: Self.audioTrack, at: record.time,
-                               arguments: [("called_us", writer.microseconds(record.began))])
+                               arguments: [("called_us", writer.microseconds(record.began)), ("player", "\(record.player)")])
             case .droppedStale, .ignored:
                 writer.instant(record.event == .ignored ? "ignored" : "dropped stale", pid: Self.threadsProcess, tid: thread,
                                at: record.time, arguments: [("sequence", "\(sequence)"), ("player", "\(record.player)")])
