@@ -105,6 +105,10 @@ public struct SyncLoopbackTest: Sendable {
         public var captureTimeouts = 0
         /// Stretches of time the capture did not deliver (its timeline goes on after each).
         public var captureGaps: [ALSACaptureStream.Gap] = []
+        /// What the playback went through while each cue played (from its play to the next cue's),
+        /// one line per cue that saw underruns, timing jumps, late or dropped voices: `"3 impact.light:
+        /// 2 playback underruns"`. A stalled machine shows here before it shows in a residual.
+        public var disturbances: [String] = []
 
         /// Nothing happened yet.
         public init() {}
@@ -225,9 +229,13 @@ public struct SyncLoopbackTest: Sendable {
         var planned: [(cue: Cue, onset: MonotonicInstant, hapticFrom: MonotonicInstant, soundFrom: MonotonicInstant)] = []
         var missing: [String] = []
         let first = engine.now + .milliseconds(150)
+        // The output's counters as each cue is played, then at the end: what happened while each
+        // cue played (an underrun there says the guest's audio thread did not run for a buffer).
+        var counters: [AudioOutputStatistics] = []
         for (index, cue) in cues.enumerated() {
             let onset = first + configuration.spacing * index
             SystemMonotonicClock.sleep(until: onset - .milliseconds(100))
+            counters.append(audio.statistics)
             if configuration.compensated {
                 let outcome: PlaybackOutcome.WithSound
                 switch cue {
@@ -256,6 +264,7 @@ public struct SyncLoopbackTest: Sendable {
             }
         }
         SystemMonotonicClock.sleep(until: first + configuration.spacing * cues.count + .milliseconds(100))
+        counters.append(audio.statistics)
         let latency = audio.latency
         let period = audio.streamFormat.duration(ofFrames: Int64(audio.streamFormat.periodFrames))
         engine.stop()
@@ -270,6 +279,15 @@ public struct SyncLoopbackTest: Sendable {
         streams.captureOverruns = capture.overruns
         streams.captureTimeouts = capture.timeouts
         streams.captureGaps = capture.gaps
+        for (index, cue) in cues.enumerated() {
+            let before = counters[index]
+            let after = counters[index + 1]
+            let events = [(after.underruns - before.underruns, "playback underruns"),
+                          (after.timingJumps - before.timingJumps, "timing jumps"),
+                          (after.late - before.late, "late voices"), (after.dropped - before.dropped, "dropped voices")]
+                .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+            if !events.isEmpty { streams.disturbances.append("\(index + 1) \(cue.name): " + events.joined(separator: ", ")) }
+        }
 
         let trace = haptic.trace(engine: engine)
         if let path = configuration.tracePath {

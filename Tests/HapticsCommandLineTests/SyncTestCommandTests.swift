@@ -67,6 +67,7 @@ struct SyncTestCommandTests {
         streams.captureBufferFrames = 48_000
         streams.captureOverruns = 1
         streams.captureGaps = [ALSACaptureStream.Gap(frame: 24_000, start: at(412.5), duration: .microseconds(170_667))]
+        streams.disturbances = ["2 door.ahap: 1 playback underruns, 1 late voices"]
         let result = SyncLoopbackTest.Result(
             measurements: rows, missing: ["3 selection: no sound onset found"], period: .nanoseconds(5_333_333), latency: .microseconds(17_400),
             hapticDevice: "haptics sync-test 42 (/dev/input/event3)", hapticTiming: "kernel receipt (uinput)", profile: .genericRumble,
@@ -83,6 +84,7 @@ struct SyncTestCommandTests {
             "playback: 900 periods, 1 underruns, 2 timing jumps, 1 late voices (max 1.25 ms), 0 dropped",
             "capture: 880 reads, buffer 48000 frames, 1 overruns, 0 timeouts, 1 gaps",
             "capture gap: 170.667 ms at 412.5 ms from the first cue's onset (before frame 24000)",
+            "while cue 2 door.ahap: 1 playback underruns, 1 late voices",
             "",
             "|residual| over 2 cues: p50 0.033 ms, p95 0.05 ms, max 0.05 ms (one audio period: 5.333 ms)",
         ])

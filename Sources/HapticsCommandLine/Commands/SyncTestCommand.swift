@@ -125,6 +125,7 @@ struct SyncTestCommand: Command {
             let from = streams.firstOnset.map { " at \(ms(gap.start - $0)) ms from the first cue's onset" } ?? ""
             lines.append("capture gap: \(ms(gap.duration)) ms\(from) (before frame \(gap.frame))")
         }
+        for line in streams.disturbances { lines.append("while cue \(line)") }
         return lines
     }
 }
