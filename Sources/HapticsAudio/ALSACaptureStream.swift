@@ -54,9 +54,8 @@ public final class ALSACaptureStream: @unchecked Sendable {
     private var buffer: [Int16]
     /// The captured left channel, in −1…1.
     public private(set) var samples: [Float] = []
-    /// Segments of the timeline, in order: the first frame of each, its earliest origin, and
-    /// whether it began at a restart of the device (a real gap, never joined to the one before).
-    private var segments: [(frame: Int, origin: Int64, restart: Bool)] = []
+    /// When each frame arrived, in segments.
+    private var timeline: _CaptureTimeline
     /// Whether the next reading follows a restart of the device (frames were lost before it).
     private var restarted = false
     /// Reads taken so far.
@@ -77,6 +76,8 @@ public final class ALSACaptureStream: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.periodFrames = periodFrames
         buffer = [Int16](repeating: 0, count: 2 * periodFrames)
+        timeline = _CaptureTimeline(sampleRate: sampleRate,
+                                    tolerance: max(2 * Int64(periodFrames) * 1_000_000_000 / Int64(sampleRate), 10_000_000))
         do {
             try check(snd_pcm_open(&pcm, device, SND_PCM_STREAM_CAPTURE, 0), "snd_pcm_open")
             try configure(bufferFrames: max(bufferFrames ?? sampleRate, 2 * periodFrames))
@@ -153,7 +154,9 @@ public final class ALSACaptureStream: @unchecked Sendable {
         snd_pcm_status_get_htstamp(status, &stamp)
         let instant = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
         let arrived = Int64(samples.count) + Int64(snd_pcm_status_get_delay(status))
-        observe(origin: instant - arrived * 1_000_000_000 / Int64(sampleRate), firstFrame: first)
+        timeline.observe(origin: instant - arrived * 1_000_000_000 / Int64(sampleRate), firstFrame: first,
+                         afterRestart: restarted)
+        restarted = false
         reads += 1
     }
 
@@ -161,69 +164,26 @@ public final class ALSACaptureStream: @unchecked Sendable {
     /// taken to follow a gap: two periods or 10 ms, whichever is longer. A pointer lags by less;
     /// a lost stretch is a whole buffer or more. A laggy reading taken for a gap costs nothing:
     /// the segment it starts takes the earlier origins that follow and is joined again.
-    public var gapTolerance: Duration {
-        .nanoseconds(max(2 * Int64(periodFrames) * 1_000_000_000 / Int64(sampleRate), 10_000_000))
-    }
-
-    /// Takes a reading's origin for the frames from `firstFrame` on.
-    private func observe(origin: Int64, firstFrame: Int) {
-        let tolerance = gapTolerance.nanoseconds
-        guard let last = segments.last else {
-            segments.append((0, origin, false))
-            return
-        }
-        if restarted || origin - last.origin > tolerance {
-            segments.append((firstFrame, origin, restarted))
-            restarted = false
-            return
-        }
-        segments[segments.count - 1].origin = min(last.origin, origin)
-        // A segment whose origin came back to its predecessor's was a laggy reading, not a gap.
-        if segments.count >= 2, !segments[segments.count - 1].restart {
-            let previous = segments[segments.count - 2]
-            let current = segments[segments.count - 1]
-            if abs(current.origin - previous.origin) <= tolerance {
-                segments[segments.count - 2].origin = min(previous.origin, current.origin)
-                segments.removeLast()
-            }
-        }
-    }
+    public var gapTolerance: Duration { .nanoseconds(timeline.tolerance) }
 
     /// When capture frame 0 arrived (the first segment's earliest origin), or `nil` before a read.
     public var origin: MonotonicInstant? {
-        segments.first.map { MonotonicInstant(nanoseconds: $0.origin) }
+        timeline.segments.first.map { MonotonicInstant(nanoseconds: $0.origin) }
     }
 
     /// The stretches of time the device did not deliver (or, with a negative duration, delivered
     /// twice), in order.
-    public var gaps: [Gap] {
-        zip(segments, segments.dropFirst()).map { previous, next in
-            let end = previous.origin + Int64(next.frame) * 1_000_000_000 / Int64(sampleRate)
-            return Gap(frame: next.frame, start: MonotonicInstant(nanoseconds: end),
-                       duration: .nanoseconds(next.origin - previous.origin))
-        }
-    }
+    public var gaps: [Gap] { timeline.gaps }
 
     /// When captured `frame` arrived, by the origin of its segment.
-    public func instant(ofFrame frame: Int) -> MonotonicInstant? {
-        guard let segment = segments.last(where: { $0.frame <= frame }) else { return nil }
-        return MonotonicInstant(nanoseconds: segment.origin + Int64(frame) * 1_000_000_000 / Int64(sampleRate))
-    }
+    public func instant(ofFrame frame: Int) -> MonotonicInstant? { timeline.instant(ofFrame: frame) }
 
     /// The first captured frame that arrived at or after `from` and before `until` whose magnitude
     /// reaches `threshold`: a sound's onset. `nil` when there is none. Time in a gap was not
     /// captured: a sound that began there is found where the capture resumes — check ``gaps``.
     public func onset(from: MonotonicInstant, until: MonotonicInstant, threshold: Float) -> Int? {
-        for (index, segment) in segments.enumerated() {
-            let end = index + 1 < segments.count ? segments[index + 1].frame : samples.count
-            func frame(_ instant: MonotonicInstant) -> Int {
-                let offset = (instant.nanoseconds - segment.origin) * Int64(sampleRate) / 1_000_000_000
-                return Int(min(max(offset, Int64(segment.frame)), Int64(end)))
-            }
-            let first = frame(from)
-            let last = frame(until)
-            guard first < last else { continue }
-            for frame in first..<last where abs(samples[frame]) >= threshold { return frame }
+        for frames in timeline.frames(from: from, until: until, count: samples.count) {
+            for frame in frames where abs(samples[frame]) >= threshold { return frame }
         }
         return nil
     }
