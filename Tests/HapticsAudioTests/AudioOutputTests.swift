@@ -262,6 +262,12 @@ final class JumpingSink: AudioSink, @unchecked Sendable {
         #expect(clock.origin == 1_000_000)
     }
 
+    @Test func theAudioThreadAsksForAPriorityBelowTheHapticSchedulersByDefault() {
+        // A trigger is due at an instant; a period may be mixed any time within the device buffer.
+        #expect(AudioOutputConfiguration().realtimePriority == 40)
+        #expect(AudioOutputConfiguration().realtimePriority < SchedulerConfiguration().realtimePriority)
+    }
+
     @Test func theAudioThreadStartsAndStopsAndReleasesWhatItHeld() throws {
         let output = AudioOutput(sink: NullAudioSink(format: AudioStreamFormat(), timing: .realtime))
         weak var far: AudioVoice?
