@@ -8,9 +8,8 @@ public struct AudioOutputConfiguration: Sendable, Hashable {
     public var timingWindow: Int
     /// `SCHED_FIFO` priority asked for the audio thread (refusal is tolerated). The default, 40, is
     /// below the haptic scheduler's (50): a trigger is one `write()` due at an instant, while a
-    /// period has the whole device buffer to be mixed in — above it, a mix pass made triggers wait
-    /// (haptics felt 2–9 ms late in a third of the sync test's cues on one emulated processor,
-    /// 1 in 15 below it).
+    /// period has the whole device buffer to be mixed in, so above the scheduler a mix pass on a
+    /// single processor makes a trigger wait for it.
     public var realtimePriority: Int32
     /// Frames a cancelled voice takes to fade out (a linear ramp, so stopping never clicks): 240 is
     /// 5 ms at 48 kHz. 0 cuts at once.
