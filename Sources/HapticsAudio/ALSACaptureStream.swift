@@ -9,37 +9,78 @@ import HapticsSystem
 /// on the same clock as the haptics.
 ///
 /// After every read it takes the status: at `htstamp`, `framesRead + delay` frames had arrived, so
-/// capture position 0 arrived at `htstamp − (framesRead + delay) / rate`. A pointer only lags the
-/// sound, so the earliest of these origins is the truth (the reading `AudioOutput` uses for
-/// playback). Stereo 16-bit; the left channel is kept. For measurements, not the realtime path:
-/// it allocates as it records.
+/// capture position 0 arrived at `htstamp − (framesRead + delay) / rate` (the reading's *origin*).
+/// A pointer only lags the sound, so the earliest origin is the truth (the reading `AudioOutput`
+/// uses for playback) — as long as no frame was lost. A reader that falls a whole buffer behind
+/// loses frames: the device overruns (`-EPIPE`, recovered here), or its pointer wraps unseen and
+/// the frames are overwritten without an error. Every later frame then arrived later than the
+/// earlier origin says, so the timeline is kept in **segments**: a reading whose origin is later
+/// than its segment's by more than ``gapTolerance`` starts a new segment at the frames it read,
+/// and each segment keeps the earliest origin of its own readings. The time between segments was
+/// not captured (``gaps``); ``onset(from:until:threshold:)`` never looks into it.
+///
+/// Stereo 16-bit; the left channel is kept. For measurements, not the realtime path: it allocates
+/// as it records.
 public final class ALSACaptureStream: @unchecked Sendable {
+    /// A stretch of time the device did not deliver.
+    public struct Gap: Sendable, Hashable {
+        /// The first frame captured after it.
+        public var frame: Int
+        /// When it began: the instant the frame before `frame` arrived, one frame later.
+        public var start: MonotonicInstant
+        /// How long it lasted. Negative when the frames after it arrived sooner than the frames
+        /// before it allow (a pointer that ran ahead): the two segments overlap by that much.
+        public var duration: Duration
+
+        /// Creates a gap.
+        public init(frame: Int, start: MonotonicInstant, duration: Duration) {
+            self.frame = frame
+            self.start = start
+            self.duration = duration
+        }
+    }
+
     /// The device name given to `snd_pcm_open`.
     public let device: String
     /// Frames per second.
     public let sampleRate: Int
     /// Frames per read.
     public let periodFrames: Int
+    /// Frames the device buffers (what it granted): the reader may fall this far behind before
+    /// frames are lost.
+    public private(set) var bufferFrames = 0
     private var pcm: OpaquePointer?
     private var status: OpaquePointer?
     private var buffer: [Int16]
     /// The captured left channel, in −1…1.
     public private(set) var samples: [Float] = []
-    private var framesRead: Int64 = 0
-    private var earliestOrigin = Int64.max
+    /// When each frame arrived, in segments.
+    private var timeline: _CaptureTimeline
+    /// Whether the next reading follows a restart of the device (frames were lost before it).
+    private var restarted = false
     /// Reads taken so far.
     public private(set) var reads = 0
+    /// Overruns (`-EPIPE`: the reader fell a buffer behind) recovered so far.
+    public private(set) var overruns = 0
+    /// Reads that timed out (`-EIO`: no period arrived within the kernel's wait) after which the
+    /// device was restarted.
+    public private(set) var timeouts = 0
 
-    /// Opens and starts `device` (stereo, 16-bit, `sampleRate`, `periodFrames` per read, 16 periods of
-    /// buffer) with monotonic timestamps. The corresponding C function is `snd_pcm_open`.
-    public init(device: String, sampleRate: Int = 48_000, periodFrames: Int = 256) throws(AudioSinkError) {
+    /// Opens and starts `device` (stereo, 16-bit, `sampleRate`, `periodFrames` per read) with
+    /// monotonic timestamps. `bufferFrames` (`nil`: one second) is how far the reader may fall
+    /// behind before frames are lost; the device may grant less (``bufferFrames`` says). The
+    /// corresponding C function is `snd_pcm_open`.
+    public init(device: String, sampleRate: Int = 48_000, periodFrames: Int = 256,
+                bufferFrames: Int? = nil) throws(AudioSinkError) {
         self.device = device
         self.sampleRate = sampleRate
         self.periodFrames = periodFrames
         buffer = [Int16](repeating: 0, count: 2 * periodFrames)
+        timeline = _CaptureTimeline(sampleRate: sampleRate,
+                                    tolerance: max(2 * Int64(periodFrames) * 1_000_000_000 / Int64(sampleRate), 10_000_000))
         do {
             try check(snd_pcm_open(&pcm, device, SND_PCM_STREAM_CAPTURE, 0), "snd_pcm_open")
-            try configure()
+            try configure(bufferFrames: max(bufferFrames ?? sampleRate, 2 * periodFrames))
         } catch {
             close()
             throw error
@@ -48,7 +89,7 @@ public final class ALSACaptureStream: @unchecked Sendable {
 
     deinit { close() }
 
-    private func configure() throws(AudioSinkError) {
+    private func configure(bufferFrames requested: Int) throws(AudioSinkError) {
         var hardware: OpaquePointer?
         try check(snd_pcm_hw_params_malloc(&hardware), "snd_pcm_hw_params_malloc")
         defer { snd_pcm_hw_params_free(hardware) }
@@ -59,9 +100,11 @@ public final class ALSACaptureStream: @unchecked Sendable {
         try check(snd_pcm_hw_params_set_rate(pcm, hardware, UInt32(sampleRate), 0), "snd_pcm_hw_params_set_rate")
         try check(snd_pcm_hw_params_set_period_size(pcm, hardware, snd_pcm_uframes_t(periodFrames), 0),
                   "snd_pcm_hw_params_set_period_size")
-        try check(snd_pcm_hw_params_set_buffer_size(pcm, hardware, snd_pcm_uframes_t(periodFrames * 16)),
-                  "snd_pcm_hw_params_set_buffer_size")
+        var size = snd_pcm_uframes_t(requested)
+        try check(snd_pcm_hw_params_set_buffer_size_near(pcm, hardware, &size), "snd_pcm_hw_params_set_buffer_size_near")
         try check(snd_pcm_hw_params(pcm, hardware), "snd_pcm_hw_params")
+        try check(snd_pcm_hw_params_get_buffer_size(hardware, &size), "snd_pcm_hw_params_get_buffer_size")
+        bufferFrames = Int(size)
         var software: OpaquePointer?
         try check(snd_pcm_sw_params_malloc(&software), "snd_pcm_sw_params_malloc")
         defer { snd_pcm_sw_params_free(software) }
@@ -83,47 +126,65 @@ public final class ALSACaptureStream: @unchecked Sendable {
         status = nil
     }
 
-    /// Reads one period (blocking until it has arrived) and its timing. The corresponding C
-    /// function is `snd_pcm_readi`.
+    /// Reads one period (blocking until it has arrived) and its timing. An overrun is recovered and
+    /// a timed-out read restarts the device; the frames lost meanwhile become a gap. The
+    /// corresponding C function is `snd_pcm_readi`.
     public func readPeriod() throws(AudioSinkError) {
         let count = buffer.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(periodFrames)) }
         if count < 0 {
-            // An overrun (the reader fell behind) is recovered; the gap shows up as lost frames.
-            try check(snd_pcm_recover(pcm, Int32(truncatingIfNeeded: count), 1), "snd_pcm_readi")
+            let code = Int32(truncatingIfNeeded: count)
+            if code == -EIO {
+                // No period within the kernel's wait (a guest or host that stalled the device's
+                // timer): the stream still runs, but what it buffered can no longer be trusted.
+                timeouts += 1
+                snd_pcm_drop(pcm)
+                try check(snd_pcm_prepare(pcm), "snd_pcm_prepare")
+                try check(snd_pcm_start(pcm), "snd_pcm_start")
+            } else {
+                try check(snd_pcm_recover(pcm, code, 1), "snd_pcm_readi")
+                if code == -EPIPE { overruns += 1 }
+            }
+            restarted = true
             return
         }
+        let first = samples.count
         for frame in 0..<Int(count) { samples.append(Float(buffer[2 * frame]) / 32_768) }
-        framesRead += Int64(count)
         try check(snd_pcm_status(pcm, status), "snd_pcm_status")
         var stamp = snd_htimestamp_t()
         snd_pcm_status_get_htstamp(status, &stamp)
         let instant = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
-        let arrived = framesRead + Int64(snd_pcm_status_get_delay(status))
-        earliestOrigin = min(earliestOrigin, instant - arrived * 1_000_000_000 / Int64(sampleRate))
+        let arrived = Int64(samples.count) + Int64(snd_pcm_status_get_delay(status))
+        timeline.observe(origin: instant - arrived * 1_000_000_000 / Int64(sampleRate), firstFrame: first,
+                         afterRestart: restarted)
+        restarted = false
         reads += 1
     }
 
-    /// When capture frame 0 arrived (the earliest origin of all readings), or `nil` before a read.
+    /// How much later than its segment's origin a reading's may be before the frames it read are
+    /// taken to follow a gap: two periods or 10 ms, whichever is longer. A pointer lags by less;
+    /// a lost stretch is a whole buffer or more. A laggy reading taken for a gap costs nothing:
+    /// the segment it starts takes the earlier origins that follow and is joined again.
+    public var gapTolerance: Duration { .nanoseconds(timeline.tolerance) }
+
+    /// When capture frame 0 arrived (the first segment's earliest origin), or `nil` before a read.
     public var origin: MonotonicInstant? {
-        earliestOrigin == .max ? nil : MonotonicInstant(nanoseconds: earliestOrigin)
+        timeline.segments.first.map { MonotonicInstant(nanoseconds: $0.origin) }
     }
 
-    /// When captured `frame` arrived.
-    public func instant(ofFrame frame: Int) -> MonotonicInstant? {
-        origin.map { $0.advanced(by: Int64(frame) * 1_000_000_000 / Int64(sampleRate)) }
-    }
+    /// The stretches of time the device did not deliver (or, with a negative duration, delivered
+    /// twice), in order.
+    public var gaps: [Gap] { timeline.gaps }
 
-    /// The first captured frame at or after `from` (an instant) and before `until` whose magnitude
-    /// reaches `threshold`: a sound's onset. `nil` when there is none.
+    /// When captured `frame` arrived, by the origin of its segment.
+    public func instant(ofFrame frame: Int) -> MonotonicInstant? { timeline.instant(ofFrame: frame) }
+
+    /// The first captured frame that arrived at or after `from` and before `until` whose magnitude
+    /// reaches `threshold`: a sound's onset. `nil` when there is none. Time in a gap was not
+    /// captured: a sound that began there is found where the capture resumes — check ``gaps``.
     public func onset(from: MonotonicInstant, until: MonotonicInstant, threshold: Float) -> Int? {
-        guard let origin else { return nil }
-        func frame(_ instant: MonotonicInstant) -> Int {
-            Int(max(0, (instant.nanoseconds - origin.nanoseconds) * Int64(sampleRate) / 1_000_000_000))
+        for frames in timeline.frames(from: from, until: until, count: samples.count) {
+            for frame in frames where abs(samples[frame]) >= threshold { return frame }
         }
-        let first = frame(from)
-        let last = min(samples.count, frame(until))
-        guard first < last else { return nil }
-        for index in first..<last where abs(samples[index]) >= threshold { return index }
         return nil
     }
 

@@ -49,6 +49,7 @@ public final class AudioOutput: @unchecked Sendable {
     private let completedCount = Atomic<Int>(0)
     private let cancelledCount = Atomic<Int>(0)
     private let underrunCount = Atomic<Int>(0)
+    private let timingJumpCount = Atomic<Int>(0)
     /// Voices accepted and not yet released: queued, playing, or on their way back. Never more than
     /// the way back holds, so that the audio thread can always hand a voice back.
     private let heldCount = Atomic<Int>(0)
@@ -76,7 +77,7 @@ public final class AudioOutput: @unchecked Sendable {
         buffer = .allocate(capacity: 2 * sink.format.periodFrames)
         scratch = .allocate(capacity: 2 * sink.format.periodFrames)
         scratch.initialize(repeating: 0, count: 2 * sink.format.periodFrames)
-        clock = _StreamClock(sampleRate: sink.format.sampleRate, window: configuration.timingWindow)
+        clock = _StreamClock(format: sink.format, window: configuration.timingWindow)
     }
 
     deinit {
@@ -107,7 +108,7 @@ public final class AudioOutput: @unchecked Sendable {
             scratch.initialize(repeating: 0, count: 2 * granted.periodFrames)
         }
         format = granted
-        clock = _StreamClock(sampleRate: granted.sampleRate, window: configuration.timingWindow)
+        clock = _StreamClock(format: granted, window: configuration.timingWindow)
         framesWritten = 0
         lost.store(false, ordering: .releasing)
         if let initial { observe(initial) }
@@ -247,7 +248,7 @@ public final class AudioOutput: @unchecked Sendable {
             maximumLateness: .nanoseconds(maximumLatenessValue.load(ordering: .relaxed)),
             completed: completedCount.load(ordering: .relaxed),
             cancelled: cancelledCount.load(ordering: .relaxed), underruns: underrunCount.load(ordering: .relaxed),
-            realtimeThread: grant.withLock { $0 })
+            timingJumps: timingJumpCount.load(ordering: .relaxed), realtimeThread: grant.withLock { $0 })
     }
 
     /// The events reported since the last call, oldest first. Control side.
@@ -446,7 +447,7 @@ public final class AudioOutput: @unchecked Sendable {
     }
 
     private func observe(_ timestamp: AudioTimestamp) {
-        clock.observe(timestamp)
+        if clock.observe(timestamp) { timingJumpCount.add(1, ordering: .relaxed) }
         latencyValue.store(clock.latency, ordering: .relaxed)
     }
 

@@ -18,13 +18,17 @@ public struct AudioOutputStatistics: Sendable, Hashable {
     public var cancelled: Int
     /// Underruns recovered.
     public var underruns: Int
+    /// Times the device's position jumped later without an underrun (the stream lost time: a
+    /// stall longer than the device buffer) and the timing estimate started again from it.
+    public var timingJumps: Int
     /// What the system granted the audio thread (its timer slack, and `SCHED_FIFO` or why not),
     /// `nil` before it first started.
     public var realtimeThread: RealtimeThread.Grant?
 
     /// Creates statistics.
     public init(periods: Int = 0, scheduled: Int = 0, dropped: Int = 0, late: Int = 0, maximumLateness: Duration = .zero,
-                completed: Int = 0, cancelled: Int = 0, underruns: Int = 0, realtimeThread: RealtimeThread.Grant? = nil) {
+                completed: Int = 0, cancelled: Int = 0, underruns: Int = 0, timingJumps: Int = 0,
+                realtimeThread: RealtimeThread.Grant? = nil) {
         self.periods = periods
         self.scheduled = scheduled
         self.dropped = dropped
@@ -33,6 +37,7 @@ public struct AudioOutputStatistics: Sendable, Hashable {
         self.completed = completed
         self.cancelled = cancelled
         self.underruns = underruns
+        self.timingJumps = timingJumps
         self.realtimeThread = realtimeThread
     }
 }

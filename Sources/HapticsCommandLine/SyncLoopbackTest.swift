@@ -87,6 +87,33 @@ public struct SyncLoopbackTest: Sendable {
         public var residual: Duration { heard - felt }
     }
 
+    /// What the sound devices went through during a run: what explains a sound heard off its time
+    /// or not found.
+    public struct Streams: Sendable, Hashable {
+        /// The first cue's onset: the report gives the gaps' instants from it.
+        public var firstOnset: MonotonicInstant?
+        /// The engine's audio output: periods written, underruns recovered (each restarts its
+        /// timing), voices placed late or dropped, and jumps of its timing.
+        public var playback = AudioOutputStatistics()
+        /// Periods read from the capture device.
+        public var captureReads = 0
+        /// The frames the capture device buffers: how far its reader may fall behind.
+        public var captureBufferFrames = 0
+        /// Capture overruns recovered (the reader fell a buffer behind; frames were lost).
+        public var captureOverruns = 0
+        /// Capture reads that timed out (the device restarted; frames were lost).
+        public var captureTimeouts = 0
+        /// Stretches of time the capture did not deliver (its timeline goes on after each).
+        public var captureGaps: [ALSACaptureStream.Gap] = []
+        /// What the playback went through while each cue played (from its play to the next cue's),
+        /// one line per cue that saw underruns, timing jumps, late or dropped voices: `"3 impact.light:
+        /// 2 playback underruns"`. A stalled machine shows here before it shows in a residual.
+        public var disturbances: [String] = []
+
+        /// Nothing happened yet.
+        public init() {}
+    }
+
     /// Everything a run measured.
     public struct Result: Sendable {
         /// One row per cue whose haptic and sound were both found, in play order.
@@ -103,6 +130,8 @@ public struct SyncLoopbackTest: Sendable {
         public var hapticTiming: String
         /// The profile the engine used for the haptic device.
         public var profile: DeviceProfile
+        /// What the sound devices went through.
+        public var streams = Streams()
 
         /// The `fraction` percentile (nearest rank) of |residual|; `nil` without rows.
         public func absoluteResidual(percentile fraction: Double) -> Duration? {
@@ -200,9 +229,13 @@ public struct SyncLoopbackTest: Sendable {
         var planned: [(cue: Cue, onset: MonotonicInstant, hapticFrom: MonotonicInstant, soundFrom: MonotonicInstant)] = []
         var missing: [String] = []
         let first = engine.now + .milliseconds(150)
+        // The output's counters as each cue is played, then at the end: what happened while each
+        // cue played (an underrun there says the guest's audio thread did not run for a buffer).
+        var counters: [AudioOutputStatistics] = []
         for (index, cue) in cues.enumerated() {
             let onset = first + configuration.spacing * index
             SystemMonotonicClock.sleep(until: onset - .milliseconds(100))
+            counters.append(audio.statistics)
             if configuration.compensated {
                 let outcome: PlaybackOutcome.WithSound
                 switch cue {
@@ -231,12 +264,30 @@ public struct SyncLoopbackTest: Sendable {
             }
         }
         SystemMonotonicClock.sleep(until: first + configuration.spacing * cues.count + .milliseconds(100))
+        counters.append(audio.statistics)
         let latency = audio.latency
         let period = audio.streamFormat.duration(ofFrames: Int64(audio.streamFormat.periodFrames))
         engine.stop()
         audio.stop()
         recorder.stop()
         if let error = recorder.error { throw .audio(error) }
+        var streams = Streams()
+        streams.firstOnset = planned.first?.onset
+        streams.playback = audio.statistics
+        streams.captureReads = capture.reads
+        streams.captureBufferFrames = capture.bufferFrames
+        streams.captureOverruns = capture.overruns
+        streams.captureTimeouts = capture.timeouts
+        streams.captureGaps = capture.gaps
+        for (index, cue) in cues.enumerated() {
+            let before = counters[index]
+            let after = counters[index + 1]
+            let events = [(after.underruns - before.underruns, "playback underruns"),
+                          (after.timingJumps - before.timingJumps, "timing jumps"),
+                          (after.late - before.late, "late voices"), (after.dropped - before.dropped, "dropped voices")]
+                .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+            if !events.isEmpty { streams.disturbances.append("\(index + 1) \(cue.name): " + events.joined(separator: ", ")) }
+        }
 
         let trace = haptic.trace(engine: engine)
         if let path = configuration.tracePath {
@@ -251,8 +302,16 @@ public struct SyncLoopbackTest: Sendable {
         let window = configuration.spacing / 2
         for (index, plan) in planned.enumerated() {
             let hapticStart = starts.first { $0 >= plan.hapticFrom - .milliseconds(20) && $0 < plan.hapticFrom + window }
-            let onsetFrame = capture.onset(from: plan.soundFrom - .milliseconds(40),
-                                           until: plan.soundFrom + window, threshold: 0.01)
+            let searched = plan.soundFrom - .milliseconds(40)
+            let onsetFrame = capture.onset(from: searched, until: plan.soundFrom + window, threshold: 0.01)
+            // Sound that began while the capture lost frames is found where the capture resumed:
+            // not a measurement.
+            let heardBy = onsetFrame.flatMap { capture.instant(ofFrame: $0) } ?? plan.soundFrom + window
+            if let gap = streams.captureGaps.first(where: { $0.start < heardBy && $0.start + max($0.duration, .zero) > searched }) {
+                missing.append("\(index + 1) \(plan.cue.name): the capture lost \(Self.milliseconds(gap.duration)) ms "
+                    + "from \(Self.milliseconds(gap.start - plan.soundFrom)) ms (frame \(gap.frame))")
+                continue
+            }
             guard let hapticStart, let onsetFrame, let heard = capture.instant(ofFrame: onsetFrame) else {
                 missing.append("\(index + 1) \(plan.cue.name): " + (hapticStart == nil ? "no haptic start found" : "no sound onset found"))
                 continue
@@ -262,6 +321,9 @@ public struct SyncLoopbackTest: Sendable {
         }
         return Result(measurements: measurements, missing: missing, period: period, latency: latency,
                       hapticDevice: "\(haptic.output.name) (\(haptic.output.path ?? "?"))", hapticTiming: haptic.timing,
-                      profile: haptic.output.profile)
+                      profile: haptic.output.profile, streams: streams)
     }
+
+    /// `span` in milliseconds, three decimals, as the report prints times.
+    static func milliseconds(_ span: Duration) -> String { JSONLine.number(span.inMilliseconds, digits: 3) }
 }

@@ -31,6 +31,36 @@ final class FailingSink: AudioSink, @unchecked Sendable {
     func close() {}
 }
 
+/// A device whose stream, from write `jumpAt` on, is `jumpFrames` later than before, without an
+/// underrun (its pointer wrapped unseen during a stall); it keeps what it is given (left channel).
+final class JumpingSink: AudioSink, @unchecked Sendable {
+    let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 64, periodCount: 4)
+    let jumpAt: Int
+    let jumpFrames: Int64
+    private(set) var left: [Float] = []
+    private var writes = 0
+
+    init(jumpAt: Int, jumpFrames: Int64) {
+        self.jumpAt = jumpAt
+        self.jumpFrames = jumpFrames
+    }
+
+    func open() throws(AudioSinkError) -> AudioTimestamp? { nil }
+
+    func write(_ frames: UnsafePointer<Float>) -> AudioSinkWrite {
+        writes += 1
+        for frame in 0..<format.periodFrames { left.append(frames[2 * frame]) }
+        // Two periods queued; position 0 audible at 0, or `jumpFrames` later after the jump.
+        let written = Int64(writes * format.periodFrames)
+        let origin = writes >= jumpAt ? jumpFrames : 0
+        let instant = format.nanoseconds(frames: origin + written - 128)
+        return AudioSinkWrite(status: .written, timestamp: AudioTimestamp(framesWritten: written, delayFrames: 128,
+                                                                          instant: .init(nanoseconds: instant)))
+    }
+
+    func close() {}
+}
+
 @Suite struct AudioOutputTests {
     let start = MonotonicInstant(nanoseconds: 1_000_000_000)
     let click = AudioVoice(stereoSamples: [0.5, 0.25, -0.5, -0.25])
@@ -183,7 +213,7 @@ final class FailingSink: AudioSink, @unchecked Sendable {
 
     @Test func theTimingIsTheEarliestOriginOfRecentReadings() {
         let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 48)
-        var clock = _StreamClock(sampleRate: 48_000, window: 3)
+        var clock = _StreamClock(format: format, window: 3)
         // Position 0 audible at 1 ms, read with pointer lags of 0.5, 0, 0.25, 0.75 and 0.5 ms.
         for (written, lag) in [(48, 500_000), (96, 0), (144, 250_000), (192, 750_000), (240, 500_000)]
             as [(Int64, Int64)] {
@@ -192,6 +222,50 @@ final class FailingSink: AudioSink, @unchecked Sendable {
         }
         #expect(clock.origin == 1_250_000)      // the lag-free reading fell out of the 3-reading window
         #expect(clock.latency == 1_000_000)
+    }
+
+    @Test func aPositionThatJumpsLaterWithoutAnUnderrunRestartsTheTimingAtOnce() {
+        // A stall longer than the device buffer: the kernel sees the pointer only modulo the
+        // buffer, reports no underrun, and from write 20 on the stream is one buffer (256 frames,
+        // 5.33 ms) later than before. A voice due 24 periods in must start at the frame the new
+        // readings put at its instant — not 256 frames later, where the earlier readings still in
+        // the 16-reading window would put it.
+        let sink = JumpingSink(jumpAt: 20, jumpFrames: 256)
+        let output = AudioOutput(sink: sink)
+        #expect(throws: Never.self) { try output.open() }
+        let voice = AudioVoice(stereoSamples: [1, 1])
+        let audibleAt = MonotonicInstant(nanoseconds: sink.format.nanoseconds(frames: 256 + 1_560))
+        for period in 0..<30 {
+            if period == 22 { #expect(output.schedule(voice, audibleAt: audibleAt)) }
+            #expect(output.process())
+        }
+        #expect(sink.left.firstIndex(of: 1) == 1_560)
+        #expect(output.statistics.timingJumps == 1)
+        #expect(output.statistics.late == 0)
+        #expect(output.audibleInstant(ofFrame: 0) == MonotonicInstant(nanoseconds: sink.format.nanoseconds(frames: 256)))
+    }
+
+    @Test func readingsThatLagByLessThanTheToleranceKeepTheEarliestOrigin() {
+        // Lags up to a period (the pointer of a device that moves a period at a time) are lag, not
+        // lost time: the estimate keeps the lag-free reading and never restarts.
+        let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 48, periodCount: 4)
+        var clock = _StreamClock(format: format, window: 16)
+        #expect(clock.jumpTolerance == 2_000_000)     // half the 192-frame buffer
+        var jumps = 0
+        for (written, lag) in [(48, 0), (96, 1_000_000), (144, 1_900_000), (192, 300_000)] as [(Int64, Int64)] {
+            let instant = Int64(1_000_000) + format.nanoseconds(frames: written - 48) + lag
+            if clock.observe(AudioTimestamp(framesWritten: written, delayFrames: 48, instant: .init(nanoseconds: instant))) {
+                jumps += 1
+            }
+        }
+        #expect(jumps == 0)
+        #expect(clock.origin == 1_000_000)
+    }
+
+    @Test func theAudioThreadAsksForAPriorityBelowTheHapticSchedulersByDefault() {
+        // A trigger is due at an instant; a period may be mixed any time within the device buffer.
+        #expect(AudioOutputConfiguration().realtimePriority == 40)
+        #expect(AudioOutputConfiguration().realtimePriority < SchedulerConfiguration().realtimePriority)
     }
 
     @Test func theAudioThreadStartsAndStopsAndReleasesWhatItHeld() throws {

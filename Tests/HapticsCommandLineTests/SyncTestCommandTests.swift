@@ -50,7 +50,7 @@ struct SyncTestCommandTests {
         #expect(result.error == "haptics sync-test: no Loopback sound card: load snd-aloop (sudo modprobe snd-aloop) or give --audio and a capture device\n")
     }
 
-    @Test("the residual table: times from each cue's onset, then |residual| percentiles")
+    @Test("the residual table: times from each cue's onset, what the sound devices went through, then |residual| percentiles")
     func report() {
         func at(_ milliseconds: Double) -> MonotonicInstant { MonotonicInstant(nanoseconds: 5_000_000_000 + Int64(milliseconds * 1e6)) }
         let rows = [
@@ -59,9 +59,19 @@ struct SyncTestCommandTests {
             SyncLoopbackTest.Measurement(cue: .pattern(path: "/tmp/door.ahap"), onset: at(250), hapticStart: at(189.95),
                                          riseTime: .milliseconds(60), heard: at(249.9)),
         ]
+        var streams = SyncLoopbackTest.Streams()
+        streams.firstOnset = at(0)
+        streams.playback = AudioOutputStatistics(periods: 900, scheduled: 2, late: 1, maximumLateness: .microseconds(1_250),
+                                                 completed: 2, underruns: 1, timingJumps: 2)
+        streams.captureReads = 880
+        streams.captureBufferFrames = 48_000
+        streams.captureOverruns = 1
+        streams.captureGaps = [ALSACaptureStream.Gap(frame: 24_000, start: at(412.5), duration: .microseconds(170_667))]
+        streams.disturbances = ["2 door.ahap: 1 playback underruns, 1 late voices"]
         let result = SyncLoopbackTest.Result(
             measurements: rows, missing: ["3 selection: no sound onset found"], period: .nanoseconds(5_333_333), latency: .microseconds(17_400),
-            hapticDevice: "haptics sync-test 42 (/dev/input/event3)", hapticTiming: "kernel receipt (uinput)", profile: .genericRumble)
+            hapticDevice: "haptics sync-test 42 (/dev/input/event3)", hapticTiming: "kernel receipt (uinput)", profile: .genericRumble,
+            streams: streams)
         #expect(rows.map(\.residual) == [.microseconds(33), .microseconds(-50)])
         #expect(SyncTestCommand.report(result, configuration: SyncLoopbackTest.Configuration()) == [
             "haptics: haptics sync-test 42 (/dev/input/event3), profile generic-rumble (rise 60 ms); start = kernel receipt (uinput)",
@@ -71,6 +81,10 @@ struct SyncTestCommandTests {
             "   1  impact.heavy               -60.012         -0.012      0.021      0.033",
             "   2  door.ahap                   -60.05          -0.05       -0.1      -0.05",
             "not found: 3 selection: no sound onset found",
+            "playback: 900 periods, 1 underruns, 2 timing jumps, 1 late voices (max 1.25 ms), 0 dropped",
+            "capture: 880 reads, buffer 48000 frames, 1 overruns, 0 timeouts, 1 gaps",
+            "capture gap: 170.667 ms at 412.5 ms from the first cue's onset (before frame 24000)",
+            "while cue 2 door.ahap: 1 playback underruns, 1 late voices",
             "",
             "|residual| over 2 cues: p50 0.033 ms, p95 0.05 ms, max 0.05 ms (one audio period: 5.333 ms)",
         ])

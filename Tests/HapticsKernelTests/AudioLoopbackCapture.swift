@@ -32,7 +32,10 @@ final class AudioLoopbackCapture {
         try check(snd_pcm_hw_params_set_channels(pcm, hardware, 2), "set_channels")
         try check(snd_pcm_hw_params_set_rate(pcm, hardware, 48_000, 0), "set_rate")
         try check(snd_pcm_hw_params_set_period_size(pcm, hardware, snd_pcm_uframes_t(periodFrames), 0), "set_period_size")
-        try check(snd_pcm_hw_params_set_buffer_size(pcm, hardware, snd_pcm_uframes_t(periodFrames * 16)), "set_buffer_size")
+        // About a second: a reader the loaded guest leaves waiting a whole buffer loses frames
+        // without an overrun (the kernel sees the pointer modulo the buffer), and the earliest
+        // origin then puts every later frame early by what was lost (see ALSACaptureStream).
+        try check(snd_pcm_hw_params_set_buffer_size(pcm, hardware, snd_pcm_uframes_t(periodFrames * 192)), "set_buffer_size")
         try check(snd_pcm_hw_params(pcm, hardware), "snd_pcm_hw_params")
         var software: OpaquePointer?
         try check(snd_pcm_sw_params_malloc(&software), "snd_pcm_sw_params_malloc")

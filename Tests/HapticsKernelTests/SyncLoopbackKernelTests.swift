@@ -55,8 +55,9 @@ extension EngineKernelTests {
         #expect(result.missing == [])
         #expect(result.measurements.map(\.cue) == cues)
         for row in result.measurements {
+            // Which side was off: the haptic (felt − onset) or the sound (heard − onset).
             #expect(row.residual <= result.period && .zero - row.residual <= result.period,
-                    "\(row.cue.name): residual \(row.residual) exceeds one period (\(result.period))")
+                    "\(row.cue.name): residual \(row.residual) exceeds one period (\(result.period)): felt \(row.felt - row.onset), heard \(row.heard - row.onset) from the onset")
             #expect(row.riseTime == .milliseconds(60))
         }
     }

@@ -101,11 +101,31 @@ struct SyncTestCommand: Command {
                 + column(ms(row.heard - onset), 11) + column(ms(row.residual), 11))
         }
         for missing in result.missing { lines.append("not found: \(missing)") }
+        lines.append(contentsOf: streamLines(result.streams))
         if let p50 = result.absoluteResidual(percentile: 0.5), let p95 = result.absoluteResidual(percentile: 0.95),
            let maximum = result.absoluteResidual(percentile: 1) {
             lines.append("")
             lines.append("|residual| over \(result.measurements.count) cues: p50 \(ms(p50)) ms, p95 \(ms(p95)) ms, max \(ms(maximum)) ms (one audio period: \(ms(result.period)) ms)")
         }
+        return lines
+    }
+
+    /// What the sound devices went through: enough to tell from the report alone why a sound was
+    /// heard off its time (an underrun, a lost stretch of capture) or not found.
+    static func streamLines(_ streams: SyncLoopbackTest.Streams) -> [String] {
+        func ms(_ span: Duration) -> String { SyncLoopbackTest.milliseconds(span) }
+        let playback = streams.playback
+        var lines = [
+            "playback: \(playback.periods) periods, \(playback.underruns) underruns, \(playback.timingJumps) timing jumps, "
+                + "\(playback.late) late voices (max \(ms(playback.maximumLateness)) ms), \(playback.dropped) dropped",
+            "capture: \(streams.captureReads) reads, buffer \(streams.captureBufferFrames) frames, "
+                + "\(streams.captureOverruns) overruns, \(streams.captureTimeouts) timeouts, \(streams.captureGaps.count) gaps",
+        ]
+        for gap in streams.captureGaps {
+            let from = streams.firstOnset.map { " at \(ms(gap.start - $0)) ms from the first cue's onset" } ?? ""
+            lines.append("capture gap: \(ms(gap.duration)) ms\(from) (before frame \(gap.frame))")
+        }
+        for line in streams.disturbances { lines.append("while cue \(line)") }
         return lines
     }
 }
