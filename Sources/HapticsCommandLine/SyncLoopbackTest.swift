@@ -234,6 +234,15 @@ public struct SyncLoopbackTest: Sendable {
         var counters: [AudioOutputStatistics] = []
         for (index, cue) in cues.enumerated() {
             let onset = first + configuration.spacing * index
+            // Prepared a moment before, as a game prepares: what was prepared at the start has not
+            // been used for longer than the engine's `prepareLifetime` by the later cues, so its
+            // effects were let go, and the start would upload its level on the realtime thread
+            // (on a uinput device a round trip through the device's own thread).
+            SystemMonotonicClock.sleep(until: onset - .milliseconds(300))
+            switch cue {
+            case let .feedback(feedback): engine.prepare(feedback)
+            case let .pattern(path): players[path]?.prepare()
+            }
             SystemMonotonicClock.sleep(until: onset - .milliseconds(100))
             counters.append(audio.statistics)
             if configuration.compensated {
