@@ -125,7 +125,9 @@ extension HapticEngine {
 
 /// Players the engine keeps until they end, for plays that do not hand one back.
 final class KeptPlayers: Sendable {
-    private let players = Mutex<[(player: HapticPatternPlayer, until: MonotonicInstant)]>([])
+    /// Ordered for ThreadSanitizer like the engine's other control-side locks: the engine's stop
+    /// and housekeeping take it from two threads.
+    private let players = OrderedMutex<[(player: HapticPatternPlayer, until: MonotonicInstant)]>([])
 
     /// Keeps `player` until `until` has passed.
     func keep(_ player: HapticPatternPlayer, until: MonotonicInstant) {
