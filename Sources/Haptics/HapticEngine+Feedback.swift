@@ -92,8 +92,8 @@ extension HapticEngine {
         if let audio = sound.audio { lead = max(lead, audio.output.minimumLeadTime.nanoseconds) }
         // Every output starts early by its own lead time, so devices with different rise times are
         // felt together, and the sound is heard then too; an onset that can no longer be met moves
-        // to the earliest possible one. No lead is longer than the horizon an onset may lie ahead.
-        let earliest = now.advanced(by: min(lead, Self.schedulingHorizonNanoseconds))
+        // to the earliest possible one.
+        let earliest = Self.earliestOnset(now: now, lead: lead)
         let onset = max(requested ?? earliest, earliest)
         // The haptic goes first: nothing the sound does can hold it up.
         let haptics = hapticReason.map(PlaybackOutcome.notPlayed)
@@ -137,7 +137,7 @@ extension HapticEngine {
             let deviceGain = roster.gain(channel)
             let real = roster.isReal(channel)
             guard roster.holds(channel, snapshot), slot.playable else { continue }
-            let onset = felt ?? now.advanced(by: min(slot.leadTime, Self.schedulingHorizonNanoseconds))
+            let onset = felt ?? Self.earliestOnset(now: now, lead: slot.leadTime)
             felt = onset
             let start = onset.advanced(by: -slot.leadTime)
             // A device with a hardware gain applies the gains itself; on the others the engine's
@@ -162,6 +162,13 @@ extension HapticEngine {
 }
 
 extension HapticEngine {
+    /// The soonest a play can be felt when its devices need `lead` nanoseconds: no lead is longer
+    /// than the horizon an onset may lie ahead.
+    @inline(__always)
+    static func earliestOnset(now: MonotonicInstant, lead: Int64) -> MonotonicInstant {
+        now.advanced(by: min(lead, schedulingHorizonNanoseconds))
+    }
+
     /// Why a play with these caller values is refused before anything else is looked at, for the
     /// haptic and the sound half: a NaN or infinite intensity, or an onset beyond the horizon.
     static func refusal(intensity: Double, onset: MonotonicInstant?, now: MonotonicInstant)

@@ -59,24 +59,17 @@ extension EvdevActuator {
             // Whatever plays now is stopped in the same `write()` as this play: the driver takes
             // both events before its worker runs, so the motors go from one level to the next with
             // no silence between, and the change costs one system call.
+            // (The streaming effect never plays beside a prepared level: each stops the other.)
             let previous = state.pointee.playingEntry
-            let played: Bool
+            var stopping: UInt16?
             if previous >= 0 {
-                state.pointee.playingEntry = -1
-                played = _write(stopping: UInt16(bitPattern: table.effectID(previous)),
-                                thenPlaying: UInt16(bitPattern: table.effectID(entry)))
-                table.releaseFromPlaying(previous)
-                if state.pointee.streamPlaying {
-                    state.pointee.streamPlaying = false
-                    _ = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 0)
-                }
+                stopping = UInt16(bitPattern: table.effectID(previous))
             } else if state.pointee.streamPlaying {
+                stopping = UInt16(bitPattern: state.pointee.streamEffect.id)
                 state.pointee.streamPlaying = false
-                played = _write(stopping: UInt16(bitPattern: state.pointee.streamEffect.id),
-                                thenPlaying: UInt16(bitPattern: table.effectID(entry)))
-            } else {
-                played = _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1)
             }
+            let played = _write(playing: UInt16(bitPattern: table.effectID(entry)), stopping: stopping)
+            if previous >= 0 { table.releaseFromPlaying(previous) }
             table.touch(entry, at: now)
             state.pointee.playingEntry = entry
             _ActuatorCounters.advance(counters.preparedTriggers)
@@ -160,14 +153,10 @@ extension EvdevActuator {
         // Not playing yet, or the same level again (a renewal): one play, which restarts the length;
         // a prepared level playing now is stopped in the same `write()`.
         let previous = state.pointee.playingEntry
-        if previous >= 0 {
-            state.pointee.playingEntry = -1
-            state.pointee.streamPlaying = _write(stopping: UInt16(bitPattern: table.effectID(previous)),
-                                                 thenPlaying: UInt16(bitPattern: state.pointee.streamEffect.id))
-            table.releaseFromPlaying(previous)
-        } else {
-            state.pointee.streamPlaying = _write(code: UInt16(bitPattern: state.pointee.streamEffect.id), value: 1)
-        }
+        state.pointee.playingEntry = -1
+        state.pointee.streamPlaying = _write(playing: UInt16(bitPattern: state.pointee.streamEffect.id),
+                                             stopping: previous >= 0 ? UInt16(bitPattern: table.effectID(previous)) : nil)
+        if previous >= 0 { table.releaseFromPlaying(previous) }
         if state.pointee.streamPlaying { state.pointee.expiresAt = now + state.pointee.streamLength }
     }
 
@@ -192,11 +181,12 @@ extension EvdevActuator {
         return _writeEvents(&event)
     }
 
-    /// Writes a stop of effect `stop` and a play of effect `play` as two `EV_FF` events of one
-    /// `write()`: evdev applies them in order within the call. Returns whether they reached the
-    /// kernel (a failed call applied neither).
+    /// Writes a play of effect `play`, after a stop of effect `stop` when one is given: then the
+    /// two are `EV_FF` events of one `write()`, which evdev applies in order within the call.
+    /// Returns whether they reached the kernel (a failed call applied neither).
     @inline(__always)
-    func _write(stopping stop: UInt16, thenPlaying play: UInt16) -> Bool {
+    func _write(playing play: UInt16, stopping stop: UInt16?) -> Bool {
+        guard let stop else { return _write(code: play, value: 1) }
         var events = (input_event(), input_event())
         events.0.type = UInt16(EV_FF)
         events.0.code = stop

@@ -44,18 +44,20 @@ final class Peers {
     let schedulerPlayer: PlayerID
     let sdlIsGameController: Bool
 
+    /// A program of the diagnosis peers' one prepared level for `length`, then silence.
+    static func pulse(lasting length: Duration) -> Program {
+        Program(profileName: benchRumble.name, commands: [
+            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: alonePeerLevel),
+            TimedCommand(offset: length.nanoseconds, intensity: 0, sharpness: 0, command: .stop),
+        ], duration: length, leadTime: .zero)
+    }
+
     init(eventNodePath: String) throws {
         (raw, rawEffectID) = try openRawTrigger(eventNodePath: eventNodePath)
         alone = EvdevActuator(device: try EvdevDevice(path: eventNodePath), configuration: .init(maximumPreparedLevels: 1))
-        try alone.prepare(Program(profileName: benchRumble.name, commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: alonePeerLevel),
-            TimedCommand(offset: 1_000_000_000, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: .seconds(1), leadTime: .zero))
+        try alone.prepare(Self.pulse(lasting: .seconds(1)))
         schedulerActuator = EvdevActuator(device: try EvdevDevice(path: eventNodePath), configuration: .init(maximumPreparedLevels: 1))
-        let impact = Program(profileName: benchRumble.name, commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: alonePeerLevel),
-            TimedCommand(offset: 30_000_000, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: .milliseconds(30), leadTime: .zero)
+        let impact = Self.pulse(lasting: .milliseconds(30))
         try schedulerActuator.prepare(impact)
         scheduler = Scheduler(clock: SystemMonotonicClock())
         let channel = try scheduler.addChannel(output: schedulerActuator, profile: benchRumble, policy: .replace)
@@ -161,13 +163,20 @@ struct WireWatch {
     /// Runs `peer`'s trigger and stop, and returns the nanoseconds from its call to the report that
     /// moved a motor, and from its call to its return.
     mutating func measure(_ peer: PeerTrigger) -> (wire: Int64, call: Int64) {
+        let call = instants(peer)
+        return (call.arrival - call.start, call.returned - call.start)
+    }
+
+    /// Runs `peer`'s trigger and stop after the settle time, and returns the instants of its call,
+    /// of its return, and of the report that moved a motor.
+    mutating func instants(_ peer: PeerTrigger) -> (start: Int64, returned: Int64, arrival: Int64) {
         Self.settle()
         let start = peer.trigger()
         let returned = SystemMonotonicClock().now().nanoseconds
         let arrival = next(moving: true, after: peer.name)
         peer.stop()
         _ = next(moving: false, after: peer.name)
-        return (arrival - start, returned - start)
+        return (start, returned, arrival)
     }
 }
 
@@ -252,18 +261,10 @@ func runPeersBenchmark() {
 /// stage, so these run a little slower than the untraced figures.
 func tracedEngineBreakdown(_ peers: Peers, _ watch: inout WireWatch) -> (line: String, json: [(String, String)]) {
     let count = 40
-    var calls: [(start: Int64, returned: Int64, wire: Int64)] = []
+    var calls: [(start: Int64, returned: Int64, arrival: Int64)] = []
     peers.engine.startTracing()
     let engine = peers.all[1]
-    for _ in 0..<count {
-        WireWatch.settle()
-        let start = engine.trigger()
-        let returned = SystemMonotonicClock().now().nanoseconds
-        let arrival = watch.next(moving: true, after: engine.name)
-        engine.stop()
-        _ = watch.next(moving: false, after: engine.name)
-        calls.append((start, returned, arrival))
-    }
+    for _ in 0..<count { calls.append(watch.instants(engine)) }
     peers.engine.stopTracing()
     // The writes the calls caused: a level from a submission (the stops are the realtime thread's).
     let writes = peers.engine.collectTrace().records.filter { $0.event == .emitted && $0.sequence != 0 && !$0.command.isSilent }
@@ -274,7 +275,7 @@ func tracedEngineBreakdown(_ peers: Peers, _ watch: inout WireWatch) -> (line: S
     let beforeWrite = p50(zip(calls, writes).map { $1.began.nanoseconds - $0.start })
     let write = p50(writes.map { $0.time.nanoseconds - $0.began.nanoseconds })
     let afterWrite = p50(zip(calls, writes).map { $0.returned - $1.time.nanoseconds })
-    let wire = p50(calls.map { $0.wire - $0.start })
+    let wire = p50(calls.map { $0.arrival - $0.start })
     let line = "engine, traced (\(count) calls): call → write() began p50 \(microseconds(beforeWrite)) µs, write() p50 \(microseconds(write)) µs, "
         + "write() returned → call returned p50 \(microseconds(afterWrite)) µs; call → output report p50 \(microseconds(wire)) µs"
     return (line, [
