@@ -228,10 +228,12 @@ extension Scheduler {
         }
     }
 
-    /// Wakes a parked realtime thread for a processing pass now (nothing happens when none is
-    /// parked, or none runs): what passes a ``processingMark()`` when nothing else is due.
-    /// Lock-free.
+    /// Asks for a processing pass now: wakes a parked realtime thread (nothing happens when none
+    /// is parked, or none runs), and makes the next caller's immediate group end with a pass of
+    /// its own even when it needs none, so that callers keeping processing busy pass the mark
+    /// themselves. What passes a ``processingMark()`` when nothing else is due. Lock-free.
     public func requestProcessingPass() {
+        passRequested.store(true, ordering: .sequentiallyConsistent)
         wakeRealtimeThread()
     }
 

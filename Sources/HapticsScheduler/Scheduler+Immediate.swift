@@ -135,7 +135,11 @@ extension Scheduler {
             wakeRealtimeThread()
             return .leftToRealtimeThread
         }
-        guard group.direct, !group.queued, group.earliest > group.now else {
+        // A pass is due anyway when one was asked for (``requestProcessingPass()``) or the realtime
+        // thread waits for this group to end: a caller playing back to back must not keep every
+        // pass uncounted, or leave the realtime thread to lose the race for processing each time.
+        guard group.direct, !group.queued, group.earliest > group.now,
+              !passRequested.load(ordering: .relaxed), !awaitsHandOver.load(ordering: .relaxed) else {
             finishImmediatePass(deadlineBefore: group.deadlineBefore)
             return .processedHere
         }

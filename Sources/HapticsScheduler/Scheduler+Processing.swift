@@ -26,6 +26,8 @@ extension Scheduler {
     /// the next instant something is due (`.max` when nothing is) and publishes it in
     /// `nextDeadline` for the realtime thread's wait.
     func processPass() -> Int64 {
+        // A request for a pass is met by this one, which begins after it.
+        if passRequested.load(ordering: .relaxed) { passRequested.store(false, ordering: .relaxed) }
         let next = processDue()
         pendingHasRoom.store(realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, ordering: .releasing)
         nextDeadline.store(next, ordering: .sequentiallyConsistent)

@@ -62,6 +62,10 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let pendingHasRoom = Atomic<Bool>(true)
     /// Set while the realtime thread waits for a caller's pass to end (``processImmediately()``).
     let awaitsHandOver = Atomic<Bool>(false)
+    /// Set by ``requestProcessingPass()`` until a counted pass begins: while it is set, a caller's
+    /// immediate group that needs no pass runs one all the same, so callers playing back to back
+    /// cannot hold a ``processingMark()`` off by never counting a pass.
+    let passRequested = Atomic<Bool>(false)
     /// Set once the realtime thread has been told to stop: callers no longer process on their
     /// own threads, so nothing plays after its last pass silenced every channel.
     let immediateClosed = Atomic<Bool>(false)

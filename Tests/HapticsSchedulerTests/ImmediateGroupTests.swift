@@ -82,6 +82,35 @@ struct ImmediateGroupTests {
         #expect(statistics.leadingWrites == 1)
     }
 
+    @Test("a group that needs no pass runs one when a pass was asked for, so back-to-back plays pass a mark")
+    func aRequestedPassIsRunByTheNextGroup() throws {
+        let rig = SchedulerRig()
+        let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
+        let passes = rig.scheduler.completedPassCount.load(ordering: .acquiring)
+        let mark = rig.scheduler.processingMark()
+        func play() {
+            var group = rig.scheduler.beginImmediateGroup()
+            #expect(group.appliesDirectly)
+            #expect(throws: Never.self) { try rig.scheduler.start(player, at: rig.clock.now(), tag: 1, in: &group) }
+            #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
+            rig.clock.advance(by: .milliseconds(1))
+        }
+        // A game playing again and again before anything it played is due: no pass counts.
+        for _ in 0..<3 { play() }
+        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes)
+        #expect(!rig.scheduler.hasPassed(mark))
+        // Asked for (a channel waiting to be reused): the next group counts its bookkeeping pass,
+        // and the one after needs none again.
+        rig.scheduler.requestProcessingPass()
+        play()
+        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes + 1)
+        #expect(rig.scheduler.hasPassed(mark))
+        play()
+        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes + 1)
+        // Every play wrote its level; the restarts replaced the level without a stop between.
+        #expect(rig.output.take().map(\.command) == Array(repeating: .rumble(strong: 100, weak: 200), count: 5))
+    }
+
     @Test("a group plays exactly what the queue and a pass play: replace, mix, restart, direct level, later start")
     func groupPlaysWhatThePassPlays() throws {
         // The same game calls on two schedulers: through a group, and queued then processed.
