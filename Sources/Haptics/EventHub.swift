@@ -1,3 +1,4 @@
+import HapticsSystem
 import Synchronization
 
 /// Fans engine events out to the handler and every `events` subscription. Control side only.
@@ -13,7 +14,7 @@ final class EventHub: Sendable {
         /// Creation events nobody has heard yet.
         var unheard: [HapticEngine.Event] = []
     }
-    private let listeners = Mutex(Listeners())
+    private let listeners = OrderedMutex(Listeners())
 
     /// Keeps `events` for the first listener. Called once, by the engine's initializer.
     func keepUntilHeard(_ events: [HapticEngine.Event]) {

@@ -151,12 +151,12 @@ public final class HapticEngine: Sendable {
     /// Which channels are live, for lock-free readers (plays, pattern starts).
     let roster: ChannelRoster
     /// The control side's devices (live ones only), under a lock that plays never take.
-    let channelDevices = Mutex<[EngineDevice]>([])
+    let channelDevices = OrderedMutex<[EngineDevice]>([])
     /// Every device the engine has seen (live, unavailable, lost) and what each channel serves.
     /// Taken after `channelDevices` when both are needed, never the other way round.
-    let book = Mutex<DeviceBook>(DeviceBook())
+    let book = OrderedMutex<DeviceBook>(DeviceBook())
     let eventHub = EventHub()
-    let background = Mutex<EngineBackground>(EngineBackground())
+    let background = OrderedMutex<EngineBackground>(EngineBackground())
     private let enabled = Atomic<Bool>(true)
     private let applicationActive = Atomic<Bool>(true)
     private let running = Atomic<Bool>(false)

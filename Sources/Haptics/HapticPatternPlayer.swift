@@ -47,7 +47,7 @@ public final class HapticPatternPlayer: Sendable {
     /// The pattern with its waveforms loaded, when it came from a file and has sound.
     let sound: AudioPattern?
     /// The sound's voices, made at the output rate the first time they are needed.
-    private let voices = Mutex<(sampleRate: Int, voices: [ScheduledVoice])?>(nil)
+    private let voices = OrderedMutex<(sampleRate: Int, voices: [ScheduledVoice])?>(nil)
     /// The engine's sound budget this player's sound holds, given back when the player goes.
     private let soundCharge: SoundMemoryCharge?
     private let playsSoundFlag = Atomic<Bool>(true)

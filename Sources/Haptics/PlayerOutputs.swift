@@ -1,3 +1,4 @@
+import HapticsSystem
 import Synchronization
 
 /// A pattern player's outputs: the ones it was made with, and the devices that joined it while it
@@ -8,7 +9,7 @@ final class PlayerOutputs: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<PlayerBinding>
     private let published = Atomic<Int>(0)
     /// Serializes appenders; readers never take it.
-    private let appending = Mutex<Void>(())
+    private let appending = OrderedMutex<Void>(())
 
     init(_ initial: [PlayerBinding], capacity: Int) {
         self.capacity = max(capacity, initial.count)

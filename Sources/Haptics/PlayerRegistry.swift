@@ -1,3 +1,4 @@
+import HapticsSystem
 import Synchronization
 
 /// The engine's pattern players, so that housekeeping can queue their sound's next loop passes and
@@ -8,7 +9,7 @@ final class PlayerRegistry: Sendable {
         weak var player: HapticPatternPlayer?
     }
 
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let entries = OrderedMutex<[ObjectIdentifier: Entry]>([:])
 
     /// Adds a player. Control side.
     func register(_ player: HapticPatternPlayer) {

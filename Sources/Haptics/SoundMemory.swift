@@ -1,4 +1,5 @@
 import HapticsAudio
+import HapticsSystem
 import Synchronization
 
 /// The engine's sound budget: what the sound of its pattern players and its cues holds, against
@@ -10,8 +11,8 @@ import Synchronization
 final class SoundMemory: Sendable {
     /// The budget, in bytes.
     let limit: Int
-    private let used = Mutex<Int>(0)
-    private let loading = Mutex<Void>(())
+    private let used = OrderedMutex<Int>(0)
+    private let loading = OrderedMutex<Void>(())
 
     init(limit: Int) {
         self.limit = limit
@@ -56,11 +57,11 @@ final class SoundMemory: Sendable {
 /// when it goes away.
 final class SoundMemoryCharge: Sendable {
     private let memory: SoundMemory
-    private let bytes: Mutex<Int>
+    private let bytes: OrderedMutex<Int>
 
     fileprivate init(memory: SoundMemory, bytes: Int) {
         self.memory = memory
-        self.bytes = Mutex(bytes)
+        self.bytes = OrderedMutex(bytes)
     }
 
     /// The bytes held.

@@ -30,10 +30,10 @@ public final class AudioOutput: @unchecked Sendable {
     private let events: BoundedMPSCQueue<_EventRecord>
     /// Held while the control side releases finished voices. Internal so that tests can hold it,
     /// as a control thread busy draining would, and fill the way back.
-    let retireLock = Mutex(())
-    private let eventLock = Mutex(())
-    private let control = Mutex<RealtimeThread?>(nil)
-    private let grant = Mutex<RealtimeThread.Grant?>(nil)
+    let retireLock = OrderedMutex(())
+    private let eventLock = OrderedMutex(())
+    private let control = OrderedMutex<RealtimeThread?>(nil)
+    private let grant = OrderedMutex<RealtimeThread.Grant?>(nil)
 
     private let muted = Atomic<Bool>(false)
     private let lost = Atomic<Bool>(false)

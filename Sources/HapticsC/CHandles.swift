@@ -1,5 +1,6 @@
 import CHapticsABI
 import Haptics
+import HapticsSystem
 import Synchronization
 
 /// What a C handle points at: a Swift object whose first stored word is a tag saying which kind of
@@ -109,7 +110,7 @@ struct EventRing {
 /// The events an engine delivered, waiting for `haptics_poll_event`: the last 256, under a lock
 /// only the engine's control-side threads and the poller take.
 final class EventQueue: Sendable {
-    private let ring = Mutex(EventRing(capacity: 256))
+    private let ring = OrderedMutex(EventRing(capacity: 256))
 
     func append(_ event: CEvent) {
         ring.withLock { $0.append(event) }

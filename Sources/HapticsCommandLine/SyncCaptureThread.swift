@@ -1,5 +1,6 @@
 import Foundation
 import HapticsAudio
+import HapticsSystem
 import Synchronization
 
 /// Reads a capture stream on its own thread, period after period, until stopped.
@@ -7,7 +8,7 @@ final class SyncCaptureThread: @unchecked Sendable {
     private let capture: ALSACaptureStream
     private let running = Atomic<Bool>(true)
     private let readCount = Atomic<Int>(0)
-    private let failure = Mutex<String?>(nil)
+    private let failure = OrderedMutex<String?>(nil)
     private let finished = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
 

@@ -28,7 +28,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
 
     let queue: BoundedMPSCQueue<SchedulerCommand>
     let traceRing: TraceRing
-    let control: Mutex<ControlBook>
+    let control: OrderedMutex<ControlBook>
 
     // Published by the control side, read by the processing side.
     let channels: UnsafeMutablePointer<ChannelSlot>
@@ -112,7 +112,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         self.configuration = configuration
         queue = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity, filler: .empty)
         traceRing = TraceRing(capacity: configuration.traceCapacity)
-        control = Mutex(ControlBook(configuration: configuration))
+        control = OrderedMutex(ControlBook(configuration: configuration))
 
         channels = .allocate(capacity: configuration.maximumChannels)
         programs = .allocate(capacity: configuration.maximumPrograms)

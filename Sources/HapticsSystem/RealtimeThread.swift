@@ -55,9 +55,9 @@ public final class RealtimeThread: Sendable {
     /// What the system granted; set before ``start(_:body:)`` returns.
     public var grant: Grant { _grant.withLock { $0 } }
 
-    private let _grant = Mutex(Grant(timerSlack: nil, priorityRefusal: nil, hasRealtimePriority: false))
+    private let _grant = OrderedMutex(Grant(timerSlack: nil, priorityRefusal: nil, hasRealtimePriority: false))
     private let configured = Atomic<Bool>(false)
-    private let handle = Mutex<pthread_t?>(nil)
+    private let handle = OrderedMutex<pthread_t?>(nil)
     private let body: @Sendable () -> Void
 
     private init(configuration: Configuration, body: @escaping @Sendable () -> Void) {

@@ -30,7 +30,7 @@ public enum SystemCallMocking {
             var forced: [String: [Errno]] = [:]
             var actions: [String: [@Sendable () -> Void]] = [:]
         }
-        private let state = Mutex(State())
+        private let state = OrderedMutex(State())
 
         /// Creates a driver that forces nothing yet.
         public init() {}

@@ -33,7 +33,7 @@ public final class VirtualDualSense: @unchecked Sendable {
     private let device: FileDescriptor
     private let log: _RecordLog<VirtualDualSenseEvent>
     private let requestBuffer: UnsafeMutableRawPointer
-    private let state = Mutex(_State())
+    private let state = OrderedMutex(_State())
     private var reader: _DeviceReaderThread?
     /// The reader thread's own event buffers (read, reply), freed once the thread has stopped.
     private var readerBuffers: (UnsafeMutableRawPointer, UnsafeMutableRawPointer)?

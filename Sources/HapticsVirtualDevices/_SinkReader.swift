@@ -35,7 +35,7 @@ internal final class _SinkReader: Sendable {
         var thread: _Thread?
     }
 
-    private let state = Mutex(State())
+    private let state = OrderedMutex(State())
 
     /// Calls `handle` on the reader thread whenever `device` is readable, until ``remove(_:)``.
     ///

@@ -50,7 +50,7 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
     /// State only the realtime thread touches (and ``close()`` once the realtime thread is out).
     let realtime: UnsafeMutablePointer<_RealtimeState>
     /// Serializes the control side (prepare, expire, gain, close). The realtime thread never takes it.
-    let control: Mutex<_ControlState>
+    let control: OrderedMutex<_ControlState>
 
     /// Whether a `perform` call is in progress, and whether ``close()`` has begun: `close` sets
     /// `isShutDown`, then waits for `isPerforming` to clear before it touches the descriptor.
@@ -82,7 +82,7 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
         table = _PreparedLevelTable(capacity: capacity)
         realtime = .allocate(capacity: 1)
         realtime.initialize(to: _RealtimeState())
-        control = Mutex(_ControlState(capacity: capacity))
+        control = OrderedMutex(_ControlState(capacity: capacity))
         // Bounded by the longest `replay.length` (UInt16 milliseconds), so sums of holds and
         // margins stay far from overflowing.
         safetyMarginNanoseconds = Self.replayRange(configuration.safetyMargin)

@@ -22,7 +22,7 @@ public final class SimulatedDevice: Actuator, @unchecked Sendable {
     private let records: UnsafeMutablePointer<RecordedCommand>
     private let count = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
-    private let controlLock = Mutex<Void>(())
+    private let controlLock = OrderedMutex<Void>(())
 
     /// Creates a device that records up to `capacity` commands, 1…1 048 576: a capacity outside
     /// is clamped into it (``capacity`` says what the device holds).
