@@ -9,18 +9,18 @@ import Synchronization
 /// they guard is reported as raced — by chance, whenever a test happens to contend the lock. The
 /// extra atomic costs two uncontended operations per lock; no lock is taken on the realtime path
 /// (the audio thread only ever tries one, `withLockIfAvailable`).
-public struct OrderedMutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
+package struct OrderedMutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     private let mutex: Mutex<Value>
     private let order = Atomic<Int>(0)
 
     /// A lock guarding `value`.
-    public init(_ value: consuming sending Value) {
+    package init(_ value: consuming sending Value) {
         mutex = Mutex(value)
     }
 
     /// Runs `body` with the value, under the lock, and returns what it returns or throws what it
     /// throws.
-    public func withLock<Result, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
@@ -32,7 +32,7 @@ public struct OrderedMutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
 
     /// Runs `body` with the value if the lock is free now, without waiting: `nil` when another
     /// thread holds it.
-    public func withLockIfAvailable<Result, Failure: Error>(
+    package func withLockIfAvailable<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result? {
         try mutex.withLockIfAvailable { (value: inout sending Value) throws(Failure) -> sending Result in
