@@ -80,6 +80,10 @@ public struct SyncLoopbackTest: Sendable {
         public var riseTime: Duration
         /// When the sound's first frame was captured.
         public var heard: MonotonicInstant
+        /// The longest stall of the whole machine (``Stall``) between the instant the haptic was due
+        /// to start and the instant it reached the device, if the probe saw one: how late the
+        /// machine, not the engine, can have made the haptic.
+        public var hapticStall: Duration? = nil
 
         /// When the haptic is felt: its start plus the rise time.
         public var felt: MonotonicInstant { hapticStart + riseTime }
@@ -87,8 +91,24 @@ public struct SyncLoopbackTest: Sendable {
         public var residual: Duration { heard - felt }
     }
 
-    /// What the sound devices went through during a run: what explains a sound heard off its time
-    /// or not found.
+    /// A stretch of time the machine held every thread off the processor, as a probe thread at a
+    /// realtime priority above the engine's saw it (a wake-up this late): a stalled emulated
+    /// processor, or the kernel busy with what no thread can preempt.
+    public struct Stall: Sendable, Hashable {
+        /// When the probe was due to wake.
+        public var start: MonotonicInstant
+        /// How late it woke.
+        public var duration: Duration
+
+        /// A stall of `duration` from `start`.
+        public init(start: MonotonicInstant, duration: Duration) {
+            self.start = start
+            self.duration = duration
+        }
+    }
+
+    /// What the sound devices and the machine went through during a run: what explains a sound
+    /// heard off its time or not found, or a haptic that started late.
     public struct Streams: Sendable, Hashable {
         /// The first cue's onset: the report gives the gaps' instants from it.
         public var firstOnset: MonotonicInstant?
@@ -109,6 +129,11 @@ public struct SyncLoopbackTest: Sendable {
         /// one line per cue that saw underruns, timing jumps, late or dropped voices: `"3 impact.light:
         /// 2 playback underruns"`. A stalled machine shows here before it shows in a residual.
         public var disturbances: [String] = []
+        /// How the machine's stalls were watched (`"SCHED_FIFO 60 every 2 ms"`), `nil` when they
+        /// were not.
+        public var stallProbe: String?
+        /// The stalls the probe saw, in time order (wake-ups more than 2 ms late).
+        public var stalls: [Stall] = []
 
         /// Nothing happened yet.
         public init() {}
@@ -212,6 +237,11 @@ public struct SyncLoopbackTest: Sendable {
             }
         }
 
+        // The machine's stalls are watched from here: a cue they put off its time says nothing of
+        // the engine.
+        let probe = try? StallProbe()
+        defer { _ = probe?.stop() }
+
         // Let both streams settle: the playback buffer full, the first timing readings in.
         let settleBy = engine.now + .seconds(3)
         while recorder.reads < 40 || audio.statistics.periods < 40 || audio.latency == .zero {
@@ -232,6 +262,11 @@ public struct SyncLoopbackTest: Sendable {
         // The output's counters as each cue is played, then at the end: what happened while each
         // cue played (an underrun there says the guest's audio thread did not run for a buffer).
         var counters: [AudioOutputStatistics] = []
+        // The haptic device's too, when it is an evdev device: an upload on the realtime thread
+        // (a level not prepared) is a round trip through the device's driver, on uinput through
+        // the sink's own thread.
+        let actuator = haptic.output.device as? EvdevActuator
+        var actuatorCounters: [EvdevActuatorStatistics?] = []
         for (index, cue) in cues.enumerated() {
             let onset = first + configuration.spacing * index
             // Prepared a moment before, as a game prepares: what was prepared at the start has not
@@ -245,6 +280,7 @@ public struct SyncLoopbackTest: Sendable {
             }
             SystemMonotonicClock.sleep(until: onset - .milliseconds(100))
             counters.append(audio.statistics)
+            actuatorCounters.append(actuator?.statistics)
             if configuration.compensated {
                 let outcome: PlaybackOutcome.WithSound
                 switch cue {
@@ -274,6 +310,8 @@ public struct SyncLoopbackTest: Sendable {
         }
         SystemMonotonicClock.sleep(until: first + configuration.spacing * cues.count + .milliseconds(100))
         counters.append(audio.statistics)
+        actuatorCounters.append(actuator?.statistics)
+        let stalls = probe?.stop() ?? []
         let latency = audio.latency
         let period = audio.streamFormat.duration(ofFrames: Int64(audio.streamFormat.periodFrames))
         engine.stop()
@@ -288,13 +326,30 @@ public struct SyncLoopbackTest: Sendable {
         streams.captureOverruns = capture.overruns
         streams.captureTimeouts = capture.timeouts
         streams.captureGaps = capture.gaps
+        if let probe {
+            streams.stallProbe = probe.hasRealtimePriority
+                ? "SCHED_FIFO \(StallProbe.priority) every \(Self.milliseconds(StallProbe.period)) ms"
+                : "no realtime priority granted: every \(Self.milliseconds(StallProbe.period)) ms, beside the engine's threads"
+            streams.stalls = stalls
+        }
         for (index, cue) in cues.enumerated() {
             let before = counters[index]
             let after = counters[index + 1]
-            let events = [(after.underruns - before.underruns, "playback underruns"),
+            var events = [(after.underruns - before.underruns, "playback underruns"),
                           (after.timingJumps - before.timingJumps, "timing jumps"),
                           (after.late - before.late, "late voices"), (after.dropped - before.dropped, "dropped voices")]
                 .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+            if let before = actuatorCounters[index], let after = actuatorCounters[index + 1] {
+                let uploads = after.streamingUploads - before.streamingUploads
+                if uploads > 0 { events.append("\(uploads) uploads on the realtime thread") }
+                let evictions = after.evictions - before.evictions
+                if evictions > 0 { events.append("\(evictions) prepared effects evicted") }
+            }
+            // From the cue's play (100 ms before its onset) to the next cue's.
+            let played = first + configuration.spacing * index - .milliseconds(100)
+            if let stall = StallProbe.longest(in: stalls, from: played, to: played + configuration.spacing) {
+                events.append("machine stalled \(Self.milliseconds(stall.duration)) ms at \(Self.milliseconds(stall.start - played - .milliseconds(100))) ms from the onset")
+            }
             if !events.isEmpty { streams.disturbances.append("\(index + 1) \(cue.name): " + events.joined(separator: ", ")) }
         }
 
@@ -325,8 +380,12 @@ public struct SyncLoopbackTest: Sendable {
                 missing.append("\(index + 1) \(plan.cue.name): " + (hapticStart == nil ? "no haptic start found" : "no sound onset found"))
                 continue
             }
-            measurements.append(Measurement(cue: plan.cue, onset: plan.onset, hapticStart: hapticStart,
-                                             riseTime: haptic.output.profile.riseTime, heard: heard))
+            var measurement = Measurement(cue: plan.cue, onset: plan.onset, hapticStart: hapticStart,
+                                          riseTime: haptic.output.profile.riseTime, heard: heard)
+            // The probe's wake-up due just before the haptic's start may be the one held off.
+            measurement.hapticStall = StallProbe.longest(in: stalls, from: plan.hapticFrom - StallProbe.period,
+                                                         to: hapticStart)?.duration
+            measurements.append(measurement)
         }
         return Result(measurements: measurements, missing: missing, period: period, latency: latency,
                       hapticDevice: "\(haptic.output.name) (\(haptic.output.path ?? "?"))", hapticTiming: haptic.timing,

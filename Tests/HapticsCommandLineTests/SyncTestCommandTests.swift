@@ -50,7 +50,7 @@ struct SyncTestCommandTests {
         #expect(result.error == "haptics sync-test: no Loopback sound card: load snd-aloop (sudo modprobe snd-aloop) or give --audio and a capture device\n")
     }
 
-    @Test("the residual table: times from each cue's onset, what the sound devices went through, then |residual| percentiles")
+    @Test("the residual table: times from each cue's onset, what the sound devices and the machine went through, then |residual| percentiles")
     func report() {
         func at(_ milliseconds: Double) -> MonotonicInstant { MonotonicInstant(nanoseconds: 5_000_000_000 + Int64(milliseconds * 1e6)) }
         let rows = [
@@ -67,7 +67,10 @@ struct SyncTestCommandTests {
         streams.captureBufferFrames = 48_000
         streams.captureOverruns = 1
         streams.captureGaps = [ALSACaptureStream.Gap(frame: 24_000, start: at(412.5), duration: .microseconds(170_667))]
-        streams.disturbances = ["2 door.ahap: 1 playback underruns, 1 late voices"]
+        streams.disturbances = ["2 door.ahap: 1 playback underruns, 1 late voices, machine stalled 8.104 ms at -3.5 ms from the onset"]
+        streams.stallProbe = "SCHED_FIFO 60 every 2 ms"
+        streams.stalls = [SyncLoopbackTest.Stall(start: at(246.5), duration: .microseconds(8_104)),
+                          SyncLoopbackTest.Stall(start: at(900), duration: .microseconds(2_500))]
         let result = SyncLoopbackTest.Result(
             measurements: rows, missing: ["3 selection: no sound onset found"], period: .nanoseconds(5_333_333), latency: .microseconds(17_400),
             hapticDevice: "haptics sync-test 42 (/dev/input/event3)", hapticTiming: "kernel receipt (uinput)", profile: .genericRumble,
@@ -84,10 +87,24 @@ struct SyncTestCommandTests {
             "playback: 900 periods, 1 underruns, 2 timing jumps, 1 late voices (max 1.25 ms), 0 dropped",
             "capture: 880 reads, buffer 48000 frames, 1 overruns, 0 timeouts, 1 gaps",
             "capture gap: 170.667 ms at 412.5 ms from the first cue's onset (before frame 24000)",
-            "while cue 2 door.ahap: 1 playback underruns, 1 late voices",
+            "machine: 2 stalls over 2 ms (probe: SCHED_FIFO 60 every 2 ms), longest 8.104 ms",
+            "while cue 2 door.ahap: 1 playback underruns, 1 late voices, machine stalled 8.104 ms at -3.5 ms from the onset",
             "",
             "|residual| over 2 cues: p50 0.033 ms, p95 0.05 ms, max 0.05 ms (one audio period: 5.333 ms)",
         ])
+    }
+
+    @Test("a cue's machine stall is the longest one that overlaps its window, touching ends excluded")
+    func longestStallInAWindow() {
+        func at(_ milliseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: 1_000_000_000 + milliseconds * 1_000_000) }
+        let stalls = [SyncLoopbackTest.Stall(start: at(0), duration: .milliseconds(10)),
+                      SyncLoopbackTest.Stall(start: at(20), duration: .milliseconds(3)),
+                      SyncLoopbackTest.Stall(start: at(30), duration: .milliseconds(8))]
+        #expect(StallProbe.longest(in: stalls, from: at(5), to: at(40)) == stalls[0])
+        #expect(StallProbe.longest(in: stalls, from: at(10), to: at(30)) == stalls[1])
+        #expect(StallProbe.longest(in: stalls, from: at(21), to: at(31)) == stalls[2])
+        #expect(StallProbe.longest(in: stalls, from: at(23), to: at(30)) == nil)
+        #expect(StallProbe.longest(in: [], from: at(0), to: at(100)) == nil)
     }
 
     @Test("play --audio file.wav renders the cue from the file's first frame: time 0 is the felt onset", .needsRealTimeMargins)

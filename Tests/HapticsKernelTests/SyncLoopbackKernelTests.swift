@@ -54,12 +54,26 @@ extension EngineKernelTests {
         #expect(result.hapticTiming == "kernel receipt (uinput)")
         #expect(result.missing == [])
         #expect(result.measurements.map(\.cue) == cues)
+        #expect(result.streams.stallProbe?.hasPrefix("SCHED_FIFO") == true)
+        var putOffByTheMachine: [String] = []
         for row in result.measurements {
-            // Which side was off: the haptic (felt − onset) or the sound (heard − onset).
-            #expect(row.residual <= result.period && .zero - row.residual <= result.period,
-                    "\(row.cue.name): residual \(row.residual) exceeds one period (\(result.period)): felt \(row.felt - row.onset), heard \(row.heard - row.onset) from the onset")
             #expect(row.riseTime == .milliseconds(60))
+            let offBy = max(row.residual, .zero - row.residual)
+            // A haptic late by more than one period that the whole machine stalled on for at least
+            // the excess, between its due start and its arrival (the guest's processor not run by its
+            // host: the probe above the engine's priority woke that late), says nothing of the engine.
+            // It is reported, not judged; a few of them are allowed. A late sound is always judged.
+            let excess = offBy - result.period
+            if excess > .zero, row.felt - row.onset >= excess, let stall = row.hapticStall, stall >= excess {
+                putOffByTheMachine.append("\(row.cue.name): haptic late by \(row.felt - row.onset), machine stalled \(stall)")
+                continue
+            }
+            // Which side was off: the haptic (felt − onset) or the sound (heard − onset).
+            #expect(offBy <= result.period,
+                    "\(row.cue.name): residual \(row.residual) exceeds one period (\(result.period)): felt \(row.felt - row.onset), heard \(row.heard - row.onset) from the onset, longest machine stall on the haptic's way \(row.hapticStall.map { "\($0)" } ?? "none")")
         }
+        if !putOffByTheMachine.isEmpty { print("sync-loopback: not judged, the machine stalled: \(putOffByTheMachine)") }
+        #expect(putOffByTheMachine.count <= 2, "too disturbed a run to judge: \(putOffByTheMachine)")
     }
 }
 }

@@ -110,8 +110,9 @@ struct SyncTestCommand: Command {
         return lines
     }
 
-    /// What the sound devices went through: enough to tell from the report alone why a sound was
-    /// heard off its time (an underrun, a lost stretch of capture) or not found.
+    /// What the sound devices and the machine went through: enough to tell from the report alone
+    /// why a sound was heard off its time (an underrun, a lost stretch of capture), a haptic started
+    /// late (the machine stalled), or a cue was not found.
     static func streamLines(_ streams: SyncLoopbackTest.Streams) -> [String] {
         func ms(_ span: Duration) -> String { SyncLoopbackTest.milliseconds(span) }
         let playback = streams.playback
@@ -124,6 +125,10 @@ struct SyncTestCommand: Command {
         for gap in streams.captureGaps {
             let from = streams.firstOnset.map { " at \(ms(gap.start - $0)) ms from the first cue's onset" } ?? ""
             lines.append("capture gap: \(ms(gap.duration)) ms\(from) (before frame \(gap.frame))")
+        }
+        if let probe = streams.stallProbe {
+            let longest = streams.stalls.map(\.duration).max().map { ", longest \(ms($0)) ms" } ?? ""
+            lines.append("machine: \(streams.stalls.count) stalls over \(ms(StallProbe.threshold)) ms (probe: \(probe))\(longest)")
         }
         for line in streams.disturbances { lines.append("while cue \(line)") }
         return lines
