@@ -305,9 +305,13 @@ public final class AudioOutput: @unchecked Sendable {
         var index = 0
         while index < activeCount {
             var voice = active[index]
+            // A voice is placed a period before the one it begins in: its frame is fixed while the
+            // timing that put it there is current. The estimate moves later by the readings' jitter
+            // when its earliest reading leaves the window; a voice placed only in its own period
+            // could then find its frame already written and begin late.
             if voice.start == _ActiveVoice.unplaced, clock.isValid {
                 let position = format.frames(nanoseconds: voice.command.audibleAt - clock.origin)
-                if position < end {
+                if position < end + Int64(periodFrames) {
                     if position < first {
                         let lateness = format.nanoseconds(frames: first - position)
                         lateCount.add(1, ordering: .relaxed)
@@ -399,6 +403,7 @@ public final class AudioOutput: @unchecked Sendable {
         case .recoveredUnderrun:
             underrunCount.add(1, ordering: .relaxed)
             clock.reset()
+            unplaceUnsounded(from: end)
             report(.underrun, result.timestamp?.instant.nanoseconds ?? CHapticsSystem_monotonicNow())
         case let .deviceLost(code):
             lost.store(true, ordering: .releasing)
@@ -411,6 +416,17 @@ public final class AudioOutput: @unchecked Sendable {
         return true
     }
 
+    /// Forgets the frames of the voices that have not sounded yet (placed at `frame` or later):
+    /// the timing that placed them restarted, and the next periods place them again by the new one.
+    private func unplaceUnsounded(from frame: Int64) {
+        for index in 0..<activeCount where active[index].start != _ActiveVoice.unplaced && active[index].start >= frame {
+            active[index].start = _ActiveVoice.unplaced
+            if active[index].fadeStart != _ActiveVoice.unplaced && active[index].fadeStart >= frame {
+                active[index].fadeStart = _ActiveVoice.unplaced
+            }
+        }
+    }
+
     /// Marks the voices a cancellation reaches. Commands arrive in submission order, so the voices
     /// it reaches are all held already; a voice cancelled at or before its own instant is let go now.
     private func applyCancellation(_ command: _VoiceCommand) {
@@ -420,7 +436,9 @@ public final class AudioOutput: @unchecked Sendable {
             if command.cancels(group: voice.command.group), command.audibleAt < voice.cancelAt,
                voice.fadeStart == _ActiveVoice.unplaced {
                 voice.cancelAt = command.audibleAt
-                if voice.start == _ActiveVoice.unplaced, voice.cancelAt <= voice.command.audibleAt {
+                // Not sounded yet (unplaced, or placed in the period ahead) and cancelled at or
+                // before its own instant: it never sounds.
+                if voice.start == _ActiveVoice.unplaced || voice.start >= framesWritten, voice.cancelAt <= voice.command.audibleAt {
                     retire(voice.command)
                     cancelledCount.add(1, ordering: .relaxed)
                     activeCount -= 1
@@ -447,7 +465,10 @@ public final class AudioOutput: @unchecked Sendable {
     }
 
     private func observe(_ timestamp: AudioTimestamp) {
-        if clock.observe(timestamp) { timingJumpCount.add(1, ordering: .relaxed) }
+        if clock.observe(timestamp) {
+            timingJumpCount.add(1, ordering: .relaxed)
+            unplaceUnsounded(from: framesWritten)
+        }
         latencyValue.store(clock.latency, ordering: .relaxed)
     }
 

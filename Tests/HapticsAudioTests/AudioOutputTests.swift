@@ -61,6 +61,31 @@ final class JumpingSink: AudioSink, @unchecked Sendable {
     func close() {}
 }
 
+/// A sink whose first reading is lag-free and every later one lags by `lagFrames`: the estimate
+/// (the earliest origin of the last 16 readings) moves `lagFrames` later once the first reading
+/// leaves the window, after write 17.
+final class LaggingSink: AudioSink, @unchecked Sendable {
+    let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 64, periodCount: 4)
+    let lagFrames: Int64
+    private(set) var left: [Float] = []
+    private var writes = 0
+
+    init(lagFrames: Int64) { self.lagFrames = lagFrames }
+
+    func open() throws(AudioSinkError) -> AudioTimestamp? { nil }
+
+    func write(_ frames: UnsafePointer<Float>) -> AudioSinkWrite {
+        writes += 1
+        for frame in 0..<format.periodFrames { left.append(frames[2 * frame]) }
+        let written = Int64(writes * format.periodFrames)
+        let instant = format.nanoseconds(frames: (writes == 1 ? 0 : lagFrames) + written - 128)
+        return AudioSinkWrite(status: .written, timestamp: AudioTimestamp(framesWritten: written, delayFrames: 128,
+                                                                          instant: .init(nanoseconds: instant)))
+    }
+
+    func close() {}
+}
+
 @Suite struct AudioOutputTests {
     let start = MonotonicInstant(nanoseconds: 1_000_000_000)
     let click = AudioVoice(stereoSamples: [0.5, 0.25, -0.5, -0.25])
@@ -243,6 +268,61 @@ final class JumpingSink: AudioSink, @unchecked Sendable {
         #expect(output.statistics.timingJumps == 1)
         #expect(output.statistics.late == 0)
         #expect(output.audibleInstant(ofFrame: 0) == MonotonicInstant(nanoseconds: sink.format.nanoseconds(frames: 256)))
+    }
+
+    @Test func aVoiceIsPlacedAPeriodAheadSoThatTheEstimateMovingLaterCannotMakeItLate() {
+        // The voice's frame is 1 089, one frame into the 18th period (1 088…1 151), by the lag-free
+        // reading. The 17th period is mixed with that reading, the 18th after it left the window,
+        // by readings 3 frames later, which put the voice at 1 086: already written. Placed while
+        // the 17th period was mixed, it begins at 1 089, on time.
+        let sink = LaggingSink(lagFrames: 3)
+        let output = AudioOutput(sink: sink)
+        #expect(throws: Never.self) { try output.open() }
+        let voice = AudioVoice(stereoSamples: [1, 1])
+        for period in 0..<20 {
+            if period == 10 { #expect(output.schedule(voice, audibleAt: MonotonicInstant(nanoseconds: sink.format.nanoseconds(frames: 1_089)))) }
+            #expect(output.process())
+        }
+        #expect(sink.left.firstIndex(of: 1) == 1_089)
+        #expect(output.statistics.late == 0)
+        #expect(output.statistics.timingJumps == 0)
+        #expect(output.audibleInstant(ofFrame: 0) == MonotonicInstant(nanoseconds: sink.format.nanoseconds(frames: 3)))
+    }
+
+    @Test func aVoicePlacedAheadIsPlacedAgainWhenTheTimingRestartsBeforeItSounds() {
+        // Placed at 1 290 while the 20th period (1 216…1 279) is mixed; the reading after it jumps
+        // 256 frames later (a stall the kernel did not report), so by the new timing the voice's
+        // instant is frame 1 034, already written: it begins at once, at 1 280, and counts as late
+        // — not at 1 290, where the old timing had put it.
+        let sink = JumpingSink(jumpAt: 20, jumpFrames: 256)
+        let output = AudioOutput(sink: sink)
+        #expect(throws: Never.self) { try output.open() }
+        let voice = AudioVoice(stereoSamples: [1, 1])
+        for period in 0..<24 {
+            if period == 10 { #expect(output.schedule(voice, audibleAt: MonotonicInstant(nanoseconds: sink.format.nanoseconds(frames: 1_290)))) }
+            #expect(output.process())
+        }
+        #expect(sink.left.firstIndex(of: 1) == 1_280)
+        #expect(output.statistics.timingJumps == 1)
+        #expect(output.statistics.late == 1)
+        #expect(output.statistics.maximumLateness == .nanoseconds(sink.format.nanoseconds(frames: 246)))
+    }
+
+    @Test func aVoicePlacedAheadAndCancelledAtItsInstantNeverSounds() {
+        let sink = LaggingSink(lagFrames: 0)
+        let output = AudioOutput(sink: sink)
+        #expect(throws: Never.self) { try output.open() }
+        let voice = AudioVoice(stereoSamples: [1, 1])
+        let instant = MonotonicInstant(nanoseconds: sink.format.nanoseconds(frames: 1_089))
+        for period in 0..<20 {
+            if period == 10 { #expect(output.schedule(voice, audibleAt: instant)) }
+            // After the 17th period placed it at 1 089, in the 18th.
+            if period == 17 { #expect(output.cancelAll(at: instant)) }
+            #expect(output.process())
+        }
+        #expect(!sink.left.contains(1))
+        #expect(output.statistics.cancelled == 1)
+        #expect(output.statistics.completed == 0)
     }
 
     @Test func readingsThatLagByLessThanTheToleranceKeepTheEarliestOrigin() {
