@@ -208,6 +208,7 @@ func runPeersBenchmark() {
     let triggers = peers.all
     var watch = WireWatch(pad: pad, seen: pad.outputReports.count)
     func once(_ peer: PeerTrigger) -> (wire: Int64, call: Int64) { watch.measure(peer) }
+    let thread = ThreadIdentity.current
     let blocks = 6
     let perBlock = 20
     for peer in triggers {
@@ -215,17 +216,24 @@ func runPeersBenchmark() {
     }
     var latency = [[Int64]](repeating: [], count: triggers.count)
     var calls = [[Int64]](repeating: [], count: triggers.count)
+    // Where each call reached the kernel, and when the driver's worker began sending its report:
+    // the kernel's own instants.
+    let kernelTraceFailure = KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction])
+    var starts: [(peer: Int, thread: Int32, start: Int64)] = []
     for block in 0..<blocks {
         // Each block visits the peers in another order, so that none always follows the same one.
         for offset in 0..<triggers.count {
             let index = (block + offset) % triggers.count
             for _ in 0..<perBlock {
-                let measured = once(triggers[index])
-                latency[index].append(measured.wire)
-                calls[index].append(measured.call)
+                let measured = watch.instants(triggers[index])
+                latency[index].append(measured.arrival - measured.start)
+                calls[index].append(measured.returned - measured.start)
+                starts.append((index, thread, measured.start))
             }
         }
     }
+    let kernel = kernelTraceFailure == nil ? KernelSplit(starts, peers: triggers.count) : nil
+    if let kernelTraceFailure { print("call → write() in the kernel: not measured (\(kernelTraceFailure))") }
     let breakdown = tracedEngineBreakdown(peers, &watch)
     let rawP50 = percentile(latency[0].sorted(), 0.5)
     print("call → output report at the device, \(blocks) interleaved blocks of \(perBlock) per peer after 5 warm-up triggers each:")
@@ -237,22 +245,62 @@ func runPeersBenchmark() {
         let syscalls = traced.map { decimal(Double($0[index].total) / Double(max(1, $0[index].windows))) } ?? "null"
         let summary = traced.map { " (\($0[index].summary))" } ?? ""
         let callP50 = percentile(calls[index].sorted(), 0.5)
+        let split = kernel?.summary(of: index)
         print("  \(peer.name): p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, max \(microseconds(sorted.last!)) µs, "
             + "\(decimal(Double(p50) / Double(max(1, rawP50)))) × raw C at p50; the call itself p50 \(microseconds(callP50)) µs; "
-            + "\(syscalls) system calls per trigger\(summary)")
+            + "\(syscalls) system calls per trigger\(summary)\(split?.line ?? "")")
         var figures = [
             ("call_to_wire_p50_us", microseconds(p50)),
             ("call_to_wire_p99_us", microseconds(p99)),
             ("call_p50_us", microseconds(callP50)),
             ("syscalls_per_trigger", syscalls),
             ("ratio_p50_to_raw_c", decimal(Double(p50) / Double(max(1, rawP50)))),
-        ]
+        ] + (split?.json ?? [])
         if peer.key == "haptics" { figures += breakdown.json }
         entries.append((peer.key, jsonObject(figures)))
     }
     print(breakdown.line)
     print("note: QEMU TCG guest: absolute microseconds mean little; the ratios, measured side by side, are the figures. System calls are the calling thread's (the engine's impact stop is its realtime thread's).")
     print(jsonObject([("peers", jsonObject(entries))]))
+}
+
+/// The kernel function whose entry is a `write()` reaching an evdev node.
+let kernelWriteFunction = "evdev_write"
+/// The kernel function whose entry is hid-playstation's worker beginning to send the report.
+let driverWorkerFunction = "dualsense_output_worker"
+
+/// Each peer's calls split at the kernel's instants (`KernelFunctionTrace`): call → the calling
+/// thread's `write()` enters evdev (the peer's own code before its write, and SDL's upload), and
+/// that entry → hid-playstation's output worker begins (on one emulated processor the worker runs
+/// once the caller lets go of it, so what a peer does after its write shows here).
+struct KernelSplit {
+    var toKernel: [[Int64]]
+    var toWorker: [[Int64]]
+    let calls: Int
+
+    init(_ starts: [(peer: Int, thread: Int32, start: Int64)], peers: Int) {
+        let entries = KernelFunctionTrace.stop()
+        let toKernel = KernelFunctionTrace.delays(after: starts.map { ($0.thread, $0.start) }, until: kernelWriteFunction, in: entries)
+        let entered = zip(starts, toKernel).map { call, delay in delay.map { call.start + $0 } ?? .max }
+        let toWorker = KernelFunctionTrace.delays(after: entered, until: driverWorkerFunction, in: entries)
+        self.toKernel = Array(repeating: [], count: peers)
+        self.toWorker = Array(repeating: [], count: peers)
+        for (index, call) in starts.enumerated() {
+            if let delay = toKernel[index] { self.toKernel[call.peer].append(delay) }
+            if toKernel[index] != nil, let delay = toWorker[index] { self.toWorker[call.peer].append(delay) }
+        }
+        calls = starts.count / max(1, peers)
+    }
+
+    /// The peer's split as a line's end and JSON pairs; `nil` when none of its calls matched.
+    func summary(of peer: Int) -> (line: String, json: [(String, String)])? {
+        guard !toKernel[peer].isEmpty, !toWorker[peer].isEmpty else { return nil }
+        let kernel = percentile(toKernel[peer].sorted(), 0.5)
+        let worker = percentile(toWorker[peer].sorted(), 0.5)
+        return ("; call → write() in the kernel p50 \(microseconds(kernel)) µs, → driver's worker p50 \(microseconds(worker)) µs "
+                    + "(\(toKernel[peer].count) of \(calls) calls matched)",
+                [("call_to_kernel_write_p50_us", microseconds(kernel)), ("kernel_write_to_worker_p50_us", microseconds(worker))])
+    }
 }
 
 /// Where the engine's call spends its time, from its own trace (tracing on, `perPhase` triggers
