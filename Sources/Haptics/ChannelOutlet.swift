@@ -45,8 +45,10 @@ final class ChannelOutlet: Actuator, @unchecked Sendable {
         defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
         let address = target.load(ordering: .sequentiallyConsistent)
         guard address != 0 else { return nil }
-        let box = Unmanaged<DeviceBox>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
-        return box.device.lifetimeOfPerformedLevel(on: channel, now: now)
+        // As in `perform`: held by the outlet while bound, and `bind` waits for this call.
+        return Unmanaged<DeviceBox>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef {
+            $0.device.lifetimeOfPerformedLevel(on: channel, now: now)
+        }
     }
 
     /// Puts `device` on the channel; returns once no realtime call can still reach the old one.

@@ -21,8 +21,6 @@ import HapticsSystem
 ///
 /// Generic over its clock so that tests drive `process()` with a `ManualClock` and never sleep.
 public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
-    /// The clock deadlines are measured on.
-    public let clock: Clock
     /// The capacities this scheduler was created with, clamped into their ranges.
     public let configuration: SchedulerConfiguration
 
@@ -103,6 +101,11 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let immediateFallbackCount = Atomic<Int>(0)
     let directSubmissionCount = Atomic<Int>(0)
     let leadingWriteCount = Atomic<Int>(0)
+
+    /// The clock deadlines are measured on. Declared last: in code not specialized for a clock
+    /// (the engine's calls come through `any SchedulerControl`), a stored property after it would
+    /// have an offset known only at run time, read from the class's metadata on every access.
+    public let clock: Clock
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
     /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
