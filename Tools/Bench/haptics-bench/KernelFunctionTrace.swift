@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
 
-/// Entries of chosen kernel functions, with the kernel id of the thread and the CLOCK_MONOTONIC
-/// instant of each, from the kernel's function tracer (tracefs, `trace_clock` `mono`): where a
-/// peer's call reached the kernel (`evdev_write`, the handler of a `write()` to an evdev node) and
-/// when the driver's worker began sending the report (`dualsense_output_worker`), told apart from
-/// what happened around them.
+/// Entries of chosen kernel functions, and the returns of `write()`, with the kernel id of the
+/// thread and the CLOCK_MONOTONIC instant of each, from the kernel's function tracer (tracefs,
+/// `trace_clock` `mono`): where a peer's call reached the kernel (`evdev_write`, the handler of a
+/// `write()` to an evdev node), when the driver's worker began sending the report
+/// (`dualsense_output_worker`), and when the caller's `write()` returned (`sys_write`, the
+/// `syscalls:sys_exit_write` event), told apart from what happened around them.
 ///
 /// Only in the kernel testbench guest, which mounts tracefs for benchmarks; `start` returns the
 /// reason where tracing is not available, and the benchmark goes on without the split.
@@ -31,6 +32,8 @@ struct KernelFunctionTrace {
                 return "\(failure) (is \(function) traceable?)"
             }
         }
+        // Where a write() returns: whether the driver's worker ran inside it.
+        if let failure = write("1", to: "events/syscalls/sys_exit_write/enable") { return failure }
         for (file, value) in [("current_tracer", "function"), ("trace", ""), ("tracing_on", "1")] {
             if let failure = write(value, to: file) { return failure }
         }
@@ -42,19 +45,21 @@ struct KernelFunctionTrace {
         _ = write("0", to: "tracing_on")
         let text = readWhole("\(root)/trace") ?? ""
         _ = write("nop", to: "current_tracer")
+        _ = write("0", to: "events/syscalls/sys_exit_write/enable")
         var entries: [Entry] = []
         // "   haptics-bench-123     [000] d..1.   123.456789: evdev_write <-vfs_write"
+        // "   haptics-bench-123     [000] ...1.   123.456901: sys_write -> 0x18"
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let arrow = line.range(of: " <-") else { continue }
-            let head = line[..<arrow.lowerBound]
-            guard let colon = head.range(of: ": ", options: .backwards),
-                  let bracket = head.firstIndex(of: "["),
-                  let task = head[..<bracket].split(separator: " ").last,
+            guard let bracket = line.firstIndex(of: "]"),
+                  let task = line[..<bracket].split(separator: " ").dropLast().last,
                   let dash = task.lastIndex(of: "-"),
-                  let thread = Int32(task[task.index(after: dash)...]),
-                  let stamp = head[..<colon.lowerBound].split(separator: " ").last,
-                  let instant = nanoseconds(stamp) else { continue }
-            entries.append(Entry(thread: thread, instant: instant, function: String(head[colon.upperBound...])))
+                  let thread = Int32(task[task.index(after: dash)...]) else { continue }
+            let rest = line[line.index(after: bracket)...]
+            guard let colon = rest.range(of: ": "),
+                  let stamp = rest[..<colon.lowerBound].split(separator: " ").last,
+                  let instant = nanoseconds(stamp),
+                  let name = rest[colon.upperBound...].split(separator: " ").first else { continue }
+            entries.append(Entry(thread: thread, instant: instant, function: String(name)))
         }
         return entries.sorted { $0.instant < $1.instant }
     }

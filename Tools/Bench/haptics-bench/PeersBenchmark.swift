@@ -269,13 +269,16 @@ let kernelWriteFunction = "evdev_write"
 /// The kernel function whose entry is hid-playstation's worker beginning to send the report.
 let driverWorkerFunction = "dualsense_output_worker"
 
-/// Each peer's calls split at the kernel's instants (`KernelFunctionTrace`): call → the calling
-/// thread's `write()` enters evdev (the peer's own code before its write, and SDL's upload), and
-/// that entry → hid-playstation's output worker begins (on one emulated processor the worker runs
-/// once the caller lets go of it, so what a peer does after its write shows here).
+/// Each peer's calls split at the kernel's own instants (`KernelFunctionTrace`): call → the calling
+/// thread's `write()` enters evdev (the peer's own code before its write, and SDL's upload), that
+/// entry → hid-playstation's output worker begins, and how many of the calls' `write()`s returned
+/// only after the worker had begun: the worker's wake-up preempts the caller inside its `write()`,
+/// so what a peer does after its write is not on the way to the device.
 struct KernelSplit {
     var toKernel: [[Int64]]
     var toWorker: [[Int64]]
+    /// Per peer, the calls whose `write()` returned after the worker began.
+    var workerInsideWrite: [Int]
     let calls: Int
 
     init(_ starts: [(peer: Int, thread: Int32, start: Int64)], peers: Int) {
@@ -283,11 +286,16 @@ struct KernelSplit {
         let toKernel = KernelFunctionTrace.delays(after: starts.map { ($0.thread, $0.start) }, until: kernelWriteFunction, in: entries)
         let entered = zip(starts, toKernel).map { call, delay in delay.map { call.start + $0 } ?? .max }
         let toWorker = KernelFunctionTrace.delays(after: entered, until: driverWorkerFunction, in: entries)
+        let returned = KernelFunctionTrace.delays(after: zip(starts, entered).map { ($0.thread, $1) }, until: "sys_write", in: entries)
         self.toKernel = Array(repeating: [], count: peers)
         self.toWorker = Array(repeating: [], count: peers)
+        workerInsideWrite = Array(repeating: 0, count: peers)
         for (index, call) in starts.enumerated() {
             if let delay = toKernel[index] { self.toKernel[call.peer].append(delay) }
-            if toKernel[index] != nil, let delay = toWorker[index] { self.toWorker[call.peer].append(delay) }
+            if toKernel[index] != nil, let delay = toWorker[index] {
+                self.toWorker[call.peer].append(delay)
+                if let back = returned[index], back > delay { workerInsideWrite[call.peer] += 1 }
+            }
         }
         calls = starts.count / max(1, peers)
     }
@@ -298,8 +306,9 @@ struct KernelSplit {
         let kernel = percentile(toKernel[peer].sorted(), 0.5)
         let worker = percentile(toWorker[peer].sorted(), 0.5)
         return ("; call → write() in the kernel p50 \(microseconds(kernel)) µs, → driver's worker p50 \(microseconds(worker)) µs "
-                    + "(\(toKernel[peer].count) of \(calls) calls matched)",
-                [("call_to_kernel_write_p50_us", microseconds(kernel)), ("kernel_write_to_worker_p50_us", microseconds(worker))])
+                    + "(\(toKernel[peer].count) of \(calls) calls matched; the worker ran inside the write() in \(workerInsideWrite[peer]))",
+                [("call_to_kernel_write_p50_us", microseconds(kernel)), ("kernel_write_to_worker_p50_us", microseconds(worker)),
+                 ("worker_inside_write", String(workerInsideWrite[peer]))])
     }
 }
 
