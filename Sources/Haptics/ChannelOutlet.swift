@@ -27,27 +27,25 @@ final class ChannelOutlet: Actuator, @unchecked Sendable {
     }
 
     func perform(_ command: ActuatorCommand, channel: ChannelID, deadline: MonotonicInstant, now: MonotonicInstant) {
-        inFlight.add(1, ordering: .sequentiallyConsistent)
-        let address = target.load(ordering: .sequentiallyConsistent)
-        if address != 0 {
-            // The outlet holds the box while bound and `bind` waits for this call: no retain.
-            Unmanaged<DeviceBox>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef {
-                $0.device.perform(command, channel: channel, deadline: deadline, now: now)
-            }
-        }
-        inFlight.subtract(1, ordering: .sequentiallyConsistent)
+        withBoundDevice { $0.perform(command, channel: channel, deadline: deadline, now: now) }
     }
 
     /// The bound device's answer: how long the level it just performed lasts on its own, so the
     /// scheduler renews it in time (a wrapper that did not forward this would let holds end early).
     func lifetimeOfPerformedLevel(on channel: ChannelID, now: MonotonicInstant) -> Duration? {
+        withBoundDevice { $0.lifetimeOfPerformedLevel(on: channel, now: now) } ?? nil
+    }
+
+    /// Runs `body` with the bound device (`nil` when none is bound), counted in `inFlight` so that
+    /// `bind` waits for it. The outlet holds the device's box while bound: no retain.
+    @inline(__always)
+    private func withBoundDevice<Result>(_ body: (any Actuator) -> Result) -> Result? {
         inFlight.add(1, ordering: .sequentiallyConsistent)
         defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
         let address = target.load(ordering: .sequentiallyConsistent)
         guard address != 0 else { return nil }
-        // As in `perform`: held by the outlet while bound, and `bind` waits for this call.
         return Unmanaged<DeviceBox>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)._withUnsafeGuaranteedRef {
-            $0.device.lifetimeOfPerformedLevel(on: channel, now: now)
+            body($0.device)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HapticsSystem
 
 /// Entries of chosen kernel functions, and the returns of `write()`, with the kernel id of the
 /// thread and the CLOCK_MONOTONIC instant of each, from the kernel's function tracer (tracefs,
@@ -93,32 +94,37 @@ struct KernelFunctionTrace {
         return seconds * 1_000_000_000 + fraction
     }
 
-    /// The whole of a tracefs file, which says its size is 0: read until the end.
+    /// The whole of a tracefs file, which says its size is 0 (so `FileDescriptor.readContents`,
+    /// which reads a regular file by its size, does not apply): read until the end.
     private static func readWhole(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return nil }
+        defer { try? descriptor.close() }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            guard count > 0 else { break }
+        while let count = try? chunk.withUnsafeMutableBytes({ try descriptor.read(into: $0) }), count > 0 {
             bytes += chunk[..<count]
         }
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Writes `value` to the tracefs file `file` (replacing what it holds, or added to it); `nil`,
+    /// or what failed.
     private static func write(_ value: String, to file: String, appending: Bool = false) -> String? {
         let path = "\(root)/\(file)"
-        let descriptor = open(path, O_WRONLY | (appending ? O_APPEND : O_TRUNC))
-        guard descriptor >= 0 else { return "cannot open \(path): errno \(errno)" }
-        defer { close(descriptor) }
-        var bytes = Array(value.utf8)[...]
-        while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { return "cannot write '\(value)' to \(path): errno \(errno)" }
-            bytes = bytes.dropFirst(count)
+        do {
+            let options: FileDescriptor.OpenOptions = [.closeOnExec, appending ? FileDescriptor.OpenOptions(rawValue: O_APPEND) : .truncate]
+            let descriptor = try FileDescriptor.open(path, .writeOnly, options: options)
+            defer { try? descriptor.close() }
+            // The filter's parser may take less than the whole value at a time.
+            var bytes = Array(value.utf8)[...]
+            while !bytes.isEmpty {
+                let count = try bytes.withUnsafeBytes { try descriptor.write($0) }
+                guard count > 0 else { return "writing '\(value)' to \(path) wrote nothing" }
+                bytes = bytes.dropFirst(count)
+            }
+            return nil
+        } catch {
+            return "cannot write '\(value)' to \(path): \(error)"
         }
-        return nil
     }
 }

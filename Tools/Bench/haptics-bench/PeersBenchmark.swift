@@ -160,13 +160,6 @@ struct WireWatch {
         return reports[found].receivedAt.nanoseconds
     }
 
-    /// Runs `peer`'s trigger and stop, and returns the nanoseconds from its call to the report that
-    /// moved a motor, and from its call to its return.
-    mutating func measure(_ peer: PeerTrigger) -> (wire: Int64, call: Int64) {
-        let call = instants(peer)
-        return (call.arrival - call.start, call.returned - call.start)
-    }
-
     /// Runs `peer`'s trigger and stop after the settle time, and returns the instants of its call,
     /// of its return, and of the report that moved a motor.
     mutating func instants(_ peer: PeerTrigger) -> (start: Int64, returned: Int64, arrival: Int64) {
@@ -207,19 +200,17 @@ func runPeersBenchmark() {
     }
     let triggers = peers.all
     var watch = WireWatch(pad: pad, seen: pad.outputReports.count)
-    func once(_ peer: PeerTrigger) -> (wire: Int64, call: Int64) { watch.measure(peer) }
-    let thread = ThreadIdentity.current
     let blocks = 6
     let perBlock = 20
     for peer in triggers {
-        for _ in 0..<5 { _ = once(peer) }
+        for _ in 0..<5 { _ = watch.instants(peer) }
     }
     var latency = [[Int64]](repeating: [], count: triggers.count)
     var calls = [[Int64]](repeating: [], count: triggers.count)
     // Where each call reached the kernel, and when the driver's worker began sending its report:
     // the kernel's own instants.
     let kernelTraceFailure = KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction])
-    var starts: [(peer: Int, thread: Int32, start: Int64)] = []
+    var starts: [(peer: Int, start: Int64)] = []
     for block in 0..<blocks {
         // Each block visits the peers in another order, so that none always follows the same one.
         for offset in 0..<triggers.count {
@@ -228,11 +219,11 @@ func runPeersBenchmark() {
                 let measured = watch.instants(triggers[index])
                 latency[index].append(measured.arrival - measured.start)
                 calls[index].append(measured.returned - measured.start)
-                starts.append((index, thread, measured.start))
+                starts.append((index, measured.start))
             }
         }
     }
-    let kernel = kernelTraceFailure == nil ? KernelSplit(starts, peers: triggers.count) : nil
+    let kernel = kernelTraceFailure == nil ? KernelSplit(starts, peers: triggers.count, caller: ThreadIdentity.current) : nil
     if let kernelTraceFailure { print("call → write() in the kernel: not measured (\(kernelTraceFailure))") }
     let breakdown = tracedEngineBreakdown(peers, &watch)
     let rawP50 = percentile(latency[0].sorted(), 0.5)
@@ -268,6 +259,8 @@ func runPeersBenchmark() {
 let kernelWriteFunction = "evdev_write"
 /// The kernel function whose entry is hid-playstation's worker beginning to send the report.
 let driverWorkerFunction = "dualsense_output_worker"
+/// The name the `syscalls:sys_exit_write` event gives a `write()` returning.
+let writeReturnEvent = "sys_write"
 
 /// Each peer's calls split at the kernel's own instants (`KernelFunctionTrace`): call → the calling
 /// thread's `write()` enters evdev (the peer's own code before its write, and SDL's upload), that
@@ -281,21 +274,22 @@ struct KernelSplit {
     var workerInsideWrite: [Int]
     let calls: Int
 
-    init(_ starts: [(peer: Int, thread: Int32, start: Int64)], peers: Int) {
+    /// Splits the calls `starts` (each peer's, in the order made) that the thread `caller` made.
+    init(_ starts: [(peer: Int, start: Int64)], peers: Int, caller: Int32) {
         let entries = KernelFunctionTrace.stop()
-        let toKernel = KernelFunctionTrace.delays(after: starts.map { ($0.thread, $0.start) }, until: kernelWriteFunction, in: entries)
+        let toKernel = KernelFunctionTrace.delays(after: starts.map { (caller, $0.start) }, until: kernelWriteFunction, in: entries)
+        // A call whose write was not found is entered at `.max`, where nothing follows it.
         let entered = zip(starts, toKernel).map { call, delay in delay.map { call.start + $0 } ?? .max }
         let toWorker = KernelFunctionTrace.delays(after: entered, until: driverWorkerFunction, in: entries)
-        let returned = KernelFunctionTrace.delays(after: zip(starts, entered).map { ($0.thread, $1) }, until: "sys_write", in: entries)
+        let returned = KernelFunctionTrace.delays(after: entered.map { (caller, $0) }, until: writeReturnEvent, in: entries)
         self.toKernel = Array(repeating: [], count: peers)
         self.toWorker = Array(repeating: [], count: peers)
         workerInsideWrite = Array(repeating: 0, count: peers)
         for (index, call) in starts.enumerated() {
             if let delay = toKernel[index] { self.toKernel[call.peer].append(delay) }
-            if toKernel[index] != nil, let delay = toWorker[index] {
-                self.toWorker[call.peer].append(delay)
-                if let back = returned[index], back > delay { workerInsideWrite[call.peer] += 1 }
-            }
+            guard let delay = toWorker[index] else { continue }
+            self.toWorker[call.peer].append(delay)
+            if let back = returned[index], back > delay { workerInsideWrite[call.peer] += 1 }
         }
         calls = starts.count / max(1, peers)
     }
