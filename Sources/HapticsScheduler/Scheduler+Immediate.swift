@@ -182,8 +182,32 @@ extension Scheduler {
         _ player: PlayerID, at instant: MonotonicInstant, tag: Int64, intensity: Double, in group: inout ImmediateGroup
     ) throws(SchedulerError) -> Bool {
         guard intensity.isFinite else { throw .invalidParameterValue(.hapticIntensityControl, intensity) }
+        return start(player, at: SchedulerLimits.clampedNanoseconds(instant), tag: tag, finiteIntensity: intensity, in: &group)
+    }
+
+    /// Starts `player` now, at `intensity`, from the calling thread: one start due now, applied as
+    /// ``beginImmediateGroup(now:)``, ``start(_:at:tag:intensity:in:)`` and
+    /// ``endImmediateGroup(_:)`` would apply it, in one call — a game's one-pad trigger, whose
+    /// level is written before anything else of the start is done. `now` is a reading of this
+    /// scheduler's clock taken just before. Returns `false` (and counts a drop) when it had to be
+    /// queued and the queue is full.
+    ///
+    /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `intensity` is NaN or
+    ///   infinite; nothing is submitted.
+    @discardableResult
+    public func startNow(_ player: PlayerID, tag: Int64, intensity: Double, now: MonotonicInstant) throws(SchedulerError) -> Bool {
+        guard intensity.isFinite else { throw .invalidParameterValue(.hapticIntensityControl, intensity) }
+        var group = beginImmediateGroup(now: now)
+        let accepted = start(player, at: now.nanoseconds, tag: tag, finiteIntensity: intensity, in: &group)
+        endImmediateGroup(group)
+        return accepted
+    }
+
+    /// ``start(_:at:tag:intensity:in:)`` with the intensity checked and the time clamped.
+    @inline(__always)
+    private func start(_ player: PlayerID, at time: Int64, tag: Int64, finiteIntensity intensity: Double,
+                       in group: inout ImmediateGroup) -> Bool {
         let slot = Int(truncatingIfNeeded: player.index)
-        let time = SchedulerLimits.clampedNanoseconds(instant)
         let parameter = SchedulerCommand(
             kind: .setIntensity, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
             time: time, argument: 0, value: intensity)
@@ -202,12 +226,13 @@ extension Scheduler {
         // What applying the parameter would do to a player of this generation that is not
         // playing: its factor changes, nothing else does (its publication would not change).
         realtime.pointee.players[slot].intensityScale = Float(max(0, intensity))
-        // Counted after the start, whose level may be the first thing written (`writeLeadingLevel`).
-        let submitted = submit(start, in: &group)
+        // The start goes direct, untraced (the guard's checks are `submit`'s): its level is the
+        // first thing written. The parameter is counted after it.
+        applyDirectly(start, leading: time == group.now && writeLeadingLevel(start, now: group.now), in: &group)
         appliedCount.add(1, ordering: .relaxed)
         submittedCount.add(1, ordering: .relaxed)
         directSubmissionCount.add(1, ordering: .relaxed)
-        return submitted
+        return true
     }
 
     /// Sets `channel`'s direct level from `instant` until `end` as part of `group` (see
@@ -264,6 +289,15 @@ extension Scheduler {
                               deadline: MonotonicInstant(nanoseconds: command.time),
                               time: clock.now(), sequence: command.sequence))
         }
+        applyDirectly(command, leading: leading, in: &group)
+        return true
+    }
+
+    /// Applies `submitted`, due now and next in time order, as the group's direct command; `leading`
+    /// when its first level has been written already (`writeLeadingLevel`).
+    @inline(__always)
+    private func applyDirectly(_ submitted: SchedulerCommand, leading: Bool, in group: inout ImmediateGroup) {
+        var command = submitted
         submittedCount.add(1, ordering: .relaxed)
         directSubmissionCount.add(1, ordering: .relaxed)
         group.appliedUntil = command.time
@@ -272,7 +306,6 @@ extension Scheduler {
         apply(command, now: group.now)
         if leading && realtime.pointee.leadingChannel >= 0 { settleLeadingLevel(now: group.now) }
         group.earliest = min(group.earliest, eventsAfter(command))
-        return true
     }
 
     /// Writes the first level of the direct start `command` (due at `now`) to its channel's output

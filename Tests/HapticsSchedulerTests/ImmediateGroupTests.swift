@@ -82,6 +82,43 @@ struct ImmediateGroupTests {
         #expect(statistics.leadingWrites == 1)
     }
 
+    @Test("startNow is a group of one start: written before it returns, the same statistics, its stop timed")
+    func startNowIsAGroupOfOneStart() throws {
+        let rig = SchedulerRig()
+        let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
+        let t0 = rig.now
+        let passes = rig.scheduler.completedPassCount.load(ordering: .acquiring)
+        #expect(try rig.scheduler.startNow(player, tag: 7, intensity: 0.5, now: rig.at(t0)))
+        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0)])
+        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 10 * ms)
+        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes)
+        // Started again at once: a player that is playing takes the group's general path, as the
+        // queue and a pass would play it — its level re-mapped to the new intensity, then the
+        // restart, which replaces the level with no stop between.
+        rig.clock.advance(by: .milliseconds(2))
+        #expect(try rig.scheduler.startNow(player, tag: 8, intensity: 1, now: rig.clock.now()))
+        let restarted = Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 2 * ms, now: t0 + 2 * ms)
+        #expect(rig.output.take() == [restarted, restarted])
+        rig.runOnDeadlines(until: t0 + 20 * ms)
+        #expect(rig.output.take() == [Emission(.stop, deadline: t0 + 12 * ms, now: t0 + 12 * ms)])
+        var endings: [PlayerEnding] = []
+        rig.scheduler.drainEndings(into: &endings)
+        #expect(endings.map(\.tag) == [7, 8])
+        #expect(endings.map(\.reason) == [.stopped, .finished])
+        let statistics = rig.scheduler.statistics
+        #expect(statistics.submitted == 4)
+        #expect(statistics.directSubmissions == 4)
+        #expect(statistics.applied == 4)
+        #expect(statistics.immediatePasses == 2)
+        #expect(statistics.immediateFallbacks == 0)
+        #expect(statistics.leadingWrites == 1)
+        #expect(throws: SchedulerError.invalidParameterValue(.hapticIntensityControl, .infinity)) {
+            try rig.scheduler.startNow(player, tag: 9, intensity: .infinity, now: rig.clock.now())
+        }
+        #expect(rig.scheduler.statistics.submitted == 4)
+        #expect(rig.output.take().isEmpty)
+    }
+
     @Test("a group that needs no pass runs one when a pass was asked for, so back-to-back plays pass a mark")
     func aRequestedPassIsRunByTheNextGroup() throws {
         let rig = SchedulerRig()
