@@ -20,7 +20,9 @@ public final class ImpactFeedbackGenerator: Sendable {
     public let engine: HapticEngine
     /// The devices it plays and prepares on (all by default).
     public let devices: DeviceSelection
-    private let entry: VocabularyEntry?
+    /// The engine's entry, which lives as long as the engine this generator holds: not retained
+    /// again on every play.
+    private unowned(unsafe) let entry: VocabularyEntry?
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
     /// The cue is played at the impact's intensity (linear amplitude).
@@ -118,7 +120,9 @@ public final class SelectionFeedbackGenerator: Sendable {
     public let engine: HapticEngine
     /// The devices it plays and prepares on (all by default).
     public let devices: DeviceSelection
-    private let entry: VocabularyEntry?
+    /// The engine's entry, which lives as long as the engine this generator holds: not retained
+    /// again on every play.
+    private unowned(unsafe) let entry: VocabularyEntry?
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
     /// The outcome is the haptic's; `HapticEngine.play(_:withSound:at:)` reports both halves.

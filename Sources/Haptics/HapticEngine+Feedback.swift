@@ -76,6 +76,9 @@ extension HapticEngine {
     func play(_ entry: VocabularyEntry, intensity requestedIntensity: Double, at requested: MonotonicInstant?, withSound: Bool,
               on devices: DeviceSelection = .all) -> PlaybackOutcome.WithSound {
         let now = scheduler.currentTime()
+        if !withSound, requested == nil, let haptics = playAlone(entry, intensity: requestedIntensity, now: now, on: devices) {
+            return PlaybackOutcome.WithSound(haptics: haptics, audio: .notPlayed(.notRequested))
+        }
         if let refusal = Self.refusal(intensity: requestedIntensity, onset: requested, now: now) {
             return PlaybackOutcome.WithSound(haptics: .notPlayed(refusal.haptics),
                                              audio: .notPlayed(withSound ? refusal.audio : .notRequested))
@@ -109,6 +112,35 @@ extension HapticEngine {
             audio = .notPlayed(.noAudioOutput)
         }
         return PlaybackOutcome.WithSound(haptics: haptics, audio: audio)
+    }
+
+    /// The play of `entry` now, without sound, when the engine has only ever had one channel and
+    /// everything lets it play there: a game's call on one pad, each switch read once and the
+    /// start handed to the scheduler as one direct start (`startNow`), whose write comes first.
+    /// `nil`, with nothing done, whenever anything is not so (a refused intensity, a switch off, the
+    /// device lost, another channel): the general walk then decides, and says why.
+    @inline(__always)
+    private func playAlone(_ entry: VocabularyEntry, intensity: Double, now: MonotonicInstant,
+                           on devices: DeviceSelection) -> PlaybackOutcome? {
+        guard roster.upperBound == 1, intensity.isFinite else { return nil }
+        let gain = self.gain
+        let snapshot = roster.snapshot(0)
+        guard gain != 0, isEnabled, isApplicationActive, isRunning, ChannelRoster.isLive(snapshot), roster.isEnabled(0),
+              devices.contains(roster.deviceID(0)) else { return nil }
+        let slot = entry.slot(0)
+        let deviceGain = roster.gain(0)
+        let real = roster.isReal(0)
+        guard roster.holds(0, snapshot), slot.playable else { return nil }
+        let step = Self.steps(intensity)
+        let level = Self.level(step: step, gain: gain * deviceGain, hardwareGain: slot.hardwareGain)
+        // Due now: a lead time is at most a second, far inside the horizon.
+        let felt = Self.earliestOnset(now: now, lead: slot.leadTime)
+        guard (try? scheduler.startNow(slot.player, tag: 0, intensity: level, now: now)) == true else {
+            return .notPlayed(.queueFull)
+        }
+        if step > 0 { entry.lastIntensityStep.store(step, ordering: .relaxed) }
+        entry.preparedUntil.store(now.nanoseconds + prepareLifetimeNanoseconds, ordering: .relaxed)
+        return real ? .scheduled(feltAt: felt) : .notPlayed(.noRealDevice)
     }
 
     /// Submits the item's start on every live, enabled channel of `devices` so that it is felt at

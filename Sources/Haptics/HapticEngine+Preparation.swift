@@ -48,7 +48,8 @@ extension HapticEngine {
     @inline(__always)
     static func level(step: Int, gain: Double, hardwareGain: Bool) -> Double {
         let intensity = Double(step) / Double(intensitySteps)
-        return hardwareGain ? intensity : Double(steps(intensity * gain)) / Double(intensitySteps)
+        // A gain of 1 keeps every step: `steps(intensity)` is `step` again.
+        return hardwareGain || gain == 1 ? intensity : Double(steps(intensity * gain)) / Double(intensitySteps)
     }
 }
 
