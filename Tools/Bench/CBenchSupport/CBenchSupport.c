@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 
 // MARK: Allocation counter
@@ -241,6 +242,12 @@ int64_t CBenchSupport_rawTrigger(int fd, uint16_t code, int32_t value) {
     ssize_t written = write(fd, &event, sizeof event);
     if (written == (ssize_t)sizeof event) return start;
     return written < 0 ? -(int64_t)errno : -(int64_t)EIO;
+}
+
+int64_t CBenchSupport_threadContextSwitches(void) {
+    struct rusage usage;
+    if (getrusage(RUSAGE_THREAD, &usage) != 0) return -1;
+    return (int64_t)usage.ru_nvcsw + (int64_t)usage.ru_nivcsw;
 }
 
 void CBenchSupport_markTrace(const char *label) {

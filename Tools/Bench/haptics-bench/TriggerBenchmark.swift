@@ -161,6 +161,12 @@ func runTriggerBenchmark() {
 /// What tracing costs a trigger through the whole engine (the game's call and the processing pass
 /// that writes): an untraced and a traced engine, each on a sink of its own, in alternating blocks
 /// so that both sample the emulator's changing speed alike. Prints a line and returns the JSON pairs.
+///
+/// On one emulated processor the sink's reader, woken by the `write()`, may switch the caller out
+/// inside it and run first; whether it does changes a call's time several-fold and differs between
+/// the two sides from run to run. So the calls are also compared among those that kept the
+/// processor (no context switch of the calling thread between the two clock readings; counted
+/// outside them), which is the engine's own cost.
 func measureTracingCost(blocks: Int = 10, perBlock: Int = 100) -> [(String, String)] {
     let cases = EngineFeedbackTrigger.Case.all.filter { $0.key == "intensity_1" || $0.key == "traced_intensity_1" }
     var sinks: [UInputForceFeedbackSink] = []
@@ -180,12 +186,16 @@ func measureTracingCost(blocks: Int = 10, perBlock: Int = 100) -> [(String, Stri
     }
     let clock = SystemMonotonicClock()
     var durations: [[Int64]] = [[], []]
+    var kept: [[Int64]] = [[], []]
     for block in 0..<(2 * blocks) {
         let side = block % 2
         for _ in 0..<perBlock {
+            let switches = CBenchSupport_threadContextSwitches()
             let began = clock.now().nanoseconds
             do { try engines[side].trigger() } catch { benchFailure("tracing cost: trigger: \(error)") }
-            durations[side].append(clock.now().nanoseconds - began)
+            let duration = clock.now().nanoseconds - began
+            durations[side].append(duration)
+            if switches >= 0, CBenchSupport_threadContextSwitches() == switches { kept[side].append(duration) }
             do { try engines[side].finish() } catch { benchFailure("tracing cost: stop: \(error)") }
         }
         // The traced engine's ring holds 4096 records: emptied between blocks, outside the timing.
@@ -194,11 +204,23 @@ func measureTracingCost(blocks: Int = 10, perBlock: Int = 100) -> [(String, Stri
     let off = durations[0].sorted(), on = durations[1].sorted()
     let ratio = Double(percentile(on, 0.5)) / Double(max(percentile(off, 0.5), 1))
     let lost = engines[1].engine.collectTrace().lost
+    let keptOff = kept[0].sorted(), keptOn = kept[1].sorted()
+    let keptRatio = keptOff.isEmpty || keptOn.isEmpty
+        ? nil : Double(percentile(keptOn, 0.5)) / Double(max(percentile(keptOff, 0.5), 1))
+    func keptP50(_ values: [Int64]) -> String { values.isEmpty ? "null" : microseconds(percentile(values, 0.5)) }
     print("tracing: an impact at intensity 1 through the whole engine (game call + processing pass), \(blocks) alternating blocks of \(perBlock): "
         + "off p50 \(microseconds(percentile(off, 0.5))) µs, p99 \(microseconds(percentile(off, 0.99))) µs; "
         + "on p50 \(microseconds(percentile(on, 0.5))) µs, p99 \(microseconds(percentile(on, 0.99))) µs; "
         + "on/off p50 \(decimal(ratio)); \(lost) records lost")
+    func shown(_ values: [Int64]) -> String { values.isEmpty ? "" : ", p50 \(microseconds(percentile(values, 0.5))) µs" }
+    print("  calls that kept the processor (the sink's reader did not run inside them): off \(keptOff.count) of \(off.count)\(shown(keptOff)); "
+        + "on \(keptOn.count) of \(on.count)\(shown(keptOn))" + (keptRatio.map { "; on/off p50 \(decimal($0))" } ?? ""))
     return [
+        ("tracing_off_kept_processor_calls", String(keptOff.count)),
+        ("tracing_on_kept_processor_calls", String(keptOn.count)),
+        ("tracing_off_kept_processor_p50_us", keptP50(keptOff)),
+        ("tracing_on_kept_processor_p50_us", keptP50(keptOn)),
+        ("tracing_ratio_kept_processor_p50", keptRatio.map { decimal($0) } ?? "null"),
         ("tracing_off_call_and_pass_p50_us", microseconds(percentile(off, 0.5))),
         ("tracing_off_call_and_pass_p99_us", microseconds(percentile(off, 0.99))),
         ("tracing_on_call_and_pass_p50_us", microseconds(percentile(on, 0.5))),

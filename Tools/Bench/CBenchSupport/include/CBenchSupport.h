@@ -54,6 +54,10 @@ int CBenchSupport_runWriteLoop(int64_t firstDeadline, int64_t period, int32_t co
 /// in nanoseconds (taken just before the write), or -errno when the write failed or was short.
 int64_t CBenchSupport_rawTrigger(int fd, uint16_t code, int32_t value);
 
+/// How many times the calling thread has been switched out so far, voluntarily or not
+/// (`getrusage(RUSAGE_THREAD)`: `ru_nvcsw + ru_nivcsw`); -1 when it cannot be read.
+int64_t CBenchSupport_threadContextSwitches(void);
+
 /// Makes one system call that a trace shows with `label` in it and that has no effect: write() to
 /// descriptor -1 (it fails with EBADF). Used to mark the start and end of a counted window.
 void CBenchSupport_markTrace(const char *label);
