@@ -198,7 +198,7 @@ extension Scheduler {
     public func startNow(_ player: PlayerID, tag: Int64, intensity: Double, now: MonotonicInstant) throws(SchedulerError) -> Bool {
         guard intensity.isFinite else { throw .invalidParameterValue(.hapticIntensityControl, intensity) }
         var group = beginImmediateGroup(now: now)
-        let accepted = start(player, at: now.nanoseconds, tag: tag, finiteIntensity: intensity, in: &group)
+        let accepted = start(player, at: SchedulerLimits.clampedNanoseconds(now), tag: tag, finiteIntensity: intensity, in: &group)
         endImmediateGroup(group)
         return accepted
     }
