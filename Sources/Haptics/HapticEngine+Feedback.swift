@@ -122,17 +122,11 @@ extension HapticEngine {
     @inline(__always)
     private func playAlone(_ entry: VocabularyEntry, intensity: Double, now: MonotonicInstant,
                            on devices: DeviceSelection) -> PlaybackOutcome? {
-        guard roster.upperBound == 1, intensity.isFinite else { return nil }
-        let gain = self.gain
-        let snapshot = roster.snapshot(0)
-        guard gain != 0, isEnabled, isApplicationActive, isRunning, ChannelRoster.isLive(snapshot), roster.isEnabled(0),
-              devices.contains(roster.deviceID(0)) else { return nil }
-        let slot = entry.slot(0)
-        let deviceGain = roster.gain(0)
-        let real = roster.isReal(0)
-        guard roster.holds(0, snapshot), slot.playable else { return nil }
+        guard roster.upperBound == 1, intensity.isFinite, silenceReason() == nil,
+              let channel = entry.playable(on: 0, roster, devices: devices) else { return nil }
+        let slot = channel.slot
         let step = Self.steps(intensity)
-        let level = Self.level(step: step, gain: gain * deviceGain, hardwareGain: slot.hardwareGain)
+        let level = Self.level(step: step, gain: self.gain * channel.deviceGain, hardwareGain: slot.hardwareGain)
         // Due now: a lead time is at most a second, far inside the horizon.
         let felt = Self.earliestOnset(now: now, lead: slot.leadTime)
         guard (try? scheduler.startNow(slot.player, tag: 0, intensity: level, now: now)) == true else {
@@ -140,7 +134,7 @@ extension HapticEngine {
         }
         if step > 0 { entry.lastIntensityStep.store(step, ordering: .relaxed) }
         entry.preparedUntil.store(now.nanoseconds + prepareLifetimeNanoseconds, ordering: .relaxed)
-        return real ? .scheduled(feltAt: felt) : .notPlayed(.noRealDevice)
+        return channel.real ? .scheduled(feltAt: felt) : .notPlayed(.noRealDevice)
     }
 
     /// Submits the item's start on every live, enabled channel of `devices` so that it is felt at
@@ -162,27 +156,22 @@ extension HapticEngine {
         // and a submission that races its retirement names released players, which the scheduler
         // ignores. The snapshot keeps a slot read while the channel changed devices from being used.
         for channel in 0..<roster.upperBound {
-            let snapshot = roster.snapshot(channel)
-            guard ChannelRoster.isLive(snapshot), roster.isEnabled(channel),
-                  devices.contains(roster.deviceID(channel)) else { continue }
-            let slot = entry.slot(channel)
-            let deviceGain = roster.gain(channel)
-            let real = roster.isReal(channel)
-            guard roster.holds(channel, snapshot), slot.playable else { continue }
+            guard let found = entry.playable(on: channel, roster, devices: devices) else { continue }
+            let slot = found.slot
             let onset = felt ?? Self.earliestOnset(now: now, lead: slot.leadTime)
             felt = onset
             let start = onset.advanced(by: -slot.leadTime)
             // A device with a hardware gain applies the gains itself; on the others the engine's
             // and the device's gain scale the level in steps, as `prepare` uploaded it. Every
             // factor is finite in 0…1, so the level is never refused.
-            let level = Self.level(step: step, gain: gain * deviceGain, hardwareGain: slot.hardwareGain)
+            let level = Self.level(step: step, gain: gain * found.deviceGain, hardwareGain: slot.hardwareGain)
             if group == nil { group = scheduler.beginImmediateGroup(now: now) }
             guard (try? scheduler.start(slot.player, at: start, tag: 0, intensity: level, in: &group!)) == true else {
                 scheduler.endImmediateGroup(group!)
                 return .notPlayed(.queueFull)
             }
             scheduled = true
-            reachedReal = reachedReal || real
+            reachedReal = reachedReal || found.real
         }
         // What is timed (the items' next steps, their stops, starts for later) stays with the
         // realtime thread, whose wake-up the group's pass moves forward.

@@ -62,20 +62,38 @@ final class VocabularyEntry: @unchecked Sendable {
                                ordering: .sequentiallyConsistent)
     }
 
+    /// What a play of the item on `channel` needs, when the channel is live, enabled and one of
+    /// `devices` and the item is playable there; `nil` otherwise. Everything is read from one
+    /// publication of the channel (its roster snapshot still holds after the reads), so a slot read
+    /// while the channel changed devices is never used. Lock-free; no allocation.
+    @inline(__always)
+    func playable(on channel: Int, _ roster: ChannelRoster, devices: DeviceSelection) -> PlayableChannel? {
+        let snapshot = roster.snapshot(channel)
+        guard ChannelRoster.isLive(snapshot), roster.isEnabled(channel), devices.contains(roster.deviceID(channel)) else {
+            return nil
+        }
+        let found = PlayableChannel(slot: slot(channel), deviceGain: roster.gain(channel), real: roster.isReal(channel))
+        guard roster.holds(channel, snapshot), found.slot.playable else { return nil }
+        return found
+    }
+
     /// The longest lead time over the live, enabled, playable channels of `devices`, nanoseconds:
     /// "as soon as possible" is felt this long from now. Lock-free; no allocation.
     func maximumLeadTime(_ roster: ChannelRoster, devices: DeviceSelection = .all) -> Int64 {
         var longest: Int64 = 0
         for channel in 0..<roster.upperBound {
-            let snapshot = roster.snapshot(channel)
-            guard ChannelRoster.isLive(snapshot), roster.isEnabled(channel),
-                  devices.contains(roster.deviceID(channel)) else { continue }
-            let slot = self.slot(channel)
-            guard roster.holds(channel, snapshot) else { continue }
-            if slot.playable, slot.leadTime > longest { longest = slot.leadTime }
+            if let found = playable(on: channel, roster, devices: devices) { longest = max(longest, found.slot.leadTime) }
         }
         return longest
     }
+}
+
+/// A vocabulary item's slot on a channel it can play on, with the channel's device gain and
+/// whether the device is real, all of one publication (`VocabularyEntry.playable(on:_:devices:)`).
+struct PlayableChannel {
+    var slot: VocabularySlot
+    var deviceGain: Double
+    var real: Bool
 }
 
 /// What a vocabulary item needs to play on one channel: plain values, copied without retain.

@@ -208,9 +208,6 @@ extension Scheduler {
     private func start(_ player: PlayerID, at time: Int64, tag: Int64, finiteIntensity intensity: Double,
                        in group: inout ImmediateGroup) -> Bool {
         let slot = Int(truncatingIfNeeded: player.index)
-        let parameter = SchedulerCommand(
-            kind: .setIntensity, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: time, argument: 0, value: intensity)
         let start = SchedulerCommand(
             kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
             time: time, argument: tag, value: 0)
@@ -221,6 +218,9 @@ extension Scheduler {
               UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .acquiring) >> 32) == player.generation,
               player.generation & 1 == 1
         else {
+            let parameter = SchedulerCommand(
+                kind: .setIntensity, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
+                time: time, argument: 0, value: intensity)
             return submit(parameter, in: &group) && submit(start, in: &group)
         }
         // What applying the parameter would do to a player of this generation that is not

@@ -204,22 +204,21 @@ func measureTracingCost(blocks: Int = 10, perBlock: Int = 100) -> [(String, Stri
     let off = durations[0].sorted(), on = durations[1].sorted()
     let ratio = Double(percentile(on, 0.5)) / Double(max(percentile(off, 0.5), 1))
     let lost = engines[1].engine.collectTrace().lost
-    let keptOff = kept[0].sorted(), keptOn = kept[1].sorted()
-    let keptRatio = keptOff.isEmpty || keptOn.isEmpty
-        ? nil : Double(percentile(keptOn, 0.5)) / Double(max(percentile(keptOff, 0.5), 1))
-    func keptP50(_ values: [Int64]) -> String { values.isEmpty ? "null" : microseconds(percentile(values, 0.5)) }
+    // Per side: the calls that kept the processor, and their p50 (none when no call did).
+    let keptP50 = kept.map { $0.isEmpty ? nil : percentile($0.sorted(), 0.5) }
+    let keptRatio = keptP50[0].flatMap { off in keptP50[1].map { Double($0) / Double(max(off, 1)) } }
+    func shown(_ side: Int) -> String { keptP50[side].map { ", p50 \(microseconds($0)) µs" } ?? "" }
     print("tracing: an impact at intensity 1 through the whole engine (game call + processing pass), \(blocks) alternating blocks of \(perBlock): "
         + "off p50 \(microseconds(percentile(off, 0.5))) µs, p99 \(microseconds(percentile(off, 0.99))) µs; "
         + "on p50 \(microseconds(percentile(on, 0.5))) µs, p99 \(microseconds(percentile(on, 0.99))) µs; "
         + "on/off p50 \(decimal(ratio)); \(lost) records lost")
-    func shown(_ values: [Int64]) -> String { values.isEmpty ? "" : ", p50 \(microseconds(percentile(values, 0.5))) µs" }
-    print("  calls that kept the processor (the sink's reader did not run inside them): off \(keptOff.count) of \(off.count)\(shown(keptOff)); "
-        + "on \(keptOn.count) of \(on.count)\(shown(keptOn))" + (keptRatio.map { "; on/off p50 \(decimal($0))" } ?? ""))
+    print("  calls that kept the processor (the sink's reader did not run inside them): off \(kept[0].count) of \(off.count)\(shown(0)); "
+        + "on \(kept[1].count) of \(on.count)\(shown(1))" + (keptRatio.map { "; on/off p50 \(decimal($0))" } ?? ""))
     return [
-        ("tracing_off_kept_processor_calls", String(keptOff.count)),
-        ("tracing_on_kept_processor_calls", String(keptOn.count)),
-        ("tracing_off_kept_processor_p50_us", keptP50(keptOff)),
-        ("tracing_on_kept_processor_p50_us", keptP50(keptOn)),
+        ("tracing_off_kept_processor_calls", String(kept[0].count)),
+        ("tracing_on_kept_processor_calls", String(kept[1].count)),
+        ("tracing_off_kept_processor_p50_us", keptP50[0].map(microseconds) ?? "null"),
+        ("tracing_on_kept_processor_p50_us", keptP50[1].map(microseconds) ?? "null"),
         ("tracing_ratio_kept_processor_p50", keptRatio.map { decimal($0) } ?? "null"),
         ("tracing_off_call_and_pass_p50_us", microseconds(percentile(off, 0.5))),
         ("tracing_off_call_and_pass_p99_us", microseconds(percentile(off, 0.99))),
