@@ -244,6 +244,40 @@ int64_t CBenchSupport_rawTrigger(int fd, uint16_t code, int32_t value) {
     return written < 0 ? -(int64_t)errno : -(int64_t)EIO;
 }
 
+// Calibration of the emulated processor: what cold code and data cost before a write. Sixteen
+// functions, each alone on its own 4 KiB page, and sixteen data pages.
+#define COLD_PAGE_FUNCTION(n) \
+    __attribute__((noinline, aligned(4096))) static int cold_page_function_##n(int x) { return x * 3 + n; }
+COLD_PAGE_FUNCTION(0) COLD_PAGE_FUNCTION(1) COLD_PAGE_FUNCTION(2) COLD_PAGE_FUNCTION(3)
+COLD_PAGE_FUNCTION(4) COLD_PAGE_FUNCTION(5) COLD_PAGE_FUNCTION(6) COLD_PAGE_FUNCTION(7)
+COLD_PAGE_FUNCTION(8) COLD_PAGE_FUNCTION(9) COLD_PAGE_FUNCTION(10) COLD_PAGE_FUNCTION(11)
+COLD_PAGE_FUNCTION(12) COLD_PAGE_FUNCTION(13) COLD_PAGE_FUNCTION(14) COLD_PAGE_FUNCTION(15)
+enum { cold_pages = 16 };
+// Called through a table the compiler cannot see through, so each stays a call to its own page.
+static int (*volatile cold_page_functions[cold_pages])(int) = {
+    cold_page_function_0, cold_page_function_1, cold_page_function_2, cold_page_function_3,
+    cold_page_function_4, cold_page_function_5, cold_page_function_6, cold_page_function_7,
+    cold_page_function_8, cold_page_function_9, cold_page_function_10, cold_page_function_11,
+    cold_page_function_12, cold_page_function_13, cold_page_function_14, cold_page_function_15,
+};
+static volatile char cold_data_pages[cold_pages][4096] __attribute__((aligned(4096)));
+static volatile int cold_page_sink;
+
+int64_t CBenchSupport_rawTriggerAfterColdPages(int fd, uint16_t code, int32_t value, int codePages, int dataPages) {
+    struct input_event event = { .type = EV_FF, .code = code, .value = value };
+    int64_t start = monotonic_now();
+    int sum = 0;
+    for (int page = 0; page < codePages && page < cold_pages; page++) sum += cold_page_functions[page](page);
+    for (int page = 0; page < dataPages && page < cold_pages; page++) {
+        sum += cold_data_pages[page][0];
+        cold_data_pages[page][64] = (char)sum;
+    }
+    cold_page_sink = sum;
+    ssize_t written = write(fd, &event, sizeof event);
+    if (written == (ssize_t)sizeof event) return start;
+    return written < 0 ? -(int64_t)errno : -(int64_t)EIO;
+}
+
 int64_t CBenchSupport_threadContextSwitches(void) {
     struct rusage usage;
     if (getrusage(RUSAGE_THREAD, &usage) != 0) return -1;

@@ -24,7 +24,8 @@ struct PeerTrigger {
 
 /// The peers on one pad's event node: a raw C `write()` of an uploaded effect, the engine's
 /// prepared impact (`impactOccurred()` on a started engine), an `EvdevActuator` and a scheduler played alone, SDL2's `SDL_GameControllerRumble`, and
-/// SDL2's `SDL_HapticRunEffect` of an uploaded effect. Each has its own descriptor and effects; the
+/// SDL2's `SDL_HapticRunEffect` of an uploaded effect; and two calibration rows, the raw C write after
+/// 16 cold code pages or 16 cold data pages. Each has its own descriptor and effects; the
 /// engine keeps 4 levels prepared, so that every peer's effects fit the pad's 16.
 final class Peers {
     let engine: HapticEngine
@@ -77,6 +78,11 @@ final class Peers {
         sdlIsGameController = CBenchSupport_sdlIsGameController() != 0
     }
 
+    /// The peers' keys, in the order of ``all`` (the system-call count reads its windows by them; with
+    /// its marker, at most 32 characters, what `strace` shows of a string).
+    static let keys = ["raw_c", "haptics", "actuator", "scheduler", "sdl2_rumble", "sdl2_haptic",
+                       "cold_code", "cold_data"]
+
     var all: [PeerTrigger] {
         let raw = self.raw.rawValue
         let effect = UInt16(bitPattern: rawEffectID)
@@ -117,6 +123,18 @@ final class Peers {
                 guard start >= 0 else { benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))") }
                 return start
             }, stop: { _ = CBenchSupport_sdlHapticStop() }),
+            // Calibration of the emulated processor, beside the floor: its write after 16 calls to
+            // functions each on its own code page, and after 16 data pages.
+            PeerTrigger(name: "raw C write() after 16 cold code pages", key: "cold_code", trigger: {
+                let start = CBenchSupport_rawTriggerAfterColdPages(raw, effect, 1, 16, 0)
+                guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
+                return start
+            }, stop: { _ = CBenchSupport_rawTrigger(raw, effect, 0) }),
+            PeerTrigger(name: "raw C write() after 16 cold data pages", key: "cold_data", trigger: {
+                let start = CBenchSupport_rawTriggerAfterColdPages(raw, effect, 1, 0, 16)
+                guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
+                return start
+            }, stop: { _ = CBenchSupport_rawTrigger(raw, effect, 0) }),
         ]
     }
 
@@ -199,6 +217,7 @@ func runPeersBenchmark() {
         pad.close()
     }
     let triggers = peers.all
+    precondition(triggers.map(\.key) == Peers.keys, "Peers.keys does not follow Peers.all")
     var watch = WireWatch(pad: pad, seen: pad.outputReports.count)
     let blocks = 6
     let perBlock = 20
@@ -314,7 +333,7 @@ func tracedEngineBreakdown(_ peers: Peers, _ watch: inout WireWatch) -> (line: S
     let count = 40
     var calls: [(start: Int64, returned: Int64, arrival: Int64)] = []
     peers.engine.startTracing()
-    let engine = peers.all[1]
+    let engine = peers.all[Peers.keys.firstIndex(of: "haptics")!]
     for _ in 0..<count { calls.append(watch.instants(engine)) }
     peers.engine.stopTracing()
     // The writes the calls caused: a level from a submission (the stops are the realtime thread's).
@@ -348,7 +367,7 @@ func countPeerSystemCalls() -> [TraceWindow]? {
         return nil
     }
     var windows: [TraceWindow] = []
-    for key in ["raw_c", "haptics", "actuator", "scheduler", "sdl2_rumble", "sdl2_haptic"] {
+    for key in Peers.keys {
         guard let window = TraceWindow(log: text, begin: traceMarker("begin", key), end: traceMarker("end", key)) else {
             print("system calls: the strace log has no complete window for \(key)")
             return nil

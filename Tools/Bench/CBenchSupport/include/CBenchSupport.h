@@ -54,6 +54,11 @@ int CBenchSupport_runWriteLoop(int64_t firstDeadline, int64_t period, int32_t co
 /// in nanoseconds (taken just before the write), or -errno when the write failed or was short.
 int64_t CBenchSupport_rawTrigger(int fd, uint16_t code, int32_t value);
 
+/// `CBenchSupport_rawTrigger` that first calls `codePages` functions (at most 16), each alone on its
+/// own 4 KiB code page, and reads and writes `dataPages` data pages (at most 16): what the emulated
+/// processor charges for code and data a call reaches before its write, beside the plain trigger.
+int64_t CBenchSupport_rawTriggerAfterColdPages(int fd, uint16_t code, int32_t value, int codePages, int dataPages);
+
 /// How many times the calling thread has been switched out so far, voluntarily or not
 /// (`getrusage(RUSAGE_THREAD)`: `ru_nvcsw + ru_nivcsw`); -1 when it cannot be read.
 int64_t CBenchSupport_threadContextSwitches(void);
