@@ -31,4 +31,16 @@ struct RealtimeState {
     var leadingChannel = -1
     /// The level written ahead on `leadingChannel`.
     var leadingLevel: ActuatorCommand = .stop
+    /// The armed start (``Scheduler/startNow(_:tag:intensity:now:)``): the player slot whose start
+    /// `startNow` last applied (−1: none), its generation and intensity factor. Re-checked by every
+    /// processing owner before it lets processing go (`refreshArm`).
+    var armedSlot = -1
+    var armedGeneration: UInt32 = 0
+    var armedIntensity: Float = 0
+    /// Whether the armed start would be written ahead now, as found when processing was last let
+    /// go: its channel, its program and the level its start writes first.
+    var armReady = false
+    var armedChannel = 0
+    var armedProgram = 0
+    var armedLevel: ActuatorCommand = .stop
 }

@@ -1,4 +1,5 @@
 import CHapticsSystem
+import HapticsRendering
 import HapticsPatterns
 import HapticsSystem
 
@@ -71,6 +72,7 @@ extension Scheduler {
 
     /// Ends the calling thread's processing.
     func endProcessing() {
+        refreshArm()
         completedPassCount.add(1, ordering: .releasing)
         processing.store(false, ordering: .sequentiallyConsistent)
     }
@@ -150,6 +152,7 @@ extension Scheduler {
         nextDeadline.store(next, ordering: .sequentiallyConsistent)
         realtime.pointee.onCallerThread = false
         if next < group.deadlineBefore { bringRealtimeDeadlineForward(to: next) }
+        refreshArm()
         processing.store(false, ordering: .sequentiallyConsistent)
         immediatePassCount.add(1, ordering: .relaxed)
         if awaitsHandOver.load(ordering: .sequentiallyConsistent) { wakeRealtimeThread() }
@@ -194,13 +197,89 @@ extension Scheduler {
     ///
     /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `intensity` is NaN or
     ///   infinite; nothing is submitted.
+    ///
+    /// The start it applies becomes the armed start: until another `startNow` applies another one,
+    /// whoever owns processing checks, before letting it go, whether that start would be written
+    /// ahead now, and at what level. The next `startNow` of the same player, at the same intensity,
+    /// then only confirms what can change without processing (the realtime thread open, tracing
+    /// off, the queue empty, nothing due, the player still bound) and writes
+    /// (``SchedulerStatistics/armedStarts``); anything else takes the path above.
     @discardableResult
     public func startNow(_ player: PlayerID, tag: Int64, intensity: Double, now: MonotonicInstant) throws(SchedulerError) -> Bool {
         guard intensity.isFinite else { throw .invalidParameterValue(.hapticIntensityControl, intensity) }
+        let time = SchedulerLimits.clampedNanoseconds(now)
+        if time == now.nanoseconds && startArmed(player, tag: tag, intensity: intensity, now: time) { return true }
         var group = beginImmediateGroup(now: now)
-        let accepted = start(player, at: SchedulerLimits.clampedNanoseconds(now), tag: tag, finiteIntensity: intensity, in: &group)
+        let accepted = start(player, at: time, tag: tag, finiteIntensity: intensity, in: &group)
+        if group.owner {
+            // Checked, and made ready or not, when processing is let go (`refreshArm`).
+            realtime.pointee.armedSlot = Int(truncatingIfNeeded: player.index)
+            realtime.pointee.armedGeneration = player.generation
+            realtime.pointee.armedIntensity = Float(max(0, intensity))
+        }
         endImmediateGroup(group)
         return accepted
+    }
+
+    /// Plays the start of `player` due `now` from the armed start, when it is the armed start, the
+    /// arm is ready and nothing that changes without processing got in the way: takes processing,
+    /// writes the armed level, then applies the start as a direct group's would and ends the group.
+    /// Returns `false`, having changed nothing, otherwise.
+    @inline(__always)
+    private func startArmed(_ player: PlayerID, tag: Int64, intensity: Double, now: Int64) -> Bool {
+        let slot = Int(truncatingIfNeeded: player.index)
+        guard beginProcessing() else { return false }
+        let before = nextDeadline.load(ordering: .relaxed)
+        guard realtime.pointee.armReady, realtime.pointee.armedSlot == slot,
+              realtime.pointee.armedGeneration == player.generation,
+              realtime.pointee.armedIntensity == Float(max(0, intensity)),
+              before > now, !queue.hasPublishedElement, !tracing.load(ordering: .relaxed),
+              !immediateClosed.load(ordering: .sequentiallyConsistent)
+        else {
+            letProcessingGoUnchanged()
+            return false
+        }
+        // The program is announced as read before the binding is checked once more, as
+        // `writeLeadingLevel` does: the player still bound keeps its program loaded.
+        programInUse[slot].store(realtime.pointee.armedProgram, ordering: .sequentiallyConsistent)
+        guard UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == player.generation else {
+            programInUse[slot].store(-1, ordering: .releasing)
+            letProcessingGoUnchanged()
+            return false
+        }
+        realtime.pointee.onCallerThread = true
+        realtime.pointee.players[slot].intensityScale = Float(max(0, intensity))
+        let start = SchedulerCommand(
+            kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
+            time: now, argument: tag, value: 0)
+        performLeadingLevel(realtime.pointee.armedLevel, on: realtime.pointee.armedChannel, deadline: now, now: now)
+        armedStartCount.add(1, ordering: .relaxed)
+        var group = ImmediateGroup(owner: true, direct: true, now: now, deadlineBefore: before)
+        applyDirectStart(start, leading: true, in: &group)
+        endImmediateGroup(group)
+        return true
+    }
+
+    /// Lets processing go after taking it for nothing (an armed start that did not apply): no pass
+    /// ran, nothing changed, the arm holds.
+    private func letProcessingGoUnchanged() {
+        processing.store(false, ordering: .sequentiallyConsistent)
+        if awaitsHandOver.load(ordering: .sequentiallyConsistent) { wakeRealtimeThread() }
+    }
+
+    /// Checks the armed start against the state this processing leaves (processing side, before
+    /// processing is let go): ready when `writeLeadingLevel` would write its level ahead now, with
+    /// that level at the armed intensity. Leaves its program unannounced: the player is not playing.
+    func refreshArm() {
+        let slot = realtime.pointee.armedSlot
+        guard slot >= 0 else { return }
+        realtime.pointee.armReady = false
+        guard let (channel, command) = leadingCommand(slot: slot, generation: realtime.pointee.armedGeneration) else { return }
+        programInUse[slot].store(-1, ordering: .releasing)
+        realtime.pointee.armedLevel = render(slot, command, intensityScale: realtime.pointee.armedIntensity)
+        realtime.pointee.armedChannel = channel
+        realtime.pointee.armedProgram = realtime.pointee.players[slot].program
+        realtime.pointee.armReady = true
     }
 
     /// ``start(_:at:tag:intensity:in:)`` with the intensity checked and the time clamped.
@@ -227,12 +306,20 @@ extension Scheduler {
         // playing: its factor changes, nothing else does (its publication would not change).
         realtime.pointee.players[slot].intensityScale = Float(max(0, intensity))
         // The start goes direct, untraced (the guard's checks are `submit`'s): its level is the
-        // first thing written. The parameter is counted after it.
-        applyDirectly(start, leading: time == group.now && writeLeadingLevel(start, now: group.now), in: &group)
+        // first thing written.
+        let leading = time == group.now && writeLeadingLevel(start, now: group.now)
+        applyDirectStart(start, leading: leading, in: &group)
+        return true
+    }
+
+    /// The direct start `start`, its player's intensity factor set, after its level was written
+    /// ahead (`leading`) or not: the start applied, the parameter counted after it.
+    @inline(__always)
+    private func applyDirectStart(_ start: SchedulerCommand, leading: Bool, in group: inout ImmediateGroup) {
+        applyDirectly(start, leading: leading, in: &group)
         appliedCount.add(1, ordering: .relaxed)
         submittedCount.add(1, ordering: .relaxed)
         directSubmissionCount.add(1, ordering: .relaxed)
-        return true
     }
 
     /// Sets `channel`'s direct level from `instant` until `end` as part of `group` (see
@@ -322,16 +409,28 @@ extension Scheduler {
     @inline(__always)
     func writeLeadingLevel(_ command: SchedulerCommand, now: Int64) -> Bool {
         let slot = Int(command.player)
-        guard slot >= 0 && slot < configuration.maximumPlayers else { return false }
+        guard let (channel, timed) = leadingCommand(slot: slot, generation: command.generation) else { return false }
+        // Due now: never stale. Alone on its channel: the mix, and the combination with the (silent)
+        // direct level, are this level.
+        performLeadingLevel(render(slot, timed), on: channel, deadline: command.time, now: now)
+        return true
+    }
+
+    /// The checks of a leading write: the channel of the player in `slot` and its program's
+    /// command in effect at offset 0, when a start of that player (of `generation`) due now would
+    /// emit that command's level as its channel's first output; `nil` otherwise. When it returns
+    /// them, the program is announced as read (`programInUse`).
+    @inline(__always)
+    func leadingCommand(slot: Int, generation: UInt32) -> (channel: Int, command: TimedCommand)? {
+        guard slot >= 0 && slot < configuration.maximumPlayers else { return nil }
         let players = realtime.pointee.players
-        let generation = command.generation
         guard generation & 1 == 1, players[slot].generation == generation, !players[slot].active,
-              !players[slot].paused, players[slot].idlePosition == 0 else { return false }
+              !players[slot].paused, players[slot].idlePosition == 0 else { return nil }
         let channel = players[slot].channel
         let state = realtime.pointee.channelStates[channel]
-        guard state.silent, state.direct.isSilent, state.playerLevel.isSilent else { return false }
+        guard state.silent, state.direct.isSilent, state.playerLevel.isSilent else { return nil }
         for position in 0..<realtime.pointee.activeCount where players[realtime.pointee.activePlayers[position]].channel == channel {
-            return false
+            return nil
         }
         // The program is read only after announcing it, as `startPlayer` does: either the control
         // side sees the announcement and keeps the program, or this side sees the release.
@@ -339,23 +438,28 @@ extension Scheduler {
         programInUse[slot].store(program, ordering: .sequentiallyConsistent)
         guard UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == generation else {
             programInUse[slot].store(-1, ordering: .releasing)
-            return false
+            return nil
         }
         let storage = programs[program]
-        guard storage.count > 0, storage.duration > 0 else { return false }
         // The level in effect at offset 0, as `place` finds it.
-        let cursor = storage.cursor(after: 0)
-        guard cursor > 0, !storage.commands![cursor - 1].command.isSilent else { return false }
-        // Due now: never stale. Alone on its channel: the mix, and the combination with the (silent)
-        // direct level, are this level.
-        let level = render(slot, storage.commands![cursor - 1])
+        guard storage.count > 0, storage.duration > 0, case let cursor = storage.cursor(after: 0), cursor > 0,
+              !storage.commands![cursor - 1].command.isSilent else {
+            programInUse[slot].store(-1, ordering: .releasing)
+            return nil
+        }
+        return (channel, storage.commands![cursor - 1])
+    }
+
+    /// Writes `level`, the first level of a direct start, to `channel`'s output ahead of the
+    /// start's bookkeeping, and remembers it for `settleLeadingLevel`.
+    @inline(__always)
+    private func performLeadingLevel(_ level: ActuatorCommand, on channel: Int, deadline: Int64, now: Int64) {
         channels[channel].output.perform(
             level, channel: ChannelID(rawValue: channel),
-            deadline: MonotonicInstant(nanoseconds: command.time), now: MonotonicInstant(nanoseconds: now))
+            deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
         realtime.pointee.leadingChannel = channel
         realtime.pointee.leadingLevel = level
         leadingWriteCount.add(1, ordering: .relaxed)
-        return true
     }
 
     /// After the bookkeeping of a start whose level was written ahead, when it did not emit that

@@ -507,10 +507,16 @@ extension Scheduler {
     /// The player's command after its dynamic parameters.
     @inline(__always)
     func render(_ slot: Int, _ command: TimedCommand) -> ActuatorCommand {
+        render(slot, command, intensityScale: realtime.pointee.players[slot].intensityScale)
+    }
+
+    /// `command` as the player in `slot` plays it at the intensity factor `intensityScale`.
+    @inline(__always)
+    func render(_ slot: Int, _ command: TimedCommand, intensityScale: Float) -> ActuatorCommand {
         let player = realtime.pointee.players[slot]
         // The profile's own first check, made before reading the profile (which copies it).
-        if command.command.isSilent || (player.intensityScale == 1 && player.sharpnessShift == 0) { return command.command }
-        return channels[player.channel].profile.command(command, intensityScale: player.intensityScale,
+        if command.command.isSilent || (intensityScale == 1 && player.sharpnessShift == 0) { return command.command }
+        return channels[player.channel].profile.command(command, intensityScale: intensityScale,
                                                         sharpnessShift: player.sharpnessShift)
     }
 

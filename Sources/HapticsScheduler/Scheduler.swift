@@ -101,6 +101,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let immediateFallbackCount = Atomic<Int>(0)
     let directSubmissionCount = Atomic<Int>(0)
     let leadingWriteCount = Atomic<Int>(0)
+    let armedStartCount = Atomic<Int>(0)
 
     /// The clock deadlines are measured on. Declared last: in code not specialized for a clock
     /// (the engine's calls come through `any SchedulerControl`), a stored property after it would
@@ -207,6 +208,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             immediateFallbacks: immediateFallbackCount.load(ordering: .relaxed),
             directSubmissions: directSubmissionCount.load(ordering: .relaxed),
             leadingWrites: leadingWriteCount.load(ordering: .relaxed),
+            armedStarts: armedStartCount.load(ordering: .relaxed),
             realtimeThread: grant)
     }
 

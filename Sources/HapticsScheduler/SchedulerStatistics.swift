@@ -51,6 +51,10 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// then the first thing the scheduler does after its checks): counted in `directSubmissions`
     /// and `emitted` too, as any direct start's level.
     public var leadingWrites: Int = 0
+    /// Starts of ``Scheduler/startNow(_:tag:intensity:now:)`` written from the armed start, its
+    /// checks made when processing was last let go (docs/scheduler.md, "The armed start"):
+    /// counted in `leadingWrites` too.
+    public var armedStarts: Int = 0
     /// What the system granted the realtime thread (its timer slack, and `SCHED_FIFO` or why not),
     /// `nil` before it first started.
     public var realtimeThread: RealtimeThread.Grant?
