@@ -162,8 +162,22 @@ struct WireWatch {
     /// whose impact stops itself 30 ms later, always triggers from cold — which measured the idle,
     /// not the call.
     static let settleMicroseconds: UInt32 = 20_000
+    /// How much longer than `settleMicroseconds` a trigger may wait: a pseudo-random part up to one
+    /// engine housekeeping period (50 ms). With a fixed idle a peer whose trigger and stop take a
+    /// fixed time calls at a fixed phase of every periodic wake-up in the guest — the engine's own
+    /// housekeeping timer, the kernel's tick — and either always meets one inside its call or never
+    /// does, so that one run measured the collision and the next did not.
+    static let settleJitterMicroseconds: UInt64 = 50_000
+    /// The state of the settle's pseudo-random sequence (the same sequence in every run).
+    var jitterState: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    static func settle() { usleep(settleMicroseconds) }
+    mutating func settle() {
+        // xorshift64: uniform enough over one period, and the same in every run.
+        jitterState ^= jitterState << 13
+        jitterState ^= jitterState >> 7
+        jitterState ^= jitterState << 17
+        usleep(Self.settleMicroseconds + UInt32(jitterState % Self.settleJitterMicroseconds))
+    }
 
     /// The instant the first motor report after `seen` that matches `moving` arrived.
     mutating func next(moving: Bool, after peer: String) -> Int64 {
@@ -181,7 +195,7 @@ struct WireWatch {
     /// Runs `peer`'s trigger and stop after the settle time, and returns the instants of its call,
     /// of its return, and of the report that moved a motor.
     mutating func instants(_ peer: PeerTrigger) -> (start: Int64, returned: Int64, arrival: Int64) {
-        Self.settle()
+        settle()
         let start = peer.trigger()
         let returned = SystemMonotonicClock().now().nanoseconds
         let arrival = next(moving: true, after: peer.name)
