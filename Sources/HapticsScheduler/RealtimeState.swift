@@ -38,9 +38,7 @@ struct RealtimeState {
     var armedGeneration: UInt32 = 0
     var armedIntensity: Float = 0
     /// Whether the armed start would be written ahead now, as found when processing was last let
-    /// go: its channel, its program and the level its start writes first.
+    /// go, and the level it writes first (on its player's channel).
     var armReady = false
-    var armedChannel = 0
-    var armedProgram = 0
     var armedLevel: ActuatorCommand = .stop
 }

@@ -165,9 +165,14 @@ extension Scheduler {
     /// when it had to be queued and the queue is full.
     @discardableResult
     public func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64, in group: inout ImmediateGroup) -> Bool {
-        submit(SchedulerCommand(
-            kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: SchedulerLimits.clampedNanoseconds(instant), argument: tag, value: 0), in: &group)
+        submit(Self.startCommand(player, time: SchedulerLimits.clampedNanoseconds(instant), tag: tag), in: &group)
+    }
+
+    /// The start of `player` at `time` (nanoseconds, clamped) with `tag`.
+    @inline(__always)
+    static func startCommand(_ player: PlayerID, time: Int64, tag: Int64) -> SchedulerCommand {
+        SchedulerCommand(kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
+                         time: time, argument: tag, value: 0)
     }
 
     /// Sets the intensity factor of `player` to `intensity` and starts it, both at `instant`, as
@@ -215,7 +220,7 @@ extension Scheduler {
             // Checked, and made ready or not, when processing is let go (`refreshArm`).
             realtime.pointee.armedSlot = Int(truncatingIfNeeded: player.index)
             realtime.pointee.armedGeneration = player.generation
-            realtime.pointee.armedIntensity = Float(max(0, intensity))
+            realtime.pointee.armedIntensity = Self.intensityFactor(intensity)
         }
         endImmediateGroup(group)
         return accepted
@@ -228,34 +233,28 @@ extension Scheduler {
     @inline(__always)
     private func startArmed(_ player: PlayerID, tag: Int64, intensity: Double, now: Int64) -> Bool {
         let slot = Int(truncatingIfNeeded: player.index)
+        let factor = Self.intensityFactor(intensity)
         guard beginProcessing() else { return false }
         let before = nextDeadline.load(ordering: .relaxed)
+        // Nothing changed the armed player since the arm was checked: its channel and program are
+        // the ones checked.
+        let players = realtime.pointee.players
         guard realtime.pointee.armReady, realtime.pointee.armedSlot == slot,
-              realtime.pointee.armedGeneration == player.generation,
-              realtime.pointee.armedIntensity == Float(max(0, intensity)),
+              realtime.pointee.armedGeneration == player.generation, realtime.pointee.armedIntensity == factor,
               before > now, !queue.hasPublishedElement, !tracing.load(ordering: .relaxed),
-              !immediateClosed.load(ordering: .sequentiallyConsistent)
+              !immediateClosed.load(ordering: .sequentiallyConsistent),
+              // As `writeLeadingLevel` does: the player still bound keeps its program loaded.
+              announceProgram(players[slot].program, slot: slot, generation: player.generation)
         else {
             letProcessingGoUnchanged()
             return false
         }
-        // The program is announced as read before the binding is checked once more, as
-        // `writeLeadingLevel` does: the player still bound keeps its program loaded.
-        programInUse[slot].store(realtime.pointee.armedProgram, ordering: .sequentiallyConsistent)
-        guard UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == player.generation else {
-            programInUse[slot].store(-1, ordering: .releasing)
-            letProcessingGoUnchanged()
-            return false
-        }
         realtime.pointee.onCallerThread = true
-        realtime.pointee.players[slot].intensityScale = Float(max(0, intensity))
-        let start = SchedulerCommand(
-            kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: now, argument: tag, value: 0)
-        performLeadingLevel(realtime.pointee.armedLevel, on: realtime.pointee.armedChannel, deadline: now, now: now)
+        players[slot].intensityScale = factor
+        performLeadingLevel(realtime.pointee.armedLevel, on: players[slot].channel, deadline: now, now: now)
         armedStartCount.add(1, ordering: .relaxed)
         var group = ImmediateGroup(owner: true, direct: true, now: now, deadlineBefore: before)
-        applyDirectStart(start, leading: true, in: &group)
+        applyDirectStart(Self.startCommand(player, time: now, tag: tag), leading: true, in: &group)
         endImmediateGroup(group)
         return true
     }
@@ -274,11 +273,9 @@ extension Scheduler {
         let slot = realtime.pointee.armedSlot
         guard slot >= 0 else { return }
         realtime.pointee.armReady = false
-        guard let (channel, command) = leadingCommand(slot: slot, generation: realtime.pointee.armedGeneration) else { return }
+        guard let (_, command) = leadingCommand(slot: slot, generation: realtime.pointee.armedGeneration) else { return }
         programInUse[slot].store(-1, ordering: .releasing)
         realtime.pointee.armedLevel = render(slot, command, intensityScale: realtime.pointee.armedIntensity)
-        realtime.pointee.armedChannel = channel
-        realtime.pointee.armedProgram = realtime.pointee.players[slot].program
         realtime.pointee.armReady = true
     }
 
@@ -287,9 +284,7 @@ extension Scheduler {
     private func start(_ player: PlayerID, at time: Int64, tag: Int64, finiteIntensity intensity: Double,
                        in group: inout ImmediateGroup) -> Bool {
         let slot = Int(truncatingIfNeeded: player.index)
-        let start = SchedulerCommand(
-            kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: time, argument: tag, value: 0)
+        let start = Self.startCommand(player, time: time, tag: tag)
         guard group.direct, time <= group.now, time >= group.appliedUntil, !tracing.load(ordering: .relaxed),
               slot >= 0 && slot < configuration.maximumPlayers,
               realtime.pointee.players[slot].generation == player.generation,
@@ -304,7 +299,7 @@ extension Scheduler {
         }
         // What applying the parameter would do to a player of this generation that is not
         // playing: its factor changes, nothing else does (its publication would not change).
-        realtime.pointee.players[slot].intensityScale = Float(max(0, intensity))
+        realtime.pointee.players[slot].intensityScale = Self.intensityFactor(intensity)
         // The start goes direct, untraced (the guard's checks are `submit`'s): its level is the
         // first thing written.
         let leading = time == group.now && writeLeadingLevel(start, now: group.now)
@@ -435,11 +430,7 @@ extension Scheduler {
         // The program is read only after announcing it, as `startPlayer` does: either the control
         // side sees the announcement and keeps the program, or this side sees the release.
         let program = players[slot].program
-        programInUse[slot].store(program, ordering: .sequentiallyConsistent)
-        guard UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == generation else {
-            programInUse[slot].store(-1, ordering: .releasing)
-            return nil
-        }
+        guard announceProgram(program, slot: slot, generation: generation) else { return nil }
         let storage = programs[program]
         // The level in effect at offset 0, as `place` finds it.
         guard storage.count > 0, storage.duration > 0, case let cursor = storage.cursor(after: 0), cursor > 0,

@@ -149,7 +149,7 @@ extension Scheduler {
         let seconds = Double(time - curves.origins[curve.slot]) / 1e9
         let value = curves.value(curve.slot, atSeconds: seconds, cursor: &curve.cursor) * curve.scale
         if intensity {
-            players[slot].intensityScale = Float(max(0, value))
+            players[slot].intensityScale = Self.intensityFactor(value)
         } else {
             players[slot].sharpnessShift = Float(value)
         }

@@ -204,7 +204,7 @@ extension Scheduler {
         case .setLoop:
             players[slot].loops = command.argument != 0
         case .setIntensity:
-            players[slot].intensityScale = Float(max(0, command.value))
+            players[slot].intensityScale = Self.intensityFactor(command.value)
             remapLevel(slot, at: time, now: now)
         case .setSharpness:
             players[slot].sharpnessShift = Float(command.value)
@@ -259,6 +259,25 @@ extension Scheduler {
 
     /// Starts (or restarts) a player; a nonzero `tag` reports how this start ends. A restart ends
     /// the start before it as stopped.
+    /// The intensity factor a player plays at for an intensity parameter `value` (finite): below 0
+    /// counts as 0.
+    @inline(__always)
+    static func intensityFactor(_ value: Double) -> Float { Float(max(0, value)) }
+
+    /// Announces that processing reads `program` for the player in `slot`, then checks that the
+    /// player is still bound with `generation`: either the control side sees the announcement and
+    /// keeps the program, or this side sees the release, withdraws the announcement and returns
+    /// `false`.
+    @inline(__always)
+    func announceProgram(_ program: Int, slot: Int, generation: UInt32) -> Bool {
+        programInUse[slot].store(program, ordering: .sequentiallyConsistent)
+        guard UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == generation else {
+            programInUse[slot].store(-1, ordering: .releasing)
+            return false
+        }
+        return true
+    }
+
     @inline(__always)
     func startPlayer(_ slot: Int, at time: Int64, now: Int64, tag: Int64) {
         let players = realtime.pointee.players
@@ -269,15 +288,7 @@ extension Scheduler {
             return
         }
         players[slot].startTag = tag
-        let program = players[slot].program
-        // Announce the read before checking the binding once more: either the control side sees
-        // the announcement and keeps the program, or this side sees the release and backs off.
-        programInUse[slot].store(program, ordering: .sequentiallyConsistent)
-        let binding = playerBindings[slot].load(ordering: .sequentiallyConsistent)
-        guard UInt32(truncatingIfNeeded: binding >> 32) == players[slot].generation else {
-            programInUse[slot].store(-1, ordering: .releasing)
-            return
-        }
+        guard announceProgram(players[slot].program, slot: slot, generation: players[slot].generation) else { return }
         let channel = players[slot].channel
         if !isMixing(channel) {
             var position = realtime.pointee.activeCount

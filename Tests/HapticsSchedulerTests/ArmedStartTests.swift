@@ -60,6 +60,17 @@ private func playedToItsEnd(_ rig: SchedulerRig, _ play: (PlayerID, Double, Int6
     return player
 }
 
+/// After a change that a pass takes (`process()`), `after` later: `player` played again (tag 2) at
+/// `intensity`, then run for `running`.
+private func processedThenPlayedAgain(_ rig: SchedulerRig, _ play: (PlayerID, Double, Int64) throws -> Void,
+                                      _ player: PlayerID, intensity: Double = 1, after: Duration = .milliseconds(1),
+                                      running: Int64 = 20 * ms) throws {
+    rig.scheduler.process()
+    rig.clock.advance(by: after)
+    try play(player, intensity, 2)
+    rig.runOnDeadlines(until: rig.now + running)
+}
+
 @Suite("An armed start plays exactly what a group of one start plays, and only when nothing changed")
 struct ArmedStartTests {
     @Test("a player started again after its end, at the same intensity, is the armed start: same levels, instants, endings, counters")
@@ -113,10 +124,7 @@ struct ArmedStartTests {
             let other = try rig.player(rumbleProgram([(0, 7, 8)], duration: 30 * ms))
             let player = try playedToItsEnd(rig, play)
             rig.scheduler.start(other, at: rig.clock.now())
-            rig.scheduler.process()
-            rig.clock.advance(by: .milliseconds(1))
-            try play(player, 1, 2)
-            rig.runOnDeadlines(until: rig.now + 40 * ms)
+            try processedThenPlayedAgain(rig, play, player, running: 40 * ms)
             // Everything ended: armed again.
             try play(player, 1, 3)
             rig.runOnDeadlines(until: rig.now + 20 * ms)
@@ -126,10 +134,7 @@ struct ArmedStartTests {
             let player = try playedToItsEnd(rig, play)
             #expect(try rig.scheduler.setMotorLevels(low: 0.25, high: 0.5, on: rig.channel, at: rig.clock.now(),
                                                      until: rig.at(rig.now + 5 * ms)))
-            rig.scheduler.process()
-            rig.clock.advance(by: .milliseconds(1))
-            try play(player, 1, 2)
-            rig.runOnDeadlines(until: rig.now + 20 * ms)
+            try processedThenPlayedAgain(rig, play, player)
         }, armed: 0)
         // A sharpness changed while the player was stopped: the arm's level is rendered again.
         let sharpened = try bothWays { rig, play in
@@ -137,10 +142,7 @@ struct ArmedStartTests {
             try play(player, 0.8, 1)
             rig.runOnDeadlines(until: rig.now + 15 * ms)
             #expect(try rig.scheduler.setParameter(player, .hapticSharpnessControl, value: 0.4, at: rig.clock.now()))
-            rig.scheduler.process()
-            rig.clock.advance(by: .milliseconds(1))
-            try play(player, 0.8, 2)
-            rig.runOnDeadlines(until: rig.now + 20 * ms)
+            try processedThenPlayedAgain(rig, play, player, intensity: 0.8)
         }
         expectSamePlay(sharpened, armed: 1)
         let levels = sharpened.startNow.emissions.map(\.command).filter { !$0.isSilent }
@@ -170,10 +172,7 @@ struct ArmedStartTests {
             let other = try rig.player(rumbleProgram([(0, 7, 8)], duration: 5 * ms))
             let player = try playedToItsEnd(rig, play)
             rig.scheduler.start(other, at: rig.at(rig.now + 2 * ms))
-            rig.scheduler.process()
-            rig.clock.advance(by: .milliseconds(3))
-            try play(player, 1, 2)
-            rig.runOnDeadlines(until: rig.now + 30 * ms)
+            try processedThenPlayedAgain(rig, play, player, after: .milliseconds(3), running: 30 * ms)
         }, armed: 0)
         // The armed player released and its slot bound again: the old name is refused as a group
         // refuses it, and the new player is not the armed one until it has played once.

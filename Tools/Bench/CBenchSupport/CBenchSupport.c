@@ -236,12 +236,16 @@ int CBenchSupport_runWriteLoop(int64_t firstDeadline, int64_t period, int32_t co
 
 // MARK: Trigger baseline
 
+// Writes `event` to `fd`: `start` when the whole event was written, -errno otherwise.
+static inline int64_t write_trigger(int fd, const struct input_event *event, int64_t start) {
+    ssize_t written = write(fd, event, sizeof *event);
+    if (written == (ssize_t)sizeof *event) return start;
+    return written < 0 ? -(int64_t)errno : -(int64_t)EIO;
+}
+
 int64_t CBenchSupport_rawTrigger(int fd, uint16_t code, int32_t value) {
     struct input_event event = { .type = EV_FF, .code = code, .value = value };
-    int64_t start = monotonic_now();
-    ssize_t written = write(fd, &event, sizeof event);
-    if (written == (ssize_t)sizeof event) return start;
-    return written < 0 ? -(int64_t)errno : -(int64_t)EIO;
+    return write_trigger(fd, &event, monotonic_now());
 }
 
 // Calibration of the emulated processor: what cold code and data cost before a write. Sixteen
@@ -273,9 +277,7 @@ int64_t CBenchSupport_rawTriggerAfterColdPages(int fd, uint16_t code, int32_t va
         cold_data_pages[page][64] = (char)sum;
     }
     cold_page_sink = sum;
-    ssize_t written = write(fd, &event, sizeof event);
-    if (written == (ssize_t)sizeof event) return start;
-    return written < 0 ? -(int64_t)errno : -(int64_t)EIO;
+    return write_trigger(fd, &event, start);
 }
 
 int64_t CBenchSupport_threadContextSwitches(void) {

@@ -125,17 +125,20 @@ final class Peers {
             }, stop: { _ = CBenchSupport_sdlHapticStop() }),
             // Calibration of the emulated processor, beside the floor: its write after 16 calls to
             // functions each on its own code page, and after 16 data pages.
-            PeerTrigger(name: "raw C write() after 16 cold code pages", key: "cold_code", trigger: {
-                let start = CBenchSupport_rawTriggerAfterColdPages(raw, effect, 1, 16, 0)
-                guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
-                return start
-            }, stop: { _ = CBenchSupport_rawTrigger(raw, effect, 0) }),
-            PeerTrigger(name: "raw C write() after 16 cold data pages", key: "cold_data", trigger: {
-                let start = CBenchSupport_rawTriggerAfterColdPages(raw, effect, 1, 0, 16)
-                guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
-                return start
-            }, stop: { _ = CBenchSupport_rawTrigger(raw, effect, 0) }),
+            afterColdPages(code: 16, data: 0, key: "cold_code"),
+            afterColdPages(code: 0, data: 16, key: "cold_data"),
         ]
+    }
+
+    /// The raw C trigger after `code` cold code pages and `data` cold data pages (a calibration row).
+    private func afterColdPages(code: Int32, data: Int32, key: String) -> PeerTrigger {
+        let raw = self.raw.rawValue
+        let effect = UInt16(bitPattern: rawEffectID)
+        return PeerTrigger(name: "raw C write() after \(code) cold code pages, \(data) cold data pages", key: key, trigger: {
+            let start = CBenchSupport_rawTriggerAfterColdPages(raw, effect, 1, code, data)
+            guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
+            return start
+        }, stop: { _ = CBenchSupport_rawTrigger(raw, effect, 0) })
     }
 
     func close() {
