@@ -8,6 +8,11 @@ struct RealtimeState {
     /// waveform, which the earliest-started player chooses).
     var activePlayers: UnsafeMutablePointer<Int>
     var activeCount = 0
+    /// The active players a pass's scan found due at its earliest instant, in the order of
+    /// `activePlayers` (as many as there are active players at most).
+    var dueAlike: UnsafeMutablePointer<Int>
+    /// Tests only: performs one of them per scan, the order `dueAlike` must reproduce.
+    var scansBeforeEveryEvent = false
     /// Submitted commands waiting for their time, sorted by time descending (the next one is last);
     /// equal times keep submission order.
     var pending: UnsafeMutablePointer<SchedulerCommand>

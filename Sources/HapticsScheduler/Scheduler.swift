@@ -141,13 +141,15 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         channelStates.initialize(repeating: ChannelState(), count: configuration.maximumChannels)
         let activePlayers = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
         activePlayers.initialize(repeating: -1, count: playerCount)
+        let dueAlike = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
+        dueAlike.initialize(repeating: -1, count: playerCount)
         let curvePlayers = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
         curvePlayers.initialize(repeating: -1, count: playerCount)
         let pending = UnsafeMutablePointer<SchedulerCommand>.allocate(capacity: queue.capacity)
         pending.initialize(repeating: .empty, count: queue.capacity)
         realtime = .allocate(capacity: 1)
         realtime.initialize(to: RealtimeState(
-            players: players, channelStates: channelStates, activePlayers: activePlayers,
+            players: players, channelStates: channelStates, activePlayers: activePlayers, dueAlike: dueAlike,
             pending: pending, pendingCapacity: queue.capacity, curvePlayers: curvePlayers))
 
         wakeWord = .allocate(capacity: 1)
@@ -162,6 +164,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         state.channelStates.deinitialize(count: configuration.maximumChannels)
         state.channelStates.deallocate()
         state.activePlayers.deallocate()
+        state.dueAlike.deallocate()
         state.curvePlayers.deallocate()
         state.pending.deinitialize(count: state.pendingCapacity)
         state.pending.deallocate()

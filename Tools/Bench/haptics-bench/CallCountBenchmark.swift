@@ -43,11 +43,11 @@ final class WritingActuator: Actuator, @unchecked Sendable {
 }
 
 /// `haptics-bench calls-count SCENARIO MODE N`: N counted calls of SCENARIO (`raw-c`, `impact-1`,
-/// `impact-4`, `pass-32`), each counted until the first write (MODE `before`) or until the call
+/// `impact-4`, `pass-32`, `program-32`), each counted until the first write (MODE `before`) or until the call
 /// returns (`total`). Prints how many calls were counted.
 func runCallCount(_ arguments: [String]) {
     guard arguments.count == 3, let count = Int(arguments[2]), ["before", "total"].contains(arguments[1]) else {
-        print("usage: haptics-bench calls-count raw-c|impact-1|impact-4|pass-32 before|total N")
+        print("usage: haptics-bench calls-count raw-c|impact-1|impact-4|pass-32|program-32 before|total N")
         exit(64)
     }
     let untilWrite = arguments[1] == "before"
@@ -72,6 +72,8 @@ func runCallCount(_ arguments: [String]) {
         countImpacts(devices: arguments[0] == "impact-1" ? 1 : 4, calls: count, untilWrite: untilWrite, descriptor: devNull)
     case "pass-32":
         countParameterPasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull)
+    case "program-32":
+        countProgramPasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull)
     default:
         print("haptics-bench: unknown scenario \(arguments[0])")
         exit(64)
@@ -137,6 +139,40 @@ private func countParameterPasses(channels: Int, passes: Int, untilWrite: Bool, 
         CBenchSupport_toggleInstructionCounting()
         let now = scheduler.clock.now()
         for player in players { _ = try? scheduler.setParameter(player, .hapticIntensityControl, value: value, at: now) }
+        scheduler.process()
+        if !untilWrite { CBenchSupport_toggleInstructionCounting() }
+    }
+    let written = actuators.reduce(0) { $0 + $1.writes.load(ordering: .relaxed) }
+    precondition(written == channels * (passes + 1), "expected \(channels * (passes + 1)) writes, got \(written)")
+}
+
+/// A scheduler driven by hand on a stepped clock with `channels` players of one program that changes
+/// level every millisecond, on writing actuators (the scale benchmark's work per millisecond, from
+/// the programs rather than from submissions): each counted pass is one millisecond's `process()`,
+/// where every player's next command is due at the same instant.
+private func countProgramPasses(channels: Int, passes: Int, untilWrite: Bool, descriptor: Int32) {
+    let period: Int64 = 1_000_000
+    let clock = SteppedClock()
+    let scheduler = Scheduler(clock: clock, configuration: SchedulerConfiguration(maximumChannels: channels))
+    var actuators: [WritingActuator] = []
+    do {
+        let program = try scheduler.load(alternatingLevels(passes + 2, period: period))
+        for _ in 0..<channels {
+            let actuator = WritingActuator(descriptor: descriptor, stopsCountingAtWrite: untilWrite)
+            let channel = try scheduler.addChannel(output: actuator, profile: benchRumble, policy: .replace)
+            let player = try scheduler.makePlayer(program: program, channel: channel)
+            scheduler.start(player, at: clock.now())
+            actuators.append(actuator)
+        }
+    } catch {
+        print("haptics-bench: \(error)")
+        exit(1)
+    }
+    scheduler.process()
+    for _ in 0..<passes {
+        clock.advance(by: .nanoseconds(period))
+        actuators[0].arm()
+        CBenchSupport_toggleInstructionCounting()
         scheduler.process()
         if !untilWrite { CBenchSupport_toggleInstructionCounting() }
     }
