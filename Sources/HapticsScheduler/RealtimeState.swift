@@ -11,7 +11,8 @@ struct RealtimeState {
     /// The active players a pass's scan found due at its earliest instant, in the order of
     /// `activePlayers` (as many as there are active players at most).
     var dueAlike: UnsafeMutablePointer<Int>
-    /// Tests only: performs one of them per scan, the order `dueAlike` must reproduce.
+    /// Tests only: performs one of them (and one of `dueCurves`) per scan, the order the lists must
+    /// reproduce.
     var scansBeforeEveryEvent = false
     /// Submitted commands waiting for their time, sorted by time descending (the next one is last);
     /// equal times keep submission order.
@@ -21,6 +22,9 @@ struct RealtimeState {
     /// Player slots with a runtime curve bound (any order).
     var curvePlayers: UnsafeMutablePointer<Int>
     var curvePlayerCount = 0
+    /// The curve players a pass's scan found due at its earliest curve tick, in the order of
+    /// `curvePlayers`.
+    var dueCurves: UnsafeMutablePointer<Int>
     /// The trace number of the submission being applied, for the outputs it causes up to its first
     /// sounding one; 0 otherwise.
     var traceSequence: UInt32 = 0

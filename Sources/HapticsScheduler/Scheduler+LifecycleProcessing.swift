@@ -103,25 +103,50 @@ extension Scheduler {
         tickCurve(slot, intensity: intensity, at: command.time, now: now)
     }
 
-    /// The earliest control tick of any bound curve, and its player (`Int64.max`, −1 when none).
-    func nextCurveTick() -> (time: Int64, slot: Int) {
+    /// The earliest control tick of any bound curve (`Int64.max` when none), and how many players
+    /// have a curve due then, listed in `dueCurves` in the order of `curvePlayers`.
+    func nextCurveTick() -> (time: Int64, count: Int) {
         let state = realtime.pointee
         var time = Int64.max
-        var player = -1
+        var count = 0
         for position in 0..<state.curvePlayerCount {
             let slot = state.curvePlayers[position]
             let intensity = state.players[slot].intensityCurve
             let sharpness = state.players[slot].sharpnessCurve
-            if intensity.isBound && intensity.next < time {
-                time = intensity.next
-                player = slot
+            var next = Int64.max
+            if intensity.isBound { next = intensity.next }
+            if sharpness.isBound && sharpness.next < next { next = sharpness.next }
+            if next < time {
+                time = next
+                count = 0
             }
-            if sharpness.isBound && sharpness.next < time {
-                time = sharpness.next
-                player = slot
+            if next == time && next != .max {
+                state.dueCurves[count] = slot
+                count += 1
             }
         }
-        return (time, player)
+        return (time, count)
+    }
+
+    /// Performs the curve ticks of the `count` players the scan found due at `time` (`dueCurves`),
+    /// in the order successive scans would pick them, without scanning between them.
+    ///
+    /// A player's ticks move only its own curves, each to a later tick (or give it back), and
+    /// re-map its level: its channel's renewal is armed after `now`, and no player's next event
+    /// moves. So a scan after it would pick the next player of the list due at `time`, until a
+    /// curve given back changes the list's order: then the scan decides. (`DuePlayersTests`
+    /// compares this with a scan before every event.)
+    func tickDueCurves(_ count: Int, at time: Int64, now: Int64) {
+        let state = realtime.pointee
+        if state.scansBeforeEveryEvent {
+            tickCurves(state.dueCurves[0], at: time, now: now)
+            return
+        }
+        let listed = state.curvePlayerCount
+        for index in 0..<count {
+            guard realtime.pointee.curvePlayerCount == listed else { return }
+            tickCurves(state.dueCurves[index], at: time, now: now)
+        }
     }
 
     /// Performs the player's curve ticks due at `time`. A released player's curves are given back.

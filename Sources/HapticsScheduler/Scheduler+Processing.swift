@@ -70,12 +70,12 @@ extension Scheduler {
             // change due then makes a renewal unnecessary. Curve ticks are parameter changes: after
             // the submissions due, before the program commands.
             let (channelTime, channel) = nextChannelEvent()
-            let (curveTime, curveSlot) = nextCurveTick()
+            let (curveTime, curveCount) = nextCurveTick()
             bound = min(playerTime, channelTime, curveTime)
             if submissionTime <= now && submissionTime <= bound {
                 applyNextSubmission(now: now, bound: &bound)
             } else if curveTime <= now && curveTime <= playerTime && curveTime <= channelTime {
-                tickCurves(curveSlot, at: curveTime, now: now)
+                tickDueCurves(curveCount, at: curveTime, now: now)
                 bound = .min
             } else if playerTime <= now && playerTime <= channelTime {
                 advanceDue(dueCount, at: playerTime, now: now)

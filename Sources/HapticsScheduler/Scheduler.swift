@@ -145,12 +145,14 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         dueAlike.initialize(repeating: -1, count: playerCount)
         let curvePlayers = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
         curvePlayers.initialize(repeating: -1, count: playerCount)
+        let dueCurves = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
+        dueCurves.initialize(repeating: -1, count: playerCount)
         let pending = UnsafeMutablePointer<SchedulerCommand>.allocate(capacity: queue.capacity)
         pending.initialize(repeating: .empty, count: queue.capacity)
         realtime = .allocate(capacity: 1)
         realtime.initialize(to: RealtimeState(
             players: players, channelStates: channelStates, activePlayers: activePlayers, dueAlike: dueAlike,
-            pending: pending, pendingCapacity: queue.capacity, curvePlayers: curvePlayers))
+            pending: pending, pendingCapacity: queue.capacity, curvePlayers: curvePlayers, dueCurves: dueCurves))
 
         wakeWord = .allocate(capacity: 1)
         wakeWord.initialize(to: 0)
@@ -166,6 +168,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         state.activePlayers.deallocate()
         state.dueAlike.deallocate()
         state.curvePlayers.deallocate()
+        state.dueCurves.deallocate()
         state.pending.deinitialize(count: state.pendingCapacity)
         state.pending.deallocate()
         realtime.deinitialize(count: 1)

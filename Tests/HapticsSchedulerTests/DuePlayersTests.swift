@@ -5,7 +5,8 @@ import HapticsRendering
 import HapticsSystem
 import HapticsTestSupport
 
-/// A pass performs the players due at one instant after a single scan (`advanceDue`). These tests
+/// A pass performs the players (and the curve ticks) due at one instant after a single scan
+/// (`advanceDue`, `tickDueCurves`). These tests
 /// play the same seeded script twice — once so, once with a scan before every event, the order the
 /// single scan must reproduce — and compare everything the scheduler did.
 @Suite("Players due at one instant: one scan, the order of a scan per event")
@@ -40,7 +41,7 @@ struct DuePlayersTests {
         case seek(player: Int, milliseconds: Int64)
         case pause(player: Int)
         case resume(player: Int)
-        case curve(player: Int)
+        case curve(player: Int, intensity: Bool, milliseconds: Int64)
         case motors(channel: Int, low: Double, milliseconds: Int64)
         case stopAll
         /// Advances the clock by this many milliseconds (0…4: passes with several instants due,
@@ -78,7 +79,8 @@ struct DuePlayersTests {
             case 10: script.append(.seek(player: player, milliseconds: Int64(random.next(5))))
             case 11: script.append(.pause(player: player))
             case 12: script.append(.resume(player: player))
-            case 13: script.append(.curve(player: player))
+            case 13: script.append(.curve(player: player, intensity: random.next(2) == 0,
+                                          milliseconds: [3, 25, 40][random.next(3)]))
             case 14: script.append(.motors(channel: random.next(policies.count), low: [0, 0.5, 1][random.next(3)],
                                            milliseconds: Int64(1 + random.next(4))))
             case 15 where random.next(8) == 0: script.append(.stopAll)
@@ -120,9 +122,9 @@ struct DuePlayersTests {
             case .seek(let player, let milliseconds): scheduler.seek(players[player], to: .milliseconds(milliseconds), at: at(0))
             case .pause(let player): scheduler.pause(players[player], at: at(0))
             case .resume(let player): scheduler.resume(players[player], at: at(0))
-            case .curve(let player):
-                let ramp = ParameterCurve(id: .hapticIntensityControl, time: 0,
-                                          controlPoints: [.init(time: 0, value: 1), .init(time: 0.003, value: 0.5)])
+            case .curve(let player, let intensity, let milliseconds):
+                let ramp = ParameterCurve(id: intensity ? .hapticIntensityControl : .hapticSharpnessControl, time: 0,
+                                          controlPoints: [.init(time: 0, value: 1), .init(time: Double(milliseconds) / 1_000, value: 0.5)])
                 try scheduler.setCurve(players[player], ramp, startingAt: at(0))
             case .motors(let channel, let low, let milliseconds):
                 try scheduler.setMotorLevels(low: low, high: 0.5, on: channels[channel], at: at(0), until: at(milliseconds))
@@ -187,5 +189,37 @@ struct DuePlayersTests {
             Emission(.stop, channel: 2, deadline: t0 + 2 * ms, now: t0 + 3 * ms),
             Emission(level(0x7000), channel: 3, deadline: t0 + 2 * ms, now: t0 + 3 * ms),
         ])
+    }
+
+    /// Three players' curves tick together; the first one's curve ends there, and giving it back
+    /// moves the last player of the curve list to its place: the next scan picks that one before
+    /// the second, and so must the pass.
+    static func curvesTickingTogether(scanBeforeEveryEvent: Bool) throws -> [Emission] {
+        let clock = ManualClock(start: MonotonicInstant(nanoseconds: 1_000 * ms))
+        let scheduler = Scheduler(clock: clock)
+        scheduler.realtime.pointee.scansBeforeEveryEvent = scanBeforeEveryEvent
+        let output = RecordingActuator()
+        let t0 = clock.now()
+        for length in [0.010, 0.040, 0.040] {
+            let channel = try scheduler.addChannel(output: output, profile: testRumble, policy: .replace)
+            let player = try scheduler.makePlayer(
+                program: scheduler.load(rumbleProgram([(0, 0x8000, 0x8000)], duration: 100 * ms)), channel: channel)
+            scheduler.start(player, at: t0)
+            let ramp = ParameterCurve(id: .hapticIntensityControl, time: 0,
+                                      controlPoints: [.init(time: 0, value: 1), .init(time: length, value: 0.5)])
+            try scheduler.setCurve(player, ramp, startingAt: t0)
+        }
+        scheduler.process()
+        clock.advance(to: t0.advanced(by: 10 * ms))
+        scheduler.process()
+        return output.recorded
+    }
+
+    @Test func aCurveGivenBackReordersTheTicksDueWithIt() throws {
+        let emissions = try Self.curvesTickingTogether(scanBeforeEveryEvent: false)
+        let t10 = 1_000 * ms + 10 * ms
+        // The testRumble profile's control interval (10 ms) is the curves' tick.
+        #expect(emissions.filter { $0.deadline == t10 }.map(\.channel) == [0, 2, 1])
+        #expect(emissions == (try Self.curvesTickingTogether(scanBeforeEveryEvent: true)))
     }
 }

@@ -43,11 +43,11 @@ final class WritingActuator: Actuator, @unchecked Sendable {
 }
 
 /// `haptics-bench calls-count SCENARIO MODE N`: N counted calls of SCENARIO (`raw-c`, `impact-1`,
-/// `impact-4`, `pass-32`, `program-32`), each counted until the first write (MODE `before`) or until the call
+/// `impact-4`, `pass-32`, `program-32`, `curve-32`), each counted until the first write (MODE `before`) or until the call
 /// returns (`total`). Prints how many calls were counted.
 func runCallCount(_ arguments: [String]) {
     guard arguments.count == 3, let count = Int(arguments[2]), ["before", "total"].contains(arguments[1]) else {
-        print("usage: haptics-bench calls-count raw-c|impact-1|impact-4|pass-32|program-32 before|total N")
+        print("usage: haptics-bench calls-count raw-c|impact-1|impact-4|pass-32|program-32|curve-32 before|total N")
         exit(64)
     }
     let untilWrite = arguments[1] == "before"
@@ -74,6 +74,8 @@ func runCallCount(_ arguments: [String]) {
         countParameterPasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull)
     case "program-32":
         countProgramPasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull)
+    case "curve-32":
+        countCurvePasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull)
     default:
         print("haptics-bench: unknown scenario \(arguments[0])")
         exit(64)
@@ -146,22 +148,51 @@ private func countParameterPasses(channels: Int, passes: Int, untilWrite: Bool, 
     precondition(written == channels * (passes + 1), "expected \(channels * (passes + 1)) writes, got \(written)")
 }
 
-/// A scheduler driven by hand on a stepped clock with `channels` players of one program that changes
-/// level every millisecond, on writing actuators (the scale benchmark's work per millisecond, from
-/// the programs rather than from submissions): each counted pass is one millisecond's `process()`,
-/// where every player's next command is due at the same instant.
+/// 32 players of one program that changes level every millisecond, one on each of 32 channels (the
+/// scale benchmark's work per millisecond, from the programs rather than from submissions): every
+/// player's next command is due at each counted pass.
 private func countProgramPasses(channels: Int, passes: Int, untilWrite: Bool, descriptor: Int32) {
-    let period: Int64 = 1_000_000
+    countSteppedPasses(channels: channels, passes: passes, untilWrite: untilWrite, descriptor: descriptor,
+                       program: alternatingLevels(passes + 2, period: 1_000_000)) { _, _, _ in }
+}
+
+/// The same players each holding one level under a runtime intensity curve that ticks every
+/// millisecond (the profile's control interval): every curve ticks at each counted pass and
+/// re-maps its player's level.
+private func countCurvePasses(channels: Int, passes: Int, untilWrite: Bool, descriptor: Int32) {
+    // Alternating between two values, so that every tick changes the level written.
+    let curve = ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: (0...(passes + 2)).map { tick in
+        ParameterCurve.ControlPoint(time: Double(tick) / 1_000, value: tick % 2 == 0 ? 1 : 0.5)
+    })
+    let level = Program(
+        profileName: benchRumble.name,
+        commands: [TimedCommand(offset: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000))],
+        duration: .seconds(1000), leadTime: .zero)
+    countSteppedPasses(channels: channels, passes: passes, untilWrite: untilWrite, descriptor: descriptor,
+                       program: level) { scheduler, player, start in
+        guard try scheduler.setCurve(player, curve, startingAt: start) else { benchFailure("the curve was refused") }
+    }
+}
+
+/// A scheduler driven by hand on a stepped clock, with a player of `program` on each of `channels`
+/// writing actuators, started together and then given `setUp`: each counted pass is one
+/// millisecond's `process()`, which must write every channel once.
+private func countSteppedPasses(
+    channels: Int, passes: Int, untilWrite: Bool, descriptor: Int32, program: Program,
+    setUp: (Scheduler<SteppedClock>, PlayerID, MonotonicInstant) throws -> Void
+) {
     let clock = SteppedClock()
     let scheduler = Scheduler(clock: clock, configuration: SchedulerConfiguration(maximumChannels: channels))
     var actuators: [WritingActuator] = []
     do {
-        let program = try scheduler.load(alternatingLevels(passes + 2, period: period))
+        let loaded = try scheduler.load(program)
+        let start = clock.now()
         for _ in 0..<channels {
             let actuator = WritingActuator(descriptor: descriptor, stopsCountingAtWrite: untilWrite)
             let channel = try scheduler.addChannel(output: actuator, profile: benchRumble, policy: .replace)
-            let player = try scheduler.makePlayer(program: program, channel: channel)
-            scheduler.start(player, at: clock.now())
+            let player = try scheduler.makePlayer(program: loaded, channel: channel)
+            scheduler.start(player, at: start)
+            try setUp(scheduler, player, start)
             actuators.append(actuator)
         }
     } catch {
@@ -169,13 +200,14 @@ private func countProgramPasses(channels: Int, passes: Int, untilWrite: Bool, de
         exit(1)
     }
     scheduler.process()
+    let before = actuators.reduce(0) { $0 + $1.writes.load(ordering: .relaxed) }
     for _ in 0..<passes {
-        clock.advance(by: .nanoseconds(period))
+        clock.advance(by: .milliseconds(1))
         actuators[0].arm()
         CBenchSupport_toggleInstructionCounting()
         scheduler.process()
         if !untilWrite { CBenchSupport_toggleInstructionCounting() }
     }
-    let written = actuators.reduce(0) { $0 + $1.writes.load(ordering: .relaxed) }
-    precondition(written == channels * (passes + 1), "expected \(channels * (passes + 1)) writes, got \(written)")
+    let written = actuators.reduce(0) { $0 + $1.writes.load(ordering: .relaxed) } - before
+    precondition(written == channels * passes, "expected \(channels * passes) writes, got \(written)")
 }
