@@ -16,6 +16,9 @@ struct ChannelState {
     /// When the held level must be performed again, nanoseconds; `.max` when the output holds it
     /// on its own (or nothing plays).
     var renewal: Int64 = .max
+    /// How many of `RealtimeState.activePlayers` play on the channel: whether another player plays
+    /// here, without a walk of every active player.
+    var activePlayerCount = 0
 
     /// The channel's next event: the direct level's end or the renewal, whichever comes first.
     var nextEventTime: Int64 { min(directEnd, renewal) }

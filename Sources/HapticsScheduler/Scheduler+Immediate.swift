@@ -423,10 +423,7 @@ extension Scheduler {
               !players[slot].paused, players[slot].idlePosition == 0 else { return nil }
         let channel = players[slot].channel
         let state = realtime.pointee.channelStates[channel]
-        guard state.silent, state.direct.isSilent, state.playerLevel.isSilent else { return nil }
-        for position in 0..<realtime.pointee.activeCount where players[realtime.pointee.activePlayers[position]].channel == channel {
-            return nil
-        }
+        guard state.silent, state.direct.isSilent, state.playerLevel.isSilent, state.activePlayerCount == 0 else { return nil }
         // The program is read only after announcing it, as `startPlayer` does: either the control
         // side sees the announcement and keeps the program, or this side sees the release.
         let program = players[slot].program

@@ -329,7 +329,7 @@ extension Scheduler {
         players[slot].startTag = tag
         guard announceProgram(players[slot].program, slot: slot, generation: players[slot].generation) else { return }
         let channel = players[slot].channel
-        if !isMixing(channel) {
+        if !isMixing(channel) && realtime.pointee.channelStates[channel].activePlayerCount > 0 {
             var position = realtime.pointee.activeCount
             while position > 0 {
                 position -= 1
@@ -340,6 +340,7 @@ extension Scheduler {
         players[slot].active = true
         realtime.pointee.activePlayers[realtime.pointee.activeCount] = slot
         realtime.pointee.activeCount += 1
+        realtime.pointee.channelStates[channel].activePlayerCount += 1
         let position = players[slot].idlePosition
         players[slot].idlePosition = 0
         place(slot, at: position, time: time, now: now)
@@ -502,30 +503,26 @@ extension Scheduler {
         players[slot].level = .stop
         players[slot].base = nil
         players[slot].cursor = 0
-        removeActive(slot)
+        if removeActive(slot) { realtime.pointee.channelStates[channel].activePlayerCount -= 1 }
         // Nothing reads the program for this slot any more.
         programInUse[slot].store(-1, ordering: .releasing)
 
-        var othersPlay = false
-        for position in 0..<realtime.pointee.activeCount
-        where players[realtime.pointee.activePlayers[position]].channel == channel {
-            othersPlay = true
-            break
-        }
-        if othersPlay {
+        if realtime.pointee.channelStates[channel].activePlayerCount > 0 {
             if wasSounding && isMixing(channel) { emit(mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now) }
         } else if !realtime.pointee.channelStates[channel].silent {
             emit(.stop, channel: channel, player: slot, deadline: time, now: now)
         }
     }
 
-    private func removeActive(_ slot: Int) {
+    /// Takes `slot` off the active list; returns whether it was on it.
+    private func removeActive(_ slot: Int) -> Bool {
         let active = realtime.pointee.activePlayers
         let count = realtime.pointee.activeCount
-        guard let position = (0..<count).first(where: { active[$0] == slot }) else { return }
+        guard let position = (0..<count).first(where: { active[$0] == slot }) else { return false }
         // Keeps start order (the mix takes the periodic waveform from the earliest player).
         if position + 1 < count { (active + position).update(from: active + position + 1, count: count - position - 1) }
         realtime.pointee.activeCount = count - 1
+        return true
     }
 
     /// Stops every player without per-player output, removes every direct level, then sends
@@ -546,6 +543,7 @@ extension Scheduler {
         }
         endPausedPlayers(at: time)
         for channel in 0..<channelCount.load(ordering: .acquiring) {
+            realtime.pointee.channelStates[channel].activePlayerCount = 0
             realtime.pointee.channelStates[channel].direct = .stop
             realtime.pointee.channelStates[channel].directEnd = .max
             emit(.stop, channel: channel, player: -1, deadline: time, now: now)
@@ -582,7 +580,13 @@ extension Scheduler {
         let players = realtime.pointee.players
         players[slot].level = level
         let channel = players[slot].channel
-        emit(isMixing(channel) ? mixedLevel(channel) : level, channel: channel, player: slot, deadline: time, now: now)
+        guard isMixing(channel) else {
+            emit(level, channel: channel, player: slot, deadline: time, now: now)
+            return
+        }
+        // The mix of one player is its level.
+        let alone = players[slot].active && realtime.pointee.channelStates[channel].activePlayerCount == 1
+        emit(alone ? (level.isSilent ? .stop : level) : mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now)
     }
 
     @inline(__always)

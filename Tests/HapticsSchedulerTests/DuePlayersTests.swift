@@ -8,7 +8,8 @@ import HapticsTestSupport
 /// A pass performs the players (and the curve ticks) due at one instant after a single scan
 /// (`advanceDue`, `tickDueCurves`). These tests
 /// play the same seeded script twice — once so, once with a scan before every event, the order the
-/// single scan must reproduce — and compare everything the scheduler did.
+/// single scan must reproduce — and compare everything the scheduler did; after every step, each
+/// channel's count of active players must match the active list.
 @Suite("Players due at one instant: one scan, the order of a scan per event")
 struct DuePlayersTests {
     /// What both runs were asked, and what they did.
@@ -134,9 +135,19 @@ struct DuePlayersTests {
                 scheduler.process()
             }
             scheduler.drainEndings(into: &endings)
+            try #require(countsAgree(scheduler), "after \(step)")
         }
         return Run(emissions: output.recorded, endings: endings, statistics: scheduler.statistics,
                    progress: players.map { scheduler.progress(of: $0) })
+    }
+
+    /// Whether each channel's count of active players is the number of them the active list has
+    /// there.
+    static func countsAgree(_ scheduler: Scheduler<ManualClock>) -> Bool {
+        let state = scheduler.realtime.pointee
+        var counts = [Int](repeating: 0, count: policies.count)
+        for position in 0..<state.activeCount { counts[state.players[state.activePlayers[position]].channel] += 1 }
+        return counts.indices.allSatisfy { counts[$0] == state.channelStates[$0].activePlayerCount }
     }
 
     @Test(arguments: 0..<24)

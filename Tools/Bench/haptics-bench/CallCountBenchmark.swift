@@ -43,11 +43,11 @@ final class WritingActuator: Actuator, @unchecked Sendable {
 }
 
 /// `haptics-bench calls-count SCENARIO MODE N`: N counted calls of SCENARIO (`raw-c`, `impact-1`,
-/// `impact-4`, `pass-32`, `program-32`, `curve-32`), each counted until the first write (MODE `before`) or until the call
+/// `impact-4`, `pass-32`, `program-32`, `mix-32`, `curve-32`), each counted until the first write (MODE `before`) or until the call
 /// returns (`total`). Prints how many calls were counted.
 func runCallCount(_ arguments: [String]) {
     guard arguments.count == 3, let count = Int(arguments[2]), ["before", "total"].contains(arguments[1]) else {
-        print("usage: haptics-bench calls-count raw-c|impact-1|impact-4|pass-32|program-32|curve-32 before|total N")
+        print("usage: haptics-bench calls-count raw-c|impact-1|impact-4|pass-32|program-32|mix-32|curve-32 before|total N")
         exit(64)
     }
     let untilWrite = arguments[1] == "before"
@@ -72,8 +72,9 @@ func runCallCount(_ arguments: [String]) {
         countImpacts(devices: arguments[0] == "impact-1" ? 1 : 4, calls: count, untilWrite: untilWrite, descriptor: devNull)
     case "pass-32":
         countParameterPasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull)
-    case "program-32":
-        countProgramPasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull)
+    case "program-32", "mix-32":
+        countProgramPasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull,
+                           policy: arguments[0] == "mix-32" ? .mix : .replace)
     case "curve-32":
         countCurvePasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull)
     default:
@@ -150,10 +151,11 @@ private func countParameterPasses(channels: Int, passes: Int, untilWrite: Bool, 
 
 /// 32 players of one program that changes level every millisecond, one on each of 32 channels (the
 /// scale benchmark's work per millisecond, from the programs rather than from submissions): every
-/// player's next command is due at each counted pass.
-private func countProgramPasses(channels: Int, passes: Int, untilWrite: Bool, descriptor: Int32) {
+/// player's next command is due at each counted pass. On `.mix` channels (`mix-32`), each level is
+/// a channel's mix.
+private func countProgramPasses(channels: Int, passes: Int, untilWrite: Bool, descriptor: Int32, policy: OverlapPolicy) {
     countSteppedPasses(channels: channels, passes: passes, untilWrite: untilWrite, descriptor: descriptor,
-                       program: alternatingLevels(passes + 2, period: 1_000_000)) { _, _, _ in }
+                       program: alternatingLevels(passes + 2, period: 1_000_000), policy: policy) { _, _, _ in }
 }
 
 /// The same players each holding one level under a runtime intensity curve that ticks every
@@ -169,16 +171,16 @@ private func countCurvePasses(channels: Int, passes: Int, untilWrite: Bool, desc
         commands: [TimedCommand(offset: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000))],
         duration: .seconds(1000), leadTime: .zero)
     countSteppedPasses(channels: channels, passes: passes, untilWrite: untilWrite, descriptor: descriptor,
-                       program: level) { scheduler, player, start in
+                       program: level, policy: .replace) { scheduler, player, start in
         guard try scheduler.setCurve(player, curve, startingAt: start) else { benchFailure("the curve was refused") }
     }
 }
 
 /// A scheduler driven by hand on a stepped clock, with a player of `program` on each of `channels`
-/// writing actuators, started together and then given `setUp`: each counted pass is one
+/// writing actuators (of `policy`), started together and then given `setUp`: each counted pass is one
 /// millisecond's `process()`, which must write every channel once.
 private func countSteppedPasses(
-    channels: Int, passes: Int, untilWrite: Bool, descriptor: Int32, program: Program,
+    channels: Int, passes: Int, untilWrite: Bool, descriptor: Int32, program: Program, policy: OverlapPolicy,
     setUp: (Scheduler<SteppedClock>, PlayerID, MonotonicInstant) throws -> Void
 ) {
     let clock = SteppedClock()
@@ -189,7 +191,7 @@ private func countSteppedPasses(
         let start = clock.now()
         for _ in 0..<channels {
             let actuator = WritingActuator(descriptor: descriptor, stopsCountingAtWrite: untilWrite)
-            let channel = try scheduler.addChannel(output: actuator, profile: benchRumble, policy: .replace)
+            let channel = try scheduler.addChannel(output: actuator, profile: benchRumble, policy: policy)
             let player = try scheduler.makePlayer(program: loaded, channel: channel)
             scheduler.start(player, at: start)
             try setUp(scheduler, player, start)
