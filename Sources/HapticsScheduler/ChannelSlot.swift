@@ -5,9 +5,13 @@ import HapticsSystem
 ///
 /// `profile` alone may change later (`Scheduler.setChannelProfile`), and only while no player is
 /// bound to the channel and processing has let go of the last ones: processing reads it only for
-/// players of the channel. `output`, read for every channel when everything stops, never changes.
+/// players of the channel. The output, read for every channel when everything stops, never changes.
 struct ChannelSlot {
-    let output: any Actuator
+    /// The output, in a box the slot holds for as long as the scheduler lives.
+    private let box: OutputBox
+    /// The box, unretained: loading it is a plain copy of its address, and calling the output
+    /// through it (`withOutput`) costs no retain and release per level.
+    private let unretainedBox: Unmanaged<OutputBox>
     var profile: DeviceProfile
     let policy: OverlapPolicy
     /// A `dropStale` channel's `maximumLateness` in nanoseconds, the unit the realtime side compares
@@ -15,7 +19,8 @@ struct ChannelSlot {
     let staleLimit: Int64?
 
     init(output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy) {
-        self.output = output
+        box = OutputBox(output)
+        unretainedBox = Unmanaged.passUnretained(box)
         self.profile = profile
         self.policy = policy
         if case let .dropStale(maximumLateness) = policy {
@@ -25,4 +30,18 @@ struct ChannelSlot {
             staleLimit = nil
         }
     }
+
+    /// Runs `body` with the output of the channel `slot` points to, with no retain and release
+    /// around the call: how processing performs each level. (Read through the slot's address, so
+    /// that the slot, with its profile's strings, is not copied.)
+    @inline(__always)
+    static func withOutput<Result>(of slot: UnsafeMutablePointer<ChannelSlot>, _ body: (any Actuator) -> Result) -> Result {
+        slot.pointee.unretainedBox._withUnsafeGuaranteedRef { body($0.output) }
+    }
+}
+
+/// A channel's output behind one object, so that it can be called on without a retain.
+final class OutputBox {
+    let output: any Actuator
+    init(_ output: any Actuator) { self.output = output }
 }

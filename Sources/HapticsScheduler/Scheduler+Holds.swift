@@ -78,9 +78,10 @@ extension Scheduler {
         let written = realtime.pointee.leadingChannel == channel && realtime.pointee.leadingLevel == command
         if realtime.pointee.leadingChannel == channel { realtime.pointee.leadingChannel = -1 }
         if !written {
-            channels[channel].output.perform(
-                command, channel: ChannelID(rawValue: channel),
-                deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
+            ChannelSlot.withOutput(of: channels + channel) {
+                $0.perform(command, channel: ChannelID(rawValue: channel),
+                           deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
+            }
         }
         realtime.pointee.channelStates[channel].last = command
         realtime.pointee.channelStates[channel].silent = command.isSilent
@@ -110,9 +111,10 @@ extension Scheduler {
         }
         let traced = tracing.load(ordering: .relaxed)
         let began = traced ? clock.now() : MonotonicInstant(nanoseconds: now)
-        channels[channel].output.perform(
-            command, channel: ChannelID(rawValue: channel),
-            deadline: MonotonicInstant(nanoseconds: time), now: MonotonicInstant(nanoseconds: now))
+        ChannelSlot.withOutput(of: channels + channel) {
+            $0.perform(command, channel: ChannelID(rawValue: channel),
+                       deadline: MonotonicInstant(nanoseconds: time), now: MonotonicInstant(nanoseconds: now))
+        }
         renewedCount.add(1, ordering: .relaxed)
         let lateness = now - time
         if lateness > maximumRenewalLatenessValue.load(ordering: .relaxed) {
@@ -131,8 +133,9 @@ extension Scheduler {
     @inline(__always)
     private func armRenewal(_ channel: Int, holding command: ActuatorCommand, now: Int64) {
         guard !command.isSilent,
-              let lifetime = channels[channel].output.lifetimeOfPerformedLevel(
-                  on: ChannelID(rawValue: channel), now: MonotonicInstant(nanoseconds: now))
+              let lifetime = ChannelSlot.withOutput(of: channels + channel, {
+                  $0.lifetimeOfPerformedLevel(on: ChannelID(rawValue: channel), now: MonotonicInstant(nanoseconds: now))
+              })
         else {
             realtime.pointee.channelStates[channel].renewal = .max
             return
