@@ -20,9 +20,8 @@ public final class ImpactFeedbackGenerator: Sendable {
     public let engine: HapticEngine
     /// The devices it plays and prepares on (all by default).
     public let devices: DeviceSelection
-    /// The engine's entry, which lives as long as the engine this generator holds: not retained
-    /// again on every play.
-    private unowned(unsafe) let entry: VocabularyEntry?
+    /// The engine's entry, which lives as long as the engine this generator holds.
+    private let entry: EntryReference?
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
     /// The cue is played at the impact's intensity (linear amplitude).
@@ -39,17 +38,17 @@ public final class ImpactFeedbackGenerator: Sendable {
         self.style = style
         self.engine = engine
         self.devices = devices
-        self.entry = engine.vocabularyEntry(for: .impact(style))
+        self.entry = engine.vocabularyEntry(for: .impact(style)).map(EntryReference.init)
     }
 
     /// Gets ready to play within the next few seconds, at any intensity (see the type's notes on
     /// steps and slots). Control side: may block on device uploads.
     public func prepare() {
-        if let entry { engine.prepare(entry, on: devices) }
+        entry?.with { engine.prepare($0, on: devices) }
     }
 
     /// Whether a preparation is still holding.
-    public var isPrepared: Bool { entry.map(engine.isPrepared) ?? false }
+    public var isPrepared: Bool { entry?.with(engine.isPrepared) ?? false }
 
     /// Plays the impact now, at `intensity`: clamped to 0…1, as the platform guidelines' impacts
     /// are, and rounded to the nearest step of `HapticEngine.intensityStep` (0.7 plays as 0.6875);
@@ -57,7 +56,7 @@ public final class ImpactFeedbackGenerator: Sendable {
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: intensity, at: nil, withSound: playsSound, on: devices).haptics
+        return entry.with { engine.play($0, intensity: intensity, at: nil, withSound: playsSound, on: devices) }.haptics
     }
 
     /// Plays the impact so that it is felt at `feltAt` (e.g. when a sound becomes audible), with
@@ -66,7 +65,7 @@ public final class ImpactFeedbackGenerator: Sendable {
     @discardableResult
     public func impactOccurred(intensity: Double = 1.0, feltAt: MonotonicInstant) -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: intensity, at: feltAt, withSound: playsSound, on: devices).haptics
+        return entry.with { engine.play($0, intensity: intensity, at: feltAt, withSound: playsSound, on: devices) }.haptics
     }
 }
 
@@ -76,7 +75,7 @@ public final class NotificationFeedbackGenerator: Sendable {
     public let engine: HapticEngine
     /// The devices it plays and prepares on (all by default).
     public let devices: DeviceSelection
-    private let entries: [VocabularyEntry?]
+    private let entries: [EntryReference?]
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
     /// The outcome is the haptic's; `HapticEngine.play(_:withSound:at:)` reports both halves.
@@ -90,19 +89,19 @@ public final class NotificationFeedbackGenerator: Sendable {
     public init(engine: HapticEngine, devices: DeviceSelection = .all) {
         self.engine = engine
         self.devices = devices
-        self.entries = NotificationType.allCases.map { engine.vocabularyEntry(for: .notification($0)) }
+        self.entries = NotificationType.allCases.map { engine.vocabularyEntry(for: .notification($0)).map(EntryReference.init) }
     }
 
     /// Gets every notification type ready for the next few seconds.
     public func prepare() {
-        for case let entry? in entries { engine.prepare(entry, on: devices) }
+        for case let entry? in entries { entry.with { engine.prepare($0, on: devices) } }
     }
 
     /// Plays the notification of `type` now.
     @discardableResult
     public func notificationOccurred(_ type: NotificationType) -> PlaybackOutcome {
         guard let entry = entries[index(of: type)] else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound, on: devices).haptics
+        return entry.with { engine.play($0, intensity: 1, at: nil, withSound: playsSound, on: devices) }.haptics
     }
 
     private func index(of type: NotificationType) -> Int {
@@ -120,9 +119,8 @@ public final class SelectionFeedbackGenerator: Sendable {
     public let engine: HapticEngine
     /// The devices it plays and prepares on (all by default).
     public let devices: DeviceSelection
-    /// The engine's entry, which lives as long as the engine this generator holds: not retained
-    /// again on every play.
-    private unowned(unsafe) let entry: VocabularyEntry?
+    /// The engine's entry, which lives as long as the engine this generator holds.
+    private let entry: EntryReference?
 
     /// Whether each play also plays the item's sound cue, felt and heard together (default off).
     /// The outcome is the haptic's; `HapticEngine.play(_:withSound:at:)` reports both halves.
@@ -136,18 +134,30 @@ public final class SelectionFeedbackGenerator: Sendable {
     public init(engine: HapticEngine, devices: DeviceSelection = .all) {
         self.engine = engine
         self.devices = devices
-        self.entry = engine.vocabularyEntry(for: .selection)
+        self.entry = engine.vocabularyEntry(for: .selection).map(EntryReference.init)
     }
 
     /// Gets ready to play within the next few seconds.
     public func prepare() {
-        if let entry { engine.prepare(entry, on: devices) }
+        entry?.with { engine.prepare($0, on: devices) }
     }
 
     /// Plays a selection tick now.
     @discardableResult
     public func selectionChanged() -> PlaybackOutcome {
         guard let entry else { return .notPlayed(.unsupported) }
-        return engine.play(entry, intensity: 1, at: nil, withSound: playsSound, on: devices).haptics
+        return entry.with { engine.play($0, intensity: 1, at: nil, withSound: playsSound, on: devices) }.haptics
     }
+}
+
+/// A vocabulary entry of the engine a generator holds: it lives as long as the generator, which
+/// plays it through this reference with no retain and release per play (an `unowned(unsafe)`
+/// reference still takes a strong one for each call).
+struct EntryReference: Sendable {
+    private let entry: Unmanaged<VocabularyEntry>
+
+    init(_ entry: VocabularyEntry) { self.entry = .passUnretained(entry) }
+
+    @inline(__always)
+    func with<Result>(_ body: (VocabularyEntry) -> Result) -> Result { entry._withUnsafeGuaranteedRef(body) }
 }
