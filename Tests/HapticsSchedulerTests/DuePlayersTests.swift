@@ -6,10 +6,10 @@ import HapticsSystem
 import HapticsTestSupport
 
 /// A pass performs the players (and the curve ticks) due at one instant after a single scan
-/// (`advanceDue`, `tickDueCurves`). These tests
-/// play the same seeded script twice — once so, once with a scan before every event, the order the
-/// single scan must reproduce — and compare everything the scheduler did; after every step, each
-/// channel's count of active players must match the active list.
+/// (`advanceDue`, `tickDueCurves`). These tests play the same seeded script twice — once so, once
+/// with a scan before every event, the order the single scan must reproduce — and compare
+/// everything the scheduler did; after every step, each channel's count of active players must
+/// match the active list.
 @Suite("Players due at one instant: one scan, the order of a scan per event")
 struct DuePlayersTests {
     /// What both runs were asked, and what they did.
