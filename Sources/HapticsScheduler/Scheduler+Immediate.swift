@@ -50,14 +50,19 @@ extension Scheduler {
     /// realtime thread's wake-up when the pass brought the next deadline before `before` (the one
     /// it may be waiting for), and lets processing go.
     func finishImmediatePass(deadlineBefore before: Int64) {
-        let next = processPass()
+        endCallersProcessing(next: processPass(), before: before, countsPass: true)
+    }
+
+    /// Ends a caller's processing (a pass, or a group's end that needed none) whose next deadline
+    /// is `next`, counted as an immediate pass; `countsPass`: as a completed pass too.
+    private func endCallersProcessing(next: Int64, before: Int64, countsPass: Bool) {
         realtime.pointee.onCallerThread = false
         // The parked realtime thread waits for the deadline it read (`before`, or `next` if it read
         // after this pass): one sooner moves its wake timer — no wake now, no context switch while
         // the device driver still has the trigger to send. Armed while this pass owns processing,
         // so that arms follow the order of the passes.
         if next < before { bringRealtimeDeadlineForward(to: next) }
-        endProcessing()
+        endProcessing(countsPass: countsPass)
         immediatePassCount.add(1, ordering: .relaxed)
         // The realtime thread may be waiting for this pass to end: either it sees `processing`
         // free after announcing its wait, or this side sees the announcement here and wakes it.
@@ -70,10 +75,11 @@ extension Scheduler {
         processing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
 
-    /// Ends the calling thread's processing.
-    func endProcessing() {
+    /// Ends the calling thread's processing, after checking the armed start against what it
+    /// leaves; `countsPass`: as a completed pass (`processingMark()`).
+    func endProcessing(countsPass: Bool = true) {
         refreshArm()
-        completedPassCount.add(1, ordering: .releasing)
+        if countsPass { completedPassCount.add(1, ordering: .releasing) }
         processing.store(false, ordering: .sequentiallyConsistent)
     }
 
@@ -150,12 +156,7 @@ extension Scheduler {
         // counted as a completed pass (`processingMark()`): it did not look at released players.
         let next = min(group.deadlineBefore, group.earliest)
         nextDeadline.store(next, ordering: .sequentiallyConsistent)
-        realtime.pointee.onCallerThread = false
-        if next < group.deadlineBefore { bringRealtimeDeadlineForward(to: next) }
-        refreshArm()
-        processing.store(false, ordering: .sequentiallyConsistent)
-        immediatePassCount.add(1, ordering: .relaxed)
-        if awaitsHandOver.load(ordering: .sequentiallyConsistent) { wakeRealtimeThread() }
+        endCallersProcessing(next: next, before: group.deadlineBefore, countsPass: false)
         return .processedHere
     }
 

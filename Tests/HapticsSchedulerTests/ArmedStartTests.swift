@@ -60,6 +60,16 @@ private func playedToItsEnd(_ rig: SchedulerRig, _ play: (PlayerID, Double, Int6
     return player
 }
 
+/// `playedToItsEnd`, with another player's start submitted `offset` after it (a `lasting` program
+/// of one level, made first): the armed player.
+private func playedToItsEnd(_ rig: SchedulerRig, _ play: (PlayerID, Double, Int64) throws -> Void,
+                            thenAnotherStartedIn offset: Int64, lasting: Int64) throws -> PlayerID {
+    let other = try rig.player(rumbleProgram([(0, 7, 8)], duration: lasting))
+    let player = try playedToItsEnd(rig, play)
+    rig.scheduler.start(other, at: rig.at(rig.now + offset))
+    return player
+}
+
 /// After a change that a pass takes (`process()`), `after` later: `player` played again (tag 2) at
 /// `intensity`, then run for `running`.
 private func processedThenPlayedAgain(_ rig: SchedulerRig, _ play: (PlayerID, Double, Int64) throws -> Void,
@@ -121,9 +131,7 @@ struct ArmedStartTests {
         }, armed: 1)
         // Another player playing on the channel (started by a pass, not by `startNow`).
         expectSamePlay(try bothWays { rig, play in
-            let other = try rig.player(rumbleProgram([(0, 7, 8)], duration: 30 * ms))
-            let player = try playedToItsEnd(rig, play)
-            rig.scheduler.start(other, at: rig.clock.now())
+            let player = try playedToItsEnd(rig, play, thenAnotherStartedIn: 0, lasting: 30 * ms)
             try processedThenPlayedAgain(rig, play, player, running: 40 * ms)
             // Everything ended: armed again.
             try play(player, 1, 3)
@@ -161,17 +169,13 @@ struct ArmedStartTests {
         }, armed: 0)
         // A submission waiting in the queue: it comes first, through the pass.
         expectSamePlay(try bothWays { rig, play in
-            let other = try rig.player(rumbleProgram([(0, 7, 8)], duration: 5 * ms))
-            let player = try playedToItsEnd(rig, play)
-            rig.scheduler.start(other, at: rig.at(rig.now + 50 * ms))
+            let player = try playedToItsEnd(rig, play, thenAnotherStartedIn: 50 * ms, lasting: 5 * ms)
             try play(player, 1, 2)
             rig.runOnDeadlines(until: rig.now + 80 * ms)
         }, armed: 0)
         // Something due before now that no pass has taken yet (the realtime thread is late).
         expectSamePlay(try bothWays { rig, play in
-            let other = try rig.player(rumbleProgram([(0, 7, 8)], duration: 5 * ms))
-            let player = try playedToItsEnd(rig, play)
-            rig.scheduler.start(other, at: rig.at(rig.now + 2 * ms))
+            let player = try playedToItsEnd(rig, play, thenAnotherStartedIn: 2 * ms, lasting: 5 * ms)
             try processedThenPlayedAgain(rig, play, player, after: .milliseconds(3), running: 30 * ms)
         }, armed: 0)
         // The armed player released and its slot bound again: the old name is refused as a group
