@@ -2,8 +2,10 @@ import HapticsSystem
 import Synchronization
 
 /// Watches for the machine holding every thread off the processor: a thread at a realtime priority
-/// above the engine's wakes every `period` and records each wake-up more than `threshold` late as
-/// a stall. What it sees, the engine's realtime thread (`SCHED_FIFO` 50) and audio thread (40)
+/// above the engine's wakes on a fixed schedule, every `period`, and records each wake-up more than
+/// `threshold` late as a stall, from the instant it was due. A stall is seen once it outlasts the
+/// time to the next wake-up plus the threshold (at most `period + threshold`), and what is recorded
+/// is at most `period` short of it: never more than the machine held the probe off. What it sees, the engine's realtime thread (`SCHED_FIFO` 50) and audio thread (40)
 /// went through as well: an emulated processor the host did not run, or the kernel busy with
 /// something that no thread of the engine's can preempt. A thread that is merely slow (an upload
 /// blocking the realtime thread, a missed wake-up) is not a stall here.
@@ -16,9 +18,9 @@ final class StallProbe: @unchecked Sendable {
     /// off.
     static let priority: Int32 = 60
     /// How often the probe wakes.
-    static let period: Duration = .milliseconds(2)
+    static let period: Duration = .milliseconds(1)
     /// A wake-up later than this is a stall.
-    static let threshold: Duration = .milliseconds(2)
+    static let threshold: Duration = .microseconds(500)
     /// Recorded stalls are kept up to this many.
     static let capacity = 1_000
 
@@ -45,7 +47,10 @@ final class StallProbe: @unchecked Sendable {
                 if woke - due > threshold {
                     log.stalls.withLock { if $0.count < Self.capacity { $0.append(Stall(start: due, duration: woke - due)) } }
                 }
-                due = woke + period
+                // The schedule keeps its phase: a wake-up re-based on the last one would start each
+                // wait late by the last lateness, and a stall beginning just after a wake-up would
+                // be seen shorter by up to a whole period plus that lateness.
+                repeat { due = due + period } while due <= woke
             }
         }
         hasRealtimePriority = thread.grant.hasRealtimePriority
