@@ -84,11 +84,39 @@ public struct SyncLoopbackTest: Sendable {
         /// to start and the instant it reached the device, if the probe saw one: how late the
         /// machine, not the engine, can have made the haptic.
         public var hapticStall: Duration? = nil
+        /// The engine's write that started the haptic, from its trace: `nil` when the trace holds
+        /// none before the start.
+        public var hapticWrite: HapticWrite? = nil
 
         /// When the haptic is felt: its start plus the rise time.
         public var felt: MonotonicInstant { hapticStart + riseTime }
         /// Heard − felt: positive when the sound comes late.
         public var residual: Duration { heard - felt }
+    }
+
+    /// The engine's write that started a haptic (its last sounding write on the device's channel
+    /// that began at or before the start): when it was due, when it began and returned, and the
+    /// thread that made it — what tells a haptic the engine wrote late from one the device got late.
+    public struct HapticWrite: Sendable, Hashable {
+        /// When the write was due.
+        public var deadline: MonotonicInstant
+        /// When the output's `perform` began.
+        public var began: MonotonicInstant
+        /// When it returned.
+        public var returned: MonotonicInstant
+        /// The thread that wrote it, as the trace names it (`nil` when the trace has no name).
+        public var thread: String?
+
+        /// A write.
+        public init(deadline: MonotonicInstant, began: MonotonicInstant, returned: MonotonicInstant, thread: String?) {
+            self.deadline = deadline
+            self.began = began
+            self.returned = returned
+            self.thread = thread
+        }
+
+        /// How late it began: negative when early.
+        public var lateness: Duration { began - deadline }
     }
 
     /// A stretch of time the machine held every thread off the processor, as a probe thread at a
@@ -129,10 +157,10 @@ public struct SyncLoopbackTest: Sendable {
         /// one line per cue that saw underruns, timing jumps, late or dropped voices: `"3 impact.light:
         /// 2 playback underruns"`. A stalled machine shows here before it shows in a residual.
         public var disturbances: [String] = []
-        /// How the machine's stalls were watched (`"SCHED_FIFO 60 every 2 ms"`), `nil` when they
+        /// How the machine's stalls were watched (`"SCHED_FIFO 60 every 1 ms"`), `nil` when they
         /// were not.
         public var stallProbe: String?
-        /// The stalls the probe saw, in time order (wake-ups more than 2 ms late).
+        /// The stalls the probe saw, in time order (wake-ups more than `StallProbe.threshold` late).
         public var stalls: [Stall] = []
 
         /// Nothing happened yet.
@@ -210,8 +238,10 @@ public struct SyncLoopbackTest: Sendable {
             throw .engine("\(error)")
         }
         defer { engine.stop() }
-        // A real device's start times come from the trace; a uinput device's from the kernel.
-        if !haptic.reportsReceipts || configuration.tracePath != nil { engine.startTracing() }
+        // Traced always: a real device's start times come from the trace (a uinput device's from
+        // the kernel), and for every device the trace says when the write that started each haptic
+        // was due, began and returned — whether a late haptic was the engine's or the device's.
+        engine.startTracing()
 
         var players: [String: HapticPatternPlayer] = [:]
         var naiveVoices: [Cue: [ScheduledVoice]] = [:]
@@ -385,6 +415,7 @@ public struct SyncLoopbackTest: Sendable {
             // The probe's wake-up due just before the haptic's start may be the one held off.
             measurement.hapticStall = StallProbe.longest(in: stalls, from: plan.hapticFrom - StallProbe.period,
                                                          to: hapticStart)?.duration
+            measurement.hapticWrite = haptic.write(startingHapticAt: hapticStart, in: trace)
             measurements.append(measurement)
         }
         return Result(measurements: measurements, missing: missing, period: period, latency: latency,

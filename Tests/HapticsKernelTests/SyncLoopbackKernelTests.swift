@@ -69,8 +69,11 @@ extension EngineKernelTests {
                 continue
             }
             // Which side was off: the haptic (felt − onset) or the sound (heard − onset).
+            // What the engine's trace says of the haptic: its write late (the engine) or the device
+            // late to see it.
+            let write = row.hapticWrite.map { "its write began \($0.lateness) after due on \($0.thread ?? "?"), the start seen \(row.hapticStart - $0.began) after it began" } ?? "no write traced"
             #expect(offBy <= result.period,
-                    "\(row.cue.name): residual \(row.residual) exceeds one period (\(result.period)): felt \(row.felt - row.onset), heard \(row.heard - row.onset) from the onset, longest machine stall on the haptic's way \(row.hapticStall.map { "\($0)" } ?? "none")")
+                    "\(row.cue.name): residual \(row.residual) exceeds one period (\(result.period)): felt \(row.felt - row.onset), heard \(row.heard - row.onset) from the onset, longest machine stall on the haptic's way \(row.hapticStall.map { "\($0)" } ?? "none"), \(write)")
         }
         if !putOffByTheMachine.isEmpty { print("sync-loopback: not judged, the machine stalled: \(putOffByTheMachine)") }
         #expect(putOffByTheMachine.count <= 2, "too disturbed a run to judge: \(putOffByTheMachine)")

@@ -95,17 +95,45 @@ struct SyncTestCommand: Command {
         ]
         for (index, row) in result.measurements.enumerated() {
             let onset = row.onset
-            let name = row.cue.name + String(repeating: " ", count: max(0, 20 - row.cue.name.count))
+            let cue = PrintableText.escaped(row.cue.name)
+            let name = cue + String(repeating: " ", count: max(0, 20 - cue.count))
             lines.append(column("\(index + 1)", 4) + "  " + name
                 + column(ms(row.hapticStart - onset), 14) + column(ms(row.felt - onset), 15)
                 + column(ms(row.heard - onset), 11) + column(ms(row.residual), 11))
         }
-        for missing in result.missing { lines.append("not found: \(missing)") }
+        for missing in result.missing { lines.append("not found: \(PrintableText.escaped(missing))") }
+        lines.append(contentsOf: writeLines(result))
         lines.append(contentsOf: streamLines(result.streams))
         if let p50 = result.absoluteResidual(percentile: 0.5), let p95 = result.absoluteResidual(percentile: 0.95),
            let maximum = result.absoluteResidual(percentile: 1) {
             lines.append("")
             lines.append("|residual| over \(result.measurements.count) cues: p50 \(ms(p50)) ms, p95 \(ms(p95)) ms, max \(ms(maximum)) ms (one audio period: \(ms(result.period)) ms)")
+        }
+        return lines
+    }
+
+    /// The engine's side of the haptics, from its trace: how late the writes that started them
+    /// began and how long after each the start was seen, over every cue, then one line per cue off
+    /// by more than one period — whether the engine wrote it late or the device got it late.
+    static func writeLines(_ result: SyncLoopbackTest.Result) -> [String] {
+        func ms(_ span: Duration) -> String { SyncLoopbackTest.milliseconds(span) }
+        let rows = result.measurements.enumerated().compactMap { index, row in row.hapticWrite.map { (index + 1, row, $0) } }
+        guard !rows.isEmpty else { return [] }
+        // Nearest rank, with the cue of the maximum.
+        func summary(_ values: [(cue: Int, span: Duration)]) -> String {
+            let sorted = values.sorted { $0.span < $1.span }
+            let median = sorted[(sorted.count + 1) / 2 - 1].span
+            return "p50 \(ms(median)) ms, max \(ms(sorted[sorted.count - 1].span)) ms (cue \(sorted[sorted.count - 1].cue))"
+        }
+        var lines = [
+            "haptic writes: began after due \(summary(rows.map { ($0.0, $0.2.lateness) })); "
+                + "start seen after the write began \(summary(rows.map { ($0.0, $0.1.hapticStart - $0.2.began) }))",
+        ]
+        for (cue, row, write) in rows where max(row.residual, .zero - row.residual) > result.period {
+            let thread = write.thread.map { " on \(PrintableText.escaped($0))" } ?? ""
+            lines.append("cue \(cue) \(PrintableText.escaped(row.cue.name)) off by more than a period: its haptic's write, "
+                + "due at \(ms(write.deadline - row.onset)) ms, began \(ms(write.lateness)) ms after\(thread) "
+                + "and took \(ms(write.returned - write.began)) ms; the start was seen \(ms(row.hapticStart - write.began)) ms after it began")
         }
         return lines
     }
@@ -130,7 +158,7 @@ struct SyncTestCommand: Command {
             let longest = streams.stalls.map(\.duration).max().map { ", longest \(ms($0)) ms" } ?? ""
             lines.append("machine: \(streams.stalls.count) stalls over \(ms(StallProbe.threshold)) ms (probe: \(probe))\(longest)")
         }
-        for line in streams.disturbances { lines.append("while cue \(line)") }
+        for line in streams.disturbances { lines.append("while cue \(PrintableText.escaped(line))") }
         return lines
     }
 }
