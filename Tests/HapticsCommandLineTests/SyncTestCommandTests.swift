@@ -64,6 +64,7 @@ struct SyncTestCommandTests {
         rows[0].hapticWrite = .init(deadline: at(-60), began: at(-60.05), returned: at(-60.02), thread: "haptics-rt")
         rows[1].hapticWrite = .init(deadline: at(190), began: at(189.9), returned: at(189.94), thread: "haptics-rt")
         rows[2].hapticWrite = .init(deadline: at(540), began: at(546.6), returned: at(546.68), thread: "haptics-rt")
+        rows[2].hapticStall = .microseconds(1_250)
         var streams = SyncLoopbackTest.Streams()
         streams.firstOnset = at(0)
         streams.playback = AudioOutputStatistics(periods: 900, scheduled: 2, late: 1, maximumLateness: .microseconds(1_250),
@@ -91,7 +92,7 @@ struct SyncTestCommandTests {
             "   3  selection                    -53.3            6.7       0.02      -6.68",
             "not found: 3 selection: no sound onset found",
             "haptic writes: began after due p50 -0.05 ms, max 6.6 ms (cue 3); start seen after the write began p50 0.05 ms, max 0.1 ms (cue 3)",
-            "cue 3 selection off by more than a period: its haptic's write, due at -60 ms, began 6.6 ms after on haptics-rt and took 0.08 ms; the start was seen 0.1 ms after it began",
+            "cue 3 selection off by more than a period: its haptic's write, due at -60 ms, began 6.6 ms after on haptics-rt and took 0.08 ms; the start was seen 0.1 ms after it began; the machine stalled 1.25 ms on its way",
             "playback: 900 periods, 1 underruns, 2 timing jumps, 1 late voices (max 1.25 ms), 0 dropped",
             "capture: 880 reads, buffer 48000 frames, 1 overruns, 0 timeouts, 1 gaps",
             "capture gap: 170.667 ms at 412.5 ms from the first cue's onset (before frame 24000)",
@@ -99,6 +100,23 @@ struct SyncTestCommandTests {
             "while cue 2 door\\u{1B}[2J.ahap: 1 playback underruns, 1 late voices, machine stalled 8.104 ms at -3.5 ms from the onset",
             "",
             "|residual| over 3 cues: p50 0.05 ms, p95 6.68 ms, max 6.68 ms (one audio period: 5.333 ms)",
+        ])
+    }
+
+    @Test("the haptic writes: a late cue with no stall seen says so; a trace with no write gives no lines")
+    func writeLinesWithoutStall() {
+        func at(_ milliseconds: Double) -> MonotonicInstant { MonotonicInstant(nanoseconds: 2_000_000_000 + Int64(milliseconds * 1e6)) }
+        var row = SyncLoopbackTest.Measurement(cue: .feedback(.impact(.soft)), onset: at(0), hapticStart: at(-50),
+                                               riseTime: .milliseconds(60), heard: at(0))
+        var result = SyncLoopbackTest.Result(
+            measurements: [row], missing: [], period: .nanoseconds(5_333_333), latency: .zero,
+            hapticDevice: "pad", hapticTiming: "kernel receipt (uinput)", profile: .genericRumble)
+        #expect(SyncTestCommand.writeLines(result) == [])
+        row.hapticWrite = .init(deadline: at(-60), began: at(-50.2), returned: at(-50.1), thread: nil)
+        result.measurements = [row]
+        #expect(SyncTestCommand.writeLines(result) == [
+            "haptic writes: began after due p50 9.8 ms, max 9.8 ms (cue 1); start seen after the write began p50 0.2 ms, max 0.2 ms (cue 1)",
+            "cue 1 impact.soft off by more than a period: its haptic's write, due at -60 ms, began 9.8 ms after and took 0.1 ms; the start was seen 0.2 ms after it began; no machine stall seen on its way",
         ])
     }
 

@@ -114,7 +114,8 @@ struct SyncTestCommand: Command {
 
     /// The engine's side of the haptics, from its trace: how late the writes that started them
     /// began and how long after each the start was seen, over every cue, then one line per cue off
-    /// by more than one period — whether the engine wrote it late or the device got it late.
+    /// by more than one period — whether the engine wrote it late or the device got it late, and
+    /// the longest stall of the machine on the haptic's way.
     static func writeLines(_ result: SyncLoopbackTest.Result) -> [String] {
         func ms(_ span: Duration) -> String { SyncLoopbackTest.milliseconds(span) }
         let rows = result.measurements.enumerated().compactMap { index, row in row.hapticWrite.map { (index + 1, row, $0) } }
@@ -133,7 +134,8 @@ struct SyncTestCommand: Command {
             let thread = write.thread.map { " on \(PrintableText.escaped($0))" } ?? ""
             lines.append("cue \(cue) \(PrintableText.escaped(row.cue.name)) off by more than a period: its haptic's write, "
                 + "due at \(ms(write.deadline - row.onset)) ms, began \(ms(write.lateness)) ms after\(thread) "
-                + "and took \(ms(write.returned - write.began)) ms; the start was seen \(ms(row.hapticStart - write.began)) ms after it began")
+                + "and took \(ms(write.returned - write.began)) ms; the start was seen \(ms(row.hapticStart - write.began)) ms after it began; "
+                + (row.hapticStall.map { "the machine stalled \(ms($0)) ms on its way" } ?? "no machine stall seen on its way"))
         }
         return lines
     }
