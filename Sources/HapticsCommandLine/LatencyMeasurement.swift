@@ -20,10 +20,7 @@ struct LatencyMeasurement {
 
         /// The `fraction` percentile, nearest rank.
         func percentile(_ fraction: Double) -> Double {
-            let sorted = samples.sorted()
-            guard !sorted.isEmpty else { return 0 }
-            let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-            return sorted[min(max(rank, 1), sorted.count) - 1]
+            samples.sorted().nearestRank(fraction) ?? 0
         }
     }
 

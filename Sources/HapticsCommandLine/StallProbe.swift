@@ -5,8 +5,8 @@ import Synchronization
 /// above the engine's wakes on a fixed schedule, every `period`, and records each wake-up more than
 /// `threshold` late as a stall, from the instant it was due. A stall is seen once it outlasts the
 /// time to the next wake-up plus the threshold (at most `period + threshold`), and what is recorded
-/// is at most `period` short of it: never more than the machine held the probe off. What it sees, the engine's realtime thread (`SCHED_FIFO` 50) and audio thread (40)
-/// went through as well: an emulated processor the host did not run, or the kernel busy with
+/// is at most `period` short of it: never more than the machine held the probe off. What it sees,
+/// the engine's realtime thread (`SCHED_FIFO` 50) and audio thread (40) went through as well: an emulated processor the host did not run, or the kernel busy with
 /// something that no thread of the engine's can preempt. A thread that is merely slow (an upload
 /// blocking the realtime thread, a missed wake-up) is not a stall here.
 ///

@@ -188,10 +188,7 @@ public struct SyncLoopbackTest: Sendable {
 
         /// The `fraction` percentile (nearest rank) of |residual|; `nil` without rows.
         public func absoluteResidual(percentile fraction: Double) -> Duration? {
-            let sorted = measurements.map { max($0.residual, .zero - $0.residual) }.sorted()
-            guard !sorted.isEmpty else { return nil }
-            let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-            return sorted[min(max(rank, 1), sorted.count) - 1]
+            measurements.map { max($0.residual, .zero - $0.residual) }.sorted().nearestRank(fraction)
         }
     }
 

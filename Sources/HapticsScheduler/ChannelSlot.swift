@@ -38,6 +38,17 @@ struct ChannelSlot {
     static func withOutput<Result>(of slot: UnsafeMutablePointer<ChannelSlot>, _ body: (any Actuator) -> Result) -> Result {
         slot.pointee.unretainedBox._withUnsafeGuaranteedRef { body($0.output) }
     }
+
+    /// Performs `command` on the output of channel `channel`, whose slot `slot` points to, the
+    /// instants in nanoseconds: every level processing writes goes through here.
+    @inline(__always)
+    static func perform(_ command: ActuatorCommand, on slot: UnsafeMutablePointer<ChannelSlot>, channel: Int,
+                        deadline: Int64, now: Int64) {
+        withOutput(of: slot) {
+            $0.perform(command, channel: ChannelID(rawValue: channel),
+                       deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
+        }
+    }
 }
 
 /// A channel's output behind one object, so that it can be called on without a retain.

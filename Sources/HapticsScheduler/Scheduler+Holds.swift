@@ -78,10 +78,7 @@ extension Scheduler {
         let written = realtime.pointee.leadingChannel == channel && realtime.pointee.leadingLevel == command
         if realtime.pointee.leadingChannel == channel { realtime.pointee.leadingChannel = -1 }
         if !written {
-            ChannelSlot.withOutput(of: channels + channel) {
-                $0.perform(command, channel: ChannelID(rawValue: channel),
-                           deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
-            }
+            ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: deadline, now: now)
         }
         realtime.pointee.channelStates[channel].last = command
         realtime.pointee.channelStates[channel].silent = command.isSilent
@@ -111,10 +108,7 @@ extension Scheduler {
         }
         let traced = tracing.load(ordering: .relaxed)
         let began = traced ? clock.now() : MonotonicInstant(nanoseconds: now)
-        ChannelSlot.withOutput(of: channels + channel) {
-            $0.perform(command, channel: ChannelID(rawValue: channel),
-                       deadline: MonotonicInstant(nanoseconds: time), now: MonotonicInstant(nanoseconds: now))
-        }
+        ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: time, now: now)
         renewedCount.add(1, ordering: .relaxed)
         let lateness = now - time
         if lateness > maximumRenewalLatenessValue.load(ordering: .relaxed) {

@@ -443,10 +443,7 @@ extension Scheduler {
     /// start's bookkeeping, and remembers it for `settleLeadingLevel`.
     @inline(__always)
     private func performLeadingLevel(_ level: ActuatorCommand, on channel: Int, deadline: Int64, now: Int64) {
-        ChannelSlot.withOutput(of: channels + channel) {
-            $0.perform(level, channel: ChannelID(rawValue: channel),
-                       deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
-        }
+        ChannelSlot.perform(level, on: channels + channel, channel: channel, deadline: deadline, now: now)
         realtime.pointee.leadingChannel = channel
         realtime.pointee.leadingLevel = level
         leadingWriteCount.add(1, ordering: .relaxed)

@@ -120,11 +120,11 @@ struct SyncTestCommand: Command {
         func ms(_ span: Duration) -> String { SyncLoopbackTest.milliseconds(span) }
         let rows = result.measurements.enumerated().compactMap { index, row in row.hapticWrite.map { (index + 1, row, $0) } }
         guard !rows.isEmpty else { return [] }
-        // Nearest rank, with the cue of the maximum.
+        // p50 by nearest rank, and the max with its cue (`values` is not empty).
         func summary(_ values: [(cue: Int, span: Duration)]) -> String {
             let sorted = values.sorted { $0.span < $1.span }
-            let median = sorted[(sorted.count + 1) / 2 - 1].span
-            return "p50 \(ms(median)) ms, max \(ms(sorted[sorted.count - 1].span)) ms (cue \(sorted[sorted.count - 1].cue))"
+            let median = sorted.nearestRank(0.5)!.span, maximum = sorted[sorted.count - 1]
+            return "p50 \(ms(median)) ms, max \(ms(maximum.span)) ms (cue \(maximum.cue))"
         }
         var lines = [
             "haptic writes: began after due \(summary(rows.map { ($0.0, $0.2.lateness) })); "
