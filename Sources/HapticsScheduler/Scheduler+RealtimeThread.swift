@@ -77,11 +77,33 @@ extension Scheduler where Clock == SystemMonotonicClock {
             // The latest pass's deadline, this thread's or a caller's since: a caller whose pass
             // brings it forward after this read sees the parked mark and moves the wake timer.
             let next = nextDeadline.load(ordering: .sequentiallyConsistent)
-            waitParked(until: next) { nextDeadline.load(ordering: .sequentiallyConsistent) >= next }
+            let target = wakeTarget(for: next)
+            waitParked(until: target) { nextDeadline.load(ordering: .sequentiallyConsistent) >= next }
+            // Still marked parked: nobody woke the thread, its timer did (or it did not wait).
+            let expired = CHapticsSystem_isParked(wakeWord) != 0
             CHapticsSystem_parkEnd(wakeWord)
             wakeUpCount.add(1, ordering: .relaxed)
+            if expired, target != .max, wakeFloor.pointee.limit > 0 { measureWake(target: target, deadline: next) }
         }
         silenceOnExit()
+    }
+
+    /// The instant to arm the wake timer for, to act at `deadline`: ahead of it by the wake-up
+    /// latency measured so far (``WakeLatencyFloor``), or the deadline itself.
+    @inline(__always)
+    private func wakeTarget(for deadline: Int64) -> Int64 {
+        guard deadline != .max, wakeFloor.pointee.ahead > 0 else { return deadline }
+        return wakeFloor.pointee.target(for: deadline, now: clock.now().nanoseconds)
+    }
+
+    /// A timer wake-up armed for `target`, to act at `deadline`: its latency becomes a sample of
+    /// the wake-ahead, and one that came before the deadline is counted (the pass that follows
+    /// finds nothing due, and the thread sleeps again until the deadline itself).
+    private func measureWake(target: Int64, deadline: Int64) {
+        let woke = clock.now().nanoseconds
+        wakeFloor.pointee.record(latency: woke - target)
+        wakeAheadValue.store(wakeFloor.pointee.ahead, ordering: .relaxed)
+        if woke >= target && woke < deadline { earlyWakeCount.add(1, ordering: .relaxed) }
     }
 
     /// Discards pending work, stops every player and sends `.stop` to every channel. A caller's

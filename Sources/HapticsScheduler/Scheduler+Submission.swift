@@ -188,13 +188,15 @@ extension Scheduler {
     }
 
     /// Moves a parked realtime thread's wake-up forward to `deadline` without waking it now (with
-    /// the wake timer; a wake otherwise). Called by a caller's pass, which still owns processing,
-    /// so that passes arm the timer in the order they ran.
+    /// the wake timer, ahead of the deadline by the thread's wake-ahead; a wake otherwise). Called
+    /// by a caller's pass, which still owns processing, so that passes arm the timer in the order
+    /// they ran.
     func bringRealtimeDeadlineForward(to deadline: Int64) {
         guard wakeTimer >= 0 else {
             wakeRealtimeThread()
             return
         }
-        if CHapticsSystem_isParked(wakeWord) != 0 { _ = CHapticsSystem_armWakeTimer(wakeTimer, deadline) }
+        guard CHapticsSystem_isParked(wakeWord) != 0 else { return }
+        _ = CHapticsSystem_armWakeTimer(wakeTimer, max(deadline - wakeAheadValue.load(ordering: .relaxed), 0))
     }
 }

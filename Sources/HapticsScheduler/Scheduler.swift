@@ -75,6 +75,10 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// could be made, and the thread waits on `wakeWord` with a futex instead.
     let wakeTimer: Int32
     let running = Atomic<Bool>(false)
+    /// The realtime thread's wake-ahead, learned from its wake-ups (its thread only), and the
+    /// wake-ahead it found last, published for callers that move its wake-up and for statistics.
+    let wakeFloor: UnsafeMutablePointer<WakeLatencyFloor>
+    let wakeAheadValue = Atomic<Int64>(0)
 
     // Statistics.
     let submittedCount = Atomic<Int>(0)
@@ -102,6 +106,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let directSubmissionCount = Atomic<Int>(0)
     let leadingWriteCount = Atomic<Int>(0)
     let armedStartCount = Atomic<Int>(0)
+    let earlyWakeCount = Atomic<Int>(0)
 
     /// The clock deadlines are measured on. Declared last: in code not specialized for a clock
     /// (the engine's calls come through `any SchedulerControl`), a stored property after it would
@@ -157,6 +162,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         wakeWord = .allocate(capacity: 1)
         wakeWord.initialize(to: 0)
         wakeTimer = CHapticsSystem_makeWakeTimer()
+        wakeFloor = .allocate(capacity: 1)
+        wakeFloor.initialize(to: WakeLatencyFloor(limit: configuration.wakeAheadLimit.nanoseconds))
     }
 
     deinit {
@@ -188,6 +195,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         publications.deinitialize(count: configuration.maximumPlayers * Self.publicationStride)
         publications.deallocate()
         wakeWord.deallocate()
+        wakeFloor.deinitialize(count: 1)
+        wakeFloor.deallocate()
         if wakeTimer >= 0 { _ = close(wakeTimer) }
     }
 
@@ -206,6 +215,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             renewed: renewedCount.load(ordering: .relaxed),
             maximumRenewalLateness: .nanoseconds(maximumRenewalLatenessValue.load(ordering: .relaxed)),
             wakeUps: wakeUpCount.load(ordering: .relaxed),
+            wakeAhead: .nanoseconds(wakeAheadValue.load(ordering: .relaxed)),
+            earlyWakeUps: earlyWakeCount.load(ordering: .relaxed),
             traceOverflows: traceOverflowCount.load(ordering: .relaxed),
             droppedCurves: droppedCurveCount.load(ordering: .relaxed),
             lostEndings: lostEndingCount.load(ordering: .relaxed),

@@ -32,6 +32,10 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     /// half the lifetime. It is the margin a late realtime thread has before a hold would end early
     /// (docs/scheduler.md, "Holds").
     public var renewalLead: Duration
+    /// The most the realtime thread arms its wake timer ahead of a deadline to take its own
+    /// measured wake-up latency out of the wait, 0…10 ms (0: never ahead). It never acts before the
+    /// deadline: docs/scheduler.md, "Waking ahead".
+    public var wakeAheadLimit: Duration
 
     /// Creates a configuration.
     public init(
@@ -43,7 +47,8 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         realtimePriority: Int32 = 50,
         maximumCurves: Int = 32,
         maximumCurvePoints: Int = 1024,
-        renewalLead: Duration = .milliseconds(50)
+        renewalLead: Duration = .milliseconds(50),
+        wakeAheadLimit: Duration = .milliseconds(1)
     ) {
         self.queueCapacity = queueCapacity
         self.maximumPrograms = maximumPrograms
@@ -54,10 +59,11 @@ public struct SchedulerConfiguration: Sendable, Hashable {
         self.maximumCurves = maximumCurves
         self.maximumCurvePoints = maximumCurvePoints
         self.renewalLead = renewalLead
+        self.wakeAheadLimit = wakeAheadLimit
     }
 
     /// 1024 queued commands, 256 programs, 256 players, 16 channels, 4096 trace records, 32 runtime
-    /// curves of up to 1024 points, renewals 50 ms ahead.
+    /// curves of up to 1024 points, renewals 50 ms ahead, wake-ups up to 1 ms ahead.
     public static let `default` = SchedulerConfiguration()
 
     /// This configuration with every value clamped into its range: what a scheduler created with it
@@ -72,6 +78,7 @@ public struct SchedulerConfiguration: Sendable, Hashable {
             realtimePriority: min(max(realtimePriority, 1), 99),
             maximumCurves: min(max(maximumCurves, 1), 4_096),
             maximumCurvePoints: min(max(maximumCurvePoints, 2), 65_536),
-            renewalLead: min(max(renewalLead, .milliseconds(1)), .seconds(1)))
+            renewalLead: min(max(renewalLead, .milliseconds(1)), .seconds(1)),
+            wakeAheadLimit: min(max(wakeAheadLimit, .zero), .milliseconds(10)))
     }
 }

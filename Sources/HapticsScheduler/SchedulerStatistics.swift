@@ -28,6 +28,14 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var maximumRenewalLateness: Duration = .zero
     /// Times the realtime thread woke up (deadline reached or woken by a submission).
     public var wakeUps: Int
+    /// How far ahead of a deadline the realtime thread arms its wake timer now: the shortest of its
+    /// last 32 timer wake-up latencies, at most ``SchedulerConfiguration/wakeAheadLimit``
+    /// (docs/scheduler.md, "Waking ahead").
+    public var wakeAhead: Duration = .zero
+    /// Timer wake-ups that came before the deadline they were armed ahead of (faster than the
+    /// wake-ahead): the thread wrote nothing then and slept again until the deadline itself.
+    /// Counted in `wakeUps` too.
+    public var earlyWakeUps: Int = 0
     /// Trace records lost because the trace ring was full.
     public var traceOverflows: Int
     /// Runtime curves refused because every curve slot (`maximumCurves`) was held. (A curve refused

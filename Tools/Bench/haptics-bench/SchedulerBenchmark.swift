@@ -40,24 +40,55 @@ final class LatenessRecorder: Actuator, @unchecked Sendable {
     }
 }
 
+/// One scheduler of the benchmark: its realtime thread plays `alternatingLevels` into a recorder.
+struct LatenessRun {
+    let scheduler: Scheduler<SystemMonotonicClock>
+    let recorder: LatenessRecorder
+    let player: PlayerID
+
+    init(capacity: Int, program: Program, wakeAheadLimit: Duration) throws {
+        scheduler = Scheduler(clock: SystemMonotonicClock(),
+                              configuration: SchedulerConfiguration(wakeAheadLimit: wakeAheadLimit))
+        recorder = LatenessRecorder(capacity: capacity)
+        let channel = try scheduler.addChannel(output: recorder, profile: benchRumble, policy: .replace)
+        player = try scheduler.makePlayer(program: scheduler.load(program), channel: channel)
+        try scheduler.startRealtimeThread()
+    }
+
+    /// Plays block `block` (its `perBlock` events from `lead` ahead) and waits for its final stop.
+    func play(block: Int, perBlock: Int, period: Int64, lead: Int64) {
+        let start = scheduler.clock.now() + .nanoseconds(lead)
+        guard scheduler.start(player, at: start) else {
+            print("haptics-bench: the submission queue refused a start")
+            exit(1)
+        }
+        // Sleep past the block's end, then make sure the final stop has arrived.
+        _ = (start + .nanoseconds(Int64(perBlock) * period + 2_000_000)).nanoseconds.sleepUntilThisInstant()
+        while recorder.stops.load(ordering: .acquiring) < block + 1 { usleep(1_000) }
+    }
+
+    var lateness: [Int64] { (0..<recorder.count.load(ordering: .acquiring)).map { recorder.lateness[$0] } }
+    var deadlines: [Int64] { (0..<recorder.count.load(ordering: .acquiring)).map { recorder.deadlines[$0] } }
+}
+
 /// `Tools/bench scheduler`: 10⁴ events at a 1 ms period through the realtime thread, interleaved in
-/// blocks with a plain C `clock_nanosleep(TIMER_ABSTIME)` loop on its own thread as the baseline.
+/// blocks with the same through a realtime thread that never wakes ahead
+/// (`SchedulerConfiguration.wakeAheadLimit` 0) and with a plain C `clock_nanosleep(TIMER_ABSTIME)`
+/// loop on its own thread as the baseline.
 func runSchedulerBenchmark() {
-    // Short alternating blocks sample the machine's changing load evenly for both loops.
+    // Short alternating blocks sample the machine's changing load evenly for every loop.
     let blocks = 100
     let perBlock = 100
     let period: Int64 = 1_000_000
     let lead: Int64 = 5_000_000
     let total = blocks * perBlock
 
-    let scheduler = Scheduler(clock: SystemMonotonicClock())
-    let recorder = LatenessRecorder(capacity: total)
     let program = alternatingLevels(perBlock, period: period)
-    let player: PlayerID
+    let engine: LatenessRun
+    let notAhead: LatenessRun
     do {
-        let channel = try scheduler.addChannel(output: recorder, profile: benchRumble, policy: .replace)
-        player = try scheduler.makePlayer(program: scheduler.load(program), channel: channel)
-        try scheduler.startRealtimeThread()
+        engine = try LatenessRun(capacity: total, program: program, wakeAheadLimit: SchedulerConfiguration.default.wakeAheadLimit)
+        notAhead = try LatenessRun(capacity: total, program: program, wakeAheadLimit: .zero)
     } catch {
         print("haptics-bench: \(error)")
         exit(1)
@@ -66,31 +97,28 @@ func runSchedulerBenchmark() {
     var baseline = [Int64](repeating: 0, count: total)
     var baselineDeadlines = [Int64](repeating: 0, count: total)
     let clock = SystemMonotonicClock()
-    print("scheduler: \(blocks) blocks of \(perBlock) events at a \(period / 1_000) µs period, interleaved with a C clock_nanosleep loop")
+    print("scheduler: \(blocks) blocks of \(perBlock) events at a \(period / 1_000) µs period, interleaved with the same never waking ahead and a C clock_nanosleep loop")
     for block in 0..<blocks {
-        let start = clock.now() + .nanoseconds(lead)
-        guard scheduler.start(player, at: start) else {
-            print("haptics-bench: the submission queue refused a start")
-            exit(1)
-        }
-        // Sleep past the block's end, then make sure the final stop has arrived.
-        _ = (start + .nanoseconds(Int64(perBlock) * period + 2_000_000)).nanoseconds.sleepUntilThisInstant()
-        while recorder.stops.load(ordering: .acquiring) < block + 1 { usleep(1_000) }
+        // Each of the two schedulers goes first in every other block.
+        let order = block % 2 == 0 ? [engine, notAhead] : [notAhead, engine]
+        for run in order { run.play(block: block, perBlock: perBlock, period: period, lead: lead) }
 
         let baselineStart = clock.now().nanoseconds + lead
         for index in 0..<perBlock { baselineDeadlines[block * perBlock + index] = baselineStart + Int64(index) * period }
         let result = baseline.withUnsafeMutableBufferPointer { buffer in
             CBenchSupport_runSleepLoop(baselineStart, period, Int32(perBlock),
-                                       scheduler.configuration.realtimePriority, buffer.baseAddress! + block * perBlock)
+                                       engine.scheduler.configuration.realtimePriority, buffer.baseAddress! + block * perBlock)
         }
         precondition(result == 0, "the baseline thread could not start: \(result)")
     }
-    scheduler.stopRealtimeThread()
+    engine.scheduler.stopRealtimeThread()
+    notAhead.scheduler.stopRealtimeThread()
 
-    let recorded = recorder.count.load(ordering: .acquiring)
-    let lateness = (0..<recorded).map { recorder.lateness[$0] }
-    let deadlines = (0..<recorded).map { recorder.deadlines[$0] }
+    let lateness = engine.lateness
+    let deadlines = engine.deadlines
+    let recorded = lateness.count
     let sorted = lateness.sorted()
+    let notAheadSorted = notAhead.lateness.sorted()
     let baselineSorted = baseline.sorted()
     let p50 = percentile(sorted, 0.50)
     let p99 = percentile(sorted, 0.99)
@@ -99,11 +127,17 @@ func runSchedulerBenchmark() {
     let firstDeadline = deadlines.first ?? 0
     let drift = slope(x: deadlines.map { Double($0 - firstDeadline) / 1e9 }, y: lateness.map { Double($0) / 1_000 })
     let baselineDrift = slope(x: baselineDeadlines.map { Double($0 - firstDeadline) / 1e9 }, y: baseline.map { Double($0) / 1_000 })
-    let statistics = scheduler.statistics
+    let statistics = engine.scheduler.statistics
+    let early = lateness.count { $0 < 0 } + notAhead.lateness.count { $0 < 0 }
 
-    print("events recorded: \(recorded) scheduler, \(baseline.count) baseline")
-    print("scheduler lateness: p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, max \(microseconds(sorted.last ?? 0)) µs")
-    print("baseline  lateness: p50 \(microseconds(baselineP50)) µs, p99 \(microseconds(baselineP99)) µs, max \(microseconds(baselineSorted.last ?? 0)) µs")
+    func summary(_ sorted: [Int64]) -> String {
+        "min \(microseconds(sorted.first ?? 0)) µs, p50 \(microseconds(percentile(sorted, 0.5))) µs, p99 \(microseconds(percentile(sorted, 0.99))) µs, max \(microseconds(sorted.last ?? 0)) µs"
+    }
+    print("events recorded: \(recorded) scheduler, \(notAheadSorted.count) never ahead, \(baseline.count) baseline")
+    print("scheduler  lateness: " + summary(sorted))
+    print("never ahead lateness: " + summary(notAheadSorted))
+    print("baseline   lateness: " + summary(baselineSorted))
+    print("events written before their deadline: \(early)")
     let worst = lateness.indices.sorted { lateness[$0] > lateness[$1] }.prefix(3)
     print("scheduler worst: " + worst.map { "\(microseconds(lateness[$0])) µs at event \($0)" }.joined(separator: ", "))
     let baselineWorst = baseline.indices.sorted { baseline[$0] > baseline[$1] }.prefix(3)
@@ -113,7 +147,7 @@ func runSchedulerBenchmark() {
     }
     print("scheduler per-block median lateness (µs), min…max over blocks: \(microseconds(blockMedians.min() ?? 0))…\(microseconds(blockMedians.max() ?? 0))")
     print("drift (least-squares slope of lateness over time): scheduler \(decimal(drift)) µs/s, baseline \(decimal(baselineDrift)) µs/s")
-    print("realtime thread: SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused (\($0)), running SCHED_OTHER" } ?? "granted"), timer slack \(statistics.realtimeThread?.timerSlack.map { "\($0.nanoseconds) ns" } ?? "unknown"), \(statistics.wakeUps) wake-ups")
+    print("realtime thread: SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused (\($0)), running SCHED_OTHER" } ?? "granted"), timer slack \(statistics.realtimeThread?.timerSlack.map { "\($0.nanoseconds) ns" } ?? "unknown"), \(statistics.wakeUps) wake-ups, \(statistics.earlyWakeUps) of them before their deadline, waking \(microseconds(statistics.wakeAhead.nanoseconds)) µs ahead at the end")
     print(jsonObject([
         ("p50_lateness_us", microseconds(p50)),
         ("p99_lateness_us", microseconds(p99)),
@@ -121,6 +155,12 @@ func runSchedulerBenchmark() {
         ("baseline_p99_lateness_us", microseconds(baselineP99)),
         ("ratio_p99", decimal(Double(p99) / Double(max(baselineP99, 1)))),
         ("drift_us_per_s", decimal(drift)),
+        ("never_ahead_p50_lateness_us", microseconds(percentile(notAheadSorted, 0.5))),
+        ("never_ahead_p99_lateness_us", microseconds(percentile(notAheadSorted, 0.99))),
+        ("min_lateness_us", microseconds(sorted.first ?? 0)),
+        ("early_events", "\(early)"),
+        ("early_wake_ups", "\(statistics.earlyWakeUps)"),
+        ("wake_ahead_us", microseconds(statistics.wakeAhead.nanoseconds)),
     ]))
 }
 

@@ -1,0 +1,57 @@
+/// The realtime thread's wake-ahead (docs/scheduler.md, "Waking ahead"): how much sooner than a
+/// deadline it arms its wake timer, learned from its own wake-ups.
+///
+/// A timer wake-up never comes at its instant: the kernel's timer interrupt, the switch to the
+/// thread and (without `SCHED_FIFO`) the wait for a processor all come after it. Every write the
+/// realtime thread makes at a deadline it slept for is late by at least that much. The floor of
+/// that latency — the shortest of the last ``window`` wake-ups, capped at a limit — is a delay the
+/// thread can take out of every wait without ever waking before the deadline: armed that much
+/// sooner, a wake-up as slow as the fastest recent one lands on the deadline itself.
+///
+/// A wake-up faster than the floor does come before the deadline. The thread then writes nothing
+/// early: it arms the timer again at the deadline itself (``target(for:now:)``), and the fast
+/// wake-up becomes a sample that lowers the floor. Until ``minimumSamples`` wake-ups have been
+/// measured the floor is zero (a game's haptics wake the thread a few times a second: a full window
+/// would take a while).
+///
+/// Realtime thread only; a plain value, no allocation.
+struct WakeLatencyFloor {
+    /// Wake-ups the floor is the shortest of.
+    static let window = 32
+    /// Wake-ups measured before the thread wakes ahead at all.
+    static let minimumSamples = 8
+
+    /// The largest wake-ahead, in nanoseconds (0: never ahead).
+    let limit: Int64
+    private var samples = InlineArray<32, Int64>(repeating: 0)
+    private var recorded = 0
+    /// The wake-ahead now: the shortest latency of the last ``window`` wake-ups (of all of them
+    /// while fewer were measured), at most `limit`; zero until ``minimumSamples`` have been.
+    private(set) var ahead: Int64 = 0
+
+    init(limit: Int64) {
+        self.limit = max(limit, 0)
+    }
+
+    /// Records a timer wake-up `latency` nanoseconds after the instant the timer was armed for.
+    /// A negative latency (a wake-up before its instant: the timer was moved, or the thread woken)
+    /// is not a measurement and is ignored.
+    mutating func record(latency: Int64) {
+        guard latency >= 0, limit > 0 else { return }
+        samples[recorded % Self.window] = latency
+        recorded += 1
+        guard recorded >= Self.minimumSamples else { return }
+        var shortest = Int64.max
+        for index in 0..<min(recorded, Self.window) { shortest = min(shortest, samples[index]) }
+        ahead = min(shortest, limit)
+    }
+
+    /// The instant to arm the wake timer for, to act at `deadline` (`.max`: none) when it is `now`:
+    /// `deadline − ahead`, or `deadline` itself when that is no later than `now` — a thread that
+    /// woke within its wake-ahead sleeps the rest of the way to the deadline.
+    func target(for deadline: Int64, now: Int64) -> Int64 {
+        guard deadline != .max, ahead > 0 else { return deadline }
+        let early = deadline - ahead
+        return early > now ? early : deadline
+    }
+}

@@ -1,0 +1,116 @@
+import Testing
+import HapticsRendering
+@testable import HapticsScheduler
+import HapticsSystem
+import HapticsTestSupport
+
+/// Records each command it performs with its deadline and this actuator's own reading of the
+/// clock — not the scheduler's `now` — so that a write before its deadline shows whatever the
+/// scheduler believes.
+final class ClockReadingActuator: Actuator {
+    let emissions = Recorder<Emission>(reservingCapacity: 256)
+
+    func perform(_ command: ActuatorCommand, channel: ChannelID, deadline: MonotonicInstant, now: MonotonicInstant) {
+        emissions.append(Emission(command, channel: channel.rawValue, deadline: deadline.nanoseconds,
+                                  now: SystemMonotonicClock().now().nanoseconds))
+    }
+}
+
+@Suite("Waking ahead")
+struct WakeAheadTests {
+    @Test("the wake-ahead is zero until 8 wake-ups are measured, then the shortest of the last 32")
+    func shortestOfTheLast32() {
+        var floor = WakeLatencyFloor(limit: 1_000_000)
+        for latency in Int64(2)...8 { floor.record(latency: 100_000 + latency) }
+        #expect(floor.ahead == 0)
+        floor.record(latency: 100_001)
+        #expect(floor.ahead == 100_001)
+        for latency in Int64(9)...30 { floor.record(latency: 100_000 + latency) }
+        #expect(floor.ahead == 100_001)
+        floor.record(latency: 150_000)
+        #expect(floor.ahead == 100_001)
+        // 31 samples: 100 002…100 008, 100 001, 100 009…100 030, 150 000. The 32nd fills the
+        // window; the 7 after it push out 100 002…100 008, and the 100 001 one stays.
+        for _ in 0..<8 { floor.record(latency: 200_000) }
+        #expect(floor.ahead == 100_001)
+        // The next pushes out 100 001: the shortest left is 100 009.
+        floor.record(latency: 200_000)
+        #expect(floor.ahead == 100_009)
+        floor.record(latency: 40_000)
+        #expect(floor.ahead == 40_000)
+        // 32 slower wake-ups push the fast one out: the floor rises again.
+        for _ in 0..<31 { floor.record(latency: 90_000) }
+        #expect(floor.ahead == 40_000)
+        floor.record(latency: 90_000)
+        #expect(floor.ahead == 90_000)
+    }
+
+    @Test("the wake-ahead is capped at the limit, ignores wake-ups before their instant, and a zero limit never wakes ahead")
+    func limitsAndIgnoredSamples() {
+        var capped = WakeLatencyFloor(limit: 500_000)
+        for _ in 0..<8 { capped.record(latency: 2_000_000) }
+        #expect(capped.ahead == 500_000)
+        capped.record(latency: -5)
+        #expect(capped.ahead == 500_000)
+
+        var never = WakeLatencyFloor(limit: 0)
+        for _ in 0..<64 { never.record(latency: 100_000) }
+        #expect(never.ahead == 0)
+        #expect(never.target(for: 7_000_000, now: 1_000_000) == 7_000_000)
+        #expect(WakeLatencyFloor(limit: -1).limit == 0)
+    }
+
+    @Test("the timer is armed ahead of the deadline, or at the deadline itself once within the wake-ahead of it")
+    func targets() {
+        var floor = WakeLatencyFloor(limit: 1_000_000)
+        #expect(floor.target(for: 5_000_000, now: 1_000_000) == 5_000_000)
+        for _ in 0..<8 { floor.record(latency: 120_000) }
+        #expect(floor.target(for: 5_000_000, now: 1_000_000) == 4_880_000)
+        // Woke faster than the floor (before the deadline): sleeps the rest of the way, to the deadline.
+        #expect(floor.target(for: 5_000_000, now: 4_900_000) == 5_000_000)
+        #expect(floor.target(for: 5_000_000, now: 4_880_000) == 5_000_000)
+        #expect(floor.target(for: .max, now: 1_000_000) == .max)
+    }
+
+    @Test("the wake-ahead limit is clamped to 0…10 ms; 1 ms by default")
+    func configuration() {
+        #expect(SchedulerConfiguration.default.wakeAheadLimit == .milliseconds(1))
+        #expect(SchedulerConfiguration(wakeAheadLimit: .milliseconds(-3)).clamped.wakeAheadLimit == .zero)
+        #expect(SchedulerConfiguration(wakeAheadLimit: .seconds(1)).clamped.wakeAheadLimit == .milliseconds(10))
+    }
+
+    /// 100 levels 1 ms apart through the realtime thread; what its output saw.
+    func playThroughTheRealtimeThread(wakeAheadLimit: Duration) throws -> (recorded: [Emission], statistics: SchedulerStatistics) {
+        let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(wakeAheadLimit: wakeAheadLimit))
+        let output = ClockReadingActuator()
+        let channel = try scheduler.addChannel(output: output, profile: testRumble, policy: .replace)
+        let levels = (0..<100).map { (Int64($0) * ms, UInt16(100 + $0), UInt16(200 + $0)) }
+        let player = try scheduler.makePlayer(program: scheduler.load(rumbleProgram(levels, duration: 100 * ms)), channel: channel)
+        try scheduler.startRealtimeThread()
+        #expect(scheduler.start(player, at: scheduler.clock.now().advanced(by: 2 * ms)))
+        #expect(waitUntil { output.emissions.all.count >= 101 })
+        scheduler.stopRealtimeThread()
+        return (output.emissions.all, scheduler.statistics)
+    }
+
+    @Test("the realtime thread wakes ahead of its deadlines but writes nothing before one")
+    func neverBeforeTheDeadline() throws {
+        let (recorded, statistics) = try playThroughTheRealtimeThread(wakeAheadLimit: .milliseconds(1))
+        let expected: [ActuatorCommand] = (0..<100).map { index in .rumble(strong: UInt16(100 + index), weak: UInt16(200 + index)) }
+        #expect(Array(recorded.prefix(100).map(\.command)) == expected)
+        let early = recorded.filter { $0.now < $0.deadline }
+        #expect(early.isEmpty, "written before their deadline: \(early)")
+        #expect(statistics.wakeAhead > .zero)
+        #expect(statistics.wakeAhead <= .milliseconds(1))
+        #expect(statistics.earlyWakeUps < statistics.wakeUps)
+    }
+
+    @Test("with a zero limit the realtime thread wakes at its deadlines")
+    func neverAhead() throws {
+        let (recorded, statistics) = try playThroughTheRealtimeThread(wakeAheadLimit: .zero)
+        #expect(recorded.count >= 101)
+        #expect(recorded.allSatisfy { $0.now >= $0.deadline })
+        #expect(statistics.wakeAhead == .zero)
+        #expect(statistics.earlyWakeUps == 0)
+    }
+}
