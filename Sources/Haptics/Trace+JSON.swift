@@ -18,7 +18,8 @@ extension Trace {
     /// Tracks: each thread that recorded (the game's threads, `haptics-rt`) and each device, named by
     /// `M` metadata events. Slices (`X`): `submit` on the caller's thread; `queued` (submitted until
     /// the realtime thread took it) and `write` (the output's `perform`) on the realtime thread;
-    /// `rise` (written until felt) on the device. Instants (`i`): `deadline`, `received`, `felt` on
+    /// `rise` (written until felt) on the device; `wake` on the realtime thread (from the instant its
+    /// timer was armed for until it woke, with the deadline it woke for). Instants (`i`): `deadline`, `received`, `felt` on
     /// the device, `audible` on the audio output, stale drops and ignored submissions on the
     /// realtime thread. A `player` argument names the scheduler player (its slot; −1 for none) on
     /// `submit`, `write`, `renew`, `rise`, `audible` and the drops: each sound a pattern player
@@ -102,6 +103,11 @@ extension Trace {
             case .audible:
                 writer.instant("audible", pid: Self.devicesProcess, tid: Self.audioTrack, at: record.time,
                                arguments: [("called_us", writer.microseconds(record.began)), ("player", "\(record.player)")])
+            case .woke:
+                writer.slice("wake", category: "realtime", pid: Self.threadsProcess, tid: thread,
+                             from: record.began, to: record.time,
+                             arguments: [("deadline_us", writer.microseconds(record.deadline)),
+                                         ("after_deadline_us", writer.duration(record.time.nanoseconds - record.deadline.nanoseconds))])
             case .droppedStale, .ignored:
                 writer.instant(record.event == .ignored ? "ignored" : "dropped stale", pid: Self.threadsProcess, tid: thread,
                                at: record.time, arguments: [("sequence", "\(sequence)"), ("player", "\(record.player)")])

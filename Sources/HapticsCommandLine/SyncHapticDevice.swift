@@ -77,13 +77,7 @@ final class SyncHapticDevice {
     /// The write that started the haptic found starting at `start`: the last sounding write on the
     /// device's channel that began at or before it.
     func write(startingHapticAt start: MonotonicInstant, in trace: Trace) -> SyncLoopbackTest.HapticWrite? {
-        let write = trace.records.lazy.filter {
-            ($0.event == .emitted || $0.event == .renewed) && $0.channel == self.channel && !$0.command.isSilent && $0.began <= start
-        }.max { $0.began < $1.began }
-        return write.map {
-            SyncLoopbackTest.HapticWrite(deadline: $0.deadline, began: $0.began, returned: $0.time,
-                                         thread: trace.threadNames[$0.thread])
-        }
+        SyncLoopbackTest.HapticWrite(startingHapticAt: start, on: channel, in: trace)
     }
 
     /// Closes the device (the created one disappears).

@@ -106,17 +106,38 @@ public struct SyncLoopbackTest: Sendable {
         public var returned: MonotonicInstant
         /// The thread that wrote it, as the trace names it (`nil` when the trace has no name).
         public var thread: String?
+        /// When that thread's wake timer woke it for this write's deadline (the realtime thread's
+        /// `woke` record); `nil` for a write on a caller's thread, or when the thread was not
+        /// asleep for it.
+        public var woke: MonotonicInstant?
 
         /// A write.
-        public init(deadline: MonotonicInstant, began: MonotonicInstant, returned: MonotonicInstant, thread: String?) {
+        public init(deadline: MonotonicInstant, began: MonotonicInstant, returned: MonotonicInstant, thread: String?,
+                    woke: MonotonicInstant? = nil) {
             self.deadline = deadline
             self.began = began
             self.returned = returned
             self.thread = thread
+            self.woke = woke
         }
 
         /// How late it began: negative when early.
         public var lateness: Duration { began - deadline }
+
+        /// The write in `trace` that started a haptic the device saw start at `start` on `channel`:
+        /// the last sounding write (or renewal) on the channel that began at or before it, with the
+        /// last `woke` record of its thread for its deadline before it began (a wake-up that came
+        /// before the deadline is followed by another); `nil` when there is none.
+        public init?(startingHapticAt start: MonotonicInstant, on channel: Int32, in trace: Trace) {
+            guard let write = trace.records.lazy.filter({
+                ($0.event == .emitted || $0.event == .renewed) && $0.channel == channel && !$0.command.isSilent && $0.began <= start
+            }).max(by: { $0.began < $1.began }) else { return nil }
+            let woke = trace.records.last {
+                $0.event == .woke && $0.thread == write.thread && $0.deadline == write.deadline && $0.time <= write.began
+            }
+            self.init(deadline: write.deadline, began: write.began, returned: write.time,
+                      thread: trace.threadNames[write.thread], woke: woke?.time)
+        }
     }
 
     /// A stretch of time the machine held every thread off the processor, as a probe thread at a

@@ -78,12 +78,16 @@ extension Scheduler where Clock == SystemMonotonicClock {
             // brings it forward after this read sees the parked mark and moves the wake timer.
             let next = nextDeadline.load(ordering: .sequentiallyConsistent)
             let target = wakeTarget(for: next)
+            noteWakeArmed(for: target, deadline: next)
             waitParked(until: target) { nextDeadline.load(ordering: .sequentiallyConsistent) >= next }
-            // Still marked parked: nobody woke the thread, its timer did (or it did not wait).
+            // Still marked parked: nobody woke the thread, its timer did (or it did not wait). The
+            // timer is this thread's, or a caller's pass moved it sooner since.
             let expired = CHapticsSystem_isParked(wakeWord) != 0
             CHapticsSystem_parkEnd(wakeWord)
             wakeUpCount.add(1, ordering: .relaxed)
-            if expired, target != .max, wakeFloor.pointee.limit > 0 { measureWake(target: target, deadline: next) }
+            if expired {
+                timerWoke(target: wakeArmedFor.load(ordering: .relaxed), deadline: wakeArmedDeadline.load(ordering: .relaxed))
+            }
         }
         silenceOnExit()
     }
@@ -96,14 +100,25 @@ extension Scheduler where Clock == SystemMonotonicClock {
         return wakeFloor.pointee.target(for: deadline, now: clock.now().nanoseconds)
     }
 
-    /// A timer wake-up armed for `target`, to act at `deadline`: its latency becomes a sample of
-    /// the wake-ahead, and one that came before the deadline is counted (the pass that follows
-    /// finds nothing due, and the thread sleeps again until the deadline itself).
-    private func measureWake(target: Int64, deadline: Int64) {
+    /// A wake-up with the thread still marked parked, its timer last armed for `target` to act at
+    /// `deadline`. One at or after `target` is the timer's: its latency becomes a sample of the
+    /// wake-ahead, it is traced (`woke`), and one that came before the deadline is counted (the
+    /// pass that follows finds nothing due, and the thread sleeps again until the deadline itself).
+    /// One before `target` is not (the thread did not wait, or the timer was re-armed as it woke).
+    private func timerWoke(target: Int64, deadline: Int64) {
+        guard target != .max else { return }
         let woke = clock.now().nanoseconds
-        wakeFloor.pointee.record(latency: woke - target)
-        wakeAheadValue.store(wakeFloor.pointee.ahead, ordering: .relaxed)
-        if woke >= target && woke < deadline { earlyWakeCount.add(1, ordering: .relaxed) }
+        guard woke >= target else { return }
+        if wakeFloor.pointee.limit > 0 {
+            wakeFloor.pointee.record(latency: woke - target)
+            wakeAheadValue.store(wakeFloor.pointee.ahead, ordering: .relaxed)
+            if woke < deadline { earlyWakeCount.add(1, ordering: .relaxed) }
+        }
+        if tracing.load(ordering: .relaxed) {
+            trace(TraceRecord(event: .woke, channel: -1, player: -1, command: .stop,
+                              deadline: MonotonicInstant(nanoseconds: deadline), time: MonotonicInstant(nanoseconds: woke),
+                              began: MonotonicInstant(nanoseconds: target)))
+        }
     }
 
     /// Discards pending work, stops every player and sends `.stop` to every channel. A caller's

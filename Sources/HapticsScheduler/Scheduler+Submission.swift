@@ -197,6 +197,17 @@ extension Scheduler {
             return
         }
         guard CHapticsSystem_isParked(wakeWord) != 0 else { return }
-        _ = CHapticsSystem_armWakeTimer(wakeTimer, max(deadline - wakeAheadValue.load(ordering: .relaxed), 0))
+        let target = max(deadline - wakeAheadValue.load(ordering: .relaxed), 0)
+        noteWakeArmed(for: target, deadline: deadline)
+        _ = CHapticsSystem_armWakeTimer(wakeTimer, target)
+    }
+
+    /// Keeps the instant the wake timer is about to be armed for, and the deadline it is ahead of,
+    /// for the woken thread to measure its wake-up against. A wake-up that reads a later arm than
+    /// its own measures itself too short, which only makes the wake-ahead smaller.
+    @inline(__always)
+    func noteWakeArmed(for target: Int64, deadline: Int64) {
+        wakeArmedFor.store(target, ordering: .relaxed)
+        wakeArmedDeadline.store(deadline, ordering: .relaxed)
     }
 }

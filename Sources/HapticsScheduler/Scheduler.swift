@@ -79,6 +79,11 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// wake-ahead it found last, published for callers that move its wake-up and for statistics.
     let wakeFloor: UnsafeMutablePointer<WakeLatencyFloor>
     let wakeAheadValue = Atomic<Int64>(0)
+    /// The instant the wake timer was last armed for and the deadline it was armed ahead of,
+    /// stored by whoever armed it (the parking thread, or a caller's pass moving its wake-up
+    /// forward): what the woken thread measures its wake-up against.
+    let wakeArmedFor = Atomic<Int64>(.max)
+    let wakeArmedDeadline = Atomic<Int64>(.max)
 
     // Statistics.
     let submittedCount = Atomic<Int>(0)

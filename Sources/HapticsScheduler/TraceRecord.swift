@@ -31,6 +31,10 @@ public struct TraceRecord: Sendable, Hashable {
         case received
         /// A sound became audible (`time`), on the audio output (channel −1).
         case audible
+        /// The realtime thread's wake timer woke it (`time`, its clock right after): `began` the
+        /// instant the timer was armed for, `deadline` the deadline it was armed ahead of
+        /// (docs/scheduler.md, "Waking ahead"). Channel and player −1.
+        case woke
     }
 
     /// What happened.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Haptics
 import HapticsAudio
 import HapticsPatterns
 import HapticsRendering
@@ -63,7 +64,7 @@ struct SyncTestCommandTests {
         ]
         rows[0].hapticWrite = .init(deadline: at(-60), began: at(-60.05), returned: at(-60.02), thread: "haptics-rt")
         rows[1].hapticWrite = .init(deadline: at(190), began: at(189.9), returned: at(189.94), thread: "haptics-rt")
-        rows[2].hapticWrite = .init(deadline: at(540), began: at(546.6), returned: at(546.68), thread: "haptics-rt")
+        rows[2].hapticWrite = .init(deadline: at(540), began: at(546.6), returned: at(546.68), thread: "haptics-rt", woke: at(543.2))
         rows[2].hapticStall = .microseconds(1_250)
         var streams = SyncLoopbackTest.Streams()
         streams.firstOnset = at(0)
@@ -91,8 +92,8 @@ struct SyncTestCommandTests {
             "   2  door\\u{1B}[2J.ahap          -60.05          -0.05       -0.1      -0.05",
             "   3  selection                    -53.3            6.7       0.02      -6.68",
             "not found: 3 selection: no sound onset found",
-            "haptic writes: began after due p50 -0.05 ms, max 6.6 ms (cue 3); start seen after the write began p50 0.05 ms, max 0.1 ms (cue 3)",
-            "cue 3 selection off by more than a period: its haptic's write, due at -60 ms, began 6.6 ms after on haptics-rt and took 0.08 ms; the start was seen 0.1 ms after it began; the machine stalled 1.25 ms on its way",
+            "haptic writes: began after due p50 -0.05 ms, max 6.6 ms (cue 3); the realtime thread woke after due p50 3.2 ms, max 3.2 ms (cue 3) and began writing after it woke p50 3.4 ms, max 3.4 ms (cue 3) (1 of 3 cues); start seen after the write began p50 0.05 ms, max 0.1 ms (cue 3)",
+            "cue 3 selection off by more than a period: its haptic's write, due at -60 ms, began 6.6 ms after on haptics-rt, which woke 3.2 ms after it was due, and took 0.08 ms; the start was seen 0.1 ms after it began; the machine stalled 1.25 ms on its way",
             "playback: 900 periods, 1 underruns, 2 timing jumps, 1 late voices (max 1.25 ms), 0 dropped",
             "capture: 880 reads, buffer 48000 frames, 1 overruns, 0 timeouts, 1 gaps",
             "capture gap: 170.667 ms at 412.5 ms from the first cue's onset (before frame 24000)",
@@ -118,6 +119,35 @@ struct SyncTestCommandTests {
             "haptic writes: began after due p50 9.8 ms, max 9.8 ms (cue 1); start seen after the write began p50 0.2 ms, max 0.2 ms (cue 1)",
             "cue 1 impact.soft off by more than a period: its haptic's write, due at -60 ms, began 9.8 ms after and took 0.1 ms; the start was seen 0.2 ms after it began; no machine stall seen on its way",
         ])
+    }
+
+    @Test("the write that started a haptic, and the realtime thread's last wake-up for its deadline")
+    func startingWrite() {
+        func at(_ microseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: 3_000_000_000 + microseconds * 1_000) }
+        func record(_ event: TraceRecord.Event, channel: Int32 = 2, command: ActuatorCommand = .rumble(strong: 0x8000, weak: 0),
+                    deadline: Int64, began: Int64, time: Int64, thread: Int32 = 7) -> TraceRecord {
+            TraceRecord(event: event, channel: channel, player: 0, command: command, deadline: at(deadline), time: at(time),
+                        began: at(began), thread: thread)
+        }
+        let records = [
+            // Woke before the deadline (faster than its wake-ahead), then again after it.
+            record(.woke, channel: -1, command: .stop, deadline: 1_000, began: 900, time: 960),
+            record(.woke, channel: -1, command: .stop, deadline: 1_000, began: 1_000, time: 1_100),
+            record(.woke, channel: -1, command: .stop, deadline: 1_000, began: 1_000, time: 1_150, thread: 8),
+            record(.emitted, deadline: 1_000, began: 1_400, time: 1_500),
+            record(.emitted, channel: 3, deadline: 1_000, began: 1_600, time: 1_700),
+            record(.emitted, command: .stop, deadline: 1_700, began: 1_750, time: 1_800),
+            record(.woke, channel: -1, command: .stop, deadline: 5_000, began: 4_900, time: 5_020),
+            // A caller's write (its own thread, no wake-up).
+            record(.emitted, deadline: 6_000, began: 6_010, time: 6_100, thread: 9),
+        ]
+        let trace = Trace(records: records, devices: [], lost: 0, origin: at(0), processName: "test",
+                          threadNames: [7: "haptics-rt", 9: "game"])
+        #expect(SyncLoopbackTest.HapticWrite(startingHapticAt: at(1_900), on: 2, in: trace)
+            == .init(deadline: at(1_000), began: at(1_400), returned: at(1_500), thread: "haptics-rt", woke: at(1_100)))
+        #expect(SyncLoopbackTest.HapticWrite(startingHapticAt: at(6_200), on: 2, in: trace)
+            == .init(deadline: at(6_000), began: at(6_010), returned: at(6_100), thread: "game", woke: nil))
+        #expect(SyncLoopbackTest.HapticWrite(startingHapticAt: at(1_300), on: 2, in: trace) == nil)
     }
 
     @Test("a cue's machine stall is the longest one that overlaps its window, touching ends excluded")

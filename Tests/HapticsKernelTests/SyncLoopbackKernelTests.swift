@@ -71,7 +71,10 @@ extension EngineKernelTests {
             // Which side was off: the haptic (felt − onset) or the sound (heard − onset).
             // What the engine's trace says of the haptic: its write late (the engine) or the device
             // late to see it.
-            let write = row.hapticWrite.map { "its write began \($0.lateness) after due on \($0.thread ?? "?"), the start seen \(row.hapticStart - $0.began) after it began" } ?? "no write traced"
+            let write = row.hapticWrite.map { write in
+                let woke = write.woke.map { ", which woke \($0 - write.deadline) after due" } ?? ""
+                return "its write began \(write.lateness) after due on \(write.thread ?? "?")\(woke), the start seen \(row.hapticStart - write.began) after it began"
+            } ?? "no write traced"
             #expect(offBy <= result.period,
                     "\(row.cue.name): residual \(row.residual) exceeds one period (\(result.period)): felt \(row.felt - row.onset), heard \(row.heard - row.onset) from the onset, longest machine stall on the haptic's way \(row.hapticStall.map { "\($0)" } ?? "none"), \(write)")
         }

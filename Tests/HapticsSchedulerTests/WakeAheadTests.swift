@@ -87,9 +87,18 @@ struct WakeAheadTests {
         let levels = (0..<100).map { (Int64($0) * ms, UInt16(100 + $0), UInt16(200 + $0)) }
         let player = try scheduler.makePlayer(program: scheduler.load(rumbleProgram(levels, duration: 100 * ms)), channel: channel)
         try scheduler.startRealtimeThread()
+        scheduler.startTracing()
         #expect(scheduler.start(player, at: scheduler.clock.now().advanced(by: 2 * ms)))
         #expect(waitUntil { output.emissions.all.count >= 101 })
         scheduler.stopRealtimeThread()
+        var records: [TraceRecord] = []
+        scheduler.drainTrace(into: &records)
+        // The thread's timer wake-ups: each after the instant its timer was armed for, which is
+        // no later than the deadline it was armed ahead of, on the realtime thread.
+        let wakes = records.filter { $0.event == .woke }
+        #expect(wakes.count >= 10)
+        #expect(wakes.allSatisfy { $0.time >= $0.began && $0.began <= $0.deadline && $0.deadline.nanoseconds - $0.began.nanoseconds <= wakeAheadLimit.nanoseconds })
+        #expect(Set(wakes.map(\.thread)) == [scheduler.realtimeThread.id])
         return (output.emissions.all, scheduler.statistics)
     }
 

@@ -99,6 +99,21 @@ struct TraceTests {
         #expect(document.otherData["lost_records"] == 0)
     }
 
+    @Test func theRealtimeThreadsTimerWakeUpsAreSlicesOnItsTrack() throws {
+        let origin = MonotonicInstant(nanoseconds: 1_000_000_000)
+        // Armed 120 µs ahead of a deadline at 500 µs, woke 30 µs after the deadline.
+        let woke = TraceRecord(event: .woke, channel: -1, player: -1, command: .stop, deadline: origin + .microseconds(500),
+                               time: origin + .microseconds(530), began: origin + .microseconds(380), thread: 41)
+        let trace = Trace(records: [woke], devices: [], lost: 0, origin: origin, processName: "game",
+                          threadNames: [41: "haptics-rt"])
+        let document = try TraceDocument(trace.json())
+        try document.validate()
+        let wake = document.events.filter { $0.name == "wake" }
+        #expect(wake.map(\.summary) == ["wake X 380.000+150.000 1/41"])
+        #expect(wake.first?.arguments == ["deadline_us": 500, "after_deadline_us": 30])
+        #expect(document.metadata["1/41 thread_name"] == "haptics-rt")
+    }
+
     @Test func aSecondPlayOfAPlayingItemIsTracedForEachWriteItCauses() throws {
         let rig = Rig()
         #expect(rig.engine.play(.impact(.heavy)) == .scheduled(feltAt: rig.t0 + .milliseconds(60)))

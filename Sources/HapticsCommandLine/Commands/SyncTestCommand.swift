@@ -126,14 +126,18 @@ struct SyncTestCommand: Command {
             let median = sorted.nearestRank(0.5)!.span, maximum = sorted[sorted.count - 1]
             return "p50 \(ms(median)) ms, max \(ms(maximum.span)) ms (cue \(maximum.cue))"
         }
+        let woken = rows.compactMap { cue, _, write in write.woke.map { (cue: cue, woke: $0, write: write) } }
+        let wakes = woken.isEmpty ? "" : "the realtime thread woke after due \(summary(woken.map { ($0.cue, $0.woke - $0.write.deadline) })) "
+            + "and began writing after it woke \(summary(woken.map { ($0.cue, $0.write.began - $0.woke) })) (\(woken.count) of \(rows.count) cues); "
         var lines = [
-            "haptic writes: began after due \(summary(rows.map { ($0.0, $0.2.lateness) })); "
+            "haptic writes: began after due \(summary(rows.map { ($0.0, $0.2.lateness) })); " + wakes
                 + "start seen after the write began \(summary(rows.map { ($0.0, $0.1.hapticStart - $0.2.began) }))",
         ]
         for (cue, row, write) in rows where max(row.residual, .zero - row.residual) > result.period {
             let thread = write.thread.map { " on \(PrintableText.escaped($0))" } ?? ""
+            let woke = write.woke.map { ", which woke \(ms($0 - write.deadline)) ms after it was due," } ?? ""
             lines.append("cue \(cue) \(PrintableText.escaped(row.cue.name)) off by more than a period: its haptic's write, "
-                + "due at \(ms(write.deadline - row.onset)) ms, began \(ms(write.lateness)) ms after\(thread) "
+                + "due at \(ms(write.deadline - row.onset)) ms, began \(ms(write.lateness)) ms after\(thread)\(woke) "
                 + "and took \(ms(write.returned - write.began)) ms; the start was seen \(ms(row.hapticStart - write.began)) ms after it began; "
                 + (row.hapticStall.map { "the machine stalled \(ms($0)) ms on its way" } ?? "no machine stall seen on its way"))
         }
