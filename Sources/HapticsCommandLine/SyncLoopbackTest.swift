@@ -306,7 +306,10 @@ public struct SyncLoopbackTest: Sendable {
 
         var planned: [(cue: Cue, onset: MonotonicInstant, hapticFrom: MonotonicInstant, soundFrom: MonotonicInstant)] = []
         var missing: [String] = []
-        let first = engine.now + .milliseconds(150)
+        // The first cue gets the same time as every other: prepared 300 ms before its onset, played
+        // 100 ms before it. With less, a slow prepare (uploads through the device's own thread on a
+        // busy machine) made its play come so late that the start was due at once.
+        let first = engine.now + .milliseconds(400)
         // The output's counters as each cue is played, then at the end: what happened while each
         // cue played (an underrun there says the guest's audio thread did not run for a buffer).
         var counters: [AudioOutputStatistics] = []
