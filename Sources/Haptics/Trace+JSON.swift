@@ -17,11 +17,11 @@ extension Trace {
     ///
     /// Tracks: each thread that recorded (the game's threads, `haptics-rt`) and each device, named by
     /// `M` metadata events. Slices (`X`): `submit` on the caller's thread; `queued` (submitted until
-    /// the realtime thread took it) and `write` (the output's `perform`) on the realtime thread;
-    /// `rise` (written until felt) on the device; `wake` on the realtime thread (from the instant its
-    /// timer was armed for until it woke, with the deadline it woke for). Instants (`i`): `deadline`, `received`, `felt` on
-    /// the device, `audible` on the audio output, stale drops and ignored submissions on the
-    /// realtime thread. A `player` argument names the scheduler player (its slot; −1 for none) on
+    /// the realtime thread took it), `wake` (its timer's armed instant until it woke, with the
+    /// deadline it woke for) and `write` (the output's `perform`) on the realtime thread; `rise`
+    /// (written until felt) on the device. Instants (`i`): `deadline`, `received`, `felt` on the
+    /// device, `audible` on the audio output, stale drops and ignored submissions on the realtime
+    /// thread. A `player` argument names the scheduler player (its slot; −1 for none) on
     /// `submit`, `write`, `renew`, `rise`, `audible` and the drops: each sound a pattern player
     /// places carries the id of its first output that plays (its first output when none plays),
     /// as that output's slices do; a feedback's cue, which goes with every device's start, carries
