@@ -138,11 +138,52 @@ int CHapticsSystem_openPathFlag(void) {
     return O_PATH;
 }
 
-int32_t CHapticsSystem_threadID(void) {
-    static __thread int32_t cached = 0;
-    if (cached == 0) cached = (int32_t)syscall(SYS_gettid);
-    return cached;
+__thread int32_t CHapticsSystem_cachedThreadID = 0;
+
+// A forked child's one thread is a copy of the forking thread, cache included: it asks again.
+static void CHapticsSystem_forgetThreadID(void) { CHapticsSystem_cachedThreadID = 0; }
+
+__attribute__((constructor)) static void CHapticsSystem_registerForkHandler(void) {
+    pthread_atfork(NULL, NULL, CHapticsSystem_forgetThreadID);
 }
+
+int32_t CHapticsSystem_askThreadID(void) {
+    CHapticsSystem_cachedThreadID = (int32_t)syscall(SYS_gettid);
+    return CHapticsSystem_cachedThreadID;
+}
+
+int32_t CHapticsSystem_threadID(void) {
+    return CHapticsSystem_inlineThreadID();
+}
+
+int CHapticsSystem_ownershipTake(uint32_t *word) {
+    if (CHapticsSystem_ownershipTryTake(word)) return 0;
+    for (;;) {
+        // The kernel queues this thread on the owner, lends the owner its priority while it waits,
+        // and on the owner's release writes this thread's id into the word: it returns owning.
+        long result = syscall(SYS_futex, word, FUTEX_LOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
+        if (result == 0) {
+            // The kernel's hand-over is a full barrier; this load lets a race detector see it too
+            // (it pairs with the release in ownershipGive).
+            (void)__atomic_load_n(word, __ATOMIC_SEQ_CST);
+            return 0;
+        }
+        int error = errno;
+        // EAGAIN: the owner is exiting; EINTR is not expected (the call restarts) but harmless.
+        if (error == EAGAIN || error == EINTR) {
+            if (CHapticsSystem_ownershipTryTake(word)) return 0;
+            continue;
+        }
+        return error;
+    }
+}
+
+void CHapticsSystem_ownershipHandOver(uint32_t *word) {
+    // The no-op read-modify-write is the release a race detector pairs with the waiter's load.
+    (void)__atomic_fetch_or(word, 0u, __ATOMIC_SEQ_CST);
+    syscall(SYS_futex, word, FUTEX_UNLOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
+}
+
 
 int CHapticsSystem_threadName(int32_t tid, char *name, int capacity) {
     if (capacity < 1) return EINVAL;

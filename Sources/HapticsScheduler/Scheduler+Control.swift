@@ -201,7 +201,7 @@ extension Scheduler {
         // Read the flag first: a pass in progress now may have begun before the caller's change, so
         // the one after it must end too; passes ending after a moment with none in progress began
         // after the change.
-        let inPass = processing.load(ordering: .sequentiallyConsistent)
+        let inPass = isProcessingTaken
         let completed = completedPassCount.load(ordering: .sequentiallyConsistent)
         return ProcessingMark(pass: completed + (inPass ? 2 : 1))
     }

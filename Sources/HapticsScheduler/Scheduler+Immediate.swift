@@ -62,17 +62,15 @@ extension Scheduler {
         // the device driver still has the trigger to send. Armed while this pass owns processing,
         // so that arms follow the order of the passes.
         if next < before { bringRealtimeDeadlineForward(to: next) }
+        // A realtime thread waiting for this pass takes processing from the kernel as it is let go.
         endProcessing(countsPass: countsPass)
         immediatePassCount.add(1, ordering: .relaxed)
-        // The realtime thread may be waiting for this pass to end: either it sees `processing`
-        // free after announcing its wait, or this side sees the announcement here and wakes it.
-        if awaitsHandOver.load(ordering: .sequentiallyConsistent) { wakeRealtimeThread() }
     }
 
-    /// Takes processing for the calling thread, if no other thread has it.
+    /// Takes processing for the calling thread, if no other thread has it. Never waits.
     @inline(__always)
     func beginProcessing() -> Bool {
-        processing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        CHapticsSystem_ownershipTryTake(processingOwner) != 0
     }
 
     /// Ends the calling thread's processing, after checking the armed start against what it
@@ -80,20 +78,28 @@ extension Scheduler {
     func endProcessing(countsPass: Bool = true) {
         refreshArm()
         if countsPass { completedPassCount.add(1, ordering: .releasing) }
-        processing.store(false, ordering: .sequentiallyConsistent)
+        CHapticsSystem_ownershipGive(processingOwner)
     }
 
-    /// Waits, without spinning, for the thread that owns processing to end its pass (it wakes this
-    /// thread then); returns at once when processing is free already.
-    func waitForProcessingHandOver() {
-        awaitsHandOver.store(true, ordering: .sequentiallyConsistent)
-        CHapticsSystem_parkBegin(wakeWord)
-        if processing.load(ordering: .sequentiallyConsistent) {
-            waitParked(until: .max) { processing.load(ordering: .sequentiallyConsistent) }
+    /// Takes processing for the calling thread, waiting — blocked, never spinning — while another
+    /// thread owns it. The kernel lends the owner this thread's priority for as long as it waits
+    /// (a priority-inheriting futex), so the realtime thread at `SCHED_FIFO` is never held up by a
+    /// caller preempted in its pass by other work, and on the owner's release hands processing
+    /// to this thread directly: a caller playing back to back cannot take it first again.
+    func takeProcessing() {
+        while CHapticsSystem_ownershipTake(processingOwner) != 0 {
+            // Only on a kernel without priority-inheriting futexes: look again shortly.
+            if beginProcessing() { return }
+            _ = CHapticsSystem_sleepUntil(CHapticsSystem_monotonicNow() + 50_000)
         }
-        CHapticsSystem_parkEnd(wakeWord)
-        awaitsHandOver.store(false, ordering: .sequentiallyConsistent)
     }
+
+    /// Whether some thread owns processing now.
+    var isProcessingTaken: Bool { processingOwnerWord != 0 }
+
+    /// Processing's owner word now: the owner's kernel thread id (with the kernel's waiters bit,
+    /// `0x8000_0000`, while a thread waits for it), 0 when free.
+    var processingOwnerWord: UInt32 { CHapticsSystem_ownershipWord(processingOwner) }
 }
 
 // Direct submissions: a caller that owns processing, finds the queue empty and nothing due before
@@ -147,7 +153,7 @@ extension Scheduler {
         // thread waits for this group to end: a caller playing back to back must not keep every
         // pass uncounted, or leave the realtime thread to lose the race for processing each time.
         guard group.direct, !group.queued, group.earliest > group.now,
-              !passRequested.load(ordering: .relaxed), !awaitsHandOver.load(ordering: .relaxed) else {
+              !passRequested.load(ordering: .relaxed) else {
             finishImmediatePass(deadlineBefore: group.deadlineBefore)
             return .processedHere
         }
@@ -263,8 +269,7 @@ extension Scheduler {
     /// Lets processing go after taking it for nothing (an armed start that did not apply): no pass
     /// ran, nothing changed, the arm holds.
     private func letProcessingGoUnchanged() {
-        processing.store(false, ordering: .sequentiallyConsistent)
-        if awaitsHandOver.load(ordering: .sequentiallyConsistent) { wakeRealtimeThread() }
+        CHapticsSystem_ownershipGive(processingOwner)
     }
 
     /// Checks the armed start against the state this processing leaves (processing side, before

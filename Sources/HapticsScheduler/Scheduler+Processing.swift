@@ -16,7 +16,7 @@ extension Scheduler {
     @discardableResult
     public func process() -> MonotonicInstant? {
         precondition(!running.load(ordering: .acquiring), "Scheduler.process() must not be called while the realtime thread runs")
-        while !beginProcessing() { waitForProcessingHandOver() }
+        takeProcessing()
         defer { endProcessing() }
         let next = processPass()
         return next == .max ? nil : MonotonicInstant(nanoseconds: next)

@@ -56,15 +56,13 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// The realtime loop. Runs on the realtime thread only.
     ///
     /// A caller's ``processImmediately()`` may own processing when the thread wants a pass: the
-    /// thread then waits for it to end (that caller wakes it) instead of spinning, which at
-    /// `SCHED_FIFO` on one core would keep the caller from ever finishing.
+    /// thread then waits for it to end, blocked in the kernel, which lends the caller the thread's
+    /// priority meanwhile (``takeProcessing()``). Spinning instead would, at `SCHED_FIFO` on one
+    /// core, keep the caller from ever finishing.
     func runRealtimeLoop() {
         realtimeThreadIdentity.store(ThreadIdentity.current, ordering: .relaxed)
         while running.load(ordering: .acquiring) {
-            guard beginProcessing() else {
-                waitForProcessingHandOver()
-                continue
-            }
+            takeProcessing()
             _ = processPass()
             endProcessing()
             // Park: announce it, then look at the queue once more, so a submission that raced with the
@@ -124,7 +122,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// Discards pending work, stops every player and sends `.stop` to every channel. A caller's
     /// pass still running ends first; none begins after (`immediateClosed` is set).
     private func silenceOnExit() {
-        while !beginProcessing() { waitForProcessingHandOver() }
+        takeProcessing()
         defer { endProcessing() }
         var discarded = realtime.pointee.pendingCount
         for index in 0..<realtime.pointee.pendingCount { releaseCurve(of: realtime.pointee.pending[index]) }

@@ -48,7 +48,10 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
 
     // Processing side only.
     let realtime: UnsafeMutablePointer<RealtimeState>
-    let processing = Atomic<Bool>(false)
+    /// Who owns processing: the owner's kernel thread id, 0 when free. A priority-inheriting futex
+    /// word (`CHapticsSystem_ownershipTake`): the realtime thread waiting for a caller's pass lends
+    /// the caller its priority until the pass ends.
+    let processingOwner: UnsafeMutablePointer<UInt32>
     /// Processing passes completed so far, so the control side can tell when a pass that began
     /// after some change of its own has ended (``ProcessingMark``).
     let completedPassCount = Atomic<UInt64>(0)
@@ -58,8 +61,6 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// Whether the pending list had room after the latest pass: the realtime thread's check for
     /// waiting submissions, which must not read the list a caller's pass may be changing.
     let pendingHasRoom = Atomic<Bool>(true)
-    /// Set while the realtime thread waits for a caller's pass to end (``processImmediately()``).
-    let awaitsHandOver = Atomic<Bool>(false)
     /// Set by ``requestProcessingPass()`` until a counted pass begins: while it is set, a caller's
     /// immediate group that needs no pass runs one all the same, so callers playing back to back
     /// cannot hold a ``processingMark()`` off by never counting a pass.
@@ -164,6 +165,8 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             players: players, channelStates: channelStates, activePlayers: activePlayers, dueAlike: dueAlike,
             pending: pending, pendingCapacity: queue.capacity, curvePlayers: curvePlayers, dueCurves: dueCurves))
 
+        processingOwner = .allocate(capacity: 1)
+        processingOwner.initialize(to: 0)
         wakeWord = .allocate(capacity: 1)
         wakeWord.initialize(to: 0)
         wakeTimer = CHapticsSystem_makeWakeTimer()
@@ -199,6 +202,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         programInUse.deallocate()
         publications.deinitialize(count: configuration.maximumPlayers * Self.publicationStride)
         publications.deallocate()
+        processingOwner.deallocate()
         wakeWord.deallocate()
         wakeFloor.deinitialize(count: 1)
         wakeFloor.deallocate()

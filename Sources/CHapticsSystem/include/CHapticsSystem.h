@@ -11,7 +11,8 @@
 //   trace records which thread it runs on with one load; a thread's name is read from /proc.
 // - O_PATH is defined only under _GNU_SOURCE, which Swift's Glibc module is not built with.
 // - The wake word helpers give the parking protocol C11 sequentially consistent operations on a plain
-//   uint32_t that the kernel's futex can also see (Swift's Atomic does not expose its address).
+//   uint32_t that the kernel's futex can also see (Swift's Atomic does not expose its address); the
+//   ownership word helpers do the same for a priority-inheriting futex (FUTEX_LOCK_PI).
 //
 // Conventions: functions return 0 on success or a positive errno; none of them allocate.
 #ifndef CHAPTICS_SYSTEM_H
@@ -85,8 +86,53 @@ int CHapticsSystem_ioctlInteger(int fd, unsigned long request, long argument);
 /// open, no FIFO rendezvous); `fstat`, `openat` and `/proc/self/fd` work on it.
 int CHapticsSystem_openPathFlag(void);
 
+
 /// The calling thread's kernel id (gettid), read once per thread and kept: later calls are one load.
 int32_t CHapticsSystem_threadID(void);
+
+/// The same, inline for the ownership word's fast paths below (Swift calls the function above).
+extern __thread int32_t CHapticsSystem_cachedThreadID;
+int32_t CHapticsSystem_askThreadID(void);
+static inline int32_t CHapticsSystem_inlineThreadID(void) {
+    int32_t cached = CHapticsSystem_cachedThreadID;
+    return cached != 0 ? cached : CHapticsSystem_askThreadID();
+}
+
+/// Ownership words: a plain uint32_t the kernel's priority-inheriting futex (FUTEX_LOCK_PI) reads,
+/// holding the owner's thread id (0: free). Taking one that is free, and giving one nobody waits
+/// for, is one atomic compare-and-swap, no system call. A thread that waits for one blocks in the
+/// kernel, which lends the owner the waiter's priority until it gives the word back: a
+/// SCHED_FIFO waiter is never held up by a lower-priority thread preempting the owner.
+///
+/// Takes `word` for the calling thread if it is free; 1 if taken, 0 if another thread owns it.
+/// Inline: one compare-and-swap on the realtime path's way to its write.
+static inline int CHapticsSystem_ownershipTryTake(uint32_t *word) {
+    uint32_t expected = 0;
+    return __atomic_compare_exchange_n(word, &expected, (uint32_t)CHapticsSystem_inlineThreadID(), 0,
+                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+/// Takes `word` for the calling thread, waiting for the owner (and lending it the caller's
+/// priority) when another thread has it. Returns 0 once owned, or the errno of FUTEX_LOCK_PI
+/// (ENOSYS on a kernel without priority-inheriting futexes): the word is then not taken.
+int CHapticsSystem_ownershipTake(uint32_t *word);
+
+/// Gives `word` back when a thread waits for it (FUTEX_WAITERS set): FUTEX_UNLOCK_PI hands it to
+/// the highest-priority waiter and ends the priority lent. CHapticsSystem_ownershipGive's slow path.
+void CHapticsSystem_ownershipHandOver(uint32_t *word);
+
+/// Gives `word` back (the calling thread owns it): to the highest-priority waiter, if any.
+static inline void CHapticsSystem_ownershipGive(uint32_t *word) {
+    uint32_t expected = (uint32_t)CHapticsSystem_inlineThreadID();
+    if (__atomic_compare_exchange_n(word, &expected, 0u, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return;
+    CHapticsSystem_ownershipHandOver(word);
+}
+
+/// The word (a sequentially consistent load): the owner's thread id, with the kernel's
+/// FUTEX_WAITERS bit (0x80000000) while a thread waits for it; 0 when free.
+static inline uint32_t CHapticsSystem_ownershipWord(uint32_t *word) {
+    return __atomic_load_n(word, __ATOMIC_SEQ_CST);
+}
 
 /// Copies the name of thread `tid` of this process (/proc/self/task/<tid>/comm, without the newline)
 /// into `name` (`capacity` bytes, NUL-terminated); 0, or the errno (ENOENT: the thread has ended).
