@@ -164,17 +164,14 @@ int CHapticsSystem_ownershipTake(uint32_t *word) {
         long result = syscall(SYS_futex, word, FUTEX_LOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
         if (result == 0) {
             // The kernel's hand-over is a full barrier; this load lets a race detector see it too
-            // (it pairs with the release in ownershipGive).
+            // (it pairs with the release in ownershipHandOver).
             (void)__atomic_load_n(word, __ATOMIC_SEQ_CST);
             return 0;
         }
         int error = errno;
-        // EAGAIN: the owner is exiting; EINTR is not expected (the call restarts) but harmless.
-        if (error == EAGAIN || error == EINTR) {
-            if (CHapticsSystem_ownershipTryTake(word)) return 0;
-            continue;
-        }
-        return error;
+        // EAGAIN: the owner is exiting; EINTR is not expected (the call restarts) but harmless. The
+        // next call takes a word that became free meanwhile.
+        if (error != EAGAIN && error != EINTR) return error;
     }
 }
 
@@ -183,7 +180,6 @@ void CHapticsSystem_ownershipHandOver(uint32_t *word) {
     (void)__atomic_fetch_or(word, 0u, __ATOMIC_SEQ_CST);
     syscall(SYS_futex, word, FUTEX_UNLOCK_PI | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
 }
-
 
 int CHapticsSystem_threadName(int32_t tid, char *name, int capacity) {
     if (capacity < 1) return EINVAL;

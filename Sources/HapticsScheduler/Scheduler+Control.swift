@@ -198,7 +198,7 @@ extension Scheduler {
     /// A point in the processing side's progress: passed once a processing pass that began after
     /// this call has ended. Control side; lock-free.
     public func processingMark() -> ProcessingMark {
-        // Read the flag first: a pass in progress now may have begun before the caller's change, so
+        // Read the owner word first: a pass in progress now may have begun before the caller's change, so
         // the one after it must end too; passes ending after a moment with none in progress began
         // after the change.
         let inPass = isProcessingTaken

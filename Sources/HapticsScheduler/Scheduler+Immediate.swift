@@ -87,9 +87,8 @@ extension Scheduler {
     /// caller preempted in its pass by other work, and on the owner's release hands processing
     /// to this thread directly: a caller playing back to back cannot take it first again.
     func takeProcessing() {
+        // Fails only on a kernel without priority-inheriting futexes: look again shortly.
         while CHapticsSystem_ownershipTake(processingOwner) != 0 {
-            // Only on a kernel without priority-inheriting futexes: look again shortly.
-            if beginProcessing() { return }
             _ = CHapticsSystem_sleepUntil(CHapticsSystem_monotonicNow() + 50_000)
         }
     }
@@ -149,9 +148,9 @@ extension Scheduler {
             wakeRealtimeThread()
             return .leftToRealtimeThread
         }
-        // A pass is due anyway when one was asked for (``requestProcessingPass()``) or the realtime
-        // thread waits for this group to end: a caller playing back to back must not keep every
-        // pass uncounted, or leave the realtime thread to lose the race for processing each time.
+        // A pass is due anyway when one was asked for (``requestProcessingPass()``): a caller playing
+        // back to back must not keep every pass uncounted. (A realtime thread waiting for this group
+        // is handed processing as it ends, and runs its own.)
         guard group.direct, !group.queued, group.earliest > group.now,
               !passRequested.load(ordering: .relaxed) else {
             finishImmediatePass(deadlineBefore: group.deadlineBefore)

@@ -167,14 +167,14 @@ final class SceneThread: @unchecked Sendable {
 
     /// The calling thread's kernel priority: field 18 of `/proc/thread-self/stat` (−1 on error).
     static func kernelPriority() -> Int {
-        let descriptor = open("/proc/thread-self/stat", O_RDONLY)
+        let descriptor = open("/proc/thread-self/stat", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return -1 }
         defer { close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 1024)
         let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return -1 }
+        guard count > 0, let nameEnd = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return -1 }
         // After the name: field 3 (the state) onwards.
-        let fields = buffer[(close + 2)..<count].split(separator: UInt8(ascii: " "))
+        let fields = buffer[(nameEnd + 2)..<count].split(separator: UInt8(ascii: " "))
         guard fields.count > 15 else { return -1 }
         return Int(String(decoding: fields[15], as: UTF8.self)) ?? -1
     }

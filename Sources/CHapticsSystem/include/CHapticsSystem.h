@@ -86,7 +86,6 @@ int CHapticsSystem_ioctlInteger(int fd, unsigned long request, long argument);
 /// open, no FIFO rendezvous); `fstat`, `openat` and `/proc/self/fd` work on it.
 int CHapticsSystem_openPathFlag(void);
 
-
 /// The calling thread's kernel id (gettid), read once per thread and kept: later calls are one load.
 int32_t CHapticsSystem_threadID(void);
 
