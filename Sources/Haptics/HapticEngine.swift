@@ -325,6 +325,26 @@ public final class HapticEngine: Sendable {
         return scheduler.process()
     }
 
+    /// Blocks the calling thread until everything due at or before `instant` has gone to the
+    /// devices: until a pass of the realtime thread that began at or after `instant` has ended
+    /// (asked for, so an idle thread runs one), at most until `timeout` after `instant`. Returns
+    /// whether it got there; `false` at once without a realtime thread (an engine not started,
+    /// stopped, or manually driven: its `process()` caller decides what is sent). For a tool or a
+    /// test that must see a play's last command go out before it stops the engine — `stop()`
+    /// silences the devices instead of sending what is still due — not for a game.
+    public func waitUntilSent(through instant: MonotonicInstant, timeout: Duration = .seconds(1)) -> Bool {
+        guard realtime.load(ordering: .acquiring) else { return false }
+        SystemMonotonicClock.sleep(until: instant)
+        let mark = scheduler.processingMark()
+        let limit = instant + timeout
+        while !scheduler.hasPassed(mark) {
+            guard realtime.load(ordering: .acquiring), scheduler.currentTime() < limit else { return scheduler.hasPassed(mark) }
+            scheduler.requestProcessingPass()
+            SystemMonotonicClock.sleep(until: scheduler.currentTime() + .microseconds(500))
+        }
+        return true
+    }
+
     /// Why a play requested now would not play, or `nil` when it would.
     public func silenceReason() -> SilenceReason? {
         if !isEnabled { return .disabled }

@@ -17,8 +17,8 @@ struct FinishedPlay {
 extension PlayTarget {
     /// Plays the target on a new engine over `output` and returns once it has ended: the engine is
     /// started, the sound output attached (`audio`), the target started (`prepare`: its effects
-    /// uploaded first, for real devices), then this thread waits on `CLOCK_MONOTONIC` until the
-    /// final stop has gone out, lets the sound finish and stops the engine, so the device ends
+    /// uploaded first, for real devices), then this thread waits until the final stop has gone out
+    /// (`waitUntilSent`), lets the sound finish and stops the engine, so the device ends
     /// silent. With `trace`, the engine traces the run and the trace is added to it.
     func playToTheEnd(on output: HapticEngine.Output, audio: AudioChoice, prepare: Bool,
                       trace: TraceFile? = nil) throws(CommandLineError) -> FinishedPlay {
@@ -33,9 +33,10 @@ extension PlayTarget {
         let requestedAt = engine.now
         let started = try start(on: engine, sound: sound, prepare: prepare)
         if case let .scheduled(feltAt) = started.outcome {
-            // The final stop goes out `length` after the felt onset; the margin is for the realtime
-            // thread to have sent it.
-            SystemMonotonicClock.sleep(until: feltAt + started.length + .milliseconds(20))
+            // The final stop is due `length` after the felt onset at the latest; on a loaded machine
+            // the realtime thread may send it later still, and stopping the engine first would
+            // silence the device in its place.
+            _ = engine.waitUntilSent(through: feltAt + started.length)
         }
         sound?.finish()
         engine.stop()

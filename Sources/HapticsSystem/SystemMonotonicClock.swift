@@ -13,4 +13,11 @@ public struct SystemMonotonicClock: HapticClock {
     public func now() -> MonotonicInstant {
         MonotonicInstant(nanoseconds: CHapticsSystem_monotonicNow())
     }
+
+    /// Sleeps the calling thread until `instant` on `CLOCK_MONOTONIC` (an instant already past
+    /// returns at once; a signal does not end the sleep early). The corresponding C function is
+    /// `clock_nanosleep` with `TIMER_ABSTIME`.
+    public static func sleep(until instant: MonotonicInstant) {
+        _ = CHapticsSystem_sleepUntil(max(instant.nanoseconds, 0))
+    }
 }
