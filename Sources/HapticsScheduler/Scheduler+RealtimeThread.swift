@@ -84,7 +84,8 @@ extension Scheduler where Clock == SystemMonotonicClock {
             CHapticsSystem_parkEnd(wakeWord)
             wakeUpCount.add(1, ordering: .relaxed)
             if expired {
-                timerWoke(target: wakeArmedFor.load(ordering: .relaxed), deadline: wakeArmedDeadline.load(ordering: .relaxed))
+                let deadline = wakeArmedDeadline.load(ordering: .relaxed)
+                if timerWoke(target: wakeArmedFor.load(ordering: .relaxed), deadline: deadline) { spin(until: deadline) }
             }
         }
         silenceOnExit()
@@ -100,22 +101,38 @@ extension Scheduler where Clock == SystemMonotonicClock {
 
     /// A wake-up with the thread still marked parked, its timer last armed for `target` to act at
     /// `deadline`. One at or after `target` is the timer's: its latency becomes a sample of the
-    /// wake-ahead, it is traced (`woke`), and one that came before the deadline is counted (the
-    /// pass that follows finds nothing due, and the thread sleeps again until the deadline itself).
-    /// One before `target` is not (the thread did not wait, or the timer was re-armed as it woke).
-    private func timerWoke(target: Int64, deadline: Int64) {
-        guard target != .max else { return }
+    /// wake-ahead, it is traced (`woke`), and one that came before the deadline is counted and
+    /// returns `true`: the thread spins the rest of the way (``spin(until:)``). One before `target`
+    /// is not (the thread did not wait, or the timer was re-armed as it woke).
+    private func timerWoke(target: Int64, deadline: Int64) -> Bool {
+        guard target != .max else { return false }
         let woke = clock.now().nanoseconds
-        guard woke >= target else { return }
+        guard woke >= target else { return false }
+        var early = false
         if wakeFloor.pointee.limit > 0 {
             wakeFloor.pointee.record(latency: woke - target)
             wakeAheadValue.store(wakeFloor.pointee.ahead, ordering: .relaxed)
-            if woke < deadline { earlyWakeCount.add(1, ordering: .relaxed) }
+            early = woke < deadline
+            if early { earlyWakeCount.add(1, ordering: .relaxed) }
         }
         if tracing.load(ordering: .relaxed) {
             trace(TraceRecord(event: .woke, channel: -1, player: -1, command: .stop,
                               deadline: MonotonicInstant(nanoseconds: deadline), time: MonotonicInstant(nanoseconds: woke),
                               began: MonotonicInstant(nanoseconds: target)))
+        }
+        return early
+    }
+
+    /// Spins until `deadline` after a wake-up that came before it — at most the wake-ahead it was
+    /// armed with (``WakeLatencyFloor/limit``, 1 ms by default) — instead of sleeping again: a second
+    /// timer wake-up would make that deadline late by a whole wake-up latency. Ends sooner when a
+    /// submission waits, a caller's pass brought the next deadline forward, or the thread is
+    /// stopping: the pass that follows takes care of those.
+    private func spin(until deadline: Int64) {
+        while clock.now().nanoseconds < deadline {
+            if hasWaitingSubmissions || nextDeadline.load(ordering: .relaxed) < deadline
+                || !running.load(ordering: .relaxed) { return }
+            CHapticsSystem_spinPause()
         }
     }
 

@@ -133,6 +133,15 @@ static inline uint32_t CHapticsSystem_ownershipWord(uint32_t *word) {
     return __atomic_load_n(word, __ATOMIC_SEQ_CST);
 }
 
+/// Tells the processor the caller is spinning (x86 `pause`, Arm `yield`): a spin-wait's loop body.
+static inline void CHapticsSystem_spinPause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /// Copies the name of thread `tid` of this process (/proc/self/task/<tid>/comm, without the newline)
 /// into `name` (`capacity` bytes, NUL-terminated); 0, or the errno (ENOENT: the thread has ended).
 int CHapticsSystem_threadName(int32_t tid, char *name, int capacity);
