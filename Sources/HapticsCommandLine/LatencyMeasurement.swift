@@ -99,6 +99,9 @@ struct LatencyMeasurement {
             next = next + spacing
             SystemMonotonicClock.sleep(until: next)
         }
+        // A trigger left to the realtime thread on a loaded machine may not be written yet: stopping
+        // now would discard it, and it would count as missed.
+        _ = engine.waitUntilSent(through: engine.now)
         engine.stop()
         engine.stopTracing()
         var trace = engine.collectTrace()

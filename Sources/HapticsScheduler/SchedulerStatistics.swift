@@ -33,7 +33,7 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// (docs/scheduler.md, "Waking ahead").
     public var wakeAhead: Duration = .zero
     /// Timer wake-ups that came before the deadline they were armed ahead of (faster than the
-    /// wake-ahead): the thread wrote nothing then and slept again until the deadline itself.
+    /// wake-ahead): the thread wrote nothing then and spun until the deadline itself.
     /// Counted in `wakeUps` too.
     public var earlyWakeUps: Int = 0
     /// Trace records lost because the trace ring was full.

@@ -9,8 +9,8 @@
 /// sooner, a wake-up as slow as the fastest recent one lands on the deadline itself.
 ///
 /// A wake-up faster than the floor does come before the deadline. The thread then writes nothing
-/// early: it arms the timer again at the deadline itself (``target(for:now:)``), and the fast
-/// wake-up becomes a sample that lowers the floor. Until ``minimumSamples`` wake-ups have been
+/// early: it spins to the deadline (at most the wake-ahead), and the fast wake-up becomes a sample
+/// that lowers the floor. Until ``minimumSamples`` wake-ups have been
 /// measured the floor is zero (a game's haptics wake the thread a few times a second: a full window
 /// would take a while).
 ///
@@ -48,7 +48,7 @@ struct WakeLatencyFloor {
 
     /// The instant to arm the wake timer for, to act at `deadline` (`.max`: none) when it is `now`:
     /// `deadline − ahead`, or `deadline` itself when that is no later than `now` — a thread that
-    /// woke within its wake-ahead sleeps the rest of the way to the deadline.
+    /// parks within its wake-ahead of a deadline sleeps to the deadline itself.
     func target(for deadline: Int64, now: Int64) -> Int64 {
         guard deadline != .max, ahead > 0 else { return deadline }
         let early = deadline - ahead

@@ -40,4 +40,19 @@ static int failures;
         }                                                                                 \
     } while (0)
 
+/* The player's state once it is `expected`, polled every 1 ms for at most 2 s (then whatever it
+ * is; -1 when it cannot be read): a start, pause or resume may be left to the realtime thread,
+ * whose pass a loaded machine can delay past any fixed sleep. Into *position (may be NULL) the
+ * position as it was then. Include after <haptics/haptics.h> and <time.h>. */
+static inline int32_t player_state_once(haptics_player *player, int32_t expected, int64_t *position) {
+    struct timespec poll_time = {0, 1000000};
+    int32_t state = -1;
+    for (int polls = 0; polls < 2000; polls++) {
+        if (haptics_player_get_state(player, &state, position) != 0) return -1;
+        if (state == expected) break;
+        nanosleep(&poll_time, NULL);
+    }
+    return state;
+}
+
 #endif

@@ -58,7 +58,6 @@ int main(int argc, char **argv) {
     haptics_outcome outcome;
     haptics_event event;
     char line[64];
-    int32_t state = -1;
     int id, result;
 
     if (argc != 3) {
@@ -83,8 +82,7 @@ int main(int argc, char **argv) {
     }
     CHECK_INT(haptics_player_set_looping(hum, 1, 0), 0);
     CHECK_INT(haptics_player_start(hum, 0, 0, NULL), 0);
-    CHECK_INT(haptics_player_get_state(hum, &state, NULL), 0);
-    CHECK_INT(state, HAPTICS_PLAYER_PLAYING);
+    CHECK_INT(player_state_once(hum, HAPTICS_PLAYER_PLAYING, NULL), HAPTICS_PLAYER_PLAYING);
     printf("playing\n");
     fflush(stdout);
 

@@ -55,7 +55,9 @@ struct RealtimeThreadTests {
         let statistics = scheduler.statistics
         #expect(statistics.realtimeThread != nil)
         #expect(statistics.realtimeThread?.timerSlack == .nanoseconds(1))
-        #expect(statistics.wakeUps >= 3)
+        // Woken at least once (the submission); a thread held off the processor past the last
+        // deadline does everything in one pass, so no more is certain.
+        #expect(statistics.wakeUps >= 1)
     }
 
     @Test func aSubmissionWakesTheThreadSleepingTowardsALaterDeadline() throws {

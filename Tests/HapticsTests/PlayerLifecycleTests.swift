@@ -330,8 +330,15 @@ struct PlayerLifecycleConcurrencyTests {
                 usleep(50)
             }
         }
-        // Everything submitted is due by now: let the realtime thread apply it, then stop.
-        usleep(200_000)
+        // Everything submitted is due by now: wait until processing has taken all of it (a loaded
+        // machine can hold the realtime thread past any fixed sleep, and stop() would discard the
+        // rest, leaving starts that never complete), then stop.
+        func taken() -> Bool {
+            let statistics = scheduler.statistics
+            return statistics.submitted == statistics.applied + statistics.ignored
+        }
+        for _ in 0..<10_000 where !taken() { usleep(1_000) }
+        #expect(taken())
         for device in devices { device.reset() }
         engine.stop()
         #expect(unexpected.load(ordering: .relaxed) == 0)
