@@ -25,10 +25,11 @@ final class PlaySound {
             preconditionFailure("no sound output for --audio none")
         case let .wav(path):
             // The cues are decoded first, so that the onset is counted from when only opening the
-            // file and asking for the play are left: a busy machine then cannot make the play late
-            // for frame 0 (which would shift the sound in the file).
+            // file and asking for the play are left; 250 ms leaves room for a machine busy enough
+            // to stall that long (under a sanitizer, beside a full test run): a play late for
+            // frame 0 would shift the sound in the file. Nobody listens in real time.
             cues = SoundCueLibrary.builtin(outputRate: format.sampleRate)
-            onset = engine.now + max(lead, period) + .milliseconds(100)
+            onset = engine.now + max(lead, period) + .milliseconds(250)
             output = AudioOutput(sink: WAVFileSink(path: path, format: format, timing: .offline(start: onset)))
         case let .alsa(device):
             output = AudioOutput(sink: ALSAAudioSink(device: device, format: format))
