@@ -82,7 +82,7 @@ struct CInterfaceKernelTests {
             device rumble: no haptic device
             player restart: no haptic device
             freed
-            c-device-lost: 22 checks, 0 failed
+            c-device-lost: 21 checks, 0 failed
 
             """)
     }
