@@ -106,6 +106,36 @@ public func haptics_engine_stop(_ handle: OpaquePointer?) -> Int32 {
     }
 }
 
+@_cdecl("haptics_wait_until_sent")
+public func haptics_wait_until_sent(_ handle: OpaquePointer?, _ through: Int64, _ timeout: Int64) -> Int32 {
+    withEngine(handle) { engine in
+        let hour: Int64 = 3_600_000_000_000
+        let now = engine.now
+        guard through == 0 || through <= now.nanoseconds + hour else {
+            LastError.set("haptics_wait_until_sent: through \(through) ns is more than an hour ahead of now (\(now.nanoseconds) ns)")
+            return CResult.code(ERANGE)
+        }
+        guard timeout >= 0, timeout <= hour else {
+            LastError.set("haptics_wait_until_sent: timeout \(timeout) ns is outside 0…1 h")
+            return CResult.code(ERANGE)
+        }
+        guard engine.isRunning else {
+            LastError.set("haptics_wait_until_sent: the engine is stopped")
+            return CResult.code(ESHUTDOWN)
+        }
+        let instant = through == 0 ? now : MonotonicInstant(nanoseconds: through)
+        guard engine.waitUntilSent(through: instant, timeout: .nanoseconds(timeout)) else {
+            guard engine.isRunning else {
+                LastError.set("haptics_wait_until_sent: the engine was stopped meanwhile")
+                return CResult.code(ESHUTDOWN)
+            }
+            LastError.set("haptics_wait_until_sent: not sent \(timeout) ns after \(instant.nanoseconds) ns")
+            return CResult.code(ETIMEDOUT)
+        }
+        return CResult.ok
+    }
+}
+
 @_cdecl("haptics_set_enabled")
 public func haptics_set_enabled(_ handle: OpaquePointer?, _ enabled: Int32) -> Int32 {
     withEngine(handle) { engine in

@@ -129,6 +129,7 @@ public func haptics_strerror(_ code: Int32) -> UnsafePointer<CChar> {
     case ENOSPC: text = "the engine has no room for more devices or players"
     case EBUSY: text = "already attached"
     case EIO: text = "input/output error"
+    case ETIMEDOUT: text = "not done within the timeout"
     default: text = "unknown error"
     }
     return UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)

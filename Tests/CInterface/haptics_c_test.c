@@ -253,7 +253,22 @@ static void test_plays(haptics_engine *engine) {
     CHECK_INT(haptics_write_trace(engine, NULL), -EINVAL);
     CHECK_INT(haptics_start_trace(NULL), -EINVAL);
 
+    /* Waiting until what was due has gone out: a 50 ms rumble's end; then the errors. */
+    CHECK_INT(haptics_rumble(engine, 0.5, 0.5, 50000000, &outcome), 0);
+    {
+        int64_t through = outcome.felt_at + 50000000;
+        CHECK_INT(haptics_wait_until_sent(engine, through, 2000000000), 0);
+        CHECK(haptics_now() >= through);
+    }
+    CHECK_INT(haptics_wait_until_sent(engine, 0, 2000000000), 0);
+    CHECK_INT(haptics_wait_until_sent(engine, 0, -1), -ERANGE);
+    CHECK_STR(haptics_last_error(), "haptics_wait_until_sent: timeout -1 ns is outside 0…1 h");
+    CHECK_INT(haptics_wait_until_sent(engine, haptics_now() + 7200000000000LL, 0), -ERANGE);
+    CHECK_INT(haptics_wait_until_sent(NULL, 0, 0), -EINVAL);
+    CHECK_STR(haptics_strerror(-ETIMEDOUT), "not done within the timeout");
+
     CHECK_INT(haptics_engine_stop(engine), 0);
+    CHECK_INT(haptics_wait_until_sent(engine, 0, 0), -ESHUTDOWN);
     CHECK_INT(haptics_play(engine, HAPTICS_SELECTION, 1, 0, &outcome), -ESHUTDOWN);
     CHECK_INT(outcome.reason, HAPTICS_REASON_ENGINE_STOPPED);
     CHECK_INT(haptics_engine_start(engine), 0);

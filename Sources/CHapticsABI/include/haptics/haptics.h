@@ -137,6 +137,19 @@ int haptics_engine_start(haptics_engine *engine);
 int haptics_engine_stop(haptics_engine *engine);
 
 /*
+ * haptics_wait_until_sent — blocks until everything due at or before `through` (monotonic ns; 0:
+ * now) has gone to the devices — until a pass of the realtime thread that began at or after it
+ * has ended — or until `timeout` ns after `through` (0…1 h). For a program that ends right after
+ * its last play: stopping or freeing the engine silences the devices, and what was still due
+ * would not be sent (the last play's felt_at plus its length, haptics_player_get_duration, is
+ * when its final stop is due at the latest). A game running on has no need of it.
+ * 0 once sent; -ETIMEDOUT; -ESHUTDOWN when the engine is stopped; -ERANGE (`through` more than an
+ * hour ahead, a timeout outside 0…1 h); -EINVAL/-EBADF. Blocks: never call it from a realtime
+ * thread, nor from an event handler.
+ */
+int haptics_wait_until_sent(haptics_engine *engine, int64_t through, int64_t timeout);
+
+/*
  * haptics_set_enabled — the user's haptics switch (0 off, anything else on). Turning it off stops
  * what plays. haptics_is_enabled returns 1 or 0 (or a negative code for a bad handle).
  * Control side: may write to devices.
