@@ -1,4 +1,3 @@
-import Glibc
 import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
@@ -186,13 +185,9 @@ extension HapticEngine {
             return channel
         }
         if let index = ordered.first(where: passed) { return reuse(index, for: device, profile: target, in: &book) }
-        if let waiting = ordered.first, realtime.load(ordering: .acquiring) {
-            // A parked realtime thread runs no pass by itself: ask for them until one has passed.
-            for _ in 0..<100 where !passed(waiting) {
-                scheduler.requestProcessingPass()
-                usleep(1_000)
-            }
-            if passed(waiting) { return reuse(waiting, for: device, profile: target, in: &book) }
+        if let waiting = ordered.first,
+           awaitPass(channels[waiting].freeAfter!, until: scheduler.currentTime() + .milliseconds(100)) {
+            return reuse(waiting, for: device, profile: target, in: &book)
         }
         throw .tooManyOutputs(maximum: maximum)
     }

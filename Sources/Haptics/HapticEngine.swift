@@ -335,8 +335,12 @@ public final class HapticEngine: Sendable {
     public func waitUntilSent(through instant: MonotonicInstant, timeout: Duration = .seconds(1)) -> Bool {
         guard realtime.load(ordering: .acquiring) else { return false }
         SystemMonotonicClock.sleep(until: instant)
-        let mark = scheduler.processingMark()
-        let limit = instant + timeout
+        return awaitPass(scheduler.processingMark(), until: instant + timeout)
+    }
+
+    /// Asks for processing passes until one has passed `mark` (a parked realtime thread runs none by
+    /// itself), every 500 µs, until `limit` or while no realtime thread runs: whether it was passed.
+    func awaitPass(_ mark: ProcessingMark, until limit: MonotonicInstant) -> Bool {
         while !scheduler.hasPassed(mark) {
             guard realtime.load(ordering: .acquiring), scheduler.currentTime() < limit else { return scheduler.hasPassed(mark) }
             scheduler.requestProcessingPass()

@@ -109,7 +109,7 @@ public func haptics_engine_stop(_ handle: OpaquePointer?) -> Int32 {
 @_cdecl("haptics_wait_until_sent")
 public func haptics_wait_until_sent(_ handle: OpaquePointer?, _ through: Int64, _ timeout: Int64) -> Int32 {
     withEngine(handle) { engine in
-        let hour: Int64 = 3_600_000_000_000
+        let hour = HapticEngine.schedulingHorizon.nanoseconds
         let now = engine.now
         guard through == 0 || through <= now.nanoseconds + hour else {
             LastError.set("haptics_wait_until_sent: through \(through) ns is more than an hour ahead of now (\(now.nanoseconds) ns)")
