@@ -1,0 +1,192 @@
+import CBenchSupport
+import Foundation
+import Glibc
+import Haptics
+import HapticsSystem
+import HapticsVirtualDevices
+
+/// `Tools/bench game`: a heavy impact triggered the way a game triggers it — a fresh process, an
+/// engine it creates itself (`HapticEngine.automatic()`), and ten times: `prepare()`, 100 ms, the
+/// trigger, 300 ms — on a virtual DualSense bound by hid-playstation, from the call until the
+/// output report reaches the device. Each peer makes the same calls in processes of its own, in
+/// rounds that visit the peers in a different order each time; the figures are per call index,
+/// so a cost that grows with the process's age or the calls before shows up where it starts.
+enum GameBenchmark {
+    /// The peers, in the order of the first round: a raw C `write()` of an uploaded effect (the
+    /// floor), the engine, SDL2's rumble call and SDL2's haptic API.
+    static let peers = ["raw_c", "haptics", "sdl2_rumble", "sdl2_haptic"]
+    /// Calls each process makes.
+    static let calls = 10
+    /// The wait between `prepare()` and the trigger.
+    static let prepareLead: UInt32 = 100_000
+    /// How long every peer's rumble lasts (the engine's heavy impact plays this long).
+    static let rumbleLength: UInt32 = 160_000
+    /// The wait after each trigger before the next `prepare()`, the rumble included.
+    static let afterTrigger: UInt32 = 300_000
+    /// The groups of call indices the summary reports: the first call, the next four, the rest.
+    static let groups: [(name: String, range: ClosedRange<Int>)] = [("0", 0...0), ("1-4", 1...4), ("5-9", 5...9)]
+}
+
+/// `haptics-bench game [rounds]`, in the guest: creates the pad, runs every peer's process in
+/// every round, matches each call with the output report that moved a motor after it.
+func runGameBenchmark(rounds: Int, peers: [String] = GameBenchmark.peers) {
+    print("game: a heavy impact on a virtual DualSense (uhid, hid-playstation) as a game calls it — a fresh process, \(GameBenchmark.calls) times prepare(), 100 ms, trigger, 300 ms — by raw C write(), the engine (HapticEngine.automatic(), ImpactFeedbackGenerator(style: .heavy)), SDL2's rumble and SDL2's haptic API (HIDAPI off); call → output report at the device, per call index, \(rounds) rounds of a process each")
+    let pad: VirtualDualSense
+    let node: String
+    do {
+        pad = try VirtualDualSense()
+        guard let found = try pad.waitForGamepadNode() else { benchFailure("hid-playstation created no gamepad node") }
+        node = found
+    } catch {
+        benchFailure("cannot set up the virtual DualSense: \(error)")
+    }
+    defer { pad.close() }
+    // latency[peer][call index] over the rounds.
+    var latency = [[[Int64]]](repeating: [[Int64]](repeating: [], count: GameBenchmark.calls), count: peers.count)
+    let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+    for round in 0..<rounds {
+        for offset in 0..<peers.count {
+            let peer = (round + offset) % peers.count
+            let log = "\(folder)/haptics-bench-game.\(getpid()).\(peers[peer])"
+            defer { unlink(log) }
+            let seen = pad.outputReports.count
+            let status = runChildProcess([executablePath(), "game-client", peers[peer], node, log])
+            guard status == 0, let text = try? String(contentsOfFile: log, encoding: .utf8) else {
+                benchFailure("the \(peers[peer]) process of round \(round) failed (exit status \(status.map(String.init) ?? "none"))")
+            }
+            let starts = text.split(separator: "\n").compactMap { Int64($0) }
+            guard starts.count == GameBenchmark.calls else {
+                benchFailure("the \(peers[peer]) process of round \(round) reported \(starts.count) calls, not \(GameBenchmark.calls)")
+            }
+            let reports = Array(pad.outputReports.dropFirst(seen))
+            for (index, start) in starts.enumerated() {
+                guard let arrival = reports.first(where: { $0.setsMotors && $0.movesMotor && $0.receivedAt.nanoseconds >= start }) else {
+                    benchFailure("no motor report after call \(index) of \(peers[peer]) in round \(round)")
+                }
+                latency[peer][index].append(arrival.receivedAt.nanoseconds - start)
+            }
+        }
+    }
+    let raw = latency[0].flatMap { $0 }.sorted()
+    let rawP50 = percentile(raw, 0.5)
+    var entries: [(String, String)] = []
+    print("call → output report at the device, µs (p50 over \(rounds) rounds per call index):")
+    print("  " + "peer".padding(toLength: 12, withPad: " ", startingAt: 0)
+          + (0..<GameBenchmark.calls).map { String($0).leftPadded(to: 7) }.joined()
+          + "   all p50   all p99   ratio")
+    for (index, peer) in peers.enumerated() {
+        let perCall = latency[index].map { percentile($0.sorted(), 0.5) }
+        let all = latency[index].flatMap { $0 }.sorted()
+        let p50 = percentile(all, 0.5), p99 = percentile(all, 0.99)
+        print("  " + peer.padding(toLength: 12, withPad: " ", startingAt: 0)
+              + perCall.map { String(Int(($0 + 500) / 1_000)).leftPadded(to: 7) }.joined()
+              + String(Int(p50 / 1_000)).leftPadded(to: 10) + String(Int(p99 / 1_000)).leftPadded(to: 10)
+              + decimal(Double(p50) / Double(max(1, rawP50))).leftPadded(to: 8))
+        var figures: [(String, String)] = [
+            ("p50_us", microseconds(p50)), ("p99_us", microseconds(p99)),
+            ("ratio_p50_to_raw_c", decimal(Double(p50) / Double(max(1, rawP50)))),
+            ("per_call_p50_us", "[" + perCall.map(microseconds).joined(separator: ", ") + "]"),
+        ]
+        for group in GameBenchmark.groups {
+            let values = group.range.flatMap { latency[index][$0] }.sorted()
+            let groupP50 = percentile(values, 0.5)
+            figures.append(("calls_\(group.name.replacingOccurrences(of: "-", with: "_"))", jsonObject([
+                ("min_us", microseconds(values.first!)), ("p50_us", microseconds(groupP50)),
+                ("p99_us", microseconds(percentile(values, 0.99))), ("max_us", microseconds(values.last!)),
+                ("ratio_p50_to_raw_c", decimal(Double(groupP50) / Double(max(1, percentile(group.range.flatMap { latency[0][$0] }.sorted(), 0.5))))),
+            ])))
+        }
+        entries.append((peer, jsonObject(figures)))
+    }
+    for group in GameBenchmark.groups {
+        let line = peers.indices.map { index in
+            let values = group.range.flatMap { latency[index][$0] }.sorted()
+            return "\(peers[index]) \(microseconds(percentile(values, 0.5)))"
+        }.joined(separator: ", ")
+        print("  calls \(group.name): p50 \(line) µs")
+    }
+    print("note: QEMU TCG guest: absolute microseconds mean little; the ratios, measured side by side, are the figures.")
+    print(jsonObject([("game", jsonObject(entries))]))
+}
+
+/// `haptics-bench game-client PEER NODE LOG`: one game process. Sets the peer up on the pad at
+/// `NODE`, makes the calls, and writes each call's CLOCK_MONOTONIC reading (taken just before it)
+/// to `LOG`, one per line.
+func runGameClient(_ arguments: [String]) {
+    guard arguments.count == 3 else { benchFailure("usage: haptics-bench game-client PEER NODE LOG") }
+    let (peer, node, log) = (arguments[0], arguments[1], arguments[2])
+    var prepare: () -> Void = {}
+    let trigger: () -> Int64
+    var stop: () -> Void = {}
+    var finish: () -> Void = {}
+    switch peer {
+    case "raw_c":
+        let (raw, effectID): (FileDescriptor, Int16)
+        do { (raw, effectID) = try openRawTrigger(eventNodePath: node) } catch { benchFailure("raw C: \(error)") }
+        let effect = UInt16(bitPattern: effectID)
+        trigger = {
+            let start = CBenchSupport_rawTrigger(raw.rawValue, effect, 1)
+            guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
+            return start
+        }
+        stop = { _ = CBenchSupport_rawTrigger(raw.rawValue, effect, 0) }
+        finish = { try? raw.close() }
+    case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping":
+        var configuration = HapticEngine.Configuration()
+        if peer == "haptics_no_wake_ahead" { configuration.scheduler.wakeAheadLimit = .zero }
+        if peer == "haptics_slow_housekeeping" { configuration.housekeepingInterval = .seconds(10) }
+        let engine: HapticEngine
+        do { engine = try HapticEngine.automatic(configuration: configuration) } catch { benchFailure("engine: \(error)") }
+        let generator = ImpactFeedbackGenerator(style: .heavy, engine: engine)
+        prepare = { generator.prepare() }
+        trigger = {
+            let start = SystemMonotonicClock().now().nanoseconds
+            guard generator.impactOccurred().isScheduled else { benchFailure("engine: the impact was not scheduled") }
+            return start
+        }
+        finish = { engine.stop() }
+    case "sdl2_rumble", "sdl2_haptic":
+        guard CBenchSupport_sdlOpen(VirtualDualSense.deviceName) == 0 else {
+            benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))")
+        }
+        if peer == "sdl2_rumble" {
+            trigger = {
+                let start = CBenchSupport_sdlRumble(0xC000, 0x4000, GameBenchmark.rumbleLength / 1_000)
+                guard start >= 0 else { benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))") }
+                return start
+            }
+            stop = { _ = CBenchSupport_sdlRumble(0, 0, 0) }
+        } else {
+            trigger = {
+                let start = CBenchSupport_sdlHapticRun()
+                guard start >= 0 else { benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))") }
+                return start
+            }
+            stop = { _ = CBenchSupport_sdlHapticStop() }
+        }
+        finish = { CBenchSupport_sdlClose() }
+    default:
+        benchFailure("game-client: unknown peer \(peer) (one of \(GameBenchmark.peers.joined(separator: ", ")))")
+    }
+    var starts: [Int64] = []
+    starts.reserveCapacity(GameBenchmark.calls)
+    for _ in 0..<GameBenchmark.calls {
+        prepare()
+        usleep(GameBenchmark.prepareLead)
+        starts.append(trigger())
+        // The engine's impact ends itself; the others end theirs as long after.
+        usleep(GameBenchmark.rumbleLength)
+        stop()
+        usleep(GameBenchmark.afterTrigger - GameBenchmark.rumbleLength)
+    }
+    finish()
+    let text = starts.map(String.init).joined(separator: "\n") + "\n"
+    guard (try? text.write(toFile: log, atomically: true, encoding: .utf8)) != nil else { benchFailure("cannot write \(log)") }
+}
+
+extension String {
+    /// The string right-aligned in `width` columns.
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
