@@ -1,0 +1,103 @@
+import CHapticsSystem
+import Synchronization
+
+/// A named thread that runs `work` at the earliest instant anyone asked for, and otherwise sleeps:
+/// no timer is armed while nothing is due, so an idle program is never woken by it.
+///
+/// `work` gets the clock reading it runs at and returns when it wants to run again (`nil`: not
+/// until someone asks). ``schedule(at:)`` asks for a run; it is lock-free and allocation-free, and
+/// makes a system call (a futex wake) only when it moves the thread's wake-up sooner — so a
+/// realtime thread may call it. The thread waits with a futex on an absolute `CLOCK_MONOTONIC`
+/// deadline. ``stop()`` ends the thread and waits for it; no run begins after it returns.
+package final class OnDemandThread: @unchecked Sendable {
+    /// The parked mark the thread waits on (`CHapticsSystem_parkBegin`).
+    private let word: UnsafeMutablePointer<UInt32>
+    /// The earliest instant asked for (nanoseconds of `CLOCK_MONOTONIC`), `.max` when none.
+    private let due = Atomic<Int64>(.max)
+    private let running = Atomic<Bool>(true)
+    private let runCount = Atomic<Int>(0)
+    /// The thread's kernel id, once it runs.
+    private let threadID = Atomic<Int32>(0)
+    private let thread = OrderedMutex<RealtimeThread?>(nil)
+    private let work: @Sendable (_ now: MonotonicInstant) -> MonotonicInstant?
+
+    /// Starts the thread (`name`: at most 15 bytes), with nothing due.
+    ///
+    /// The corresponding C function is `pthread_create`.
+    package init(name: String, work: @escaping @Sendable (_ now: MonotonicInstant) -> MonotonicInstant?) throws(SystemCallError) {
+        word = .allocate(capacity: 1)
+        word.initialize(to: 0)
+        self.work = work
+        do throws(SystemCallError) {
+            // Housekeeping needs no precision: a loose timer slack lets the kernel batch its wake-ups.
+            let configuration = RealtimeThread.Configuration(name: name, timerSlack: .milliseconds(1))
+            let started = try RealtimeThread.start(configuration) { [self] in loop() }
+            thread.withLock { $0 = started }
+        } catch {
+            word.deallocate()
+            throw error
+        }
+    }
+
+    deinit {
+        word.deallocate()
+    }
+
+    /// How many times `work` has run.
+    package var runs: Int { runCount.load(ordering: .relaxed) }
+
+    /// Asks for a run at `instant` (at once when it has passed), unless one is due sooner already.
+    /// Lock-free, allocation-free; a futex wake only when the thread's wake-up moves sooner.
+    package func schedule(at instant: MonotonicInstant) {
+        let wanted = instant.nanoseconds
+        var current = due.load(ordering: .relaxed)
+        while wanted < current {
+            let (exchanged, original) = due.compareExchange(
+                expected: current, desired: wanted, ordering: .sequentiallyConsistent)
+            if exchanged {
+                _ = CHapticsSystem_wakeIfParked(word)
+                return
+            }
+            current = original
+        }
+    }
+
+    /// Ends the thread and waits for it: a run under way finishes first, none begins after.
+    /// Idempotent. Called from `work` itself (whatever `work` calls may end its owner), it does
+    /// not wait: the thread ends once that run returns.
+    package func stop() {
+        running.store(false, ordering: .sequentiallyConsistent)
+        _ = CHapticsSystem_wakeIfParked(word)
+        guard threadID.load(ordering: .relaxed) != ThreadIdentity.current else { return }
+        let ended = thread.withLock { thread -> RealtimeThread? in
+            defer { thread = nil }
+            return thread
+        }
+        ended?.join()
+    }
+
+    private func loop() {
+        threadID.store(ThreadIdentity.current, ordering: .relaxed)
+        while running.load(ordering: .acquiring) {
+            // Announce the park before reading what is due: a `schedule` after the read sees the
+            // mark and wakes the wait (or clears the mark, and the wait returns at once).
+            CHapticsSystem_parkBegin(word)
+            let target = due.load(ordering: .sequentiallyConsistent)
+            let now = CHapticsSystem_monotonicNow()
+            guard running.load(ordering: .sequentiallyConsistent) else {
+                CHapticsSystem_parkEnd(word)
+                break
+            }
+            if target > now {
+                _ = CHapticsSystem_futexWaitUntil(word, 1, target == .max ? -1 : target)
+                CHapticsSystem_parkEnd(word)
+                continue
+            }
+            CHapticsSystem_parkEnd(word)
+            // Taken before the run: a request made during it stays for the next turn.
+            _ = due.exchange(.max, ordering: .sequentiallyConsistent)
+            runCount.add(1, ordering: .relaxed)
+            if let next = work(MonotonicInstant(nanoseconds: now)) { schedule(at: next) }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Glibc
+import HapticsSystem
+import Synchronization
+import Testing
+
+/// The thread behind an engine's housekeeping: it runs when asked, at the instant asked for, and
+/// otherwise sleeps without a timer.
+@Suite("OnDemandThread")
+struct OnDemandThreadTests {
+    /// Polls `condition` every millisecond for at most `seconds`.
+    private func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+        let end = MonotonicInstant.now + .milliseconds(Int64(seconds * 1_000))
+        while MonotonicInstant.now < end {
+            if condition() { return true }
+            usleep(1_000)
+        }
+        return condition()
+    }
+
+    @Test("runs once at the instant asked for, not before, and then sleeps until asked again")
+    func runsAtTheInstantAskedFor() throws {
+        let ranAt = Mutex<[MonotonicInstant]>([])
+        let thread = try OnDemandThread(name: "haptics-test") { now in
+            ranAt.withLock { $0.append(now) }
+            return nil
+        }
+        defer { thread.stop() }
+        usleep(50_000)
+        #expect(thread.runs == 0)
+        let asked = MonotonicInstant.now + .milliseconds(30)
+        thread.schedule(at: asked)
+        #expect(eventually { thread.runs == 1 })
+        #expect(ranAt.withLock { $0 }.allSatisfy { $0 >= asked })
+        usleep(200_000)
+        #expect(thread.runs == 1)
+        thread.schedule(at: .now)
+        #expect(eventually { thread.runs == 2 })
+    }
+
+    @Test("the instant work returns keeps it running; nil lets it sleep")
+    func workChoosesItsNextRun() throws {
+        let count = Atomic<Int>(0)
+        let thread = try OnDemandThread(name: "haptics-test") { now in
+            count.add(1, ordering: .relaxed).oldValue < 3 ? now + .milliseconds(5) : nil
+        }
+        defer { thread.stop() }
+        thread.schedule(at: .now)
+        #expect(eventually { thread.runs == 4 })
+        usleep(100_000)
+        #expect(thread.runs == 4)
+    }
+
+    @Test("a sooner request wakes a thread that waits for a later one")
+    func soonerRequestWakesTheThread() throws {
+        let thread = try OnDemandThread(name: "haptics-test") { _ in nil }
+        defer { thread.stop() }
+        thread.schedule(at: .now + .seconds(3_600))
+        usleep(20_000)
+        thread.schedule(at: .now)
+        #expect(eventually(within: 2) { thread.runs == 1 })
+    }
+
+    @Test("stop from inside work returns without waiting for itself; no run begins after")
+    func stopFromInsideWork() throws {
+        let holder = Mutex<OnDemandThread?>(nil)
+        let thread = try OnDemandThread(name: "haptics-test") { now in
+            holder.withLock { $0 }?.stop()
+            return now
+        }
+        holder.withLock { $0 = thread }
+        thread.schedule(at: .now)
+        #expect(eventually { thread.runs == 1 })
+        usleep(50_000)
+        #expect(thread.runs == 1)
+        holder.withLock { $0 = nil }
+    }
+}
