@@ -1,9 +1,9 @@
-import Dispatch
 import HapticsDevices
+import HapticsSystem
 
-/// The engine's control-side background work: the housekeeping timer and the hotplug monitor.
-// Dispatch sources are safe to use from any thread; they are only declared non-Sendable.
-struct EngineBackground: @unchecked Sendable {
-    var housekeeping: (any DispatchSourceTimer)?
+/// The engine's control-side background work: the housekeeping thread and the hotplug monitor.
+struct EngineBackground: Sendable {
+    /// Runs `performHousekeeping` when something is due (`HapticEngine.requestHousekeeping`).
+    var housekeeping: OnDemandThread?
     var hotplug: HotplugMonitor?
 }

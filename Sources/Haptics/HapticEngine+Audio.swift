@@ -47,6 +47,8 @@ extension HapticEngine {
         }
         let audio = EngineAudio(output: output, cues: library, memory: soundMemory)
         guard audioState.storeIfNil(audio) === audio else { throw .audioAlreadyAttached }
+        // The sound device's events (a loss, a dropped voice) are housekeeping's to report.
+        requestHousekeeping()
     }
 
     /// The attached audio output, if any.

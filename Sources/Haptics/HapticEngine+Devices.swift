@@ -45,8 +45,10 @@ extension HapticEngine {
         return true
     }
 
-    /// Looks for lost devices (haptic and audio) and expired preparations. A started engine does this on its own
-    /// every `Configuration.housekeepingInterval`; a manually driven one calls it.
+    /// Looks for lost devices (haptic and audio) and expired preparations. A started engine does
+    /// this on its own thread when something is due — every `Configuration.housekeepingInterval`
+    /// while pattern players, tracing, kept players or sound need watching, at the expiry of what
+    /// is prepared, and not at all when idle; a manually driven one calls it.
     ///
     /// A device whose `lossError` is set is removed (its channel retired, its players released)
     /// and reported as `.deviceLost`; preparations unused for `prepareLifetime` are released; a lost

@@ -73,6 +73,7 @@ extension HapticEngine {
         let playback = made.start(at: onset)
         if let player = made.player, let start = playback.outcome.onset {
             keptPlayers.keep(player, until: start + max(player.duration, made.soundDuration))
+            requestHousekeeping()
         }
         return playback
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import HapticsDevices
 import HapticsScheduler
 import HapticsSystem
@@ -65,27 +64,64 @@ extension HapticEngine {
         }
     }
 
-    /// Starts the periodic housekeeping of a started engine.
+    /// Starts the housekeeping thread of a started engine, with a first run one interval from
+    /// now. It runs only when something is due (``nextHousekeeping(after:)``): an idle engine is
+    /// never woken by it.
     func startHousekeeping() {
-        let interval = Int(max(configuration.housekeepingInterval, .milliseconds(1)).nanoseconds)
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "haptics.housekeeping"))
-        timer.schedule(deadline: .now() + .nanoseconds(interval), repeating: .nanoseconds(interval))
-        timer.setEventHandler { [weak self] in self?.performHousekeeping() }
+        let thread: OnDemandThread
+        do throws(SystemCallError) {
+            thread = try OnDemandThread(name: "haptics-house") { [weak self] now in
+                guard let self else { return nil }
+                performHousekeeping()
+                return nextHousekeeping(after: now)
+            }
+        } catch {
+            // No thread to spare: the engine plays on; what housekeeping does waits for a manual call.
+            return
+        }
         let previous = background.withLock { background in
-            defer { background.housekeeping = timer }
+            defer { background.housekeeping = thread }
             return background.housekeeping
         }
-        previous?.cancel()
-        timer.resume()
+        previous?.stop()
+        requestHousekeeping()
+    }
+
+    /// How many times a started engine's housekeeping thread has run (0 when it has none).
+    package var housekeepingRuns: Int { background.withLock { $0.housekeeping?.runs ?? 0 } }
+
+    /// The interval housekeeping keeps while something needs watching.
+    var housekeepingPeriod: Duration { max(configuration.housekeepingInterval, .milliseconds(1)) }
+
+    /// Asks a started engine's housekeeping to run at `instant` (one interval from now when `nil`),
+    /// unless it runs sooner anyway. Called by whatever gives housekeeping something to do. Lock-
+    /// free once the thread is read; control side.
+    func requestHousekeeping(at instant: MonotonicInstant? = nil) {
+        let thread = background.withLock { $0.housekeeping }
+        thread?.schedule(at: instant ?? now + housekeepingPeriod)
+    }
+
+    /// When housekeeping is due next after a run at `now`: one interval on while something needs
+    /// watching (tracing, pattern players, players kept for feedbackd events, sound attached, a
+    /// lost device still to report), else when the oldest unused preparation expires, else never.
+    func nextHousekeeping(after now: MonotonicInstant) -> MonotonicInstant? {
+        let watching = isTracing || !patternPlayers.players.isEmpty || keptPlayers.count > 0
+            || audioState.load() != nil
+            || channelDevices.withLock { $0.contains { $0.lossReporting?.lossError != nil } }
+        if watching { return now + housekeepingPeriod }
+        let outputs = channelDevices.withLock { $0.compactMap(\.preparable) }
+        guard let oldest = outputs.compactMap({ $0.oldestPreparationUse }).min() else { return nil }
+        // Just after it expires, so that the run finds it expired.
+        return max(oldest + configuration.prepareLifetime + .milliseconds(1), now + .milliseconds(1))
     }
 
     /// Ends hotplug watching and housekeeping.
     func stopBackgroundWork() {
-        let (timer, monitor) = background.withLock { background in
+        let (housekeeping, monitor) = background.withLock { background in
             defer { background = EngineBackground() }
             return (background.housekeeping, background.hotplug)
         }
-        timer?.cancel()
+        housekeeping?.stop()
         monitor?.stop()
     }
 }

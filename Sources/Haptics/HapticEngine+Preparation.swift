@@ -111,6 +111,8 @@ extension HapticEngine {
                 if case .deviceLost = error { reportLoss(of: target.channel, error: error) }
             }
         }
+        // What is prepared now expires unused after `prepareLifetime`, and not before.
+        if !targets.isEmpty { requestHousekeeping(at: now + configuration.prepareLifetime + .milliseconds(1)) }
     }
 
     /// Prepares every item whose preparation still holds on the devices `includes` picks: a newly

@@ -43,6 +43,8 @@ extension HapticEngine {
             log.devices = traceDevices()
         }
         scheduler.startTracing()
+        // Collects the records while tracing is on.
+        requestHousekeeping()
     }
 
     /// Stops tracing; what was recorded stays for `collectTrace()` and `writeTrace(toFile:)`.

@@ -24,8 +24,10 @@ public final class HapticEngine: Sendable {
         /// How long a `prepare()` stays valid without a play (the guidelines: a few seconds); then
         /// the prepared resources are released. 0…1 h; clamped into it.
         public var prepareLifetime: Duration
-        /// How often a started engine looks for lost devices and expired preparations, 1 ms…10 s;
-        /// clamped into it. Off the realtime thread.
+        /// How often a started engine's housekeeping runs while something needs watching (pattern
+        /// players, tracing, players kept for feedbackd events, sound attached), 1 ms…10 s; clamped
+        /// into it. Off the realtime thread. An idle engine's housekeeping does not run on an
+        /// interval: it wakes for the expiry of what is prepared, and otherwise sleeps.
         public var housekeepingInterval: Duration
         /// Capacities of the scheduler, clamped into their ranges (`SchedulerConfiguration.clamped`).
         /// `maximumChannels` bounds how many devices can play at once: a lost device's channel

@@ -24,6 +24,10 @@ public protocol PreparableActuator: Actuator {
     /// Frees what was prepared and has not been used since `instant` (a prepare that is never
     /// used expires after a few seconds and releases the device slot).
     func expirePreparations(unusedSince instant: MonotonicInstant)
+    /// The last use of the least recently used resource prepared now (what
+    /// ``expirePreparations(unusedSince:)`` frees first); `nil` when nothing is prepared. The
+    /// engine's housekeeping wakes for its expiry, and not before.
+    var oldestPreparationUse: MonotonicInstant? { get }
 }
 
 extension PreparableActuator {

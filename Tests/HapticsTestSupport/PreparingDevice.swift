@@ -25,6 +25,7 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
     private let requestLog = Recorder<Request>()
     private let programLog = Recorder<Program>()
     private let lost = Mutex<SystemCallError?>(nil)
+    private let oldestUse = Mutex<MonotonicInstant?>(nil)
 
     /// Creates a device playing with `profile`.
     public init(profile: DeviceProfile) {
@@ -53,6 +54,12 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
     public func expirePreparations(unusedSince instant: MonotonicInstant) {
         requestLog.append(.expire(unusedSince: instant))
     }
+
+    /// What the test says (`setOldestPreparationUse`): the device keeps no resources of its own.
+    public var oldestPreparationUse: MonotonicInstant? { oldestUse.withLock { $0 } }
+
+    /// Sets what ``oldestPreparationUse`` says.
+    public func setOldestPreparationUse(_ instant: MonotonicInstant?) { oldestUse.withLock { $0 = instant } }
 
     /// Records the request; never fails.
     public func setGain(_ gain: Double) throws(DeviceError) {

@@ -116,6 +116,16 @@ extension EvdevActuator {
         }
     }
 
+    /// The last use (play or prepare) of the least recently used level prepared and not playing
+    /// now; `nil` when none is. Control side.
+    public var oldestPreparationUse: MonotonicInstant? {
+        control.withLock { state -> MonotonicInstant? in
+            guard !state.isClosed, loss.load(ordering: .acquiring) == 0 else { return nil }
+            let ready = (0..<table.capacity).filter { table.phase($0) == .ready }
+            return ready.map { table.lastUsed($0) }.min().map { MonotonicInstant(nanoseconds: $0) }
+        }
+    }
+
     /// Erases every prepared level not used (played or prepared) since `instant`, freeing its slot.
     /// Levels playing now stay. Control side.
     public func expirePreparations(unusedSince instant: MonotonicInstant) {
