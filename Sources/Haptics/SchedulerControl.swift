@@ -14,7 +14,7 @@ protocol SchedulerControl: AnyObject, Sendable {
     func makePlayer(program: ProgramID, channel: ChannelID) throws -> PlayerID
     func releasePlayer(_ player: PlayerID)
     func start(_ player: PlayerID, at time: MonotonicInstant) -> Bool
-    func start(_ player: PlayerID, at time: MonotonicInstant, tag: Int64, route: SubmissionRoute) -> Bool
+    func start(_ player: PlayerID, at time: MonotonicInstant, tag: Int64) -> Bool
     func pause(_ player: PlayerID, at time: MonotonicInstant) -> Bool
     func resume(_ player: PlayerID, at time: MonotonicInstant) -> Bool
     func setCurve(_ player: PlayerID, _ curve: ParameterCurve, startingAt origin: MonotonicInstant, scale: Double) throws(SchedulerError) -> Bool
@@ -25,9 +25,7 @@ protocol SchedulerControl: AnyObject, Sendable {
     func seek(_ player: PlayerID, to offset: Duration, at time: MonotonicInstant) -> Bool
     func setRate(_ player: PlayerID, _ rate: Double, at time: MonotonicInstant) throws(SchedulerError) -> Bool
     func setLoop(_ player: PlayerID, _ enabled: Bool, at time: MonotonicInstant) -> Bool
-    func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant,
-                      route: SubmissionRoute) throws(SchedulerError) -> Bool
-    @discardableResult func processImmediately() -> ImmediateProcessing
+    func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant) throws(SchedulerError) -> Bool
     func beginImmediateGroup(now: MonotonicInstant?) -> ImmediateGroup
     @discardableResult func endImmediateGroup(_ group: ImmediateGroup) -> ImmediateProcessing
     func start(_ player: PlayerID, at time: MonotonicInstant, tag: Int64, intensity: Double,
@@ -55,16 +53,6 @@ protocol SchedulerControl: AnyObject, Sendable {
     func recordTrace(_ record: TraceRecord)
     func makeTraceSequence() -> UInt32
     var traceOverflowTotal: Int { get }
-}
-
-extension SchedulerControl {
-    func start(_ player: PlayerID, at time: MonotonicInstant, tag: Int64) -> Bool {
-        start(player, at: time, tag: tag, route: .queued)
-    }
-
-    func setParameter(_ player: PlayerID, _ id: DynamicParameterID, value: Double, at time: MonotonicInstant) throws(SchedulerError) -> Bool {
-        try setParameter(player, id, value: value, at: time, route: .queued)
-    }
 }
 
 extension Scheduler: SchedulerControl {

@@ -28,9 +28,6 @@ struct RealtimeState {
     /// The trace number of the submission being applied, for the outputs it causes up to its first
     /// sounding one; 0 otherwise.
     var traceSequence: UInt32 = 0
-    /// Whether the pass running now runs on a caller's thread (``Scheduler/processImmediately()``)
-    /// rather than the realtime thread's: its outputs are written from the caller's thread.
-    var onCallerThread = false
     /// Set when applying a submission changed a channel other than its own player's, so that the
     /// pass scans every event again instead of trusting its bound (``Scheduler/processPass()``).
     var eventsElsewhere = false

@@ -3,50 +3,13 @@ import HapticsRendering
 import HapticsPatterns
 import HapticsSystem
 
-// Immediate processing: a caller plays what it just submitted from its own thread, when no other
-// thread is processing, instead of waking the realtime thread and waiting for it to take the
+// Immediate processing: a caller plays what it submits in an immediate group from its own thread,
+// when no other thread is processing, instead of waking the realtime thread and waiting for it to take the
 // command. Processing stays one thread at a time — whoever owns `processing` — so every output
 // keeps a single writer, and the pass is the realtime thread's own pass: holds, stops, overlap
 // policies, renewals and endings come out exactly as if the realtime thread had run it.
 extension Scheduler {
-    /// Runs a processing pass on the calling thread, if no other thread is processing: every
-    /// submission due now (with the ``SubmissionRoute/immediate`` route, or not) reaches its output
-    /// before this returns — a prepared trigger's one `write()` happens here, on the caller's
-    /// thread. What is timed (a program's next steps, its stop, submissions for later, renewals)
-    /// stays with the realtime thread, which this wakes only when the pass brought its next
-    /// deadline forward.
-    ///
-    /// When another thread is processing (the realtime thread, another caller) or the realtime
-    /// thread has been stopped, nothing runs here: the realtime thread is woken as a plain
-    /// submission would wake it, and takes the work on its next pass
-    /// (``SchedulerStatistics/immediateFallbacks``).
-    ///
-    /// Lock-free, allocation-free, and it never waits for another thread. Callable from any
-    /// thread, also on a scheduler driven by ``process()`` (a test's).
-    ///
-    /// - Returns: ``ImmediateProcessing/processedHere`` when the pass ran on this thread,
-    ///   ``ImmediateProcessing/leftToRealtimeThread`` otherwise.
-    @discardableResult
-    public func processImmediately() -> ImmediateProcessing {
-        guard beginProcessing() else {
-            immediateFallbackCount.add(1, ordering: .relaxed)
-            wakeRealtimeThread()
-            return .leftToRealtimeThread
-        }
-        // Checked with processing owned: the realtime thread's last pass (which silences
-        // everything) begins only after this pass ends, or this one sees the flag.
-        guard !immediateClosed.load(ordering: .sequentiallyConsistent) else {
-            endProcessing()
-            immediateFallbackCount.add(1, ordering: .relaxed)
-            wakeRealtimeThread()
-            return .leftToRealtimeThread
-        }
-        realtime.pointee.onCallerThread = true
-        finishImmediatePass(deadlineBefore: nextDeadline.load(ordering: .relaxed))
-        return .processedHere
-    }
-
-    /// A caller's pass, with processing owned and `onCallerThread` set: runs it, moves the
+    /// A caller's pass, with processing owned: runs it, moves the
     /// realtime thread's wake-up when the pass brought the next deadline before `before` (the one
     /// it may be waiting for), and lets processing go.
     func finishImmediatePass(deadlineBefore before: Int64) {
@@ -56,7 +19,6 @@ extension Scheduler {
     /// Ends a caller's processing (a pass, or a group's end that needed none) whose next deadline
     /// is `next`, counted as an immediate pass; `countsPass`: as a completed pass too.
     private func endCallersProcessing(next: Int64, before: Int64, countsPass: Bool) {
-        realtime.pointee.onCallerThread = false
         // The parked realtime thread waits for the deadline it read (`before`, or `next` if it read
         // after this pass): one sooner moves its wake timer — no wake now, no context switch while
         // the device driver still has the trigger to send. Armed while this pass owns processing,
@@ -121,15 +83,14 @@ extension Scheduler {
     /// are dated no later — the order time gives them.
     public func beginImmediateGroup(now reading: MonotonicInstant? = nil) -> ImmediateGroup {
         guard beginProcessing() else { return ImmediateGroup() }
-        // Checked with processing owned, as in `processImmediately()`: the realtime thread's last
-        // pass begins only after this group ends, or the group sees the flag.
+        // Checked with processing owned: the realtime thread's last pass begins only after this
+        // group ends, or the group sees the flag.
         guard !immediateClosed.load(ordering: .sequentiallyConsistent) else {
             endProcessing()
             return ImmediateGroup()
         }
         let now = (reading ?? clock.now()).nanoseconds
         let before = nextDeadline.load(ordering: .relaxed)
-        realtime.pointee.onCallerThread = true
         // Everything the scheduler holds is due at `before` or later, and the queue is empty: what
         // is due now from this group comes first, as the next pass would apply it.
         let direct = before > now && !queue.hasPublishedElement
@@ -255,7 +216,6 @@ extension Scheduler {
             letProcessingGoUnchanged()
             return false
         }
-        realtime.pointee.onCallerThread = true
         players[slot].intensityScale = factor
         performLeadingLevel(realtime.pointee.armedLevel, on: players[slot].channel, deadline: now, now: now)
         armedStartCount.add(1, ordering: .relaxed)
@@ -334,7 +294,7 @@ extension Scheduler {
     }
 
     /// Sets a dynamic parameter of `player` from `instant` on as part of `group` (see
-    /// ``start(_:at:tag:in:)`` for when it applies at once); values as ``setParameter(_:_:value:at:route:)``.
+    /// ``start(_:at:tag:in:)`` for when it applies at once); values as ``setParameter(_:_:value:at:)``.
     ///
     /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `value` is NaN or infinite;
     ///   nothing is submitted.
@@ -358,7 +318,7 @@ extension Scheduler {
             // application: it and everything after it go in time order through the pass.
             if submitted.time <= group.now { group.direct = false }
             group.queued = true
-            return push(submitted, route: .immediate)
+            return push(submitted, wakingRealtimeThread: false)
         }
         var command = submitted
         let traced = tracing.load(ordering: .relaxed)
@@ -495,22 +455,11 @@ public struct ImmediateGroup: Sendable {
     public var appliesDirectly: Bool { direct }
 }
 
-/// Where a ``Scheduler/processImmediately()`` call left the work.
+/// Where an immediate group (``Scheduler/endImmediateGroup(_:)``) left the work.
 public enum ImmediateProcessing: Sendable, Hashable {
     /// The pass ran on the calling thread: what was due has reached its outputs.
     case processedHere
     /// Another thread was processing (or the realtime thread had been stopped): the realtime
     /// thread takes the work on its next pass.
     case leftToRealtimeThread
-}
-
-/// How a submission reaches the processing side.
-public enum SubmissionRoute: Sendable, Hashable {
-    /// Queued, and a parked realtime thread is woken to take it (the default).
-    case queued
-    /// Queued without waking the realtime thread: the caller calls
-    /// ``Scheduler/processImmediately()`` right after its submissions, which plays them on the
-    /// caller's thread or wakes the realtime thread. One wake decision for a group of submissions,
-    /// and none when the pass ran here.
-    case immediate
 }

@@ -15,12 +15,9 @@ extension Scheduler {
     /// ``drainEndings(into:)`` once the realtime side has ended it. A start that is never applied
     /// (its player released first, or the realtime thread stopped before its instant) reports
     /// nothing. Returns `false` (and counts a drop) when the queue is full.
-    ///
-    /// With the ``SubmissionRoute/immediate`` route the realtime thread is not woken: call
-    /// ``processImmediately()`` next, which plays a start due now from the calling thread.
     @discardableResult
-    public func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64, route: SubmissionRoute = .queued) -> Bool {
-        submit(.start, player: player, at: instant, argument: tag, route: route)
+    public func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64) -> Bool {
+        submit(.start, player: player, at: instant, argument: tag)
     }
 
     /// Pauses `player` at `instant`: its channel is silenced then (or gets the mix of the players

@@ -1,8 +1,8 @@
 import HapticsRendering
 import HapticsSystem
 
-// Processing: one thread at a time, whichever owns `processing` (the realtime thread, a caller in
-// `processImmediately()`, or a test after advancing a ManualClock).
+// Processing: one thread at a time, whichever owns `processing` (the realtime thread, a caller
+// ending an immediate group, or a test after advancing a ManualClock).
 // It owns `realtime`, reads programs and channels without locks, and never allocates, locks or logs.
 extension Scheduler {
     /// Takes the submitted commands, performs everything due at `clock.now()` in time order, and
@@ -11,7 +11,7 @@ extension Scheduler {
     /// Submissions and program commands due at the same instant: submissions first, in submission
     /// order. Must not be called while the realtime thread runs, nor from two threads at once.
     ///
-    /// A caller's ``processImmediately()`` may hold processing at that moment: `process()` then
+    /// A caller's immediate group may hold processing at that moment: `process()` then
     /// waits (blocked, not spinning) until that pass has ended, and makes its own.
     @discardableResult
     public func process() -> MonotonicInstant? {

@@ -55,7 +55,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
 
     /// The realtime loop. Runs on the realtime thread only.
     ///
-    /// A caller's ``processImmediately()`` may own processing when the thread wants a pass: the
+    /// A caller's immediate group may own processing when the thread wants a pass: the
     /// thread then waits for it to end, blocked in the kernel, which lends the caller the thread's
     /// priority meanwhile (``takeProcessing()``). Spinning instead would, at `SCHED_FIFO` on one
     /// core, keep the caller from ever finishing.

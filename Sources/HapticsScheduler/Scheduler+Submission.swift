@@ -59,18 +59,16 @@ extension Scheduler {
     /// command. Other parameters concern audio or envelopes, which are rendered before scheduling:
     /// they are accepted and have no effect here. Any finite value is accepted: an intensity factor
     /// below 0 counts as 0, and each re-mapped intensity and sharpness is clamped to 0…1. Returns
-    /// `false` (and counts a drop) when the queue is full. With the ``SubmissionRoute/immediate``
-    /// route the realtime thread is not woken: call ``processImmediately()`` after.
+    /// `false` (and counts a drop) when the queue is full.
     ///
     /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `value` is NaN or infinite;
     ///   nothing is submitted.
     @discardableResult
     public func setParameter(
-        _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant,
-        route: SubmissionRoute = .queued
+        _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant
     ) throws(SchedulerError) -> Bool {
         guard value.isFinite else { throw .invalidParameterValue(id, value) }
-        return submit(Self.parameterKind(id), player: player, at: instant, value: value, route: route)
+        return submit(Self.parameterKind(id), player: player, at: instant, value: value)
     }
 
     /// The command a dynamic parameter's change is.
@@ -134,14 +132,16 @@ extension Scheduler {
 
     func submit(
         _ kind: SchedulerCommand.Kind, player: PlayerID, at instant: MonotonicInstant,
-        argument: Int64 = 0, value: Double = 0, route: SubmissionRoute = .queued
+        argument: Int64 = 0, value: Double = 0
     ) -> Bool {
         push(SchedulerCommand(
             kind: kind, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value), route: route)
+            time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value))
     }
 
-    func push(_ submitted: SchedulerCommand, route: SubmissionRoute = .queued) -> Bool {
+    /// Queues `submitted` and, unless the caller ends an immediate group next (which runs the pass
+    /// or wakes the thread itself), wakes a parked realtime thread.
+    func push(_ submitted: SchedulerCommand, wakingRealtimeThread wakes: Bool = true) -> Bool {
         var command = submitted
         let traced = tracing.load(ordering: .relaxed)
         var began: Int64 = 0
@@ -154,7 +154,7 @@ extension Scheduler {
             return false
         }
         submittedCount.add(1, ordering: .relaxed)
-        if route == .queued { wakeRealtimeThread() }
+        if wakes { wakeRealtimeThread() }
         if traced {
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
                               deadline: MonotonicInstant(nanoseconds: command.time), time: clock.now(),

@@ -14,7 +14,7 @@ import HapticsSystem
 ///   `false` and counts a drop. `progress(of:at:)` reads a player's state from any thread without a
 ///   lock.
 /// - **Processing** (`process()`, the realtime thread that loops on it, or a caller's
-///   ``processImmediately()`` or immediate group, ``beginImmediateGroup()``) owns all playback state and
+///   immediate group, ``beginImmediateGroup()``) owns all playback state and
 ///   reads programs and channels without locks; it never allocates, locks or logs. It also performs a
 ///   held level again before its output would end it on its own (``Actuator/lifetimeOfPerformedLevel(on:now:)``),
 ///   so that only the engine ends a level.

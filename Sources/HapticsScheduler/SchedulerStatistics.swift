@@ -46,10 +46,11 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var lostEndings: Int = 0
     /// Runtime curve slots held now: curves queued or playing, of `maximumCurves`.
     public var heldCurves: Int = 0
-    /// Processing passes run on a caller's thread by ``Scheduler/processImmediately()``: the
-    /// commands due then reached their outputs without the realtime thread.
+    /// Processing passes run on a caller's thread at the end of an immediate group
+    /// (``Scheduler/endImmediateGroup(_:)``): the commands due then reached their outputs without
+    /// the realtime thread.
     public var immediatePasses: Int = 0
-    /// ``Scheduler/processImmediately()`` calls that left the work to the realtime thread, because
+    /// Immediate groups that left the work to the realtime thread, because
     /// another thread was processing (or the realtime thread had been stopped).
     public var immediateFallbacks: Int = 0
     /// Submissions of an immediate group (``Scheduler/beginImmediateGroup()``) applied at once on

@@ -49,17 +49,16 @@ final class WitnessActuator: Actuator, @unchecked Sendable {
 struct ImmediateProcessingTests {
     let level = ActuatorCommand.rumble(strong: 100, weak: 200)
 
-    @Test("a start due now reaches the output before processImmediately returns; its stop stays timed")
+    @Test("a start due now reaches the output before its group ends; its stop stays timed")
     func startDueNowPlaysOnTheCallersThread() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         let t0 = rig.now
-        #expect(try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0), route: .immediate))
-        #expect(rig.scheduler.start(player, at: rig.at(t0), tag: 7, route: .immediate))
-        // Queued, not played: the immediate route waits for the caller's pass.
-        #expect(rig.output.recorded.isEmpty)
         rig.clock.advance(by: .microseconds(3))
-        #expect(rig.scheduler.processImmediately() == .processedHere)
+        var group = rig.scheduler.beginImmediateGroup()
+        #expect(try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0), in: &group))
+        #expect(rig.scheduler.start(player, at: rig.at(t0), tag: 7, in: &group))
+        #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
         #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0 + 3_000)])
         #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 10 * ms)
 
@@ -84,12 +83,10 @@ struct ImmediateProcessingTests {
         let first = try rig.player(rumbleProgram([(0, 100, 200), (4 * ms, 300, 400)], duration: 8 * ms))
         let second = try rig.player(rumbleProgram([(0, 500, 600)], duration: 2 * ms))
         let t0 = rig.now
-        #expect(rig.scheduler.start(first, at: rig.at(t0), tag: 0, route: .immediate))
-        #expect(rig.scheduler.processImmediately() == .processedHere)
+        #expect(playFromCaller(rig.scheduler, first, at: rig.at(t0)) == .processedHere)
         rig.clock.advance(to: rig.at(t0 + 1 * ms))
         // A start dated 5 ms ahead is timed: the caller's pass leaves it to its instant.
-        #expect(rig.scheduler.start(second, at: rig.at(t0 + 5 * ms), tag: 0, route: .immediate))
-        #expect(rig.scheduler.processImmediately() == .processedHere)
+        #expect(playFromCaller(rig.scheduler, second, at: rig.at(t0 + 5 * ms)) == .processedHere)
         #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 4 * ms)
         rig.runOnDeadlines(until: t0 + 20 * ms)
         // `replace`: the second start silences the first (one stop), then plays and stops itself.
@@ -120,8 +117,7 @@ struct ImmediateProcessingTests {
             }
             while output.entered.load(ordering: .acquiring) == 0 { usleep(100) }
             output.markCallingThread()
-            _ = scheduler.start(late, at: t0, tag: 0, route: .immediate)
-            let result = scheduler.processImmediately()
+            let result = playFromCaller(scheduler, late, at: t0)
             outcome.withLock { $0 = result }
             output.holdsPerform.store(false, ordering: .releasing)
         }
@@ -152,8 +148,7 @@ struct ImmediateProcessingTests {
             switch index {
             case 0:
                 output.markCallingThread()
-                _ = scheduler.start(player, at: clock.now(), tag: 0, route: .immediate)
-                #expect(scheduler.processImmediately() == .processedHere)
+                #expect(playFromCaller(scheduler, player, at: clock.now()) == .processedHere)
             case 1:
                 while output.entered.load(ordering: .acquiring) == 0 { usleep(100) }
                 scheduler.process()
@@ -163,8 +158,10 @@ struct ImmediateProcessingTests {
                 output.holdsPerform.store(false, ordering: .releasing)
             }
         }
-        // The caller's pass and process()'s own, one after the other.
-        #expect(scheduler.completedPassCount.load(ordering: .acquiring) == 2)
+        // The caller's group and process()'s pass, one after the other: the group applied its
+        // start directly and needed no pass of its own (not counted as a completed pass).
+        #expect(scheduler.statistics.immediatePasses == 1)
+        #expect(scheduler.completedPassCount.load(ordering: .acquiring) == 1)
         #expect(output.recorded == [ThreadedEmission(command: level, onCallingThread: true)])
         #expect(output.overlaps.load(ordering: .relaxed) == 0)
     }
@@ -180,8 +177,7 @@ struct ImmediateProcessingTests {
         output.markCallingThread()
         var here = 0
         for round in 0..<20 {
-            _ = scheduler.start(player, at: scheduler.clock.now(), tag: 0, route: .immediate)
-            if scheduler.processImmediately() == .processedHere { here += 1 }
+            if playFromCaller(scheduler, player, at: scheduler.clock.now()) == .processedHere { here += 1 }
             // This round's level and stop: a start left to the realtime thread is not written yet,
             // and the last command is then still the round before's stop.
             #expect(waitUntil { output.recorded.count >= 2 * (round + 1) && output.recorded.last?.command == .stop })
@@ -223,8 +219,7 @@ struct ImmediateProcessingTests {
         try scheduler.startRealtimeThread()
         scheduler.stopRealtimeThread()
         #expect(output.recorded == [ThreadedEmission(command: .stop, onCallingThread: false)])
-        _ = scheduler.start(player, at: scheduler.clock.now(), tag: 0, route: .immediate)
-        #expect(scheduler.processImmediately() == .leftToRealtimeThread)
+        #expect(playFromCaller(scheduler, player, at: scheduler.clock.now()) == .leftToRealtimeThread)
         #expect(output.recorded.count == 1)
         #expect(scheduler.statistics.immediateFallbacks == 1)
     }
@@ -232,9 +227,17 @@ struct ImmediateProcessingTests {
     @Test("concurrent callers and the realtime thread never write one output at once, and nothing is lost")
     func concurrentCallersKeepOneWriterPerOutput() throws {
         try runCallersOnSharedOutputs(commandsPerCall: 1) { scheduler, player, _ in
-            _ = scheduler.start(player, at: scheduler.clock.now(), tag: 0, route: .immediate)
-            scheduler.processImmediately()
+            playFromCaller(scheduler, player, at: scheduler.clock.now())
         }
+    }
+
+    /// Starts `player` at `instant` in an immediate group of its own and ends it: the caller's
+    /// pass, or the fallback to the realtime thread.
+    @discardableResult
+    func playFromCaller<Clock: HapticClock>(_ scheduler: Scheduler<Clock>, _ player: PlayerID, at instant: MonotonicInstant) -> ImmediateProcessing {
+        var group = scheduler.beginImmediateGroup()
+        _ = scheduler.start(player, at: instant, tag: 0, in: &group)
+        return scheduler.endImmediateGroup(group)
     }
 
     /// A scheduler on `clock` with one witnessed channel and a player per level (each a program of

@@ -19,7 +19,7 @@ final class SteppedClock: HapticClock {
 /// device (the uinput sink: `FF_RUMBLE` only, no `FF_GAIN`, so the engine gain is applied in
 /// software), an `ImpactFeedbackGenerator` prepared once, and a trigger that is exactly what a game
 /// does for one impact: `impactOccurred(intensity:)`, whose two submissions the processing pass on
-/// the game's thread (`Scheduler.processImmediately()`) plays at once — the impact's first level.
+/// the game's thread (an immediate group's end) plays at once — the impact's first level.
 final class EngineFeedbackTrigger {
     /// What a case plays: an impact at `intensity` with the engine at `gain`.
     struct Case {
