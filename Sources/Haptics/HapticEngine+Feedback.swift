@@ -76,9 +76,6 @@ extension HapticEngine {
     func play(_ entry: VocabularyEntry, intensity requestedIntensity: Double, at requested: MonotonicInstant?, withSound: Bool,
               on devices: DeviceSelection = .all) -> PlaybackOutcome.WithSound {
         let now = scheduler.currentTime()
-        if !withSound, requested == nil, let haptics = playAlone(entry, intensity: requestedIntensity, now: now, on: devices) {
-            return PlaybackOutcome.WithSound(haptics: haptics, audio: .notPlayed(.notRequested))
-        }
         if let refusal = Self.refusal(intensity: requestedIntensity, onset: requested, now: now) {
             return PlaybackOutcome.WithSound(haptics: .notPlayed(refusal.haptics),
                                              audio: .notPlayed(withSound ? refusal.audio : .notRequested))
@@ -112,29 +109,6 @@ extension HapticEngine {
             audio = .notPlayed(.noAudioOutput)
         }
         return PlaybackOutcome.WithSound(haptics: haptics, audio: audio)
-    }
-
-    /// The play of `entry` now, without sound, when the engine has only ever had one channel and
-    /// everything lets it play there: a game's call on one pad, each switch read once and the
-    /// start handed to the scheduler as one direct start (`startNow`), whose write comes first.
-    /// `nil`, with nothing done, whenever anything is not so (a refused intensity, a switch off, the
-    /// device lost, another channel): the general walk then decides, and says why.
-    @inline(__always)
-    private func playAlone(_ entry: VocabularyEntry, intensity: Double, now: MonotonicInstant,
-                           on devices: DeviceSelection) -> PlaybackOutcome? {
-        guard roster.upperBound == 1, intensity.isFinite, silenceReason() == nil,
-              let channel = entry.playable(on: 0, roster, devices: devices) else { return nil }
-        let slot = channel.slot
-        let step = Self.steps(intensity)
-        let level = Self.level(step: step, gain: self.gain * channel.deviceGain, hardwareGain: slot.hardwareGain)
-        // Due now: a lead time is at most a second, far inside the horizon.
-        let felt = Self.earliestOnset(now: now, lead: slot.leadTime)
-        guard (try? scheduler.startNow(slot.player, tag: 0, intensity: level, now: now)) == true else {
-            return .notPlayed(.queueFull)
-        }
-        if step > 0 { entry.lastIntensityStep.store(step, ordering: .relaxed) }
-        entry.preparedUntil.store(now.nanoseconds + prepareLifetimeNanoseconds, ordering: .relaxed)
-        return channel.real ? .scheduled(feltAt: felt) : .notPlayed(.noRealDevice)
     }
 
     /// Submits the item's start on every live, enabled channel of `devices` so that it is felt at

@@ -32,7 +32,6 @@ protocol SchedulerControl: AnyObject, Sendable {
                in group: inout ImmediateGroup) throws(SchedulerError) -> Bool
     func setMotorLevels(low: Double, high: Double, on channel: ChannelID, at time: MonotonicInstant,
                         until end: MonotonicInstant, in group: inout ImmediateGroup) throws(SchedulerError) -> Bool
-    func startNow(_ player: PlayerID, tag: Int64, intensity: Double, now: MonotonicInstant) throws(SchedulerError) -> Bool
     func stopAll(at time: MonotonicInstant) -> Bool
     func setMotorLevels(low: Double, high: Double, on channel: ChannelID, at time: MonotonicInstant,
                         until end: MonotonicInstant) throws(SchedulerError) -> Bool

@@ -31,20 +31,4 @@ struct RealtimeState {
     /// Set when applying a submission changed a channel other than its own player's, so that the
     /// pass scans every event again instead of trusting its bound (``Scheduler/processPass()``).
     var eventsElsewhere = false
-    /// The channel whose output a direct start has just been told its first level
-    /// (``Scheduler/writeLeadingLevel(_:now:)``), before the bookkeeping that emits it; −1 otherwise.
-    /// The bookkeeping's `output` of that same level to that channel performs nothing.
-    var leadingChannel = -1
-    /// The level written ahead on `leadingChannel`.
-    var leadingLevel: ActuatorCommand = .stop
-    /// The armed start (``Scheduler/startNow(_:tag:intensity:now:)``): the player slot whose start
-    /// `startNow` last applied (−1: none), its generation and intensity factor. Re-checked by every
-    /// processing owner before it lets processing go (`refreshArm`).
-    var armedSlot = -1
-    var armedGeneration: UInt32 = 0
-    var armedIntensity: Float = 0
-    /// Whether the armed start would be written ahead now, as found when processing was last let
-    /// go, and the level it writes first (on its player's channel).
-    var armReady = false
-    var armedLevel: ActuatorCommand = .stop
 }

@@ -229,11 +229,9 @@ extension Scheduler {
     }
 
     /// Asks for a processing pass now: wakes a parked realtime thread (nothing happens when none
-    /// is parked, or none runs), and makes the next caller's immediate group end with a pass of
-    /// its own even when it needs none, so that callers keeping processing busy pass the mark
-    /// themselves. What passes a ``processingMark()`` when nothing else is due. Lock-free.
+    /// is parked, or none runs; every immediate group ends with a pass anyway). What passes a
+    /// ``processingMark()`` when nothing else is due. Lock-free.
     public func requestProcessingPass() {
-        passRequested.store(true, ordering: .sequentiallyConsistent)
         wakeRealtimeThread()
     }
 

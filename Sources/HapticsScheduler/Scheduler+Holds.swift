@@ -73,13 +73,7 @@ extension Scheduler {
         let command = combined(state.playerLevel, state.direct)
         let traced = tracing.load(ordering: .relaxed)
         let began = traced ? clock.now() : MonotonicInstant(nanoseconds: now)
-        // A direct start told the output this very level already, just before its bookkeeping
-        // (`writeLeadingLevel`): the bookkeeping records it without writing it twice.
-        let written = realtime.pointee.leadingChannel == channel && realtime.pointee.leadingLevel == command
-        if realtime.pointee.leadingChannel == channel { realtime.pointee.leadingChannel = -1 }
-        if !written {
-            ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: deadline, now: now)
-        }
+        ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: deadline, now: now)
         realtime.pointee.channelStates[channel].last = command
         realtime.pointee.channelStates[channel].silent = command.isSilent
         emittedCount.add(1, ordering: .relaxed)

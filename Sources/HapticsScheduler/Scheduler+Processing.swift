@@ -26,8 +26,6 @@ extension Scheduler {
     /// the next instant something is due (`.max` when nothing is) and publishes it in
     /// `nextDeadline` for the realtime thread's wait.
     func processPass() -> Int64 {
-        // A request for a pass is met by this one, which begins after it.
-        if passRequested.load(ordering: .relaxed) { passRequested.store(false, ordering: .relaxed) }
         let next = processDue()
         pendingHasRoom.store(realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, ordering: .releasing)
         nextDeadline.store(next, ordering: .sequentiallyConsistent)
@@ -176,25 +174,33 @@ extension Scheduler {
     /// everything due is played late either way, and it bounds how far back an anchor can lie, so
     /// that rescaling the time since it by the rate cannot overflow.
     private func takeSubmissions(now: Int64) {
-        let earliest = now - SchedulerLimits.maximumCatchUpNanoseconds
-        while realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, var command = queue.pop() {
-            if command.sequence != 0 {
-                trace(TraceRecord(event: .dequeued, channel: -1, player: command.player, command: .stop,
-                                  deadline: MonotonicInstant(nanoseconds: command.time),
-                                  time: MonotonicInstant(nanoseconds: now), sequence: command.sequence))
-            }
-            if command.time < earliest { command.time = earliest }
-            let state = realtime.pointee
-            // Sorted by time descending: the insertion point is after every later command and before
-            // the commands due at the same time or earlier, which were submitted before this one.
-            var index = state.pendingCount
-            while index > 0 && state.pending[index - 1].time <= command.time { index -= 1 }
-            if index < state.pendingCount {
-                (state.pending + index + 1).update(from: state.pending + index, count: state.pendingCount - index)
-            }
-            state.pending[index] = command
-            realtime.pointee.pendingCount += 1
+        while realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, let command = queue.pop() {
+            takeSubmission(command, now: now)
         }
+    }
+
+    /// Puts `submitted` among the pending submissions in time order, taken at `now`: one from the
+    /// queue, or one a caller's immediate group hands its own pass. There must be room.
+    @inline(__always)
+    func takeSubmission(_ submitted: SchedulerCommand, now: Int64) {
+        var command = submitted
+        if command.sequence != 0 {
+            trace(TraceRecord(event: .dequeued, channel: -1, player: command.player, command: .stop,
+                              deadline: MonotonicInstant(nanoseconds: command.time),
+                              time: MonotonicInstant(nanoseconds: now), sequence: command.sequence))
+        }
+        let earliest = now - SchedulerLimits.maximumCatchUpNanoseconds
+        if command.time < earliest { command.time = earliest }
+        let state = realtime.pointee
+        // Sorted by time descending: the insertion point is after every later command and before
+        // the commands due at the same time or earlier, which were submitted before this one.
+        var index = state.pendingCount
+        while index > 0 && state.pending[index - 1].time <= command.time { index -= 1 }
+        if index < state.pendingCount {
+            (state.pending + index + 1).update(from: state.pending + index, count: state.pendingCount - index)
+        }
+        state.pending[index] = command
+        realtime.pointee.pendingCount += 1
     }
 
     @inline(__always)

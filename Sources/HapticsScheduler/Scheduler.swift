@@ -61,10 +61,6 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// Whether the pending list had room after the latest pass: the realtime thread's check for
     /// waiting submissions, which must not read the list a caller's pass may be changing.
     let pendingHasRoom = Atomic<Bool>(true)
-    /// Set by ``requestProcessingPass()`` until a counted pass begins: while it is set, a caller's
-    /// immediate group that needs no pass runs one all the same, so callers playing back to back
-    /// cannot hold a ``processingMark()`` off by never counting a pass.
-    let passRequested = Atomic<Bool>(false)
     /// Set once the realtime thread has been told to stop: callers no longer process on their
     /// own threads, so nothing plays after its last pass silenced every channel.
     let immediateClosed = Atomic<Bool>(false)
@@ -109,9 +105,6 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let lostEndingCount = Atomic<Int>(0)
     let immediatePassCount = Atomic<Int>(0)
     let immediateFallbackCount = Atomic<Int>(0)
-    let directSubmissionCount = Atomic<Int>(0)
-    let leadingWriteCount = Atomic<Int>(0)
-    let armedStartCount = Atomic<Int>(0)
     let earlyWakeCount = Atomic<Int>(0)
 
     /// The clock deadlines are measured on. Declared last: in code not specialized for a clock
@@ -232,9 +225,6 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             heldCurves: curves.heldCount,
             immediatePasses: immediatePassCount.load(ordering: .relaxed),
             immediateFallbacks: immediateFallbackCount.load(ordering: .relaxed),
-            directSubmissions: directSubmissionCount.load(ordering: .relaxed),
-            leadingWrites: leadingWriteCount.load(ordering: .relaxed),
-            armedStarts: armedStartCount.load(ordering: .relaxed),
             realtimeThread: grant)
     }
 

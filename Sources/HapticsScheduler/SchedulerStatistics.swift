@@ -53,17 +53,6 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// Immediate groups that left the work to the realtime thread, because
     /// another thread was processing (or the realtime thread had been stopped).
     public var immediateFallbacks: Int = 0
-    /// Submissions of an immediate group (``Scheduler/beginImmediateGroup()``) applied at once on
-    /// the caller's thread, without going through the queue: counted in `submitted` too.
-    public var directSubmissions: Int = 0
-    /// Direct starts whose first level was written before their bookkeeping (the start's write is
-    /// then the first thing the scheduler does after its checks): counted in `directSubmissions`
-    /// and `emitted` too, as any direct start's level.
-    public var leadingWrites: Int = 0
-    /// Starts of ``Scheduler/startNow(_:tag:intensity:now:)`` written from the armed start, its
-    /// checks made when processing was last let go (docs/scheduler.md, "The armed start"):
-    /// counted in `leadingWrites` too.
-    public var armedStarts: Int = 0
     /// What the system granted the realtime thread (its timer slack, and `SCHED_FIFO` or why not),
     /// `nil` before it first started.
     public var realtimeThread: RealtimeThread.Grant?

@@ -48,23 +48,32 @@ struct ThreeChannelRig {
     }
 }
 
-@Suite("Immediate groups: a start due now is applied by the caller at once, the write first")
+@Suite("Immediate groups: a start due now is applied by the caller's own pass")
 struct ImmediateGroupTests {
-    @Test("a group's start due now is written inside start(in:), before the group ends, which needs no pass")
-    func startIsWrittenBeforeTheGroupEnds() throws {
+    /// Sets `player`'s intensity and starts it now, in an immediate group of its own.
+    func play(_ rig: SchedulerRig, _ player: PlayerID, tag: Int64, intensity: Double) throws -> ImmediateProcessing {
+        var group = rig.scheduler.beginImmediateGroup()
+        #expect(group.playsOnCallersThread)
+        #expect(try rig.scheduler.start(player, at: rig.clock.now(), tag: tag, intensity: intensity, in: &group))
+        return rig.scheduler.endImmediateGroup(group)
+    }
+
+    @Test("a group's start due now is written by the group's pass before its end returns; the pass is counted")
+    func startIsWrittenByTheGroupsPass() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         let t0 = rig.now
         let passes = rig.scheduler.completedPassCount.load(ordering: .acquiring)
         var group = rig.scheduler.beginImmediateGroup()
-        #expect(group.appliesDirectly)
+        #expect(group.playsOnCallersThread)
         #expect(try rig.scheduler.start(player, at: rig.at(t0), tag: 7, intensity: 0.5, in: &group))
-        // Written already: nothing waits for the group's end.
-        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0)])
+        // Handed to the group's pass, which the end runs.
+        #expect(rig.output.recorded.isEmpty)
         #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
-        // The next deadline is the player's stop, known without a pass.
+        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0)])
+        // The next deadline is the player's stop, for the realtime thread.
         #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 10 * ms)
-        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes)
+        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes + 1)
         rig.runOnDeadlines(until: t0 + 20 * ms)
         #expect(rig.output.take() == [Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms)])
         var endings: [PlayerEnding] = []
@@ -73,30 +82,23 @@ struct ImmediateGroupTests {
         #expect(endings.map(\.reason) == [.finished])
         let statistics = rig.scheduler.statistics
         #expect(statistics.submitted == 2)
-        #expect(statistics.directSubmissions == 2)
         #expect(statistics.applied == 2)
         #expect(statistics.emitted == 2)
         #expect(statistics.immediatePasses == 1)
         #expect(statistics.immediateFallbacks == 0)
-        // On a silent channel the level was written ahead of the start's bookkeeping.
-        #expect(statistics.leadingWrites == 1)
     }
 
-    @Test("startNow is a group of one start: written before it returns, the same statistics, its stop timed")
-    func startNowIsAGroupOfOneStart() throws {
+    @Test("a restart in a group re-maps the playing level, then restarts it, as the queue and a pass do")
+    func restartInAGroup() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         let t0 = rig.now
-        let passes = rig.scheduler.completedPassCount.load(ordering: .acquiring)
-        #expect(try rig.scheduler.startNow(player, tag: 7, intensity: 0.5, now: rig.at(t0)))
+        #expect(try play(rig, player, tag: 7, intensity: 0.5) == .processedHere)
         #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0)])
-        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 10 * ms)
-        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes)
-        // Started again at once: a player that is playing takes the group's general path, as the
-        // queue and a pass would play it — its level re-mapped to the new intensity, then the
+        // Started again while it plays: its level re-mapped to the new intensity, then the
         // restart, which replaces the level with no stop between.
         rig.clock.advance(by: .milliseconds(2))
-        #expect(try rig.scheduler.startNow(player, tag: 8, intensity: 1, now: rig.clock.now()))
+        #expect(try play(rig, player, tag: 8, intensity: 1) == .processedHere)
         let restarted = Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 2 * ms, now: t0 + 2 * ms)
         #expect(rig.output.take() == [restarted, restarted])
         rig.runOnDeadlines(until: t0 + 20 * ms)
@@ -107,44 +109,25 @@ struct ImmediateGroupTests {
         #expect(endings.map(\.reason) == [.stopped, .finished])
         let statistics = rig.scheduler.statistics
         #expect(statistics.submitted == 4)
-        #expect(statistics.directSubmissions == 4)
         #expect(statistics.applied == 4)
         #expect(statistics.immediatePasses == 2)
         #expect(statistics.immediateFallbacks == 0)
-        #expect(statistics.leadingWrites == 1)
-        #expect(throws: SchedulerError.invalidParameterValue(.hapticIntensityControl, .infinity)) {
-            try rig.scheduler.startNow(player, tag: 9, intensity: .infinity, now: rig.clock.now())
-        }
-        #expect(rig.scheduler.statistics.submitted == 4)
-        #expect(rig.output.take().isEmpty)
     }
 
-    @Test("a group that needs no pass runs one when a pass was asked for, so back-to-back plays pass a mark")
-    func aRequestedPassIsRunByTheNextGroup() throws {
+    @Test("every group ends with a counted pass, so back-to-back plays pass a mark")
+    func everyGroupCountsAPass() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         let passes = rig.scheduler.completedPassCount.load(ordering: .acquiring)
         let mark = rig.scheduler.processingMark()
-        func play() {
-            var group = rig.scheduler.beginImmediateGroup()
-            #expect(group.appliesDirectly)
-            #expect(rig.scheduler.start(player, at: rig.clock.now(), tag: 1, in: &group))
-            #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
+        for _ in 0..<3 {
+            #expect(try play(rig, player, tag: 1, intensity: 1) == .processedHere)
+            #expect(rig.scheduler.hasPassed(mark))
             rig.clock.advance(by: .milliseconds(1))
         }
-        // A game playing again and again before anything it played is due: no pass counts.
-        for _ in 0..<3 { play() }
-        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes)
-        #expect(!rig.scheduler.hasPassed(mark))
-        // Asked for (a channel waiting to be reused): the next group counts its bookkeeping pass,
-        // and the one after needs none again.
-        rig.scheduler.requestProcessingPass()
-        play()
-        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes + 1)
-        #expect(rig.scheduler.hasPassed(mark))
-        play()
-        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes + 1)
-        // Every play wrote its level; the restarts replaced the level without a stop between.
+        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes + 3)
+        // Every play wrote its level; each restart re-mapped the level playing, then replaced it
+        // without a stop between.
         #expect(rig.output.take().map(\.command) == Array(repeating: .rumble(strong: 100, weak: 200), count: 5))
     }
 
@@ -172,7 +155,7 @@ struct ImmediateGroupTests {
                                                               (c1, 0, 1, 14), (a1, 1 * ms, 1, 15)]
             if grouped {
                 var group = rig.scheduler.beginImmediateGroup()
-                #expect(group.appliesDirectly)
+                #expect(group.playsOnCallersThread)
                 for (player, delay, intensity, tag) in calls {
                     #expect(try rig.scheduler.start(player, at: at(1 * ms + delay), tag: tag, intensity: intensity, in: &group))
                 }
@@ -193,12 +176,6 @@ struct ImmediateGroupTests {
         #expect(grouped.2.applied == queued.2.applied)
         #expect(grouped.2.emitted == queued.2.emitted)
         #expect(grouped.2.submitted == queued.2.submitted)
-        // Every start due at the call was applied directly (its intensity and start: 2 each);
-        // the later one went through the queue.
-        #expect(grouped.2.directSubmissions == 8)
-        #expect(queued.2.directSubmissions == 0)
-        // Every channel played or held something at the call: no level was written ahead.
-        #expect(grouped.2.leadingWrites == 0)
         // What the outputs heard, written out. Replace: a2 silences a1, the later restart of a1
         // silences a2. Mix: b2 joins b1, b1's restart at 0.25 re-maps it (the parameter) and
         // restarts it (the start), both summed with b2. Over the direct level (0x4000, 0x8000):
@@ -232,7 +209,7 @@ struct ImmediateGroupTests {
         #expect(grouped.1.map(\.reason) == [.stopped, .finished, .finished, .finished, .finished])
     }
 
-    @Test("with a step due before now, the group applies nothing at once: its pass keeps time order")
+    @Test("with a step due before now, the group's pass plays that step first: time order")
     func somethingDueFirstKeepsThePassOrder() throws {
         let rig = SchedulerRig()
         let first = try rig.player(rumbleProgram([(0, 100, 200), (3 * ms, 300, 400)], duration: 8 * ms))
@@ -244,7 +221,6 @@ struct ImmediateGroupTests {
         // The first player's 3 ms step is due and not played yet when the game calls at 4 ms.
         rig.clock.advance(to: rig.at(t0 + 4 * ms))
         var group = rig.scheduler.beginImmediateGroup()
-        #expect(!group.appliesDirectly)
         #expect(try rig.scheduler.start(second, at: rig.at(t0 + 4 * ms), tag: 0, intensity: 1, in: &group))
         #expect(rig.output.recorded.isEmpty)
         #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
@@ -253,10 +229,9 @@ struct ImmediateGroupTests {
             Emission(.stop, deadline: t0 + 4 * ms, now: t0 + 4 * ms),
             Emission(.rumble(strong: 500, weak: 600), deadline: t0 + 4 * ms, now: t0 + 4 * ms),
         ])
-        #expect(rig.scheduler.statistics.directSubmissions == 0)
     }
 
-    @Test("a due command dated before the group's previous one ends direct application; the pass orders it")
+    @Test("due commands dated out of order in one group are played by its pass in time order")
     func anOutOfOrderCommandGoesThroughThePass() throws {
         let rig = SchedulerRig(policy: .mix)
         let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
@@ -267,15 +242,14 @@ struct ImmediateGroupTests {
         var group = rig.scheduler.beginImmediateGroup()
         #expect(try rig.scheduler.start(first, at: rig.at(t0), tag: 0, intensity: 1, in: &group))
         #expect(try rig.scheduler.start(second, at: rig.at(t0 - 1 * ms), tag: 0, intensity: 1, in: &group))
-        // Due, in time order after `second`: no longer direct either.
         #expect(try rig.scheduler.start(third, at: rig.at(t0), tag: 0, intensity: 1, in: &group))
-        #expect(rig.output.take() == [Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0)])
         rig.scheduler.endImmediateGroup(group)
+        // `second` first (1 ms late), then `first` and `third` in the order they were submitted.
         #expect(rig.output.take() == [
-            Emission(.rumble(strong: 101, weak: 202), deadline: t0 - 1 * ms, now: t0),
+            Emission(.rumble(strong: 1, weak: 2), deadline: t0 - 1 * ms, now: t0),
+            Emission(.rumble(strong: 101, weak: 202), deadline: t0, now: t0),
             Emission(.rumble(strong: 111, weak: 222), deadline: t0, now: t0),
         ])
-        #expect(rig.scheduler.statistics.directSubmissions == 2)
     }
 
     @Test("while another thread processes, a group queues its starts and the next pass plays them")
@@ -300,7 +274,7 @@ struct ImmediateGroupTests {
             var group = scheduler.beginImmediateGroup()
             _ = try? scheduler.start(late, at: t0, tag: 0, intensity: 1, in: &group)
             let result = scheduler.endImmediateGroup(group)
-            outcome.withLock { $0 = (group.appliesDirectly, result) }
+            outcome.withLock { $0 = (group.playsOnCallersThread, result) }
             output.holdsPerform.store(false, ordering: .releasing)
         }
         #expect(outcome.withLock { $0?.0 } == false)
@@ -313,8 +287,6 @@ struct ImmediateGroupTests {
         ])
         #expect(output.overlaps.load(ordering: .relaxed) == 0)
         let statistics = scheduler.statistics
-        #expect(statistics.directSubmissions == 0)
-        #expect(statistics.leadingWrites == 0)
         #expect(statistics.immediateFallbacks == 1)
         #expect(statistics.applied == 3)
     }
@@ -328,11 +300,10 @@ struct ImmediateGroupTests {
         try scheduler.startRealtimeThread()
         scheduler.stopRealtimeThread()
         var group = scheduler.beginImmediateGroup()
-        #expect(!group.appliesDirectly)
+        #expect(!group.playsOnCallersThread)
         _ = try scheduler.start(player, at: scheduler.clock.now(), tag: 0, intensity: 1, in: &group)
         #expect(scheduler.endImmediateGroup(group) == .leftToRealtimeThread)
         #expect(output.recorded == [ThreadedEmission(command: .stop, onCallingThread: false)])
-        #expect(scheduler.statistics.directSubmissions == 0)
     }
 
     @Test("a NaN intensity throws and submits nothing")
@@ -358,7 +329,7 @@ struct ImmediateGroupTests {
         }
     }
 
-    @Test("traced, a direct start records submitted then dequeued per command, and its write continues the flow")
+    @Test("traced, a group's start records submitted then dequeued per command, and its write continues the flow")
     func directStartsAreTraced() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
@@ -372,7 +343,6 @@ struct ImmediateGroupTests {
         #expect(records.map(\.event) == [.submitted, .dequeued, .submitted, .dequeued, .emitted])
         #expect(records.map(\.sequence) == [1, 1, 2, 2, 2])
         #expect(records.last?.command == .rumble(strong: 100, weak: 200))
-        #expect(rig.scheduler.statistics.directSubmissions == 2)
     }
 }
 

@@ -158,10 +158,9 @@ struct ImmediateProcessingTests {
                 output.holdsPerform.store(false, ordering: .releasing)
             }
         }
-        // The caller's group and process()'s pass, one after the other: the group applied its
-        // start directly and needed no pass of its own (not counted as a completed pass).
+        // The caller's pass and process()'s own, one after the other.
         #expect(scheduler.statistics.immediatePasses == 1)
-        #expect(scheduler.completedPassCount.load(ordering: .acquiring) == 1)
+        #expect(scheduler.completedPassCount.load(ordering: .acquiring) == 2)
         #expect(output.recorded == [ThreadedEmission(command: level, onCallingThread: true)])
         #expect(output.overlaps.load(ordering: .relaxed) == 0)
     }

@@ -23,7 +23,7 @@ struct ProcessingOwnerTests {
         var writtenWhileOwned = 0
     }
 
-    @Test("a caller's group holds processing under its own thread id; a waiting process() is queued in the kernel and takes it, with the queued start, as the group ends")
+    @Test("a caller's group holds processing under its own thread id; a waiting process() is queued in the kernel and takes it as the group ends")
     func ownerWordAndHandOver() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
@@ -42,7 +42,7 @@ struct ProcessingOwnerTests {
             }
             let group = rig.scheduler.beginImmediateGroup()
             let owner = rig.scheduler.processingOwnerWord
-            // Queued outside the group: the waiter's pass plays it.
+            // Queued outside the group, while it owns processing: the group's pass plays it.
             _ = rig.scheduler.start(player, at: rig.at(rig.now))
             owned.store(true, ordering: .releasing)
             while rig.scheduler.processingOwnerWord & Self.waitersBit == 0 { usleep(100) }
@@ -59,9 +59,9 @@ struct ProcessingOwnerTests {
         #expect(seen.writtenWhileOwned == 0)
         #expect(rig.scheduler.processingOwnerWord == 0)
         #expect(rig.output.recorded.map(\.command) == [.rumble(strong: 100, weak: 200)])
-        // The waiter's pass only: the group submitted nothing and ran none (the waiter, handed
-        // processing by the kernel, cannot lose it to the group's thread coming back).
-        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passesBefore + 1)
+        // The group's pass, then the waiter's (handed processing by the kernel as the group let it
+        // go, it cannot lose it to the group's thread coming back).
+        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passesBefore + 2)
     }
 
     @Test("a thread that takes processing while it is free makes no system call and leaves no mark")
