@@ -29,7 +29,10 @@ enum GameBenchmark {
 
 /// `haptics-bench game [rounds]`, in the guest: creates the pad, runs every peer's process in
 /// every round, matches each call with the output report that moved a motor after it.
-func runGameBenchmark(rounds: Int, peers: [String] = GameBenchmark.peers) {
+func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) {
+    // Diagnosis: `strace` as a peer name traces one engine process's first calls instead.
+    let strace = named.contains("strace")
+    let peers = named.filter { $0 != "strace" }
     print("game: a heavy impact on a virtual DualSense (uhid, hid-playstation) as a game calls it — a fresh process, \(GameBenchmark.calls) times prepare(), 100 ms, trigger, 300 ms — by raw C write(), the engine (HapticEngine.automatic(), ImpactFeedbackGenerator(style: .heavy)), SDL2's rumble and SDL2's haptic API (HIDAPI off); call → output report at the device, per call index, \(rounds) rounds of a process each")
     let pad: VirtualDualSense
     let node: String
@@ -50,7 +53,10 @@ func runGameBenchmark(rounds: Int, peers: [String] = GameBenchmark.peers) {
             let log = "\(folder)/haptics-bench-game.\(getpid()).\(peers[peer])"
             defer { unlink(log) }
             let seen = pad.outputReports.count
-            let status = runChildProcess([executablePath(), "game-client", peers[peer], node, log])
+            // Diagnosis: the engine with every symbol bound at load instead of at its first call.
+            if peers[peer] == "haptics_bind_now" { setenv("LD_BIND_NOW", "1", 1) }
+            let status = runChildProcess([executablePath(), "game-client", peers[peer] == "haptics_bind_now" ? "haptics" : peers[peer], node, log])
+            unsetenv("LD_BIND_NOW")
             guard status == 0, let text = try? String(contentsOfFile: log, encoding: .utf8) else {
                 benchFailure("the \(peers[peer]) process of round \(round) failed (exit status \(status.map(String.init) ?? "none"))")
             }
@@ -67,6 +73,7 @@ func runGameBenchmark(rounds: Int, peers: [String] = GameBenchmark.peers) {
             }
         }
     }
+    if strace { straceFirstCalls(node: node, folder: folder) }
     let raw = latency[0].flatMap { $0 }.sorted()
     let rawP50 = percentile(raw, 0.5)
     var entries: [(String, String)] = []
@@ -131,13 +138,30 @@ func runGameClient(_ arguments: [String]) {
         }
         stop = { _ = CBenchSupport_rawTrigger(raw.rawValue, effect, 0) }
         finish = { try? raw.close() }
-    case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping":
+    case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping", "haptics_prefaulted", "haptics_settled", "haptics_warmed", "haptics_warm_silent":
+        if peer == "haptics_prefaulted" { prefaultCode() }
         var configuration = HapticEngine.Configuration()
         if peer == "haptics_no_wake_ahead" { configuration.scheduler.wakeAheadLimit = .zero }
         if peer == "haptics_slow_housekeeping" { configuration.housekeepingInterval = .seconds(10) }
         let engine: HapticEngine
         do { engine = try HapticEngine.automatic(configuration: configuration) } catch { benchFailure("engine: \(error)") }
         let generator = ImpactFeedbackGenerator(style: .heavy, engine: engine)
+        // Diagnosis: the first call after the process has had 2 s to settle; or after one
+        // untimed trigger of another item.
+        if peer == "haptics_settled" { usleep(2_000_000) }
+        if peer == "haptics_warmed" {
+            let other = ImpactFeedbackGenerator(style: .light, engine: engine)
+            other.prepare()
+            usleep(100_000)
+            _ = other.impactOccurred()
+            usleep(300_000)
+        }
+        if peer == "haptics_warm_silent" {
+            generator.prepare()
+            usleep(100_000)
+            _ = generator.impactOccurred(intensity: 0)
+            usleep(300_000)
+        }
         prepare = { generator.prepare() }
         trigger = {
             let start = SystemMonotonicClock().now().nanoseconds
@@ -170,10 +194,16 @@ func runGameClient(_ arguments: [String]) {
     }
     var starts: [Int64] = []
     starts.reserveCapacity(GameBenchmark.calls)
-    for _ in 0..<GameBenchmark.calls {
+    let marks = getenv("HAPTICS_GAME_MARKS") != nil
+    for index in 0..<GameBenchmark.calls {
         prepare()
         usleep(GameBenchmark.prepareLead)
+        if marks { CBenchSupport_markTrace("call-\(index)-begin") }
         starts.append(trigger())
+        if marks {
+            usleep(20_000)
+            CBenchSupport_markTrace("call-\(index)-end")
+        }
         // The engine's impact ends itself; the others end theirs as long after.
         usleep(GameBenchmark.rumbleLength)
         stop()
@@ -188,5 +218,37 @@ extension String {
     /// The string right-aligned in `width` columns.
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+/// Maps every executable page of the process's code in before the engine starts (a diagnosis
+/// variant: what the first trigger pays in page faults for code never run before).
+func prefaultCode() {
+    guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
+    for line in maps.split(separator: "\n") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 2, fields[1].hasPrefix("r-x") else { continue }
+        let bounds = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
+        guard bounds.count == 2, let start = UnsafeMutableRawPointer(bitPattern: bounds[0]) else { continue }
+        _ = madvise(start, Int(bounds[1] - bounds[0]), 22)  // MADV_POPULATE_READ
+    }
+}
+
+/// Diagnosis: one engine process under `strace -f`, and every system call of its threads during
+/// its first two calls (each marked, 20 ms long).
+func straceFirstCalls(node: String, folder: String) {
+    let log = "\(folder)/haptics-bench-game.strace", out = "\(folder)/haptics-bench-game.out"
+    setenv("HAPTICS_GAME_MARKS", "1", 1)
+    defer { unsetenv("HAPTICS_GAME_MARKS"); unlink(log); unlink(out) }
+    let status = runChildProcess(["strace", "-f", "-tt", "-T", "-qq", "-o", log, "--", executablePath(), "game-client", "haptics", node, out])
+    guard status == 0, let text = try? String(contentsOfFile: log, encoding: .utf8) else {
+        print("strace: failed (\(status.map(String.init) ?? "none"))")
+        return
+    }
+    var inside = false
+    for line in text.split(separator: "\n") {
+        if line.contains("call-0-begin") || line.contains("call-1-begin") { inside = true }
+        if inside { print("strace: \(line)") }
+        if line.contains("call-0-end") || line.contains("call-1-end") { inside = false }
     }
 }
