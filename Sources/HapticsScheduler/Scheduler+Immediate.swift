@@ -19,7 +19,7 @@ extension Scheduler {
     ///
     /// `now` is a reading of this scheduler's clock the caller took just before (its own, for the
     /// times it submits), or `nil` to read it here.
-    public func beginImmediateGroup(now reading: MonotonicInstant? = nil) -> ImmediateGroup {
+    package func beginImmediateGroup(now reading: MonotonicInstant? = nil) -> ImmediateGroup {
         guard beginProcessing() else { return ImmediateGroup() }
         // Checked with processing owned: the realtime thread's last pass (which silences
         // everything) begins only after this group ends, or the group sees the flag.
@@ -38,7 +38,7 @@ extension Scheduler {
     /// lets processing go, counted as a completed pass. Otherwise wakes the realtime thread to
     /// take the queued submissions (``SchedulerStatistics/immediateFallbacks``).
     @discardableResult
-    public func endImmediateGroup(_ group: ImmediateGroup) -> ImmediateProcessing {
+    package func endImmediateGroup(_ group: ImmediateGroup) -> ImmediateProcessing {
         guard group.owner else {
             immediateFallbackCount.add(1, ordering: .relaxed)
             wakeRealtimeThread()
@@ -93,7 +93,7 @@ extension Scheduler {
     /// Starts `player` at `instant` as part of `group` (see ``start(_:at:tag:)`` for `tag`).
     /// Returns `false` (and counts a drop) when it had to be queued and the queue is full.
     @discardableResult
-    public func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64, in group: inout ImmediateGroup) -> Bool {
+    package func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64, in group: inout ImmediateGroup) -> Bool {
         submit(Self.startCommand(player, time: SchedulerLimits.clampedNanoseconds(instant), tag: tag), in: &group)
     }
 
@@ -112,7 +112,7 @@ extension Scheduler {
     /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `intensity` is NaN or
     ///   infinite; nothing is submitted.
     @discardableResult
-    public func start(
+    package func start(
         _ player: PlayerID, at instant: MonotonicInstant, tag: Int64, intensity: Double, in group: inout ImmediateGroup
     ) throws(SchedulerError) -> Bool {
         guard intensity.isFinite else { throw .invalidParameterValue(.hapticIntensityControl, intensity) }
@@ -126,7 +126,7 @@ extension Scheduler {
     /// Sets `channel`'s direct level from `instant` until `end` as part of `group`; levels,
     /// instants and errors as ``setMotorLevels(low:high:on:at:until:)``.
     @discardableResult
-    public func setMotorLevels(
+    package func setMotorLevels(
         low: Double, high: Double, on channel: ChannelID, at instant: MonotonicInstant, until end: MonotonicInstant,
         in group: inout ImmediateGroup
     ) throws(SchedulerError) -> Bool {
@@ -139,7 +139,7 @@ extension Scheduler {
     /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `value` is NaN or infinite;
     ///   nothing is submitted.
     @discardableResult
-    public func setParameter(
+    package func setParameter(
         _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant, in group: inout ImmediateGroup
     ) throws(SchedulerError) -> Bool {
         guard value.isFinite else { throw .invalidParameterValue(id, value) }
@@ -172,7 +172,7 @@ extension Scheduler {
 
 /// An open immediate group (``Scheduler/beginImmediateGroup(now:)``): a plain value on the
 /// caller's stack, which only the thread that opened it may pass to the scheduler, and must end.
-public struct ImmediateGroup: Sendable {
+package struct ImmediateGroup: Sendable {
     /// Whether the group owns processing (its end runs the pass).
     let owner: Bool
     /// The clock reading the group began at.
@@ -188,11 +188,11 @@ public struct ImmediateGroup: Sendable {
     }
 
     /// Whether the group's end runs the pass on the calling thread (it owns processing).
-    public var playsOnCallersThread: Bool { owner }
+    package var playsOnCallersThread: Bool { owner }
 }
 
 /// Where an immediate group (``Scheduler/endImmediateGroup(_:)``) left the work.
-public enum ImmediateProcessing: Sendable, Hashable {
+package enum ImmediateProcessing: Sendable, Hashable {
     /// The pass ran on the calling thread: what was due has reached its outputs.
     case processedHere
     /// Another thread was processing (or the realtime thread had been stopped): the realtime

@@ -4,15 +4,14 @@ import Glibc
 ///
 /// It retries `EINTR`, traps on errnos that can only mean a bug (`EBADF`, `EFAULT`), and in debug
 /// builds lets ``SystemCallMocking`` record the call or force an errno. It never allocates, so it is
-/// fit for the trigger path. It is public and inlinable only so that the trigger's one `write()`
-/// compiles into its caller (the evdev actuator, another module) as if it were written there — the
-/// compiler does not inline `package` functions across modules; it is plumbing of this package's
-/// modules, not API (hence the underscore).
-public enum _SystemCall {
+/// fit for the trigger path. It is plumbing of this package's modules, not API: `package`, and
+/// inlinable so that the trigger's one `write()` compiles into its caller (the evdev actuator,
+/// another module) as if it were written there.
+package enum _SystemCall {
     /// Runs `body` (a raw call returning -1 and setting `errno` on failure) until it is not
     /// interrupted, and returns its result or its errno.
     @inlinable @inline(__always)
-    public static func perform(
+    package static func perform(
         _ name: StaticString, fileDescriptor: CInt, retryOnInterrupt: Bool = true, _ body: () -> Int
     ) -> Result<Int, Errno> {
         while true {
@@ -32,7 +31,7 @@ public enum _SystemCall {
 
     /// Like ``perform(_:fileDescriptor:retryOnInterrupt:_:)``, throwing a ``SystemCallError`` named after the call.
     @inlinable @inline(__always)
-    public static func run(
+    package static func run(
         _ name: StaticString, fileDescriptor: CInt, retryOnInterrupt: Bool = true, _ body: () -> Int
     ) throws(SystemCallError) -> Int {
         switch perform(name, fileDescriptor: fileDescriptor, retryOnInterrupt: retryOnInterrupt, body) {

@@ -7,24 +7,24 @@ import Synchronization
 /// Install a ``Driver`` for the duration of a closure with ``withDriver(_:_:)``. It is a task-local
 /// value: only calls made by that task (and the threads it does not hand work to) see it, so tests
 /// running in parallel do not disturb each other. Calls that are not forced still reach the kernel.
-public enum SystemCallMocking {
+package enum SystemCallMocking {
     /// One system call seen by the seam.
-    public struct Record: Hashable, Sendable, CustomStringConvertible {
+    package struct Record: Hashable, Sendable, CustomStringConvertible {
         /// The call's name, e.g. `"write"` or `"EVIOCSFF"`.
-        public var call: String
+        package var call: String
         /// The file descriptor it was made on (-1 for `open`).
-        public var fileDescriptor: CInt
+        package var fileDescriptor: CInt
         /// The errno that was forced on this attempt, if any.
-        public var forcedErrno: Errno?
+        package var forcedErrno: Errno?
 
         /// For example `write(5) → EINTR (Interrupted system call)`.
-        public var description: String {
+        package var description: String {
             "\(call)(\(fileDescriptor))" + (forcedErrno.map { " → \($0)" } ?? "")
         }
     }
 
     /// Records calls and hands out forced errnos, first in first out per call name.
-    public final class Driver: Sendable {
+    package final class Driver: Sendable {
         private struct State {
             var records: [Record] = []
             var forced: [String: [Errno]] = [:]
@@ -33,21 +33,21 @@ public enum SystemCallMocking {
         private let state = OrderedMutex(State())
 
         /// Creates a driver that forces nothing yet.
-        public init() {}
+        package init() {}
 
         /// Makes the next `count` attempts of `call` fail with `errno` without reaching the kernel.
-        public func force(_ errno: Errno, on call: String, count: Int = 1) {
+        package func force(_ errno: Errno, on call: String, count: Int = 1) {
             state.withLock { $0.forced[call, default: []].append(contentsOf: repeatElement(errno, count: count)) }
         }
 
         /// Runs `action` just before the next attempt of `call` reaches the kernel — to change the
         /// world between two calls (swap a file for a link while it is being read, say).
-        public func perform(before call: String, _ action: @escaping @Sendable () -> Void) {
+        package func perform(before call: String, _ action: @escaping @Sendable () -> Void) {
             state.withLock { $0.actions[call, default: []].append(action) }
         }
 
         /// Every attempt seen so far, in order (retries of `EINTR` are separate attempts).
-        public var records: [Record] { state.withLock { $0.records } }
+        package var records: [Record] { state.withLock { $0.records } }
 
         fileprivate func intercept(_ call: String, fileDescriptor: CInt) -> Errno? {
             let (forced, action) = state.withLock { state -> (Errno?, (@Sendable () -> Void)?) in
@@ -73,7 +73,7 @@ public enum SystemCallMocking {
     @TaskLocal private static var driver: Driver?
 
     /// Runs `body` with `driver` recording and forcing the typed layer's system calls.
-    public static func withDriver<Result>(_ driver: Driver, _ body: () throws -> Result) rethrows -> Result {
+    package static func withDriver<Result>(_ driver: Driver, _ body: () throws -> Result) rethrows -> Result {
         try $driver.withValue(driver, operation: body)
     }
 
