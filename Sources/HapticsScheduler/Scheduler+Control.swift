@@ -8,7 +8,7 @@ extension Scheduler {
     ///
     /// - Throws: ``SchedulerError/tooManyChannels(maximum:)`` when all `maximumChannels` channels
     ///   exist.
-    public func addChannel(
+    package func addChannel(
         output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy = .replace
     ) throws(SchedulerError) -> ChannelID {
         try control.withLock { (_: inout ControlBook) throws(SchedulerError) -> ChannelID in
@@ -24,7 +24,7 @@ extension Scheduler {
     }
 
     /// The number of channels added so far.
-    public var channelTotal: Int { channelCount.load(ordering: .acquiring) }
+    package var channelTotal: Int { channelCount.load(ordering: .acquiring) }
 
     /// Copies `program`'s commands into storage the processing side reads without locks. Control side.
     ///
@@ -33,7 +33,7 @@ extension Scheduler {
     ///   ``SchedulerError/programDurationOutOfRange(_:)`` when the program's offsets are not sorted
     ///   within 0…``SchedulerLimits/maximumProgramLength`` or its duration is not (what the realtime
     ///   arithmetic is bounded by).
-    public func load(_ program: Program) throws(SchedulerError) -> ProgramID {
+    package func load(_ program: Program) throws(SchedulerError) -> ProgramID {
         try Self.validate(program)
         return try control.withLock { (book: inout ControlBook) throws(SchedulerError) -> ProgramID in
             reclaimRetiredPrograms(&book)
@@ -60,7 +60,7 @@ extension Scheduler {
     /// still uses the program: release those players first. Storage a stopping player may still be
     /// reading is freed by a later control call, once the processing side has let go. Control side.
     @discardableResult
-    public func unload(_ program: ProgramID) -> Bool {
+    package func unload(_ program: ProgramID) -> Bool {
         control.withLock { book in
             let index = program.index
             guard index < configuration.maximumPrograms, book.programLoaded[index],
@@ -76,7 +76,7 @@ extension Scheduler {
     }
 
     /// Whether `program` names a loaded program.
-    public func isLoaded(_ program: ProgramID) -> Bool {
+    package func isLoaded(_ program: ProgramID) -> Bool {
         control.withLock { book in
             program.index < configuration.maximumPrograms && book.programLoaded[program.index]
                 && book.programGenerations[program.index] == program.generation
@@ -84,7 +84,7 @@ extension Scheduler {
     }
 
     /// Binds a loaded program to a channel as a new, stopped player. Control side.
-    public func makePlayer(program: ProgramID, channel: ChannelID) throws(SchedulerError) -> PlayerID {
+    package func makePlayer(program: ProgramID, channel: ChannelID) throws(SchedulerError) -> PlayerID {
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) -> PlayerID in
             reclaimRetiredPrograms(&book)
             let programIndex = program.index
@@ -111,7 +111,7 @@ extension Scheduler {
     /// Releases a player: it stops (in silence, if nothing else plays on its channel) at the next
     /// processing pass, and its ID stops being accepted. Unknown or already released IDs are ignored.
     /// Control side.
-    public func releasePlayer(_ player: PlayerID) {
+    package func releasePlayer(_ player: PlayerID) {
         let released = control.withLock { book -> Bool in
             let index = player.index
             guard index < configuration.maximumPlayers, book.playerGenerations[index] == player.generation,
@@ -169,7 +169,7 @@ extension Scheduler {
     /// ``processingMark()`` taken after this call is passed, the processing side has retired them
     /// all (their final stop included) and never names them again.
     @discardableResult
-    public func releasePlayers(on channel: ChannelID) -> Int {
+    package func releasePlayers(on channel: ChannelID) -> Int {
         let players = livePlayers(on: channel)
         for player in players { releasePlayer(player) }
         return players.count
@@ -178,7 +178,7 @@ extension Scheduler {
     /// Stops every live player bound to `channel` at `time` (as ``stop(_:at:)`` does each), so the
     /// channel goes silent; `false` when the queue could not take them all. Control side.
     @discardableResult
-    public func stopPlayers(on channel: ChannelID, at time: MonotonicInstant) -> Bool {
+    package func stopPlayers(on channel: ChannelID, at time: MonotonicInstant) -> Bool {
         let players = livePlayers(on: channel)
         return players.allSatisfy { stop($0, at: time) }
     }
@@ -197,7 +197,7 @@ extension Scheduler {
 
     /// A point in the processing side's progress: passed once a processing pass that began after
     /// this call has ended. Control side; lock-free.
-    public func processingMark() -> ProcessingMark {
+    package func processingMark() -> ProcessingMark {
         // Read the owner word first: a pass in progress now may have begun before the caller's change, so
         // the one after it must end too; passes ending after a moment with none in progress began
         // after the change.
@@ -213,7 +213,7 @@ extension Scheduler {
     ///   processing has not passed `mark` (taken after the channel's last players were released:
     ///   until then processing may still read the profile for them);
     ///   ``SchedulerError/unknownChannel(_:)`` for a channel that does not exist.
-    public func setChannelProfile(_ channel: ChannelID, _ profile: DeviceProfile, after mark: ProcessingMark) throws(SchedulerError) {
+    package func setChannelProfile(_ channel: ChannelID, _ profile: DeviceProfile, after mark: ProcessingMark) throws(SchedulerError) {
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
             guard channel.rawValue >= 0, channel.rawValue < channelCount.load(ordering: .acquiring) else {
                 throw .unknownChannel(channel)
@@ -231,18 +231,18 @@ extension Scheduler {
     /// Asks for a processing pass now: wakes a parked realtime thread (nothing happens when none
     /// is parked, or none runs; every immediate group ends with a pass anyway). What passes a
     /// ``processingMark()`` when nothing else is due. Lock-free.
-    public func requestProcessingPass() {
+    package func requestProcessingPass() {
         wakeRealtimeThread()
     }
 
     /// Whether a processing pass that began after `mark` was taken has ended.
-    public func hasPassed(_ mark: ProcessingMark) -> Bool {
+    package func hasPassed(_ mark: ProcessingMark) -> Bool {
         completedPassCount.load(ordering: .acquiring) >= mark.pass
     }
 }
 
 /// A point in a scheduler's processing, from ``Scheduler/processingMark()``.
-public struct ProcessingMark: Sendable, Hashable {
+package struct ProcessingMark: Sendable, Hashable {
     /// The completed-pass count at which the mark is passed.
     let pass: UInt64
 }

@@ -16,7 +16,7 @@ extension Scheduler {
     /// (its player released first, or the realtime thread stopped before its instant) reports
     /// nothing. Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
-    public func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64) -> Bool {
+    package func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64) -> Bool {
         submit(.start, player: player, at: instant, argument: tag)
     }
 
@@ -26,7 +26,7 @@ extension Scheduler {
     /// is paused where its next start would begin. Returns `false` (and counts a drop) when the
     /// queue is full.
     @discardableResult
-    public func pause(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
+    package func pause(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
         submit(.pause, player: player, at: instant)
     }
 
@@ -36,7 +36,7 @@ extension Scheduler {
     /// `stop` ends a paused player's start (reported as stopped); `start` restarts it from the
     /// beginning. Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
-    public func resume(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
+    package func resume(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
         submit(.resume, player: player, at: instant)
     }
 
@@ -62,7 +62,7 @@ extension Scheduler {
     ///   ``SchedulerError/invalidParameterValue(_:_:)`` for a value (or a scaled value, or the scale,
     ///   or a step between two points over their time span) that is not finite. Nothing is submitted.
     @discardableResult
-    public func setCurve(
+    package func setCurve(
         _ player: PlayerID, _ curve: ParameterCurve, startingAt origin: MonotonicInstant, scale: Double = 1
     ) throws(SchedulerError) -> Bool {
         try validateCurve(curve, scale: scale)
@@ -99,7 +99,7 @@ extension Scheduler {
 
     /// Checks a curve against what ``setCurve(_:_:startingAt:scale:)`` accepts, and throws what it
     /// would throw; submits nothing. Any thread.
-    public func validateCurve(_ curve: ParameterCurve, scale: Double = 1) throws(SchedulerError) {
+    package func validateCurve(_ curve: ParameterCurve, scale: Double = 1) throws(SchedulerError) {
         let points = curve.controlPoints
         guard points.count <= curves.pointCapacity else {
             throw .curveTooLong(points: points.count, maximum: curves.pointCapacity)
@@ -125,7 +125,7 @@ extension Scheduler {
     /// a submission takes effect here once it is processed. `nil` for a released or unknown player.
     /// Any thread, no lock: a sequence-locked read of a few words that retries while the realtime
     /// side rewrites them.
-    public func progress(of player: PlayerID, at instant: MonotonicInstant? = nil) -> PlayerProgress? {
+    package func progress(of player: PlayerID, at instant: MonotonicInstant? = nil) -> PlayerProgress? {
         let index = player.index
         guard index < configuration.maximumPlayers else { return nil }
         let binding = playerBindings[index].load(ordering: .acquiring)
@@ -167,7 +167,7 @@ extension Scheduler {
     /// side ended them) and returns how many. Control side: the engine's housekeeping calls it, so
     /// that completion handlers never run on the realtime thread.
     @discardableResult
-    public func drainEndings(into endings: inout [PlayerEnding]) -> Int {
+    package func drainEndings(into endings: inout [PlayerEnding]) -> Int {
         control.withLock { _ in
             var count = 0
             while let record = self.endings.pop() {

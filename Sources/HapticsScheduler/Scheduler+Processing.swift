@@ -14,7 +14,7 @@ extension Scheduler {
     /// A caller's immediate group may hold processing at that moment: `process()` then
     /// waits (blocked, not spinning) until that pass has ended, and makes its own.
     @discardableResult
-    public func process() -> MonotonicInstant? {
+    package func process() -> MonotonicInstant? {
         precondition(!running.load(ordering: .acquiring), "Scheduler.process() must not be called while the realtime thread runs")
         takeProcessing()
         defer { endProcessing() }

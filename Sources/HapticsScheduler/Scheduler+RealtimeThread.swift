@@ -12,7 +12,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
     ///
     /// Only for a scheduler on `SystemMonotonicClock`: the thread's waits are on that clock. The thread
     /// keeps the scheduler alive until `stopRealtimeThread()`; returns once the thread is configured.
-    public func startRealtimeThread() throws(SchedulerError) {
+    package func startRealtimeThread() throws(SchedulerError) {
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
             guard book.realtimeThread == nil else { throw .realtimeThreadAlreadyRunning }
             running.store(true, ordering: .releasing)
@@ -32,14 +32,14 @@ extension Scheduler where Clock == SystemMonotonicClock {
     }
 
     /// Whether the realtime thread runs.
-    public var isRealtimeThreadRunning: Bool {
+    package var isRealtimeThreadRunning: Bool {
         control.withLock { $0.realtimeThread != nil }
     }
 
     /// Stops the realtime thread and waits for it to end. Before it ends, every player is stopped,
     /// pending submissions are discarded and every channel gets `.stop`: the thread always leaves the
     /// actuators silent. Does nothing when the thread does not run. Control side.
-    public func stopRealtimeThread() {
+    package func stopRealtimeThread() {
         guard let thread = control.withLock({ book -> RealtimeThread? in
             let thread = book.realtimeThread
             book.realtimeThread = nil

@@ -15,14 +15,14 @@ extension Scheduler {
     /// there are silenced and retired. A started player that is started again restarts from the
     /// beginning. Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
-    public func start(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
+    package func start(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
         submit(.start, player: player, at: instant)
     }
 
     /// Stops `player` at `instant`; the channel gets `.stop` unless another player still plays there.
     /// Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
-    public func stop(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
+    package func stop(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
         submit(.stop, player: player, at: instant)
     }
 
@@ -31,7 +31,7 @@ extension Scheduler {
     /// before 0 is 0, one beyond the program's duration is its end (where a looping player wraps to
     /// 0). Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
-    public func seek(_ player: PlayerID, to offset: Duration, at instant: MonotonicInstant) -> Bool {
+    package func seek(_ player: PlayerID, to offset: Duration, at instant: MonotonicInstant) -> Bool {
         submit(.seek, player: player, at: instant, argument: offset.nanoseconds)
     }
 
@@ -41,7 +41,7 @@ extension Scheduler {
     /// - Throws: ``SchedulerError/invalidRate(_:)`` when `rate` is outside
     ///   ``SchedulerLimits/playbackRates`` (1/64…64), NaN or infinite; nothing is submitted.
     @discardableResult
-    public func setRate(_ player: PlayerID, _ rate: Double, at instant: MonotonicInstant) throws(SchedulerError) -> Bool {
+    package func setRate(_ player: PlayerID, _ rate: Double, at instant: MonotonicInstant) throws(SchedulerError) -> Bool {
         guard SchedulerLimits.playbackRates.contains(rate) else { throw .invalidRate(rate) }
         return submit(.setRate, player: player, at: instant, value: rate)
     }
@@ -49,7 +49,7 @@ extension Scheduler {
     /// Makes `player` loop (wrap to offset 0 at the program's duration instead of stopping) or not,
     /// from `instant` on. Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
-    public func setLoop(_ player: PlayerID, _ enabled: Bool, at instant: MonotonicInstant) -> Bool {
+    package func setLoop(_ player: PlayerID, _ enabled: Bool, at instant: MonotonicInstant) -> Bool {
         submit(.setLoop, player: player, at: instant, argument: enabled ? 1 : 0)
     }
 
@@ -64,7 +64,7 @@ extension Scheduler {
     /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `value` is NaN or infinite;
     ///   nothing is submitted.
     @discardableResult
-    public func setParameter(
+    package func setParameter(
         _ player: PlayerID, _ id: DynamicParameterID, value: Double, at instant: MonotonicInstant
     ) throws(SchedulerError) -> Bool {
         guard value.isFinite else { throw .invalidParameterValue(id, value) }
@@ -83,7 +83,7 @@ extension Scheduler {
     /// Stops every player at `instant` and sends `.stop` to every channel. Returns `false` (and counts
     /// a drop) when the queue is full.
     @discardableResult
-    public func stopAll(at instant: MonotonicInstant) -> Bool {
+    package func stopAll(at instant: MonotonicInstant) -> Bool {
         push(SchedulerCommand(kind: .stopAll, player: -1, generation: 0,
                               time: SchedulerLimits.clampedNanoseconds(instant), argument: 0, value: 0))
     }
@@ -103,7 +103,7 @@ extension Scheduler {
     /// - Throws: ``SchedulerError/invalidMotorLevel(motor:_:)`` when a level is NaN or infinite,
     ///   ``SchedulerError/unknownChannel(_:)`` when `channel` was never added; nothing is submitted.
     @discardableResult
-    public func setMotorLevels(
+    package func setMotorLevels(
         low: Double, high: Double, on channel: ChannelID, at instant: MonotonicInstant, until end: MonotonicInstant
     ) throws(SchedulerError) -> Bool {
         try push(motorLevelsCommand(low: low, high: high, on: channel, at: instant, until: end))

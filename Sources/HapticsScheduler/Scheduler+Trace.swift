@@ -7,23 +7,23 @@ import HapticsSystem
 extension Scheduler {
     /// Starts recording trace records: every submission (`submitted`, numbered), its `dequeued`
     /// and `emitted` stages, renewals, stale drops and ignored submissions. Any thread.
-    public func startTracing() {
+    package func startTracing() {
         tracing.store(true, ordering: .releasing)
     }
 
     /// Stops recording trace records; those recorded stay until drained. Any thread.
-    public func stopTracing() {
+    package func stopTracing() {
         tracing.store(false, ordering: .releasing)
     }
 
     /// The realtime thread's kernel thread id (0 when it has not run), and its name, `haptics-rt`:
     /// what a trace calls the track of a thread that has already ended.
-    public var realtimeThread: (id: Int32, name: String) {
+    package var realtimeThread: (id: Int32, name: String) {
         (realtimeThreadIdentity.load(ordering: .relaxed), realtimeThreadName)
     }
 
     /// Whether trace records are being recorded. Any thread, one load.
-    public var isTracing: Bool {
+    package var isTracing: Bool {
         tracing.load(ordering: .relaxed)
     }
 
@@ -32,7 +32,7 @@ extension Scheduler {
     ///
     /// For a caller that performs on an output itself (not through the queue) and records its
     /// stages with ``recordTrace(_:)``.
-    public func makeTraceSequence() -> UInt32 {
+    package func makeTraceSequence() -> UInt32 {
         guard tracing.load(ordering: .relaxed) else { return 0 }
         while true {
             let sequence = traceSequenceCounter.wrappingAdd(1, ordering: .relaxed).newValue
@@ -44,7 +44,7 @@ extension Scheduler {
     /// when 0), counting it in `statistics.traceOverflows` when the ring is full. Any thread,
     /// lock-free and allocation-free: the entry point for stages seen outside the scheduler (a
     /// caller's own `write()`, the kernel's receipt of an event, a sound becoming audible).
-    public func recordTrace(_ record: TraceRecord) {
+    package func recordTrace(_ record: TraceRecord) {
         guard tracing.load(ordering: .relaxed) else { return }
         trace(record)
     }

@@ -20,9 +20,9 @@ import HapticsSystem
 ///   so that only the engine ends a level.
 ///
 /// Generic over its clock so that tests drive `process()` with a `ManualClock` and never sleep.
-public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
+package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// The capacities this scheduler was created with, clamped into their ranges.
-    public let configuration: SchedulerConfiguration
+    package let configuration: SchedulerConfiguration
 
     let queue: BoundedMPSCQueue<SchedulerCommand>
     let traceRing: TraceRing
@@ -110,11 +110,11 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// The clock deadlines are measured on. Declared last: in code not specialized for a clock
     /// (the engine's calls come through `any SchedulerControl`), a stored property after it would
     /// have an offset known only at run time, read from the class's metadata on every access.
-    public let clock: Clock
+    package let clock: Clock
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
     /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
-    public init(clock: Clock, configuration requested: SchedulerConfiguration = .default) {
+    package init(clock: Clock, configuration requested: SchedulerConfiguration = .default) {
         let configuration = requested.clamped
         self.clock = clock
         self.configuration = configuration
@@ -203,7 +203,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     }
 
     /// A snapshot of the counters. Control side.
-    public var statistics: SchedulerStatistics {
+    package var statistics: SchedulerStatistics {
         let grant = control.withLock { $0.realtimeGrant }
         return SchedulerStatistics(
             submitted: submittedCount.load(ordering: .relaxed),
@@ -231,7 +231,7 @@ public final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// Moves every trace record written since the last call into `records` (oldest first) and
     /// returns how many. Control side; formatting happens here, never on the realtime thread.
     @discardableResult
-    public func drainTrace(into records: inout [TraceRecord]) -> Int {
+    package func drainTrace(into records: inout [TraceRecord]) -> Int {
         control.withLock { _ in traceRing.drain(into: &records) }
     }
 }
