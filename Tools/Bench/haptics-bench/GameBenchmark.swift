@@ -55,7 +55,13 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
             let seen = pad.outputReports.count
             // Diagnosis: the engine with every symbol bound at load instead of at its first call.
             if peers[peer] == "haptics_bind_now" { setenv("LD_BIND_NOW", "1", 1) }
-            let status = runChildProcess([executablePath(), "game-client", peers[peer] == "haptics_bind_now" ? "haptics" : peers[peer], node, log])
+            // `haptics_baseline`: the engine of another build (HAPTICS_BENCH_BASELINE), side by side.
+            let (executable, client) = switch peers[peer] {
+            case "haptics_bind_now": (executablePath(), "haptics")
+            case "haptics_baseline": (executablePath() + "-baseline", "haptics")
+            default: (executablePath(), peers[peer])
+            }
+            let status = runChildProcess([executable, "game-client", client, node, log])
             unsetenv("LD_BIND_NOW")
             guard status == 0, let text = try? String(contentsOfFile: log, encoding: .utf8) else {
                 benchFailure("the \(peers[peer]) process of round \(round) failed (exit status \(status.map(String.init) ?? "none"))")
