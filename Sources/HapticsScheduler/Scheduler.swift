@@ -31,12 +31,12 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     // Published by the control side, read by the processing side.
     let channels: UnsafeMutablePointer<ChannelSlot>
     let channelCount = Atomic<Int>(0)
-    let programs: UnsafeMutablePointer<ProgramStorage>
+    let programStorage: FixedArray<ProgramStorage>
     /// Per player slot: generation << 32 | program << 16 | channel. Odd generations are live players.
-    let playerBindings: UnsafeMutablePointer<Atomic<Int>>
+    let bindingStorage: FixedArray<Atomic<Int>>
     /// Per player slot: the program the processing side reads for it, or −1. Lets the control side
     /// free a program only once nothing reads it.
-    let programInUse: UnsafeMutablePointer<Atomic<Int>>
+    let programInUseStorage: FixedArray<Atomic<Int>>
 
     /// Runtime curves' control points, filled by submitters and played by the processing side.
     let curves: CurveStorage
@@ -44,14 +44,22 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let endings: BoundedMPSCQueue<EndingRecord>
     /// Per player slot, `publicationStride` words the processing side publishes its playback in
     /// (a sequence lock), so that any thread reads a player's progress without a lock.
-    let publications: UnsafeMutablePointer<Atomic<Int64>>
+    let publicationStorage: FixedArray<Atomic<Int64>>
 
-    // Processing side only.
-    let realtime: UnsafeMutablePointer<RealtimeState>
+    // Processing side only: the state (`realtime`) and the per-player and per-channel tables its
+    // pointers reach, each freed with the scheduler.
+    let realtimeStorage: FixedArray<RealtimeState>
+    let playerStates: FixedArray<PlayerState>
+    let channelStates: FixedArray<ChannelState>
+    let activePlayers: FixedArray<Int>
+    let dueAlike: FixedArray<Int>
+    let curvePlayers: FixedArray<Int>
+    let dueCurves: FixedArray<Int>
+    let pendingCommands: FixedArray<SchedulerCommand>
     /// Who owns processing: the owner's kernel thread id, 0 when free. A priority-inheriting futex
     /// word (`CHapticsSystem_ownershipTake`): the realtime thread waiting for a caller's pass lends
     /// the caller its priority until the pass ends.
-    let processingOwner: UnsafeMutablePointer<UInt32>
+    let processingOwnerStorage: FixedArray<UInt32>
     /// Processing passes completed so far, so the control side can tell when a pass that began
     /// after some change of its own has ended (``ProcessingMark``).
     let completedPassCount = Atomic<UInt64>(0)
@@ -66,7 +74,7 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let immediateClosed = Atomic<Bool>(false)
 
     // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
-    let wakeWord: UnsafeMutablePointer<UInt32>
+    let wakeWordStorage: FixedArray<UInt32>
     /// The timerfd the parked thread blocks on (`CHapticsSystem_makeWakeTimer`), so that a caller's
     /// pass can move its deadline forward without waking it now; negative (the errno) when none
     /// could be made, and the thread waits on `wakeWord` with a futex instead.
@@ -74,7 +82,7 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let running = Atomic<Bool>(false)
     /// The realtime thread's wake-ahead, learned from its wake-ups (its thread only), and the
     /// wake-ahead it found last, published for callers that move its wake-up and for statistics.
-    let wakeFloor: UnsafeMutablePointer<WakeLatencyFloor>
+    let wakeFloorStorage: FixedArray<WakeLatencyFloor>
     let wakeAheadValue = Atomic<Int64>(0)
     /// The instant the wake timer was last armed for and the deadline it was armed ahead of,
     /// stored by whoever armed it (the parking thread, or a caller's pass moving its wake-up
@@ -123,84 +131,70 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         control = OrderedMutex(ControlBook(configuration: configuration))
 
         channels = .allocate(capacity: configuration.maximumChannels)
-        programs = .allocate(capacity: configuration.maximumPrograms)
-        programs.initialize(repeating: .empty, count: configuration.maximumPrograms)
+        programStorage = FixedArray(repeating: .empty, count: configuration.maximumPrograms)
         let playerCount = configuration.maximumPlayers
-        playerBindings = .allocate(capacity: playerCount)
-        programInUse = .allocate(capacity: playerCount)
-        for index in 0..<playerCount {
-            (playerBindings + index).initialize(to: Atomic(0))
-            (programInUse + index).initialize(to: Atomic(-1))
-        }
+        bindingStorage = FixedArray(count: playerCount) { _ in Atomic(0) }
+        programInUseStorage = FixedArray(count: playerCount) { _ in Atomic(-1) }
 
         curves = CurveStorage(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints)
         // Two endings per player slot: a restart's and the restarted start's can both be waiting.
         endings = BoundedMPSCQueue(minimumCapacity: 2 * playerCount, filler: .empty)
-        publications = .allocate(capacity: playerCount * Self.publicationStride)
-        for index in 0..<(playerCount * Self.publicationStride) { (publications + index).initialize(to: Atomic(0)) }
+        publicationStorage = FixedArray(count: playerCount * Self.publicationStride) { _ in Atomic(0) }
 
-        let players = UnsafeMutablePointer<PlayerState>.allocate(capacity: playerCount)
-        players.initialize(repeating: PlayerState(), count: playerCount)
-        let channelStates = UnsafeMutablePointer<ChannelState>.allocate(capacity: configuration.maximumChannels)
-        channelStates.initialize(repeating: ChannelState(), count: configuration.maximumChannels)
-        let activePlayers = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
-        activePlayers.initialize(repeating: -1, count: playerCount)
-        let dueAlike = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
-        dueAlike.initialize(repeating: -1, count: playerCount)
-        let curvePlayers = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
-        curvePlayers.initialize(repeating: -1, count: playerCount)
-        let dueCurves = UnsafeMutablePointer<Int>.allocate(capacity: playerCount)
-        dueCurves.initialize(repeating: -1, count: playerCount)
-        let pending = UnsafeMutablePointer<SchedulerCommand>.allocate(capacity: queue.capacity)
-        pending.initialize(repeating: .empty, count: queue.capacity)
-        realtime = .allocate(capacity: 1)
-        realtime.initialize(to: RealtimeState(
-            players: players, channelStates: channelStates, activePlayers: activePlayers, dueAlike: dueAlike,
-            pending: pending, pendingCapacity: queue.capacity, curvePlayers: curvePlayers, dueCurves: dueCurves))
+        // The tables first, then the state that points into them (their addresses never move).
+        let players = FixedArray(repeating: PlayerState(), count: playerCount)
+        let channelStates = FixedArray(repeating: ChannelState(), count: configuration.maximumChannels)
+        let activePlayers = FixedArray(repeating: -1, count: playerCount)
+        let dueAlike = FixedArray(repeating: -1, count: playerCount)
+        let curvePlayers = FixedArray(repeating: -1, count: playerCount)
+        let dueCurves = FixedArray(repeating: -1, count: playerCount)
+        let pending = FixedArray(repeating: SchedulerCommand.empty, count: queue.capacity)
+        let state = RealtimeState(
+            players: players.base, channelStates: channelStates.base, activePlayers: activePlayers.base,
+            dueAlike: dueAlike.base, pending: pending.base, pendingCapacity: queue.capacity,
+            curvePlayers: curvePlayers.base, dueCurves: dueCurves.base)
+        realtimeStorage = FixedArray(repeating: state, count: 1)
+        playerStates = players
+        self.channelStates = channelStates
+        self.activePlayers = activePlayers
+        self.dueAlike = dueAlike
+        self.curvePlayers = curvePlayers
+        self.dueCurves = dueCurves
+        pendingCommands = pending
 
-        processingOwner = .allocate(capacity: 1)
-        processingOwner.initialize(to: 0)
-        wakeWord = .allocate(capacity: 1)
-        wakeWord.initialize(to: 0)
+        processingOwnerStorage = FixedArray(repeating: 0, count: 1)
+        wakeWordStorage = FixedArray(repeating: 0, count: 1)
         wakeTimer = CHapticsSystem_makeWakeTimer()
-        wakeFloor = .allocate(capacity: 1)
-        wakeFloor.initialize(to: WakeLatencyFloor(limit: configuration.wakeAheadLimit.nanoseconds))
+        wakeFloorStorage = FixedArray(repeating: WakeLatencyFloor(limit: configuration.wakeAheadLimit.nanoseconds), count: 1)
     }
 
     deinit {
-        let state = realtime.pointee
-        state.players.deinitialize(count: configuration.maximumPlayers)
-        state.players.deallocate()
-        state.channelStates.deinitialize(count: configuration.maximumChannels)
-        state.channelStates.deallocate()
-        state.activePlayers.deallocate()
-        state.dueAlike.deallocate()
-        state.curvePlayers.deallocate()
-        state.dueCurves.deallocate()
-        state.pending.deinitialize(count: state.pendingCapacity)
-        state.pending.deallocate()
-        realtime.deinitialize(count: 1)
-        realtime.deallocate()
-
+        // Every other table frees itself (`FixedArray`): the channels were initialized one by one,
+        // and programs hold their commands' storage.
         for index in 0..<configuration.maximumPrograms {
             programs[index].commands?.deallocate()
         }
-        programs.deinitialize(count: configuration.maximumPrograms)
-        programs.deallocate()
         channels.deinitialize(count: channelCount.load(ordering: .acquiring))
         channels.deallocate()
-        playerBindings.deinitialize(count: configuration.maximumPlayers)
-        playerBindings.deallocate()
-        programInUse.deinitialize(count: configuration.maximumPlayers)
-        programInUse.deallocate()
-        publications.deinitialize(count: configuration.maximumPlayers * Self.publicationStride)
-        publications.deallocate()
-        processingOwner.deallocate()
-        wakeWord.deallocate()
-        wakeFloor.deinitialize(count: 1)
-        wakeFloor.deallocate()
         if wakeTimer >= 0 { _ = close(wakeTimer) }
     }
+
+    /// Loaded programs, by program id.
+    var programs: UnsafeMutablePointer<ProgramStorage> { programStorage.base }
+    /// Per player slot: generation << 32 | program << 16 | channel.
+    var playerBindings: UnsafeMutablePointer<Atomic<Int>> { bindingStorage.base }
+    /// Per player slot: the program the processing side reads for it, or −1.
+    var programInUse: UnsafeMutablePointer<Atomic<Int>> { programInUseStorage.base }
+    /// Per player slot, `publicationStride` words of its published playback.
+    var publications: UnsafeMutablePointer<Atomic<Int64>> { publicationStorage.base }
+    /// The processing side's state.
+    var realtime: UnsafeMutablePointer<RealtimeState> { realtimeStorage.base }
+    /// Processing's owner word.
+    var processingOwner: UnsafeMutablePointer<UInt32> { processingOwnerStorage.base }
+    /// The realtime thread's parked mark.
+    var wakeWord: UnsafeMutablePointer<UInt32> { wakeWordStorage.base }
+    /// The realtime thread's wake-ahead (its thread only).
+    var wakeFloor: UnsafeMutablePointer<WakeLatencyFloor> { wakeFloorStorage.base }
 
     /// A snapshot of the counters. Control side.
     package var statistics: SchedulerStatistics {
