@@ -246,7 +246,7 @@ extension HapticEngine {
             book.records[record].device.state = state
         } else {
             book.records[record].device.state = .lost(.deviceLost(path: device.output.path ?? device.output.name,
-                                                                  SystemCallError(call: "removeOutput", errno: .noSuchDevice)))
+                                                                  SystemCallError(call: "removeOutput", errno: .operationNotSupportedByDevice)))
             book.records[record].isListed = false
         }
         return device

@@ -52,14 +52,14 @@ extension HapticEngine {
                 book.withLock { book in
                     for index in book.records.indices where book.records[index].device.path == path {
                         guard case .unavailable = book.records[index].device.state else { continue }
-                        book.records[index].device.state = .lost(.deviceLost(path: path, SystemCallError(call: "IN_DELETE", errno: .noSuchDevice)))
+                        book.records[index].device.state = .lost(.deviceLost(path: path, SystemCallError(call: "IN_DELETE", errno: .operationNotSupportedByDevice)))
                     }
                 }
                 return
             }
             let reported = channelDevices.withLock { $0.first { $0.channel == channel }?.lossReporting?.lossError }
             // The node is gone, so is the device: writes to it would fail with ENODEV.
-            let error = reported ?? SystemCallError(call: "IN_DELETE", errno: .noSuchDevice)
+            let error = reported ?? SystemCallError(call: "IN_DELETE", errno: .operationNotSupportedByDevice)
             reportLoss(of: channel, error: .deviceLost(path: path, error))
         }
     }

@@ -13,7 +13,7 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public init(rawValue: CInt) { self.rawValue = rawValue }
 
     /// `EPERM`: the operation needs a privilege the process lacks (e.g. `SCHED_FIFO` in a container).
-    public static let operationNotPermitted = Errno(rawValue: EPERM)
+    public static let notPermitted = Errno(rawValue: EPERM)
     /// `ENOENT`: no such file, e.g. `/dev/uinput` when the uinput module is not loaded.
     public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
     /// `EINTR`: a signal interrupted the call. The typed layer retries it (except `close`).
@@ -21,11 +21,13 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     /// `EIO`: input/output error.
     public static let ioError = Errno(rawValue: EIO)
     /// `ENXIO`: no such device or address.
-    public static let noSuchDeviceOrAddress = Errno(rawValue: ENXIO)
+    public static let noSuchAddressOrDevice = Errno(rawValue: ENXIO)
     /// `EBADF`: not an open file descriptor. Always a bug in the caller; the typed layer traps.
     public static let badFileDescriptor = Errno(rawValue: EBADF)
     /// `EAGAIN`: nothing to read now on a non-blocking descriptor.
-    public static let wouldBlock = Errno(rawValue: EAGAIN)
+    public static let resourceTemporarilyUnavailable = Errno(rawValue: EAGAIN)
+    /// `EAGAIN` by its other name: a non-blocking call that would have to wait.
+    public static var wouldBlock: Errno { .resourceTemporarilyUnavailable }
     /// `ENOMEM`: the kernel could not allocate memory.
     public static let noMemory = Errno(rawValue: ENOMEM)
     /// `EACCES`: permission denied, e.g. an event node without the `uaccess` udev rule.
@@ -33,21 +35,21 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     /// `EFAULT`: a bad address passed to the kernel. Always a bug; the typed layer traps.
     public static let badAddress = Errno(rawValue: EFAULT)
     /// `EBUSY`: the device is busy (e.g. grabbed by another process).
-    public static let busy = Errno(rawValue: EBUSY)
+    public static let resourceBusy = Errno(rawValue: EBUSY)
     /// `EEXIST`: already exists (e.g. a uinput device created twice on one descriptor).
-    public static let alreadyExists = Errno(rawValue: EEXIST)
+    public static let fileExists = Errno(rawValue: EEXIST)
     /// `ENODEV`: the device is gone (unplugged) or does not support the operation.
-    public static let noSuchDevice = Errno(rawValue: ENODEV)
+    public static let operationNotSupportedByDevice = Errno(rawValue: ENODEV)
     /// `EINVAL`: an invalid argument, e.g. an effect the device does not support.
     public static let invalidArgument = Errno(rawValue: EINVAL)
     /// `ENOTTY`: the descriptor does not understand this ioctl (not an input device).
-    public static let inappropriateIOCTL = Errno(rawValue: ENOTTY)
+    public static let inappropriateIOCTLForDevice = Errno(rawValue: ENOTTY)
     /// `ENOSPC`: no free effect slot left on the device.
     public static let noSpace = Errno(rawValue: ENOSPC)
     /// `ETIMEDOUT`: a uinput owner did not answer an upload or erase in time.
     public static let timedOut = Errno(rawValue: ETIMEDOUT)
     /// `ELOOP`: a symbolic link where `O_NOFOLLOW` refuses one (or too many links).
-    public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
+    public static let tooManySymbolicLinkLevels = Errno(rawValue: ELOOP)
     /// `ENOTDIR`: a path component is not a folder.
     public static let notDirectory = Errno(rawValue: ENOTDIR)
     /// `EISDIR`: a folder where a file was expected.

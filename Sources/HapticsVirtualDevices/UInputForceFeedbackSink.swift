@@ -83,7 +83,7 @@ public final class UInputForceFeedbackSink: @unchecked Sendable {
             // the 32nd sink of a run would open 31 others to find its own.
             let inputDevice = try Self.systemName(of: device)
             guard let path = try EventNodeLookup.waitForNode(inputDevice: inputDevice, timeout: .seconds(5)) else {
-                throw SystemCallError(call: "UI_DEV_CREATE", errno: .noSuchDevice)
+                throw SystemCallError(call: "UI_DEV_CREATE", errno: .operationNotSupportedByDevice)
             }
             self.eventNodePath = path
         } catch {

@@ -206,7 +206,7 @@ final class LaggingSink: AudioSink, @unchecked Sendable {
     }
 
     @Test func aLostDeviceIsATypedEventAndLaterVoicesAreRefused() {
-        let sink = FailingSink(failure: .deviceLost(errno: .noSuchDevice), failAt: 3)
+        let sink = FailingSink(failure: .deviceLost(errno: .operationNotSupportedByDevice), failAt: 3)
         let output = AudioOutput(sink: sink)
         #expect(throws: Never.self) { try output.open() }
         #expect(output.process())
@@ -215,7 +215,7 @@ final class LaggingSink: AudioSink, @unchecked Sendable {
         #expect(!output.process())
         #expect(sink.writes == 3)
         #expect(output.isDeviceLost)
-        #expect(output.drainEvents() == [.deviceLost(errno: .noSuchDevice)])
+        #expect(output.drainEvents() == [.deviceLost(errno: .operationNotSupportedByDevice)])
         #expect(!output.schedule(click, audibleAt: start))
         #expect(output.statistics.dropped == 1)
     }

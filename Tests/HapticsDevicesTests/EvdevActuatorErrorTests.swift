@@ -62,7 +62,7 @@ import HapticsTestSupport
     @Test func anUploadTheDeviceRefusesIsATypedErrorAndNothingIsPrepared() throws {
         let (actuator, reader) = try Self.makeActuator()
         defer { try? reader.close() }
-        #expect(throws: DeviceError.systemCall(path: Self.path, SystemCallError(call: "EVIOCSFF", errno: .inappropriateIOCTL))) {
+        #expect(throws: DeviceError.systemCall(path: Self.path, SystemCallError(call: "EVIOCSFF", errno: .inappropriateIOCTLForDevice))) {
             try actuator.prepare(Self.program)
         }
         #expect(actuator.preparedLevels.isEmpty)
@@ -122,9 +122,9 @@ import HapticsTestSupport
         let (actuator, reader) = try Self.makeActuator()
         defer { try? reader.close() }
         let driver = SystemCallMocking.Driver()
-        driver.force(.noSuchDevice, on: "write")
+        driver.force(.operationNotSupportedByDevice, on: "write")
         let descriptor = actuator.device.descriptor.rawValue
-        let gone = SystemCallError(call: "write", errno: .noSuchDevice)
+        let gone = SystemCallError(call: "write", errno: .operationNotSupportedByDevice)
 
         #expect(throws: DeviceError.deviceLost(path: Self.path, gone)) {
             try SystemCallMocking.withDriver(driver) { try actuator.setGain(0.5) }
@@ -147,12 +147,12 @@ import HapticsTestSupport
         let (actuator, reader) = try Self.makeActuator(slots: 1)
         defer { try? reader.close() }
         let driver = SystemCallMocking.Driver()
-        driver.force(.noSuchDevice, on: "EVIOCSFF")
+        driver.force(.operationNotSupportedByDevice, on: "EVIOCSFF")
         SystemCallMocking.withDriver(driver) {
             actuator.perform(Self.level, channel: Self.channel, deadline: Self.t0, now: Self.t0)
             actuator.perform(.rumble(strong: 1, weak: 2), channel: Self.channel, deadline: Self.t0, now: Self.t0)
         }
-        #expect(actuator.lossError == SystemCallError(call: "EVIOCSFF", errno: .noSuchDevice))
+        #expect(actuator.lossError == SystemCallError(call: "EVIOCSFF", errno: .operationNotSupportedByDevice))
         #expect(driver.records.map(\.call) == ["EVIOCSFF"])
         #expect(actuator.statistics.droppedCommands == 1)
         #expect(actuator.statistics.failedCalls == 0)

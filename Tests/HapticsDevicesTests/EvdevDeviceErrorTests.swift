@@ -14,8 +14,8 @@ import HapticsTestSupport
     @Test func systemCallFailuresMapToDeviceErrors() {
         let path = "/dev/input/event7"
         #expect(DeviceError(path: path, failure: SystemCallError(call: "open", errno: .permissionDenied)) == .permissionDenied(path: path))
-        #expect(DeviceError(path: path, failure: SystemCallError(call: "open", errno: .operationNotPermitted)) == .permissionDenied(path: path))
-        let gone = SystemCallError(call: "write", errno: .noSuchDevice)
+        #expect(DeviceError(path: path, failure: SystemCallError(call: "open", errno: .notPermitted)) == .permissionDenied(path: path))
+        let gone = SystemCallError(call: "write", errno: .operationNotSupportedByDevice)
         #expect(DeviceError(path: path, failure: gone) == .deviceLost(path: path, gone))
         #expect(DeviceError(path: path, failure: gone).description == "/dev/input/event7: device lost (write: ENODEV (No such device))")
         let full = SystemCallError(call: "EVIOCSFF", errno: .noSpace)
@@ -28,7 +28,7 @@ import HapticsTestSupport
         // libevdev's first ioctl on a regular file fails with ENOTTY: nothing to drive, nothing listed.
         #expect(DeviceCatalog.discover(directory: directory.path) == [])
         #expect(throws: DeviceError.systemCall(path: directory.path + "/event3",
-                                               SystemCallError(call: "libevdev_new_from_fd", errno: .inappropriateIOCTL))) {
+                                               SystemCallError(call: "libevdev_new_from_fd", errno: .inappropriateIOCTLForDevice))) {
             try EvdevDevice(path: directory.path + "/event3")
         }
     }
@@ -48,12 +48,12 @@ import HapticsTestSupport
         try directory.write([], to: "event4")
         let path = directory.path + "/event4"
         let driver = SystemCallMocking.Driver()
-        driver.force(.noSuchDevice, on: "libevdev_new_from_fd")
-        #expect(throws: DeviceError.deviceLost(path: path, SystemCallError(call: "libevdev_new_from_fd", errno: .noSuchDevice))) {
+        driver.force(.operationNotSupportedByDevice, on: "libevdev_new_from_fd")
+        #expect(throws: DeviceError.deviceLost(path: path, SystemCallError(call: "libevdev_new_from_fd", errno: .operationNotSupportedByDevice))) {
             try SystemCallMocking.withDriver(driver) { try EvdevDevice(path: path) }
         }
         #expect(driver.records.map(\.call) == ["open", "libevdev_new_from_fd", "close"])
-        #expect(driver.records.map(\.forcedErrno) == [nil, .noSuchDevice, nil])
+        #expect(driver.records.map(\.forcedErrno) == [nil, .operationNotSupportedByDevice, nil])
     }
 
     @Test func libevdevCallsGoThroughTheFunnelSoAnInterruptionIsRetried() throws {
@@ -63,7 +63,7 @@ import HapticsTestSupport
         let driver = SystemCallMocking.Driver()
         driver.force(.interrupted, on: "libevdev_new_from_fd")
         // The retry reaches libevdev, whose first ioctl on a regular file says ENOTTY.
-        #expect(throws: DeviceError.systemCall(path: path, SystemCallError(call: "libevdev_new_from_fd", errno: .inappropriateIOCTL))) {
+        #expect(throws: DeviceError.systemCall(path: path, SystemCallError(call: "libevdev_new_from_fd", errno: .inappropriateIOCTLForDevice))) {
             try SystemCallMocking.withDriver(driver) { try EvdevDevice(path: path) }
         }
         #expect(driver.records.map(\.call) == ["open", "libevdev_new_from_fd", "libevdev_new_from_fd", "close"])

@@ -79,7 +79,7 @@ import HapticsSystem
     @Test func forcedDeviceErrorsAreTypedAndNameTheIoctl() throws {
         let driver = SystemCallMocking.Driver()
         driver.force(.noSpace, on: "EVIOCSFF")
-        driver.force(.noSuchDevice, on: "write")
+        driver.force(.operationNotSupportedByDevice, on: "write")
         driver.force(.permissionDenied, on: "open")
         let device = FileDescriptor(rawValue: 1_000_000)  // Never reached: every call is forced.
 
@@ -89,7 +89,7 @@ import HapticsSystem
             effect.id = -1
             #expect(throws: SystemCallError(call: "EVIOCSFF", errno: .noSpace)) { try device.uploadEffect(&effect) }
             #expect(effect.id == -1)
-            #expect(throws: SystemCallError(call: "write", errno: .noSuchDevice)) {
+            #expect(throws: SystemCallError(call: "write", errno: .operationNotSupportedByDevice)) {
                 try device.writeInputEvent(type: UInt16(EV_FF), code: 0, value: 1)
             }
             #expect(throws: SystemCallError(call: "open", errno: .permissionDenied)) {
@@ -97,7 +97,7 @@ import HapticsSystem
             }
         }
         #expect(driver.records.map(\.call) == ["EVIOCSFF", "write", "open"])
-        #expect(driver.records.map(\.forcedErrno) == [.noSpace, .noSuchDevice, .permissionDenied])
+        #expect(driver.records.map(\.forcedErrno) == [.noSpace, .operationNotSupportedByDevice, .permissionDenied])
     }
 
     @Test func callsOutsideTheDriversScopeAreNotRecorded() throws {

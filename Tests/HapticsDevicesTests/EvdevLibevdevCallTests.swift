@@ -35,9 +35,9 @@ import Testing
     #if DEBUG
     @Test func theMockingSeamRecordsAndFailsLibevdevCallsByName() {
         let driver = SystemCallMocking.Driver()
-        driver.force(.noSuchDevice, on: "libevdev_set_clock_id")
+        driver.force(.operationNotSupportedByDevice, on: "libevdev_set_clock_id")
         var reached = false
-        #expect(throws: SystemCallError(call: "libevdev_set_clock_id", errno: .noSuchDevice)) {
+        #expect(throws: SystemCallError(call: "libevdev_set_clock_id", errno: .operationNotSupportedByDevice)) {
             try SystemCallMocking.withDriver(driver) {
                 try _libevdevCall("libevdev_set_clock_id", on: FileDescriptor(rawValue: 9)) { reached = true; return 0 }
             }

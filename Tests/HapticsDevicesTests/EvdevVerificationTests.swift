@@ -40,7 +40,7 @@ import Testing
     @Test func aRefusedUploadIsRejectedWithItsCallAndNothingIsPlayed() throws {
         let (device, reader) = try Self.makeDevice([.rumble, .constant])
         defer { try? reader.close() }
-        let refused = SystemCallError(call: "EVIOCSFF", errno: .inappropriateIOCTL)
+        let refused = SystemCallError(call: "EVIOCSFF", errno: .inappropriateIOCTLForDevice)
         #expect(device.verifyEffect(.rumble) == EffectVerification(kind: .rumble, outcome: .rejected(refused)))
         #expect(device.verifyEffect(.constant).summary == "rejected: EVIOCSFF: ENOTTY (Inappropriate ioctl for device)")
         #expect(Self.writtenEvents(reader) == [])
@@ -53,7 +53,7 @@ import Testing
         #expect(square.verifyEffect(.periodic).waveform == .square)
         // Without an advertised waveform the upload is still made, so the kernel says what it thinks.
         #expect(bare.verifyEffect(.periodic) == EffectVerification(
-            kind: .periodic, outcome: .rejected(SystemCallError(call: "EVIOCSFF", errno: .inappropriateIOCTL)), waveform: .sine))
+            kind: .periodic, outcome: .rejected(SystemCallError(call: "EVIOCSFF", errno: .inappropriateIOCTLForDevice)), waveform: .sine))
     }
 
     #if DEBUG
@@ -61,9 +61,9 @@ import Testing
         let (device, reader) = try Self.makeDevice([.gain])
         defer { try? reader.close() }
         let driver = SystemCallMocking.Driver()
-        driver.force(.noSuchDevice, on: "write")
+        driver.force(.operationNotSupportedByDevice, on: "write")
         let gain = SystemCallMocking.withDriver(driver) { device.verifyEffect(.gain) }
-        #expect(gain == EffectVerification(kind: .gain, outcome: .rejected(SystemCallError(call: "write", errno: .noSuchDevice))))
+        #expect(gain == EffectVerification(kind: .gain, outcome: .rejected(SystemCallError(call: "write", errno: .operationNotSupportedByDevice))))
         #expect(driver.records.map(\.call) == ["write"])
         #expect(Self.writtenEvents(reader) == [])
     }
@@ -72,7 +72,7 @@ import Testing
     @Test func summariesSayWhatTheDriverAcceptedAndWhatWasOnlyWritten() {
         let effect = EffectVerification(kind: .rumble, outcome: .accepted, accepted: [.upload, .erase], written: [.play, .stop])
         #expect(effect.summary == "upload and erase accepted; play and stop written")
-        let lost = EffectVerification(kind: .rumble, outcome: .rejected(SystemCallError(call: "write", errno: .noSuchDevice)),
+        let lost = EffectVerification(kind: .rumble, outcome: .rejected(SystemCallError(call: "write", errno: .operationNotSupportedByDevice)),
                                       accepted: [.upload], written: [])
         #expect(lost.summary == "rejected: write: ENODEV (No such device)")
         #expect(EffectVerification.Step.allCases.map(\.call) == ["EVIOCSFF", "write", "write", "EVIOCRMFF", "write", "write"])

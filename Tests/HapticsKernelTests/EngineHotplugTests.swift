@@ -51,7 +51,7 @@ extension EngineKernelTests {
         #expect(name == VirtualDualSense.deviceName)
         #expect(path == node)
         #expect(errorPath == node)
-        #expect(failure.errno == .noSuchDevice)
+        #expect(failure.errno == .operationNotSupportedByDevice)
         #expect(engine.outputs.map(\.path) == [sink.eventNodePath])
 
         // The sink is unaffected: a prepared feedback after the loss is one play and its stop.

@@ -338,10 +338,10 @@ struct EvdevTriggerKernelTests {
         controller.waitForOutputReports { VirtualDualSenseTests.motorStates($0).last == [0x40, 0x80] }
         try controller.unplug()
         EvdevKernel.perform(pad, .stop)  // Mid-pattern: the stop finds the device gone.
-        #expect(pad.lossError == SystemCallError(call: "write", errno: .noSuchDevice))
+        #expect(pad.lossError == SystemCallError(call: "write", errno: .operationNotSupportedByDevice))
         EvdevKernel.perform(pad, level)  // No further system call, no trap.
         #expect(pad.statistics.droppedCommands == 1)
-        #expect(throws: DeviceError.deviceLost(path: node, SystemCallError(call: "write", errno: .noSuchDevice))) {
+        #expect(throws: DeviceError.deviceLost(path: node, SystemCallError(call: "write", errno: .operationNotSupportedByDevice))) {
             try pad.prepare(Self.pulse(.rumble(strong: 1, weak: 1)))
         }
 

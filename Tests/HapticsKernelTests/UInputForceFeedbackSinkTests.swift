@@ -109,7 +109,7 @@ struct UInputForceFeedbackSinkTests {
             #expect(sink.waitForRecords(count: 3).map(\.event).last == .stop(effectID: 0))
         }
         // A closed sink's node is gone: its pad's writes fail with ENODEV.
-        #expect(throws: SystemCallError(call: "write", errno: .noSuchDevice)) {
+        #expect(throws: SystemCallError(call: "write", errno: .operationNotSupportedByDevice)) {
             try pads[0].writeInputEvent(type: UInt16(EV_FF), code: 0, value: 0)
         }
     }

@@ -73,7 +73,7 @@ struct VirtualDualSenseTests {
 
         try controller.unplug()
 
-        #expect(throws: SystemCallError(call: "write", errno: .noSuchDevice)) {
+        #expect(throws: SystemCallError(call: "write", errno: .operationNotSupportedByDevice)) {
             try pad.writeInputEvent(type: UInt16(EV_FF), code: UInt16(effect.id), value: 1)
         }
     }

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct SystemErrnoTests {
     @Test func describesTheCodesEvdevReturnsByNameAndMessage() {
-        #expect(Errno.noSuchDevice.description == "ENODEV (No such device)")
+        #expect(Errno.operationNotSupportedByDevice.description == "ENODEV (No such device)")
         #expect(Errno.noSpace.description == "ENOSPC (No space left on device)")
         #expect(Errno.permissionDenied.description == "EACCES (Permission denied)")
         #expect(Errno.interrupted.description == "EINTR (Interrupted system call)")

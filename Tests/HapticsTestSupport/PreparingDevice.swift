@@ -70,7 +70,7 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
     public var lossError: SystemCallError? { lost.withLock { $0 } }
 
     /// Makes the device report itself lost, as an evdev device does after `ENODEV`.
-    public func unplug() { lost.withLock { $0 = SystemCallError(call: "write", errno: .noSuchDevice) } }
+    public func unplug() { lost.withLock { $0 = SystemCallError(call: "write", errno: .operationNotSupportedByDevice) } }
 
     /// What the control side asked of the device so far, in order.
     public var requests: [Request] { requestLog.all }

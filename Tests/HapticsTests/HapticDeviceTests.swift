@@ -328,7 +328,7 @@ struct HapticDeviceTests {
         // Unplugged while locked: lost, and back as itself when it returns.
         fixture.engine.handle(.disappeared(path: "/nonexistent/event7"), opener: refuse)
         #expect(fixture.engine.devices.first?.state == .lost(.deviceLost(
-            path: "/nonexistent/event7", SystemCallError(call: "IN_DELETE", errno: .noSuchDevice))))
+            path: "/nonexistent/event7", SystemCallError(call: "IN_DELETE", errno: .operationNotSupportedByDevice))))
         fixture.engine.handle(.appeared(path: "/nonexistent/event7"), opener: refuse)
         #expect(await events.next() == .deviceUnavailable(name: "/nonexistent/event7", path: "/nonexistent/event7", error: error))
         #expect(fixture.engine.devices.map(\.id) == [listed.id])

@@ -33,7 +33,7 @@ struct HotplugEngineTests {
         try FileManager.default.removeItem(atPath: directory + "/event3")
         #expect(await events.next() == .deviceLost(
             name: "pad", path: directory + "/event3",
-            error: .deviceLost(path: directory + "/event3", SystemCallError(call: "IN_DELETE", errno: .noSuchDevice))))
+            error: .deviceLost(path: directory + "/event3", SystemCallError(call: "IN_DELETE", errno: .operationNotSupportedByDevice))))
         #expect(fixture.engine.outputs.isEmpty)
         #expect(fixture.engine.play(.selection) == .notPlayed(.noDevice))
     }

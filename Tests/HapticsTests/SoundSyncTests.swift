@@ -143,7 +143,7 @@ struct SoundSyncTests {
         #expect(fixture.audio.process())
         #expect(!fixture.audio.process())
         fixture.engine.performHousekeeping()
-        #expect(events.withLock { $0 } == [.audioDeviceLost(errno: .noSuchDevice)])
+        #expect(events.withLock { $0 } == [.audioDeviceLost(errno: .operationNotSupportedByDevice)])
         let outcome = fixture.engine.play(.impact(.light), withSound: true)
         #expect(outcome == PlaybackOutcome.WithSound(haptics: .scheduled(feltAt: fixture.origin), audio: .notPlayed(.deviceLost)))
         fixture.haptics.run(for: 200_000_000)

@@ -17,7 +17,7 @@ final class UnpluggedSink: AudioSink, @unchecked Sendable {
 
     func write(_ frames: UnsafePointer<Float>) -> AudioSinkWrite {
         writes += 1
-        guard writes <= periods else { return AudioSinkWrite(status: .deviceLost(errno: .noSuchDevice), timestamp: nil) }
+        guard writes <= periods else { return AudioSinkWrite(status: .deviceLost(errno: .operationNotSupportedByDevice), timestamp: nil) }
         let written = Int64(writes * format.periodFrames)
         return AudioSinkWrite(status: .written, timestamp: AudioTimestamp(
             framesWritten: written, delayFrames: 0,

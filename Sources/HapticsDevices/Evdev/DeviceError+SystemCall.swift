@@ -5,8 +5,8 @@ extension DeviceError {
     /// permission (see the udev rule), `ENODEV` an unplugged device, anything else the call's errno.
     public init(path: String, failure: SystemCallError) {
         switch failure.errno {
-        case .permissionDenied, .operationNotPermitted: self = .permissionDenied(path: path)
-        case .noSuchDevice: self = .deviceLost(path: path, failure)
+        case .permissionDenied, .notPermitted: self = .permissionDenied(path: path)
+        case .operationNotSupportedByDevice: self = .deviceLost(path: path, failure)
         default: self = .systemCall(path: path, failure)
         }
     }

@@ -234,7 +234,7 @@ extension EvdevActuator {
     }
 
     func _deviceError(_ error: SystemCallError) -> DeviceError {
-        if error.errno == .noSuchDevice { _failed(error.call == "write" ? .write : .upload, error.errno) }
+        if error.errno == .operationNotSupportedByDevice { _failed(error.call == "write" ? .write : .upload, error.errno) }
         return DeviceError(path: device.path, failure: error)
     }
 

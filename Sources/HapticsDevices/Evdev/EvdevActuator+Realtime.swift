@@ -232,7 +232,7 @@ extension EvdevActuator {
     /// Books a failed call: `ENODEV` publishes the loss (first one wins), `ENOSPC` is counted apart.
     @inline(__always)
     func _failed(_ call: _Call, _ errno: Errno) {
-        if errno == .noSuchDevice {
+        if errno == .operationNotSupportedByDevice {
             let word = call.rawValue << 32 | Int(errno.rawValue)
             _ = loss.compareExchange(expected: 0, desired: word, ordering: .releasing)
             return
