@@ -64,16 +64,21 @@ package final class OnDemandThread: @unchecked Sendable {
 
     /// Ends the thread and waits for it: a run under way finishes first, none begins after.
     /// Idempotent. Called from `work` itself (whatever `work` calls may end its owner), it does
-    /// not wait: the thread ends once that run returns.
+    /// not wait: the thread is detached and ends once that run returns.
     package func stop() {
         running.store(false, ordering: .sequentiallyConsistent)
         _ = CHapticsSystem_wakeIfParked(word)
-        guard threadID.load(ordering: .relaxed) != ThreadIdentity.current else { return }
+        // Taken out either way: the thread's body holds this object until it returns, and this
+        // object must not hold the thread back.
         let ended = thread.withLock { thread -> RealtimeThread? in
             defer { thread = nil }
             return thread
         }
-        ended?.join()
+        if threadID.load(ordering: .relaxed) == ThreadIdentity.current {
+            ended?.detach()
+        } else {
+            ended?.join()
+        }
     }
 
     private func loop() {

@@ -97,6 +97,19 @@ public final class RealtimeThread: Sendable {
         pthread_join(pthread, nil)
     }
 
+    /// Lets the thread end on its own: its resources go back to the system when its body returns,
+    /// and nobody joins it. For a thread that ends itself (its body asked it to stop, from the
+    /// thread). Idempotent; a thread already joined or detached is left alone.
+    ///
+    /// The corresponding C function is `pthread_detach`.
+    package func detach() {
+        guard let pthread = handle.withLock({ handle -> pthread_t? in
+            defer { handle = nil }
+            return handle
+        }) else { return }
+        pthread_detach(pthread)
+    }
+
     /// Runs on the new thread: set up, announce the grant, run the body.
     fileprivate func run() {
         configuration.name.withCString { _ = CHapticsSystem_setThreadName($0) }
