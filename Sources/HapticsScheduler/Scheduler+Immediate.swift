@@ -157,15 +157,18 @@ extension Scheduler {
             return push(submitted, wakingRealtimeThread: false)
         }
         var command = submitted
+        var taken = group.now
         if tracing.load(ordering: .relaxed) {
             let began = clock.now()
             command.sequence = makeTraceSequence()
+            taken = clock.now().nanoseconds
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
-                              deadline: MonotonicInstant(nanoseconds: command.time), time: clock.now(),
-                              began: began, sequence: command.sequence))
+                              deadline: MonotonicInstant(nanoseconds: command.time),
+                              time: MonotonicInstant(nanoseconds: taken), began: began, sequence: command.sequence))
         }
         submittedCount.add(1, ordering: .relaxed)
-        takeSubmission(command, now: group.now)
+        // Traced, `dequeued` is dated when it is taken, not before its `submitted`.
+        takeSubmission(command, now: taken)
         return true
     }
 }
