@@ -211,7 +211,11 @@ struct EvdevTriggerKernelTests {
         let eight = clock.now()
         actuator.perform(levels[2], channel: EvdevKernel.channel, deadline: eight, now: eight)  // Played at 8 s…
         actuator.perform(levels[3], channel: EvdevKernel.channel, deadline: eight, now: eight)  // …and still playing.
+        // What housekeeping wakes for: the least recently used level, levels[0] at 5 s.
+        #expect(actuator.oldestPreparationUse == MonotonicInstant(nanoseconds: 5_000 * Self.ms))
         actuator.expirePreparations(unusedSince: MonotonicInstant(nanoseconds: 7_000 * Self.ms))
+        // Then 8 s: levels[1] prepared and levels[2] played then, levels[3] playing (used now).
+        #expect(actuator.oldestPreparationUse == eight)
 
         // Only levels[0] was neither prepared, played nor playing since 7 s.
         #expect(actuator.preparedLevels.map(\.command) == Array(levels[1...]))

@@ -116,13 +116,21 @@ extension EvdevActuator {
         }
     }
 
-    /// The last use (play or prepare) of the least recently used level prepared and not playing
-    /// now; `nil` when none is. Control side.
+    /// The last use (play or prepare) of the least recently used level prepared now, a level
+    /// playing counting as used now; `nil` when none is prepared. Control side.
     public var oldestPreparationUse: MonotonicInstant? {
         control.withLock { state -> MonotonicInstant? in
             guard !state.isClosed, loss.load(ordering: .acquiring) == 0 else { return nil }
-            let ready = (0..<table.capacity).filter { table.phase($0) == .ready }
-            return ready.map { table.lastUsed($0) }.min().map { MonotonicInstant(nanoseconds: $0) }
+            let now = clock.now().nanoseconds
+            let uses = (0..<table.capacity).compactMap { index -> Int64? in
+                switch table.phase(index) {
+                case .ready: table.lastUsed(index)
+                // In use: it cannot expire before it has stopped, a lifetime from now at the soonest.
+                case .playing: now
+                case .free, .busy: nil
+                }
+            }
+            return uses.min().map { MonotonicInstant(nanoseconds: $0) }
         }
     }
 
