@@ -111,8 +111,13 @@ extension HapticEngine {
         if watching { return now + housekeepingPeriod }
         let outputs = channelDevices.withLock { $0.compactMap(\.preparable) }
         guard let oldest = outputs.compactMap({ $0.oldestPreparationUse }).min() else { return nil }
-        // Just after it expires, so that the run finds it expired.
-        return max(oldest + configuration.prepareLifetime + .milliseconds(1), now + .milliseconds(1))
+        return max(preparationExpiry(lastUsed: oldest), now + .milliseconds(1))
+    }
+
+    /// When a preparation last used at `lastUsed` has expired: just after `prepareLifetime`, so
+    /// that a housekeeping run then finds it expired.
+    func preparationExpiry(lastUsed: MonotonicInstant) -> MonotonicInstant {
+        lastUsed + configuration.prepareLifetime + .milliseconds(1)
     }
 
     /// Ends hotplug watching and housekeeping.

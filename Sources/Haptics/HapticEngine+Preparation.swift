@@ -112,7 +112,7 @@ extension HapticEngine {
             }
         }
         // What is prepared now expires unused after `prepareLifetime`, and not before.
-        if !targets.isEmpty { requestHousekeeping(at: now + configuration.prepareLifetime + .milliseconds(1)) }
+        if !targets.isEmpty { requestHousekeeping(at: preparationExpiry(lastUsed: now)) }
     }
 
     /// Prepares every item whose preparation still holds on the devices `includes` picks: a newly

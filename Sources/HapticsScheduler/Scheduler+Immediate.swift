@@ -176,8 +176,8 @@ extension Scheduler {
 /// An open immediate group (``Scheduler/beginImmediateGroup(now:)``): a plain value on the
 /// caller's stack, which only the thread that opened it may pass to the scheduler, and must end.
 package struct ImmediateGroup: Sendable {
-    /// Whether the group owns processing (its end runs the pass).
-    let owner: Bool
+    /// Whether the group owns processing: its end runs the pass on the calling thread.
+    package let owner: Bool
     /// The clock reading the group began at.
     let now: Int64
     /// The next deadline when the group began: a sooner one after its pass moves the realtime
@@ -189,9 +189,6 @@ package struct ImmediateGroup: Sendable {
         self.now = now
         self.deadlineBefore = deadlineBefore
     }
-
-    /// Whether the group's end runs the pass on the calling thread (it owns processing).
-    package var playsOnCallersThread: Bool { owner }
 }
 
 /// Where an immediate group (``Scheduler/endImmediateGroup(_:)``) left the work.

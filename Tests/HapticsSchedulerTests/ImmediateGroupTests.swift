@@ -53,7 +53,7 @@ struct ImmediateGroupTests {
     /// Sets `player`'s intensity and starts it now, in an immediate group of its own.
     func play(_ rig: SchedulerRig, _ player: PlayerID, tag: Int64, intensity: Double) throws -> ImmediateProcessing {
         var group = rig.scheduler.beginImmediateGroup()
-        #expect(group.playsOnCallersThread)
+        #expect(group.owner)
         #expect(try rig.scheduler.start(player, at: rig.clock.now(), tag: tag, intensity: intensity, in: &group))
         return rig.scheduler.endImmediateGroup(group)
     }
@@ -65,7 +65,7 @@ struct ImmediateGroupTests {
         let t0 = rig.now
         let passes = rig.scheduler.completedPassCount.load(ordering: .acquiring)
         var group = rig.scheduler.beginImmediateGroup()
-        #expect(group.playsOnCallersThread)
+        #expect(group.owner)
         #expect(try rig.scheduler.start(player, at: rig.at(t0), tag: 7, intensity: 0.5, in: &group))
         // Handed to the group's pass, which the end runs.
         #expect(rig.output.recorded.isEmpty)
@@ -155,7 +155,7 @@ struct ImmediateGroupTests {
                                                               (c1, 0, 1, 14), (a1, 1 * ms, 1, 15)]
             if grouped {
                 var group = rig.scheduler.beginImmediateGroup()
-                #expect(group.playsOnCallersThread)
+                #expect(group.owner)
                 for (player, delay, intensity, tag) in calls {
                     #expect(try rig.scheduler.start(player, at: at(1 * ms + delay), tag: tag, intensity: intensity, in: &group))
                 }
@@ -274,7 +274,7 @@ struct ImmediateGroupTests {
             var group = scheduler.beginImmediateGroup()
             _ = try? scheduler.start(late, at: t0, tag: 0, intensity: 1, in: &group)
             let result = scheduler.endImmediateGroup(group)
-            outcome.withLock { $0 = (group.playsOnCallersThread, result) }
+            outcome.withLock { $0 = (group.owner, result) }
             output.holdsPerform.store(false, ordering: .releasing)
         }
         #expect(outcome.withLock { $0?.0 } == false)
@@ -300,7 +300,7 @@ struct ImmediateGroupTests {
         try scheduler.startRealtimeThread()
         scheduler.stopRealtimeThread()
         var group = scheduler.beginImmediateGroup()
-        #expect(!group.playsOnCallersThread)
+        #expect(!group.owner)
         _ = try scheduler.start(player, at: scheduler.clock.now(), tag: 0, intensity: 1, in: &group)
         #expect(scheduler.endImmediateGroup(group) == .leftToRealtimeThread)
         #expect(output.recorded == [ThreadedEmission(command: .stop, onCallingThread: false)])
