@@ -43,10 +43,10 @@ extension Scheduler {
     func applyMotorLevels(_ command: SchedulerCommand, now: Int64) {
         let channel = Int(command.player)
         guard channel >= 0 && channel < channelCount.load(ordering: .acquiring) else {
-            ignoredCount.add(1, ordering: .relaxed)
+            counters.ignored.add(1, ordering: .relaxed)
             return
         }
-        appliedCount.add(1, ordering: .relaxed)
+        counters.applied.add(1, ordering: .relaxed)
         let time = command.time
         let level = channels[channel].profile.command(
             lowMotor: UInt16(truncatingIfNeeded: command.motorLevels >> 16),
@@ -76,11 +76,9 @@ extension Scheduler {
         ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: deadline, now: now)
         realtime.pointee.channelStates[channel].last = command
         realtime.pointee.channelStates[channel].silent = command.isSilent
-        emittedCount.add(1, ordering: .relaxed)
+        counters.emitted.add(1, ordering: .relaxed)
         let lateness = now - deadline
-        if lateness > maximumLatenessValue.load(ordering: .relaxed) {
-            maximumLatenessValue.store(lateness, ordering: .relaxed)
-        }
+        counters.noteLateness(lateness)
         if traced {
             // A start that first silences the player it replaces writes that stop, then its level:
             // both follow its submission, which ends at the level.
@@ -103,11 +101,9 @@ extension Scheduler {
         let traced = tracing.load(ordering: .relaxed)
         let began = traced ? clock.now() : MonotonicInstant(nanoseconds: now)
         ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: time, now: now)
-        renewedCount.add(1, ordering: .relaxed)
+        counters.renewed.add(1, ordering: .relaxed)
         let lateness = now - time
-        if lateness > maximumRenewalLatenessValue.load(ordering: .relaxed) {
-            maximumRenewalLatenessValue.store(lateness, ordering: .relaxed)
-        }
+        counters.noteRenewalLateness(lateness)
         if traced {
             trace(TraceRecord(event: .renewed, channel: Int32(channel), player: -1, command: command,
                               deadline: MonotonicInstant(nanoseconds: time), time: clock.now(), began: began))

@@ -40,7 +40,7 @@ extension Scheduler {
     @discardableResult
     package func endImmediateGroup(_ group: ImmediateGroup) -> ImmediateProcessing {
         guard group.owner else {
-            immediateFallbackCount.add(1, ordering: .relaxed)
+            counters.immediateFallbacks.add(1, ordering: .relaxed)
             wakeRealtimeThread()
             return .leftToRealtimeThread
         }
@@ -49,23 +49,23 @@ extension Scheduler {
         // moves its wake timer — no wake now, no context switch while the device driver still has
         // the trigger to send. Armed while this pass owns processing, so that arms follow the
         // order of the passes.
-        if next < group.deadlineBefore { bringRealtimeDeadlineForward(to: next) }
+        if next < group.deadlineBefore { wake.bringForward(to: next) }
         // A realtime thread waiting for this pass takes processing from the kernel as it is let go.
         endProcessing()
-        immediatePassCount.add(1, ordering: .relaxed)
+        counters.immediatePasses.add(1, ordering: .relaxed)
         return .processedHere
     }
 
     /// Takes processing for the calling thread, if no other thread has it. Never waits.
     @inline(__always)
     func beginProcessing() -> Bool {
-        CHapticsSystem_ownershipTryTake(processingOwner) != 0
+        owner.tryTake()
     }
 
     /// Ends the calling thread's processing; `countsPass`: as a completed pass (`processingMark()`).
     func endProcessing(countsPass: Bool = true) {
         if countsPass { completedPassCount.add(1, ordering: .releasing) }
-        CHapticsSystem_ownershipGive(processingOwner)
+        owner.give()
     }
 
     /// Takes processing for the calling thread, waiting — blocked, never spinning — while another
@@ -74,18 +74,11 @@ extension Scheduler {
     /// caller preempted in its pass by other work, and on the owner's release hands processing
     /// to this thread directly: a caller playing back to back cannot take it first again.
     func takeProcessing() {
-        // Fails only on a kernel without priority-inheriting futexes: look again shortly.
-        while CHapticsSystem_ownershipTake(processingOwner) != 0 {
-            _ = CHapticsSystem_sleepUntil(CHapticsSystem_monotonicNow() + 50_000)
-        }
+        owner.take()
     }
 
     /// Whether some thread owns processing now.
-    var isProcessingTaken: Bool { processingOwnerWord != 0 }
-
-    /// Processing's owner word now: the owner's kernel thread id (with the kernel's waiters bit,
-    /// `0x8000_0000`, while a thread waits for it), 0 when free.
-    var processingOwnerWord: UInt32 { CHapticsSystem_ownershipWord(processingOwner) }
+    var isProcessingTaken: Bool { owner.value != 0 }
 }
 
 // Submissions in a group.
@@ -166,7 +159,7 @@ extension Scheduler {
                               deadline: MonotonicInstant(nanoseconds: command.time),
                               time: MonotonicInstant(nanoseconds: taken), began: began, sequence: command.sequence))
         }
-        submittedCount.add(1, ordering: .relaxed)
+        counters.submitted.add(1, ordering: .relaxed)
         // Traced, `dequeued` is dated when it is taken, not before its `submitted`.
         takeSubmission(command, now: taken)
         return true

@@ -75,7 +75,7 @@ extension Scheduler {
         let points = curve.controlPoints
         guard let first = points.first, let last = points.last else { return true }
         guard let slot = curves.claim() else {
-            droppedCurveCount.add(1, ordering: .relaxed)
+            counters.droppedCurves.add(1, ordering: .relaxed)
             return false
         }
         let base = slot * curves.pointCapacity

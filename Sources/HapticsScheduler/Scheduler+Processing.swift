@@ -210,7 +210,7 @@ extension Scheduler {
         defer { realtime.pointee.traceSequence = 0 }
         let time = command.time
         if command.kind == .stopAll {
-            appliedCount.add(1, ordering: .relaxed)
+            counters.applied.add(1, ordering: .relaxed)
             stopEverything(at: time, now: now)
             return
         }
@@ -220,7 +220,7 @@ extension Scheduler {
         }
         guard let slot = claim(command, now: now) else {
             releaseCurve(of: command)
-            ignoredCount.add(1, ordering: .relaxed)
+            counters.ignored.add(1, ordering: .relaxed)
             if tracing.load(ordering: .relaxed) {
                 trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop,
                                   deadline: MonotonicInstant(nanoseconds: time), time: MonotonicInstant(nanoseconds: now),
@@ -228,7 +228,7 @@ extension Scheduler {
             }
             return
         }
-        appliedCount.add(1, ordering: .relaxed)
+        counters.applied.add(1, ordering: .relaxed)
         let players = realtime.pointee.players
         switch command.kind {
         case .start:
@@ -487,7 +487,7 @@ extension Scheduler {
         let channel = realtime.pointee.players[slot].channel
         guard let maximumLateness = channels[channel].staleLimit,
               !command.isSilent, now - deadline > maximumLateness else { return false }
-        droppedStaleCount.add(1, ordering: .relaxed)
+        counters.droppedStale.add(1, ordering: .relaxed)
         if tracing.load(ordering: .relaxed) {
             trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
                               command: command, deadline: MonotonicInstant(nanoseconds: deadline),

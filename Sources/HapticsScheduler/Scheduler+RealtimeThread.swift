@@ -67,25 +67,25 @@ extension Scheduler where Clock == SystemMonotonicClock {
             endProcessing()
             // Park: announce it, then look at the queue once more, so a submission that raced with the
             // announcement is either seen here or wakes the wait below.
-            CHapticsSystem_parkBegin(wakeWord)
+            wake.parkBegin()
             if hasWaitingSubmissions || !running.load(ordering: .acquiring) {
-                CHapticsSystem_parkEnd(wakeWord)
+                wake.parkEnd()
                 continue
             }
             // The latest pass's deadline, this thread's or a caller's since: a caller whose pass
             // brings it forward after this read sees the parked mark and moves the wake timer.
             let next = nextDeadline.load(ordering: .sequentiallyConsistent)
             let target = wakeTarget(for: next)
-            noteWakeArmed(for: target, deadline: next)
-            waitParked(until: target) { nextDeadline.load(ordering: .sequentiallyConsistent) >= next }
+            wake.noteArmed(for: target, deadline: next)
+            wake.wait(until: target) { nextDeadline.load(ordering: .sequentiallyConsistent) >= next }
             // Still marked parked: nobody woke the thread, its timer did (or it did not wait). The
             // timer is this thread's, or a caller's pass moved it sooner since.
-            let expired = CHapticsSystem_isParked(wakeWord) != 0
-            CHapticsSystem_parkEnd(wakeWord)
-            wakeUpCount.add(1, ordering: .relaxed)
+            let expired = wake.isParked
+            wake.parkEnd()
+            counters.wakeUps.add(1, ordering: .relaxed)
             if expired {
-                let deadline = wakeArmedDeadline.load(ordering: .relaxed)
-                if timerWoke(target: wakeArmedFor.load(ordering: .relaxed), deadline: deadline) { spin(until: deadline) }
+                let deadline = wake.armedDeadline.load(ordering: .relaxed)
+                if timerWoke(target: wake.armedFor.load(ordering: .relaxed), deadline: deadline) { spin(until: deadline) }
             }
         }
         silenceOnExit()
@@ -95,8 +95,8 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// latency measured so far (``WakeLatencyFloor``), or the deadline itself.
     @inline(__always)
     private func wakeTarget(for deadline: Int64) -> Int64 {
-        guard deadline != .max, wakeFloor.pointee.ahead > 0 else { return deadline }
-        return wakeFloor.pointee.target(for: deadline, now: clock.now().nanoseconds)
+        guard deadline != .max, wake.floor.pointee.ahead > 0 else { return deadline }
+        return wake.target(for: deadline, now: clock.now().nanoseconds)
     }
 
     /// A wake-up with the thread still marked parked, its timer last armed for `target` to act at
@@ -109,11 +109,10 @@ extension Scheduler where Clock == SystemMonotonicClock {
         let woke = clock.now().nanoseconds
         guard woke >= target else { return false }
         var early = false
-        if wakeFloor.pointee.limit > 0 {
-            wakeFloor.pointee.record(latency: woke - target)
-            wakeAheadValue.store(wakeFloor.pointee.ahead, ordering: .relaxed)
+        if wake.learns {
+            wake.record(latency: woke - target)
             early = woke < deadline
-            if early { earlyWakeCount.add(1, ordering: .relaxed) }
+            if early { counters.earlyWakeUps.add(1, ordering: .relaxed) }
         }
         if tracing.load(ordering: .relaxed) {
             trace(TraceRecord(event: .woke, channel: -1, player: -1, command: .stop,
@@ -149,7 +148,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
         }
         realtime.pointee.pendingCount = 0
         releaseAllCurves()
-        discardedCount.add(discarded, ordering: .relaxed)
+        counters.discarded.add(discarded, ordering: .relaxed)
         let now = clock.now().nanoseconds
         stopEverything(at: now, now: now)
     }

@@ -150,10 +150,10 @@ extension Scheduler {
             command.sequence = makeTraceSequence()
         }
         guard queue.push(command) else {
-            droppedCount.add(1, ordering: .relaxed)
+            counters.dropped.add(1, ordering: .relaxed)
             return false
         }
-        submittedCount.add(1, ordering: .relaxed)
+        counters.submitted.add(1, ordering: .relaxed)
         if wakes { wakeRealtimeThread() }
         if traced {
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
@@ -164,50 +164,8 @@ extension Scheduler {
     }
 
     /// Wakes the realtime thread if it is parked; a fence and one load otherwise.
-    func wakeRealtimeThread() {
-        if wakeTimer >= 0 {
-            _ = CHapticsSystem_wakeTimerIfParked(wakeWord, wakeTimer)
-        } else {
-            _ = CHapticsSystem_wakeIfParked(wakeWord)
-        }
-    }
-
-    /// Blocks a thread that has announced its park (`CHapticsSystem_parkBegin`) until `deadline`
-    /// (`.max`: none) or a wake, unless `stillWaits` says otherwise once the deadline is armed.
-    func waitParked(until deadline: Int64, stillWaits: () -> Bool) {
-        let limit = deadline == .max ? -1 : deadline
-        guard wakeTimer >= 0 else {
-            _ = CHapticsSystem_futexWaitUntil(wakeWord, 1, limit)
-            return
-        }
-        _ = CHapticsSystem_armWakeTimer(wakeTimer, limit)
-        // Arming reset any expiry: a wake that came before it cleared the mark, and a caller's pass
-        // may have brought the deadline forward before the arm; either way, look again instead.
-        guard CHapticsSystem_isParked(wakeWord) != 0, stillWaits() else { return }
-        _ = CHapticsSystem_waitWakeTimer(wakeTimer)
-    }
-
-    /// Moves a parked realtime thread's wake-up forward to `deadline` without waking it now (with
-    /// the wake timer, ahead of the deadline by the thread's wake-ahead; a wake otherwise). Called
-    /// by a caller's pass, which still owns processing, so that passes arm the timer in the order
-    /// they ran.
-    func bringRealtimeDeadlineForward(to deadline: Int64) {
-        guard wakeTimer >= 0 else {
-            wakeRealtimeThread()
-            return
-        }
-        guard CHapticsSystem_isParked(wakeWord) != 0 else { return }
-        let target = max(deadline - wakeAheadValue.load(ordering: .relaxed), 0)
-        noteWakeArmed(for: target, deadline: deadline)
-        _ = CHapticsSystem_armWakeTimer(wakeTimer, target)
-    }
-
-    /// Keeps the instant the wake timer is about to be armed for, and the deadline it is ahead of,
-    /// for the woken thread to measure its wake-up against. A wake-up that reads a later arm than
-    /// its own measures itself too short, which only makes the wake-ahead smaller.
     @inline(__always)
-    func noteWakeArmed(for target: Int64, deadline: Int64) {
-        wakeArmedFor.store(target, ordering: .relaxed)
-        wakeArmedDeadline.store(deadline, ordering: .relaxed)
+    func wakeRealtimeThread() {
+        wake.wakeIfParked()
     }
 }

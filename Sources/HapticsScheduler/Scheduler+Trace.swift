@@ -53,6 +53,6 @@ extension Scheduler {
     func trace(_ record: TraceRecord) {
         var record = record
         if record.thread == 0 { record.thread = ThreadIdentity.current }
-        if !traceRing.append(record) { traceOverflowCount.add(1, ordering: .relaxed) }
+        if !traceRing.append(record) { counters.traceOverflows.add(1, ordering: .relaxed) }
     }
 }

@@ -31,12 +31,13 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     // Published by the control side, read by the processing side.
     let channels: UnsafeMutablePointer<ChannelSlot>
     let channelCount = Atomic<Int>(0)
-    let programStorage: FixedArray<ProgramStorage>
+    /// Loaded programs, by program id.
+    let programs: UnsafeMutablePointer<ProgramStorage>
     /// Per player slot: generation << 32 | program << 16 | channel. Odd generations are live players.
-    let bindingStorage: FixedArray<Atomic<Int>>
+    let playerBindings: UnsafeMutablePointer<Atomic<Int>>
     /// Per player slot: the program the processing side reads for it, or −1. Lets the control side
     /// free a program only once nothing reads it.
-    let programInUseStorage: FixedArray<Atomic<Int>>
+    let programInUse: UnsafeMutablePointer<Atomic<Int>>
 
     /// Runtime curves' control points, filled by submitters and played by the processing side.
     let curves: CurveStorage
@@ -44,10 +45,19 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let endings: BoundedMPSCQueue<EndingRecord>
     /// Per player slot, `publicationStride` words the processing side publishes its playback in
     /// (a sequence lock), so that any thread reads a player's progress without a lock.
-    let publicationStorage: FixedArray<Atomic<Int64>>
+    let publications: UnsafeMutablePointer<Atomic<Int64>>
 
-    // Processing side only: the state (`realtime`) and the per-player and per-channel tables its
-    // pointers reach, each freed with the scheduler.
+    /// The processing side's state. Processing side only, like the per-player and per-channel
+    /// tables its pointers reach.
+    let realtime: UnsafeMutablePointer<RealtimeState>
+
+    // What the pointers above and `realtime`'s reach: stored in place, freed with the scheduler.
+    // Read through the pointers only (a pointer in this class is one load where these, in code not
+    // specialized for a clock, are a call each).
+    let programStorage: FixedArray<ProgramStorage>
+    let bindingStorage: FixedArray<Atomic<Int>>
+    let programInUseStorage: FixedArray<Atomic<Int>>
+    let publicationStorage: FixedArray<Atomic<Int64>>
     let realtimeStorage: FixedArray<RealtimeState>
     let playerStates: FixedArray<PlayerState>
     let channelStates: FixedArray<ChannelState>
@@ -56,10 +66,8 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let curvePlayers: FixedArray<Int>
     let dueCurves: FixedArray<Int>
     let pendingCommands: FixedArray<SchedulerCommand>
-    /// Who owns processing: the owner's kernel thread id, 0 when free. A priority-inheriting futex
-    /// word (`CHapticsSystem_ownershipTake`): the realtime thread waiting for a caller's pass lends
-    /// the caller its priority until the pass ends.
-    let processingOwnerStorage: FixedArray<UInt32>
+    /// Who owns processing.
+    let owner = ProcessingOwner()
     /// Processing passes completed so far, so the control side can tell when a pass that began
     /// after some change of its own has ended (``ProcessingMark``).
     let completedPassCount = Atomic<UInt64>(0)
@@ -73,47 +81,17 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// own threads, so nothing plays after its last pass silenced every channel.
     let immediateClosed = Atomic<Bool>(false)
 
-    // Realtime thread parking: 1 while the thread waits, so submitters know to wake it.
-    let wakeWordStorage: FixedArray<UInt32>
-    /// The timerfd the parked thread blocks on (`CHapticsSystem_makeWakeTimer`), so that a caller's
-    /// pass can move its deadline forward without waking it now; negative (the errno) when none
-    /// could be made, and the thread waits on `wakeWord` with a futex instead.
-    let wakeTimer: Int32
+    /// Where the realtime thread parks, and its wake timer.
+    let wake: WakeTimer
     let running = Atomic<Bool>(false)
-    /// The realtime thread's wake-ahead, learned from its wake-ups (its thread only), and the
-    /// wake-ahead it found last, published for callers that move its wake-up and for statistics.
-    let wakeFloorStorage: FixedArray<WakeLatencyFloor>
-    let wakeAheadValue = Atomic<Int64>(0)
-    /// The instant the wake timer was last armed for and the deadline it was armed ahead of,
-    /// stored by whoever armed it (the parking thread, or a caller's pass moving its wake-up
-    /// forward): what the woken thread measures its wake-up against.
-    let wakeArmedFor = Atomic<Int64>(.max)
-    let wakeArmedDeadline = Atomic<Int64>(.max)
 
-    // Statistics.
-    let submittedCount = Atomic<Int>(0)
-    let droppedCount = Atomic<Int>(0)
-    let droppedStaleCount = Atomic<Int>(0)
-    let emittedCount = Atomic<Int>(0)
-    let ignoredCount = Atomic<Int>(0)
-    let appliedCount = Atomic<Int>(0)
-    let discardedCount = Atomic<Int>(0)
-    let maximumLatenessValue = Atomic<Int64>(0)
-    let renewedCount = Atomic<Int>(0)
-    let maximumRenewalLatenessValue = Atomic<Int64>(0)
-    let wakeUpCount = Atomic<Int>(0)
-    let traceOverflowCount = Atomic<Int>(0)
+    let counters = SchedulerCounters()
     /// Whether trace records are recorded (``startTracing()``).
     let tracing = Atomic<Bool>(false)
     let traceSequenceCounter = Atomic<UInt32>(0)
     /// The realtime thread's kernel thread id while it runs (0 before), so a trace can name it
     /// after the thread has ended.
     let realtimeThreadIdentity = Atomic<Int32>(0)
-    let droppedCurveCount = Atomic<Int>(0)
-    let lostEndingCount = Atomic<Int>(0)
-    let immediatePassCount = Atomic<Int>(0)
-    let immediateFallbackCount = Atomic<Int>(0)
-    let earlyWakeCount = Atomic<Int>(0)
 
     /// The clock deadlines are measured on. Declared last: in code not specialized for a clock
     /// (the engine's calls come through `any SchedulerControl`), a stored property after it would
@@ -131,15 +109,23 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         control = OrderedMutex(ControlBook(configuration: configuration))
 
         channels = .allocate(capacity: configuration.maximumChannels)
-        programStorage = FixedArray(repeating: .empty, count: configuration.maximumPrograms)
+        let programStorage = FixedArray(repeating: ProgramStorage.empty, count: configuration.maximumPrograms)
+        programs = programStorage.base
+        self.programStorage = programStorage
         let playerCount = configuration.maximumPlayers
-        bindingStorage = FixedArray(count: playerCount) { _ in Atomic(0) }
-        programInUseStorage = FixedArray(count: playerCount) { _ in Atomic(-1) }
+        let bindingStorage = FixedArray(count: playerCount) { _ in Atomic(0) }
+        playerBindings = bindingStorage.base
+        self.bindingStorage = bindingStorage
+        let programInUseStorage = FixedArray(count: playerCount) { _ in Atomic(-1) }
+        programInUse = programInUseStorage.base
+        self.programInUseStorage = programInUseStorage
 
         curves = CurveStorage(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints)
         // Two endings per player slot: a restart's and the restarted start's can both be waiting.
         endings = BoundedMPSCQueue(minimumCapacity: 2 * playerCount, filler: .empty)
-        publicationStorage = FixedArray(count: playerCount * Self.publicationStride) { _ in Atomic(0) }
+        let publicationStorage = FixedArray(count: playerCount * Self.publicationStride) { _ in Atomic<Int64>(0) }
+        publications = publicationStorage.base
+        self.publicationStorage = publicationStorage
 
         // The tables first, then the state that points into them (their addresses never move).
         let players = FixedArray(repeating: PlayerState(), count: playerCount)
@@ -153,7 +139,9 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             players: players.base, channelStates: channelStates.base, activePlayers: activePlayers.base,
             dueAlike: dueAlike.base, pending: pending.base, pendingCapacity: queue.capacity,
             curvePlayers: curvePlayers.base, dueCurves: dueCurves.base)
-        realtimeStorage = FixedArray(repeating: state, count: 1)
+        let realtimeStorage = FixedArray(repeating: state, count: 1)
+        realtime = realtimeStorage.base
+        self.realtimeStorage = realtimeStorage
         playerStates = players
         self.channelStates = channelStates
         self.activePlayers = activePlayers
@@ -162,10 +150,7 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         self.dueCurves = dueCurves
         pendingCommands = pending
 
-        processingOwnerStorage = FixedArray(repeating: 0, count: 1)
-        wakeWordStorage = FixedArray(repeating: 0, count: 1)
-        wakeTimer = CHapticsSystem_makeWakeTimer()
-        wakeFloorStorage = FixedArray(repeating: WakeLatencyFloor(limit: configuration.wakeAheadLimit.nanoseconds), count: 1)
+        wake = WakeTimer(wakeAheadLimit: configuration.wakeAheadLimit.nanoseconds)
     }
 
     deinit {
@@ -176,50 +161,13 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         }
         channels.deinitialize(count: channelCount.load(ordering: .acquiring))
         channels.deallocate()
-        if wakeTimer >= 0 { _ = close(wakeTimer) }
     }
-
-    /// Loaded programs, by program id.
-    var programs: UnsafeMutablePointer<ProgramStorage> { programStorage.base }
-    /// Per player slot: generation << 32 | program << 16 | channel.
-    var playerBindings: UnsafeMutablePointer<Atomic<Int>> { bindingStorage.base }
-    /// Per player slot: the program the processing side reads for it, or −1.
-    var programInUse: UnsafeMutablePointer<Atomic<Int>> { programInUseStorage.base }
-    /// Per player slot, `publicationStride` words of its published playback.
-    var publications: UnsafeMutablePointer<Atomic<Int64>> { publicationStorage.base }
-    /// The processing side's state.
-    var realtime: UnsafeMutablePointer<RealtimeState> { realtimeStorage.base }
-    /// Processing's owner word.
-    var processingOwner: UnsafeMutablePointer<UInt32> { processingOwnerStorage.base }
-    /// The realtime thread's parked mark.
-    var wakeWord: UnsafeMutablePointer<UInt32> { wakeWordStorage.base }
-    /// The realtime thread's wake-ahead (its thread only).
-    var wakeFloor: UnsafeMutablePointer<WakeLatencyFloor> { wakeFloorStorage.base }
 
     /// A snapshot of the counters. Control side.
     package var statistics: SchedulerStatistics {
         let grant = control.withLock { $0.realtimeGrant }
-        return SchedulerStatistics(
-            submitted: submittedCount.load(ordering: .relaxed),
-            dropped: droppedCount.load(ordering: .relaxed),
-            droppedStale: droppedStaleCount.load(ordering: .relaxed),
-            emitted: emittedCount.load(ordering: .relaxed),
-            ignored: ignoredCount.load(ordering: .relaxed),
-            applied: appliedCount.load(ordering: .relaxed),
-            discarded: discardedCount.load(ordering: .relaxed),
-            maximumLateness: .nanoseconds(maximumLatenessValue.load(ordering: .relaxed)),
-            renewed: renewedCount.load(ordering: .relaxed),
-            maximumRenewalLateness: .nanoseconds(maximumRenewalLatenessValue.load(ordering: .relaxed)),
-            wakeUps: wakeUpCount.load(ordering: .relaxed),
-            wakeAhead: .nanoseconds(wakeAheadValue.load(ordering: .relaxed)),
-            earlyWakeUps: earlyWakeCount.load(ordering: .relaxed),
-            traceOverflows: traceOverflowCount.load(ordering: .relaxed),
-            droppedCurves: droppedCurveCount.load(ordering: .relaxed),
-            lostEndings: lostEndingCount.load(ordering: .relaxed),
-            heldCurves: curves.heldCount,
-            immediatePasses: immediatePassCount.load(ordering: .relaxed),
-            immediateFallbacks: immediateFallbackCount.load(ordering: .relaxed),
-            realtimeThread: grant)
+        return counters.snapshot(wakeAhead: wake.ahead.load(ordering: .relaxed), heldCurves: curves.heldCount,
+                                 realtimeThread: grant)
     }
 
     /// Moves every trace record written since the last call into `records` (oldest first) and

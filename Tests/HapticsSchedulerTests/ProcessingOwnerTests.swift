@@ -27,7 +27,7 @@ struct ProcessingOwnerTests {
     func ownerWordAndHandOver() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
-        #expect(rig.scheduler.processingOwnerWord == 0)
+        #expect(rig.scheduler.owner.value == 0)
         #expect(!rig.scheduler.isProcessingTaken)
 
         let owned = Atomic<Bool>(false)
@@ -41,13 +41,13 @@ struct ProcessingOwnerTests {
                 return
             }
             let group = rig.scheduler.beginImmediateGroup()
-            let owner = rig.scheduler.processingOwnerWord
+            let owner = rig.scheduler.owner.value
             // Queued outside the group, while it owns processing: the group's pass plays it.
             _ = rig.scheduler.start(player, at: rig.at(rig.now))
             owned.store(true, ordering: .releasing)
-            while rig.scheduler.processingOwnerWord & Self.waitersBit == 0 { usleep(100) }
+            while rig.scheduler.owner.value & Self.waitersBit == 0 { usleep(100) }
             sighting.withLock {
-                $0 = Sighting(owner: group.owner ? owner : 0, ownerWithWaiter: rig.scheduler.processingOwnerWord,
+                $0 = Sighting(owner: group.owner ? owner : 0, ownerWithWaiter: rig.scheduler.owner.value,
                               thread: UInt32(bitPattern: ThreadIdentity.current),
                               writtenWhileOwned: rig.output.recorded.count)
             }
@@ -57,7 +57,7 @@ struct ProcessingOwnerTests {
         #expect(seen.owner == seen.thread)
         #expect(seen.ownerWithWaiter == seen.thread | Self.waitersBit)
         #expect(seen.writtenWhileOwned == 0)
-        #expect(rig.scheduler.processingOwnerWord == 0)
+        #expect(rig.scheduler.owner.value == 0)
         #expect(rig.output.recorded.map(\.command) == [.rumble(strong: 100, weak: 200)])
         // The group's pass, then the waiter's (handed processing by the kernel as the group let it
         // go, it cannot lose it to the group's thread coming back).
@@ -68,13 +68,13 @@ struct ProcessingOwnerTests {
     func freeTakeIsOneCompareAndSwap() {
         let rig = SchedulerRig()
         #expect(rig.scheduler.beginProcessing())
-        #expect(rig.scheduler.processingOwnerWord == UInt32(bitPattern: ThreadIdentity.current))
+        #expect(rig.scheduler.owner.value == UInt32(bitPattern: ThreadIdentity.current))
         #expect(!rig.scheduler.beginProcessing())
         rig.scheduler.endProcessing()
-        #expect(rig.scheduler.processingOwnerWord == 0)
+        #expect(rig.scheduler.owner.value == 0)
         rig.scheduler.takeProcessing()
-        #expect(rig.scheduler.processingOwnerWord == UInt32(bitPattern: ThreadIdentity.current))
+        #expect(rig.scheduler.owner.value == UInt32(bitPattern: ThreadIdentity.current))
         rig.scheduler.endProcessing()
-        #expect(rig.scheduler.processingOwnerWord == 0)
+        #expect(rig.scheduler.owner.value == 0)
     }
 }

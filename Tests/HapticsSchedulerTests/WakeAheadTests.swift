@@ -122,7 +122,7 @@ struct WakeAheadTests {
         var early = 0
         for _ in 0..<3 where early == 0 {
             let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(wakeAheadLimit: .milliseconds(10)))
-            for _ in 0..<WakeLatencyFloor.minimumSamples { scheduler.wakeFloor.pointee.record(latency: 9 * ms) }
+            for _ in 0..<WakeLatencyFloor.minimumSamples { scheduler.wake.record(latency: 9 * ms) }
             let output = ClockReadingActuator()
             let channel = try scheduler.addChannel(output: output, profile: testRumble, policy: .replace)
             let player = try scheduler.makePlayer(program: scheduler.load(rumbleProgram([(0, 100, 200)], duration: 50 * ms)), channel: channel)

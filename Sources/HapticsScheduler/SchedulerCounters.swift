@@ -1,0 +1,69 @@
+import Synchronization
+import HapticsSystem
+
+/// The counters a scheduler keeps as it works: bumped by any side with relaxed atomics, read as a
+/// ``SchedulerStatistics`` snapshot on the control side (each field is documented there).
+struct SchedulerCounters: ~Copyable {
+    let submitted = Atomic<Int>(0)
+    let dropped = Atomic<Int>(0)
+    let droppedStale = Atomic<Int>(0)
+    let emitted = Atomic<Int>(0)
+    let ignored = Atomic<Int>(0)
+    let applied = Atomic<Int>(0)
+    let discarded = Atomic<Int>(0)
+    /// Nanoseconds.
+    let maximumLateness = Atomic<Int64>(0)
+    let renewed = Atomic<Int>(0)
+    /// Nanoseconds.
+    let maximumRenewalLateness = Atomic<Int64>(0)
+    let wakeUps = Atomic<Int>(0)
+    let earlyWakeUps = Atomic<Int>(0)
+    let traceOverflows = Atomic<Int>(0)
+    let droppedCurves = Atomic<Int>(0)
+    let lostEndings = Atomic<Int>(0)
+    let immediatePasses = Atomic<Int>(0)
+    let immediateFallbacks = Atomic<Int>(0)
+
+    init() {}
+
+    /// Keeps `lateness` (nanoseconds) of an emitted command if it is the largest so far. Only the
+    /// thread processing writes it, so a load and a store do.
+    @inline(__always)
+    func noteLateness(_ lateness: Int64) {
+        if lateness > maximumLateness.load(ordering: .relaxed) { maximumLateness.store(lateness, ordering: .relaxed) }
+    }
+
+    /// The same for a renewal's lateness.
+    @inline(__always)
+    func noteRenewalLateness(_ lateness: Int64) {
+        if lateness > maximumRenewalLateness.load(ordering: .relaxed) {
+            maximumRenewalLateness.store(lateness, ordering: .relaxed)
+        }
+    }
+
+    /// The counters now, with the figures kept elsewhere: the curve slots held and the realtime
+    /// thread's grant.
+    func snapshot(wakeAhead: Int64, heldCurves: Int, realtimeThread: RealtimeThread.Grant?) -> SchedulerStatistics {
+        SchedulerStatistics(
+            submitted: submitted.load(ordering: .relaxed),
+            dropped: dropped.load(ordering: .relaxed),
+            droppedStale: droppedStale.load(ordering: .relaxed),
+            emitted: emitted.load(ordering: .relaxed),
+            ignored: ignored.load(ordering: .relaxed),
+            applied: applied.load(ordering: .relaxed),
+            discarded: discarded.load(ordering: .relaxed),
+            maximumLateness: .nanoseconds(maximumLateness.load(ordering: .relaxed)),
+            renewed: renewed.load(ordering: .relaxed),
+            maximumRenewalLateness: .nanoseconds(maximumRenewalLateness.load(ordering: .relaxed)),
+            wakeUps: wakeUps.load(ordering: .relaxed),
+            wakeAhead: .nanoseconds(wakeAhead),
+            earlyWakeUps: earlyWakeUps.load(ordering: .relaxed),
+            traceOverflows: traceOverflows.load(ordering: .relaxed),
+            droppedCurves: droppedCurves.load(ordering: .relaxed),
+            lostEndings: lostEndings.load(ordering: .relaxed),
+            heldCurves: heldCurves,
+            immediatePasses: immediatePasses.load(ordering: .relaxed),
+            immediateFallbacks: immediateFallbacks.load(ordering: .relaxed),
+            realtimeThread: realtimeThread)
+    }
+}
