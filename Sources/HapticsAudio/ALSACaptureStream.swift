@@ -21,19 +21,19 @@ import HapticsSystem
 ///
 /// Stereo 16-bit; the left channel is kept. For measurements, not the realtime path: it allocates
 /// as it records.
-public final class ALSACaptureStream: @unchecked Sendable {
+package final class ALSACaptureStream: @unchecked Sendable {
     /// A stretch of time the device did not deliver.
-    public struct Gap: Sendable, Hashable {
+    package struct Gap: Sendable, Hashable {
         /// The first frame captured after it.
-        public var frame: Int
+        package var frame: Int
         /// When it began: the instant the frame before `frame` arrived, one frame later.
-        public var start: MonotonicInstant
+        package var start: MonotonicInstant
         /// How long it lasted. Negative when the frames after it arrived sooner than the frames
         /// before it allow (a pointer that ran ahead): the two segments overlap by that much.
-        public var duration: Duration
+        package var duration: Duration
 
         /// Creates a gap.
-        public init(frame: Int, start: MonotonicInstant, duration: Duration) {
+        package init(frame: Int, start: MonotonicInstant, duration: Duration) {
             self.frame = frame
             self.start = start
             self.duration = duration
@@ -41,36 +41,36 @@ public final class ALSACaptureStream: @unchecked Sendable {
     }
 
     /// The device name given to `snd_pcm_open`.
-    public let device: String
+    package let device: String
     /// Frames per second.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// Frames per read.
-    public let periodFrames: Int
+    package let periodFrames: Int
     /// Frames the device buffers (what it granted): the reader may fall this far behind before
     /// frames are lost.
-    public private(set) var bufferFrames = 0
+    package private(set) var bufferFrames = 0
     private var pcm: OpaquePointer?
     private var status: OpaquePointer?
     private var buffer: [Int16]
     /// The captured left channel, in −1…1.
-    public private(set) var samples: [Float] = []
+    package private(set) var samples: [Float] = []
     /// When each frame arrived, in segments.
     private var timeline: _CaptureTimeline
     /// Whether the next reading follows a restart of the device (frames were lost before it).
     private var restarted = false
     /// Reads taken so far.
-    public private(set) var reads = 0
+    package private(set) var reads = 0
     /// Overruns (`-EPIPE`: the reader fell a buffer behind) recovered so far.
-    public private(set) var overruns = 0
+    package private(set) var overruns = 0
     /// Reads that timed out (`-EIO`: no period arrived within the kernel's wait) after which the
     /// device was restarted.
-    public private(set) var timeouts = 0
+    package private(set) var timeouts = 0
 
     /// Opens and starts `device` (stereo, 16-bit, `sampleRate`, `periodFrames` per read) with
     /// monotonic timestamps. `bufferFrames` (`nil`: one second) is how far the reader may fall
     /// behind before frames are lost; the device may grant less (``bufferFrames`` says). The
     /// corresponding C function is `snd_pcm_open`.
-    public init(device: String, sampleRate: Int = 48_000, periodFrames: Int = 256,
+    package init(device: String, sampleRate: Int = 48_000, periodFrames: Int = 256,
                 bufferFrames: Int? = nil) throws(AudioSinkError) {
         self.device = device
         self.sampleRate = sampleRate
@@ -119,7 +119,7 @@ public final class ALSACaptureStream: @unchecked Sendable {
     }
 
     /// Closes the device. Idempotent.
-    public func close() {
+    package func close() {
         if let pcm { snd_pcm_close(pcm) }
         if let status { snd_pcm_status_free(status) }
         pcm = nil
@@ -129,7 +129,7 @@ public final class ALSACaptureStream: @unchecked Sendable {
     /// Reads one period (blocking until it has arrived) and its timing. An overrun is recovered and
     /// a timed-out read restarts the device; the frames lost meanwhile become a gap. The
     /// corresponding C function is `snd_pcm_readi`.
-    public func readPeriod() throws(AudioSinkError) {
+    package func readPeriod() throws(AudioSinkError) {
         let count = buffer.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(periodFrames)) }
         if count < 0 {
             let code = Int32(truncatingIfNeeded: count)
@@ -164,24 +164,24 @@ public final class ALSACaptureStream: @unchecked Sendable {
     /// taken to follow a gap: two periods or 10 ms, whichever is longer. A pointer lags by less;
     /// a lost stretch is a whole buffer or more. A laggy reading taken for a gap costs nothing:
     /// the segment it starts takes the earlier origins that follow and is joined again.
-    public var gapTolerance: Duration { .nanoseconds(timeline.tolerance) }
+    package var gapTolerance: Duration { .nanoseconds(timeline.tolerance) }
 
     /// When capture frame 0 arrived (the first segment's earliest origin), or `nil` before a read.
-    public var origin: MonotonicInstant? {
+    package var origin: MonotonicInstant? {
         timeline.segments.first.map { MonotonicInstant(nanoseconds: $0.origin) }
     }
 
     /// The stretches of time the device did not deliver (or, with a negative duration, delivered
     /// twice), in order.
-    public var gaps: [Gap] { timeline.gaps }
+    package var gaps: [Gap] { timeline.gaps }
 
     /// When captured `frame` arrived, by the origin of its segment.
-    public func instant(ofFrame frame: Int) -> MonotonicInstant? { timeline.instant(ofFrame: frame) }
+    package func instant(ofFrame frame: Int) -> MonotonicInstant? { timeline.instant(ofFrame: frame) }
 
     /// The first captured frame that arrived at or after `from` and before `until` whose magnitude
     /// reaches `threshold`: a sound's onset. `nil` when there is none. Time in a gap was not
     /// captured: a sound that began there is found where the capture resumes — check ``gaps``.
-    public func onset(from: MonotonicInstant, until: MonotonicInstant, threshold: Float) -> Int? {
+    package func onset(from: MonotonicInstant, until: MonotonicInstant, threshold: Float) -> Int? {
         for frames in timeline.frames(from: from, until: until, count: samples.count) {
             for frame in frames where abs(samples[frame]) >= threshold { return frame }
         }

@@ -128,6 +128,6 @@ final class EventQueue: Sendable {
 /// A `haptics_engine *` for an engine made in Swift, for programs that measure the C interface in
 /// process (the trigger benchmark drives a manually clocked engine through it). The caller owns the
 /// handle: `haptics_engine_free` gives it back (and stops the engine). Not exported by libhaptics.so.
-public func _hapticsEngineHandle(for engine: HapticEngine) -> OpaquePointer {
+package func _hapticsEngineHandle(for engine: HapticEngine) -> OpaquePointer {
     CEngine(engine: engine).retainedPointer()
 }

@@ -1,11 +1,11 @@
 /// A regular file found inside a ``ConfinedFolder``, held by an `O_PATH` descriptor: it names the
 /// file without having opened it for reading. Closed when the value goes away.
-public struct ConfinedFile: ~Copyable {
+package struct ConfinedFile: ~Copyable {
     /// The `O_PATH` descriptor.
-    public let descriptor: FileDescriptor
+    package let descriptor: FileDescriptor
     /// Where the kernel found the file (``FileDescriptor/path()``), inside the folder; two names
     /// that lead to one file (a link inside the folder) give the same path.
-    public let path: [UInt8]
+    package let path: [UInt8]
 
     init(descriptor: FileDescriptor, path: [UInt8]) {
         self.descriptor = descriptor
@@ -20,7 +20,7 @@ public struct ConfinedFile: ~Copyable {
     /// ``FileDescriptor/readContents(maximumSize:)`` does.
     ///
     /// The corresponding C functions are `open`, `fstat`, `read` and `close`.
-    public func readContents(maximumSize: Int) throws(FileReadError) -> [UInt8] {
+    package func readContents(maximumSize: Int) throws(FileReadError) -> [UInt8] {
         let reading: FileDescriptor
         do {
             reading = try FileDescriptor.open("/proc/self/fd/\(descriptor.rawValue)", .readOnly,

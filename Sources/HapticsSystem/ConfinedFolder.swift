@@ -22,16 +22,16 @@ import Glibc
 /// A swap after step 1 changes nothing (the descriptor holds the file that was found); a swap before
 /// it is what step 2 sees. Needs `/proc`: without it every file is refused (`cannot locate the
 /// file`), never read unchecked.
-public struct ConfinedFolder: ~Copyable {
+package struct ConfinedFolder: ~Copyable {
     /// The folder, open `O_PATH | O_DIRECTORY`: names are resolved from it, never from its name again.
-    public let descriptor: FileDescriptor
+    package let descriptor: FileDescriptor
     /// Where the kernel says the folder is (``FileDescriptor/path()``), as bytes.
-    public let realPath: [UInt8]
+    package let realPath: [UInt8]
 
     /// Opens the folder at `path` (symbolic links followed: the folder is the one the caller named).
     ///
     /// The corresponding C functions are `open` and `readlink`.
-    public init(path: String) throws(SystemCallError) {
+    package init(path: String) throws(SystemCallError) {
         let folder = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .directory, .pathOnly])
         do {
             realPath = try folder.path()
@@ -47,7 +47,7 @@ public struct ConfinedFolder: ~Copyable {
     /// Whether `path` (bytes, as the kernel reports paths) is strictly inside the folder: the
     /// folder's real path, then a `/` (already the last byte when the folder is `/`), then at least
     /// one more byte. `…/sounds-old/x` is not inside `…/sounds`.
-    public func contains(_ path: [UInt8]) -> Bool {
+    package func contains(_ path: [UInt8]) -> Bool {
         let slash = UInt8(ascii: "/")
         let boundary = realPath.last == slash ? realPath.count : realPath.count + 1
         guard path.count > boundary, path.starts(with: realPath) else { return false }
@@ -60,7 +60,7 @@ public struct ConfinedFolder: ~Copyable {
     /// `ENOENT` when there is nothing by that name.
     ///
     /// The corresponding C functions are `openat`, `readlink` and `fstat`.
-    public func locate(_ relativePath: String) throws(FileReadError) -> ConfinedFile {
+    package func locate(_ relativePath: String) throws(FileReadError) -> ConfinedFile {
         let found: FileDescriptor
         do {
             found = try FileDescriptor.open(relativePath, relativeTo: descriptor, .readOnly, options: [.closeOnExec, .pathOnly])
@@ -91,7 +91,7 @@ public struct ConfinedFolder: ~Copyable {
 
     /// The bytes of the regular file `relativePath` names inside the folder, at most `maximumSize`:
     /// ``locate(_:)`` then ``ConfinedFile/readContents(maximumSize:)``.
-    public func readContents(ofFile relativePath: String, maximumSize: Int) throws(FileReadError) -> [UInt8] {
+    package func readContents(ofFile relativePath: String, maximumSize: Int) throws(FileReadError) -> [UInt8] {
         let file = try locate(relativePath)
         return try file.readContents(maximumSize: maximumSize)
     }

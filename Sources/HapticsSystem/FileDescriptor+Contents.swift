@@ -12,7 +12,7 @@ extension FileDescriptor {
     /// size, so a file that grows while it is read is noticed instead of read without bound.
     ///
     /// The corresponding C functions are `open`, `fstat`, `read` and `close`.
-    public static func readContents(
+    package static func readContents(
         ofFile path: String, maximumSize: Int, followingSymbolicLinks: Bool = true
     ) throws(FileReadError) -> [UInt8] {
         var options: OpenOptions = [.closeOnExec, .nonBlocking, .noControllingTerminal]
@@ -31,7 +31,7 @@ extension FileDescriptor {
     /// larger than `maximumSize`. See ``readContents(ofFile:maximumSize:followingSymbolicLinks:)``.
     ///
     /// The corresponding C functions are `fstat` and `read`.
-    public func readContents(maximumSize: Int) throws(FileReadError) -> [UInt8] {
+    package func readContents(maximumSize: Int) throws(FileReadError) -> [UInt8] {
         var status = stat()
         do {
             _ = try _SystemCall.run("fstat", fileDescriptor: rawValue) { Int(fstat(rawValue, &status)) }
@@ -68,7 +68,7 @@ extension FileDescriptor {
     /// never a part. The new file gets `permissions` (less the umask).
     ///
     /// The corresponding C functions are `open`, `write`, `fsync`, `close` and `rename`.
-    public static func writeContents(
+    package static func writeContents(
         _ bytes: [UInt8], toFile path: String, permissions: mode_t = 0o644
     ) throws(SystemCallError) {
         let temporary = path + ".partial-\(getpid())"

@@ -12,7 +12,7 @@ extension FileDescriptor {
     /// without it).
     ///
     /// The corresponding C function is `readlink`, on `/proc/self/fd/N`.
-    public func path() throws(SystemCallError) -> [UInt8] {
+    package func path() throws(SystemCallError) -> [UInt8] {
         let link = "/proc/self/fd/\(rawValue)"
         var capacity = 256
         while true {

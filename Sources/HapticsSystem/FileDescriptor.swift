@@ -7,60 +7,60 @@ import Glibc
 /// A thin typed layer in the style of swift-system: calls throw a ``SystemCallError`` naming the
 /// call and its ``Errno``, `EINTR` is retried, and `EBADF`/`EFAULT` trap because they mean a bug.
 /// The value does not own the descriptor: call ``close()`` exactly once.
-public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
+package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// The raw descriptor.
-    public let rawValue: CInt
+    package let rawValue: CInt
 
     /// Wraps a raw descriptor.
-    public init(rawValue: CInt) { self.rawValue = rawValue }
+    package init(rawValue: CInt) { self.rawValue = rawValue }
 
     /// How the file is opened.
-    public struct AccessMode: RawRepresentable, Hashable, Sendable {
+    package struct AccessMode: RawRepresentable, Hashable, Sendable {
         /// The raw `O_RDONLY`/`O_WRONLY`/`O_RDWR` flag.
-        public let rawValue: CInt
+        package let rawValue: CInt
         /// Wraps a raw access-mode flag.
-        public init(rawValue: CInt) { self.rawValue = rawValue }
+        package init(rawValue: CInt) { self.rawValue = rawValue }
         /// `O_RDONLY`.
-        public static let readOnly = AccessMode(rawValue: O_RDONLY)
+        package static let readOnly = AccessMode(rawValue: O_RDONLY)
         /// `O_WRONLY`.
-        public static let writeOnly = AccessMode(rawValue: O_WRONLY)
+        package static let writeOnly = AccessMode(rawValue: O_WRONLY)
         /// `O_RDWR`: force feedback needs it (uploads and triggers are writes to the device).
-        public static let readWrite = AccessMode(rawValue: O_RDWR)
+        package static let readWrite = AccessMode(rawValue: O_RDWR)
     }
 
     /// Extra `open` flags.
-    public struct OpenOptions: OptionSet, Hashable, Sendable {
+    package struct OpenOptions: OptionSet, Hashable, Sendable {
         /// The raw flags.
-        public let rawValue: CInt
+        package let rawValue: CInt
         /// Wraps raw `O_*` flags.
-        public init(rawValue: CInt) { self.rawValue = rawValue }
+        package init(rawValue: CInt) { self.rawValue = rawValue }
         /// `O_NONBLOCK`: reads return `EAGAIN` instead of waiting.
-        public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+        package static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
         /// `O_CLOEXEC`: not inherited by child processes.
-        public static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
+        package static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
         /// `O_NOFOLLOW`: refuse (`ELOOP`) when the last path component is a symbolic link.
-        public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        package static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
         /// `O_CREAT`: create the file when it does not exist.
-        public static let create = OpenOptions(rawValue: O_CREAT)
+        package static let create = OpenOptions(rawValue: O_CREAT)
         /// `O_EXCL` (with `create`): fail with `EEXIST` when the file exists.
-        public static let exclusive = OpenOptions(rawValue: O_EXCL)
+        package static let exclusive = OpenOptions(rawValue: O_EXCL)
         /// `O_TRUNC`: empty an existing file.
-        public static let truncate = OpenOptions(rawValue: O_TRUNC)
+        package static let truncate = OpenOptions(rawValue: O_TRUNC)
         /// `O_DIRECTORY`: refuse (`ENOTDIR`) anything but a folder.
-        public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        package static let directory = OpenOptions(rawValue: O_DIRECTORY)
         /// `O_NOCTTY`: a terminal opened this way never becomes the process's controlling terminal.
-        public static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
+        package static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
         /// `O_PATH`: a descriptor that only names the file — nothing is opened for reading, no
         /// device driver's open runs, a FIFO waits for nobody. `fstat`, ``path()`` and
         /// ``open(_:relativeTo:_:options:)`` work on it; reading does not. The access mode is ignored.
-        public static let pathOnly = OpenOptions(rawValue: CHapticsSystem_openPathFlag())
+        package static let pathOnly = OpenOptions(rawValue: CHapticsSystem_openPathFlag())
     }
 
     /// Opens `path`.
     ///
     /// The corresponding C function is `open`.
     /// `permissions` apply to a file that `options` create (`0o644` by default, less the umask).
-    public static func open(
+    package static func open(
         _ path: String, _ mode: AccessMode, options: OpenOptions = [.closeOnExec], permissions: mode_t = 0o644
     ) throws(SystemCallError) -> FileDescriptor {
         let descriptor = try _SystemCall.run("open", fileDescriptor: -1) {
@@ -72,7 +72,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// Opens `path` relative to the folder open on `folder` (an absolute `path` ignores it).
     ///
     /// The corresponding C function is `openat`.
-    public static func open(
+    package static func open(
         _ path: String, relativeTo folder: FileDescriptor, _ mode: AccessMode, options: OpenOptions = [.closeOnExec]
     ) throws(SystemCallError) -> FileDescriptor {
         let descriptor = try _SystemCall.run("openat", fileDescriptor: folder.rawValue) {
@@ -84,7 +84,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// Closes the descriptor. Not retried on `EINTR`: Linux has released it already.
     ///
     /// The corresponding C function is `close`.
-    public func close() throws(SystemCallError) {
+    package func close() throws(SystemCallError) {
         _ = try _SystemCall.run("close", fileDescriptor: rawValue, retryOnInterrupt: false) {
             Int(Glibc.close(rawValue))
         }
@@ -93,7 +93,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// Reads up to `buffer.count` bytes and returns how many were read (0 at end of file).
     ///
     /// The corresponding C function is `read`.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         try _SystemCall.run("read", fileDescriptor: rawValue) {
             Glibc.read(rawValue, buffer.baseAddress, buffer.count)
         }
@@ -102,7 +102,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// Writes `buffer` and returns how many bytes were written. Does not allocate.
     ///
     /// The corresponding C function is `write`.
-    public func write(_ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
+    package func write(_ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         try _SystemCall.run("write", fileDescriptor: rawValue) {
             Glibc.write(rawValue, buffer.baseAddress, buffer.count)
         }
@@ -112,7 +112,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// Returns `true` when readable (or hung up: the next read says why).
     ///
     /// The corresponding C function is `poll`.
-    public func waitUntilReadable(timeoutMilliseconds: CInt) throws(SystemCallError) -> Bool {
+    package func waitUntilReadable(timeoutMilliseconds: CInt) throws(SystemCallError) -> Bool {
         var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
         let ready = try _SystemCall.run("poll", fileDescriptor: rawValue) { Int(poll(&entry, 1, timeoutMilliseconds)) }
         return ready > 0

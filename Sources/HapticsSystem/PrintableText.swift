@@ -13,10 +13,10 @@
 /// two digits). Everything else — printable ASCII, the backslash, accented letters, CJK, emoji — is
 /// kept as it is: the result is for people to read, not to be parsed back. JSON output escapes
 /// the same characters in JSON's own spelling (`JSONString` uses ``needsEscaping(_:)``).
-public enum PrintableText {
+package enum PrintableText {
     /// `text` with every character of ``needsEscaping(_:)`` escaped: `"a\u{1B}]0;x\u{07}"` becomes
     /// `a\u{1B}]0;x\u{07}`, ten characters a terminal prints instead of obeying.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscaping) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
@@ -39,13 +39,13 @@ public enum PrintableText {
 
     /// `bytes` read as UTF-8 (a path the kernel gave, say), invalid sequences shown as U+FFFD,
     /// then escaped as ``escaped(_:)`` escapes a string.
-    public static func escaped(bytes: some Collection<UInt8>) -> String {
+    package static func escaped(bytes: some Collection<UInt8>) -> String {
         escaped(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Whether a terminal would act on `scalar` instead of showing it: a C0 or C1 control, DEL, or a
     /// bidi embedding, override or isolate.
-    public static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x202A...0x202E, 0x2066...0x2069: true

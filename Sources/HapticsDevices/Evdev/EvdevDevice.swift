@@ -13,7 +13,7 @@ public final class EvdevDevice: Sendable {
     /// The node's path and capabilities, read at open.
     public let info: EvdevDeviceInfo
     /// The open descriptor. Valid until ``close()``.
-    public let descriptor: FileDescriptor
+    package let descriptor: FileDescriptor
 
     private let isOpen = Atomic<Bool>(true)
 

@@ -50,7 +50,7 @@ public struct EvdevDeviceInfo: Hashable, Sendable {
     /// not an input device.
     ///
     /// The corresponding C function is `libevdev_new_from_fd`.
-    public init(describing descriptor: FileDescriptor, path: String) throws(SystemCallError) {
+    package init(describing descriptor: FileDescriptor, path: String) throws(SystemCallError) {
         let device = try _LibevdevDevice(reading: descriptor)
         try self.init(path: path, device)
     }
