@@ -173,7 +173,7 @@ public struct SyncLoopbackTest: Sendable {
         /// Capture reads that timed out (the device restarted; frames were lost).
         public var captureTimeouts = 0
         /// Stretches of time the capture did not deliver (its timeline goes on after each).
-        public var captureGaps: [ALSACaptureStream.Gap] = []
+        package var captureGaps: [ALSACaptureStream.Gap] = []
         /// What the playback went through while each cue played (from its play to the next cue's),
         /// one line per cue that saw underruns, timing jumps, late or dropped voices: `"3 impact.light:
         /// 2 playback underruns"`. A stalled machine shows here before it shows in a residual.

@@ -2,8 +2,8 @@
 ///
 /// Profiles are plain values; the built-in table lives in `DeviceProfile+Builtin.swift`.
 public struct DeviceProfile: Sendable, Hashable {
-    /// How the device moves.
-    public enum Actuator: Sendable, Hashable {
+    /// How the device moves: the kind of its actuators (the `Actuator` protocol is what plays on one).
+    public enum ActuatorKind: Sendable, Hashable {
         /// Two ERM motors driven by `FF_RUMBLE`: a strong low-frequency one and a weak high-frequency one.
         case dualRumble
         /// One vibra motor driven by `FF_PERIODIC` (phones, simple pads), period range in milliseconds:
@@ -38,7 +38,7 @@ public struct DeviceProfile: Sendable, Hashable {
     /// A human-readable description.
     public var displayName: String
     /// How the device moves.
-    public var actuator: Actuator
+    public var actuator: ActuatorKind
     /// Time from a start command to the motor reaching its level. Rendering sends commands this
     /// much early so the felt onset lands on the pattern's time.
     public var riseTime: Duration
@@ -63,7 +63,7 @@ public struct DeviceProfile: Sendable, Hashable {
     public init(
         name: String,
         displayName: String,
-        actuator: Actuator,
+        actuator: ActuatorKind,
         riseTime: Duration,
         minimumPulse: Duration,
         controlInterval: Duration,

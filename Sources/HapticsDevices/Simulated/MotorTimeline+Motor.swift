@@ -23,7 +23,7 @@ extension MotorTimeline {
         }
 
         /// The motors an actuator has.
-        static func driven(by actuator: DeviceProfile.Actuator) -> [Motor] {
+        static func driven(by actuator: DeviceProfile.ActuatorKind) -> [Motor] {
             switch actuator {
             case .dualRumble: return [.strong, .weak]
             case .periodic: return [.magnitude]

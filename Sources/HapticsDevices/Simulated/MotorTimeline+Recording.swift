@@ -14,7 +14,7 @@ extension MotorTimeline {
         recording: [RecordedCommand],
         channel: ChannelID? = nil,
         origin: MonotonicInstant? = nil,
-        actuator: DeviceProfile.Actuator? = nil
+        actuator: DeviceProfile.ActuatorKind? = nil
     ) {
         let selected = recording.filter { channel == nil || $0.channel == channel }
         let zero = origin ?? selected.first?.time ?? MonotonicInstant(nanoseconds: 0)

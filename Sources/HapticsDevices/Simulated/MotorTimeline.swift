@@ -25,7 +25,7 @@ public struct MotorTimeline: Sendable, Hashable {
     ///   - commands: commands with their offsets (need not be sorted; ties keep their order).
     ///   - end: where the timeline ends; never earlier than the last command. `nil` = the last command.
     ///   - actuator: when given, its motors are always shown, even if no command drives them.
-    public init(commands: [TimedCommand], end: Duration? = nil, actuator: DeviceProfile.Actuator? = nil) {
+    public init(commands: [TimedCommand], end: Duration? = nil, actuator: DeviceProfile.ActuatorKind? = nil) {
         let ordered = commands.enumerated().sorted {
             ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
         }.map(\.element)
@@ -54,7 +54,7 @@ public struct MotorTimeline: Sendable, Hashable {
     }
 
     /// Creates the timeline a program plays, from its start to its final stop.
-    public init(program: Program, actuator: DeviceProfile.Actuator? = nil) {
+    public init(program: Program, actuator: DeviceProfile.ActuatorKind? = nil) {
         self.init(commands: program.commands, end: program.duration, actuator: actuator)
     }
 
