@@ -102,10 +102,11 @@ extension HapticEngine {
     }
 
     /// When housekeeping is due next after a run at `now`: one interval on while something needs
-    /// watching (tracing, pattern players, players kept for feedbackd events, sound attached, a
-    /// lost device still to report), else when the oldest unused preparation expires, else never.
+    /// watching (tracing, pattern players playing, players kept for feedbackd events, sound
+    /// attached, a lost device still to report), else when the oldest unused preparation expires,
+    /// else never.
     func nextHousekeeping(after now: MonotonicInstant) -> MonotonicInstant? {
-        let watching = isTracing || !patternPlayers.players.isEmpty || keptPlayers.count > 0
+        let watching = isTracing || patternPlayers.players.contains(where: \.needsWatching) || keptPlayers.count > 0
             || audioState.load() != nil
             || channelDevices.withLock { $0.contains { $0.lossReporting?.lossError != nil } }
         if watching { return now + housekeepingPeriod }

@@ -115,7 +115,7 @@ extension HapticPatternPlayer {
 
     /// Registers a start on `players` before it is submitted; returns its tag.
     func beginStart(of players: [PlayerID]) -> Int64 {
-        lifecycle.withLock { lifecycle in
+        let tag = lifecycle.withLock { lifecycle in
             lifecycle.lastTag += 1
             let tag = lifecycle.lastTag
             lifecycle.currentTag = tag
@@ -123,6 +123,17 @@ extension HapticPatternPlayer {
             if !players.isEmpty { lifecycle.starts[tag] = PlayerLifecycle.Start(waiting: Set(players)) }
             return tag
         }
+        // Its ending (the completion handler) and its sound's loop passes are housekeeping's to
+        // watch from now on (``needsWatching``).
+        if !players.isEmpty { engine.requestHousekeeping() }
+        return tag
+    }
+
+    /// Whether housekeeping has something to do for this player: a start whose ending has not
+    /// been delivered yet, or a looping sound whose next passes are still to queue. A player
+    /// that is not playing needs nothing, so an engine whose players are all idle sleeps.
+    var needsWatching: Bool {
+        lifecycle.withLock { !$0.starts.isEmpty } || soundLoop.withLock { $0.passes != nil }
     }
 
     /// Forgets the outputs a start could not be submitted to.

@@ -91,8 +91,6 @@ public final class HapticPatternPlayer: Sendable {
         }
         outputList = PlayerOutputs(outputs, capacity: engine.configuration.scheduler.maximumChannels)
         engine.patternPlayers.register(self)
-        // Its completion, its sound's loop passes and its device's loss are housekeeping's to watch.
-        engine.requestHousekeeping()
     }
 
     deinit {

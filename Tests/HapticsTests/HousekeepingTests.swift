@@ -30,22 +30,28 @@ struct HousekeepingTests {
         #expect(fixture.engine.nextHousekeeping(after: now) == now + .milliseconds(1))
     }
 
-    @Test("a pattern player alive or tracing on: one interval on; let go or off: no next run")
+    @Test("a pattern player playing or tracing on: one interval on; an idle player, its ending delivered, or tracing off: no next run")
     func watchedWorkKeepsTheInterval() throws {
         let fixture = EngineFixture(configuration: .init(housekeepingInterval: .milliseconds(50)))
         let now = fixture.clock.now()
-        var player: HapticPatternPlayer? = try fixture.engine.makePlayer(pattern: Feedback.impact(.heavy).canonicalPattern)
-        #expect(player != nil)
-        #expect(fixture.engine.nextHousekeeping(after: now) == now + .milliseconds(50))
-        player = nil
+        let player = try fixture.engine.makePlayer(pattern: Feedback.impact(.heavy).canonicalPattern)
+        // Made but not started: nothing to watch.
         #expect(fixture.engine.nextHousekeeping(after: now) == nil)
+        #expect(player.start().isScheduled)
+        #expect(fixture.engine.nextHousekeeping(after: now) == now + .milliseconds(50))
+        // Played out: its ending still waits to be delivered, then nothing is left to watch.
+        fixture.run(for: 1_000_000_000)
+        let later = fixture.clock.now()
+        #expect(fixture.engine.nextHousekeeping(after: later) == later + .milliseconds(50))
+        fixture.engine.performHousekeeping()
+        #expect(fixture.engine.nextHousekeeping(after: later) == nil)
         fixture.engine.startTracing()
         #expect(fixture.engine.nextHousekeeping(after: now) == now + .milliseconds(50))
         fixture.engine.stopTracing()
         #expect(fixture.engine.nextHousekeeping(after: now) == nil)
     }
 
-    @Test("a started idle engine runs its housekeeping once and then sleeps; a player wakes it")
+    @Test("a started idle engine runs its housekeeping once and then sleeps; an idle player does not wake it, a start does")
     func startedIdleEngineSleeps() throws {
         let engine = HapticEngine(outputs: [.simulated(.genericRumble)],
                                   configuration: .init(housekeepingInterval: .milliseconds(10)))
@@ -56,8 +62,14 @@ struct HousekeepingTests {
         #expect(engine.housekeepingRuns == 1)
         let player = try engine.makePlayer(pattern: Feedback.impact(.heavy).canonicalPattern)
         usleep(300_000)
-        // Every 10 ms while the player is alive (a loaded machine runs fewer).
-        #expect(engine.housekeepingRuns > 3)
-        _ = player
+        #expect(engine.housekeepingRuns == 1)
+        #expect(player.start().isScheduled)
+        usleep(300_000)
+        // Every 10 ms while the start plays and until its ending is delivered (a loaded machine
+        // runs fewer), then no more.
+        let afterStart = engine.housekeepingRuns
+        #expect(afterStart > 3)
+        usleep(300_000)
+        #expect(engine.housekeepingRuns == afterStart)
     }
 }
