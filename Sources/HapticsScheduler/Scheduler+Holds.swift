@@ -32,7 +32,7 @@ extension Scheduler {
         guard state.directEnd > state.renewal else {
             realtime.pointee.channelStates[channel].direct = .stop
             realtime.pointee.channelStates[channel].directEnd = .max
-            if state.playerLevel != state.last { output(channel, player: -1, deadline: time, now: now) }
+            if state.playerLevel != state.last { performLevel(channel, player: -1, deadline: time, now: now) }
             return
         }
         renew(channel, at: time, now: now)
@@ -61,14 +61,14 @@ extension Scheduler {
         }
         let state = realtime.pointee.channelStates[channel]
         if combined(state.playerLevel, state.direct) != state.last {
-            output(channel, player: -1, deadline: time, now: now)
+            performLevel(channel, player: -1, deadline: time, now: now)
         }
     }
 
     /// Tells the channel's output the combination of its players' level and its direct level, and
     /// arms the renewal of what it holds now.
     @inline(__always)
-    func output(_ channel: Int, player: Int, deadline: Int64, now: Int64) {
+    func performLevel(_ channel: Int, player: Int, deadline: Int64, now: Int64) {
         let state = realtime.pointee.channelStates[channel]
         let command = combined(state.playerLevel, state.direct)
         let traced = tracing.load(ordering: .relaxed)

@@ -4,7 +4,7 @@ import HapticsSystem
 
 // The caller's pass: what a caller plays now is applied on its own thread by the pass the realtime
 // thread runs (`processPass`), when no other thread is processing — or, when one is, queued for
-// the realtime thread, which is woken. Two routes; one place where a level is written (`output`).
+// the realtime thread, which is woken. Two routes; one place where a level is written (`performLevel`).
 // Processing stays one thread at a time, whoever owns `processing`, so every output keeps a single
 // writer, and holds, stops, overlap policies, renewals and endings come out exactly as if the
 // realtime thread had run the pass.

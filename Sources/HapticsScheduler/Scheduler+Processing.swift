@@ -386,7 +386,7 @@ extension Scheduler {
             let inEffect = storage.commands![cursor - 1]
             if dropsStale(inEffect.command, player: slot, deadline: time, now: now) { return }
             players[slot].base = inEffect
-            setLevel(slot, render(slot, inEffect), at: time, now: now)
+            setLevel(slot, level(of: inEffect, for: slot), at: time, now: now)
         } else if !players[slot].level.isSilent {
             players[slot].base = nil
             setLevel(slot, .stop, at: time, now: now)
@@ -455,7 +455,7 @@ extension Scheduler {
         players[slot].cursor = cursor + 1
         if dropsStale(command.command, player: slot, deadline: time, now: now) { return }
         players[slot].base = command.command.isSilent ? nil : command
-        setLevel(slot, render(slot, command), at: time, now: now)
+        setLevel(slot, level(of: command, for: slot), at: time, now: now)
     }
 
     /// Starts a looping player's next pass at `time`, its wrap deadline, re-anchored there: program
@@ -514,9 +514,9 @@ extension Scheduler {
         programInUse[slot].store(-1, ordering: .releasing)
 
         if realtime.pointee.channelStates[channel].activePlayerCount > 0 {
-            if wasSounding && isMixing(channel) { emit(mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now) }
+            if wasSounding && isMixing(channel) { performPlayersLevel(mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now) }
         } else if !realtime.pointee.channelStates[channel].silent {
-            emit(.stop, channel: channel, player: slot, deadline: time, now: now)
+            performPlayersLevel(.stop, channel: channel, player: slot, deadline: time, now: now)
         }
     }
 
@@ -552,7 +552,7 @@ extension Scheduler {
             realtime.pointee.channelStates[channel].activePlayerCount = 0
             realtime.pointee.channelStates[channel].direct = .stop
             realtime.pointee.channelStates[channel].directEnd = .max
-            emit(.stop, channel: channel, player: -1, deadline: time, now: now)
+            performPlayersLevel(.stop, channel: channel, player: -1, deadline: time, now: now)
         }
     }
 
@@ -560,13 +560,13 @@ extension Scheduler {
 
     /// The player's command after its dynamic parameters.
     @inline(__always)
-    func render(_ slot: Int, _ command: TimedCommand) -> ActuatorCommand {
-        render(slot, command, intensityScale: realtime.pointee.players[slot].intensityScale)
+    func level(of command: TimedCommand, for slot: Int) -> ActuatorCommand {
+        level(of: command, for: slot, intensityScale: realtime.pointee.players[slot].intensityScale)
     }
 
     /// `command` as the player in `slot` plays it at the intensity factor `intensityScale`.
     @inline(__always)
-    func render(_ slot: Int, _ command: TimedCommand, intensityScale: Float) -> ActuatorCommand {
+    func level(of command: TimedCommand, for slot: Int, intensityScale: Float) -> ActuatorCommand {
         let player = realtime.pointee.players[slot]
         // The profile's own first check, made before reading the profile (which copies it).
         if command.command.isSilent || (intensityScale == 1 && player.sharpnessShift == 0) { return command.command }
@@ -578,7 +578,7 @@ extension Scheduler {
     func remapLevel(_ slot: Int, at time: Int64, now: Int64) {
         let players = realtime.pointee.players
         guard players[slot].active, let base = players[slot].base else { return }
-        setLevel(slot, render(slot, base), at: time, now: now)
+        setLevel(slot, level(of: base, for: slot), at: time, now: now)
     }
 
     @inline(__always)
@@ -587,12 +587,12 @@ extension Scheduler {
         players[slot].level = level
         let channel = players[slot].channel
         guard isMixing(channel) else {
-            emit(level, channel: channel, player: slot, deadline: time, now: now)
+            performPlayersLevel(level, channel: channel, player: slot, deadline: time, now: now)
             return
         }
         // The mix of one player is its level.
         let alone = players[slot].active && realtime.pointee.channelStates[channel].activePlayerCount == 1
-        emit(alone ? (level.isSilent ? .stop : level) : mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now)
+        performPlayersLevel(alone ? (level.isSilent ? .stop : level) : mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now)
     }
 
     @inline(__always)
@@ -647,11 +647,11 @@ extension Scheduler {
 
     /// Sends the players' new level to the channel, combined with the channel's direct level.
     @inline(__always)
-    private func emit(_ command: ActuatorCommand, channel: Int, player: Int, deadline: Int64, now: Int64) {
+    private func performPlayersLevel(_ command: ActuatorCommand, channel: Int, player: Int, deadline: Int64, now: Int64) {
         realtime.pointee.channelStates[channel].playerLevel = command
         let state = realtime.pointee.channelStates[channel]
         // With a direct level holding the device, a players' change it hides is no change at all.
         if !state.direct.isSilent && combined(command, state.direct) == state.last { return }
-        output(channel, player: player, deadline: deadline, now: now)
+        performLevel(channel, player: player, deadline: deadline, now: now)
     }
 }
