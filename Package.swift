@@ -53,7 +53,8 @@ let package = Package(
         // Virtual devices created through uinput and uhid: the testbench's sinks and `haptics emulate`.
         .target(name: "HapticsVirtualDevices", dependencies: ["HapticsSystem", "CEvdev"]),
         // The public engine; `import Haptics` is the one import a game needs.
-        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+        // The version comes from the C header (CHapticsABI), the one place that says it.
+        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
         // Views of what a device was told: terminal and SVG plots, the motors as sound.
         .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsPatterns", "HapticsSystem"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
