@@ -388,7 +388,7 @@ int haptics_set_motor_levels(haptics_engine *engine, double low, double high, ha
 int haptics_set_motor_level_timeout(haptics_engine *engine, int64_t timeout);
 
 /* ---------------------------------------------------------------------------------------------
- * Traces (docs/latency.md)
+ * Traces (docs/guides/latency.md)
  */
 
 /*
