@@ -58,6 +58,26 @@ struct CInterfaceKernelTests {
         #expect(second.last == [0, 0])
     }
 
+    /// The README's C example, built exactly as written (the testbench extracts it), on a virtual
+    /// DualSense: the whole heavy impact reaches the pad before the engine is freed.
+    @Test func theReadmeCExampleIsFeltWholeBeforeItFreesTheEngine() throws {
+        let pad = try VirtualDualSense()
+        defer { pad.close() }
+        _ = try #require(try pad.waitForGamepadNode())
+        let program = try CProgram(Self.folder + "/readme", arguments: [])
+        #expect(program.waitForExit() == 0, "stderr: \(program.standardError)")
+        #expect(program.standardError == "")
+        let reports = pad.waitForOutputReports { reports in
+            motorStates(reports).contains { $0 != [0, 0] } && motorStates(reports).last == [0, 0]
+        }.filter(\.setsMotors)
+        let on = try #require(reports.firstIndex { [$0.weakMotor, $0.strongMotor] != [0, 0] })
+        let off = try #require(reports[on...].firstIndex { [$0.weakMotor, $0.strongMotor] == [0, 0] })
+        // The heavy impact is 160 ms; freeing the engine at once used to cut it after about 20 ms.
+        let felt = reports[off].receivedAt.nanoseconds - reports[on].receivedAt.nanoseconds
+        #expect(felt >= 150_000_000, "motors on for \(felt) ns: \(motorStates(reports))")
+        #expect(reports[off...].allSatisfy { [$0.weakMotor, $0.strongMotor] == [0, 0] })
+    }
+
     @Test func aCProgramSeesItsPadLostMidPlayAndStopsCleanly() throws {
         let pad = try VirtualDualSense()
         defer { pad.close() }
