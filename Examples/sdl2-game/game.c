@@ -41,6 +41,16 @@ static int device_for_joystick(haptics_engine *engine, SDL_Joystick *joystick) {
     return found;
 }
 
+/* The node SDL reads the joystick from, or "?" before SDL 2.24. */
+static const char *joystick_node(SDL_Joystick *joystick) {
+#if SDL_VERSION_ATLEAST(2, 24, 0)
+    const char *path = SDL_JoystickPath(joystick);
+    if (path != NULL) return path;
+#endif
+    (void)joystick;
+    return "?";
+}
+
 int main(void) {
     haptics_engine *engine = NULL;
     int pads[MAX_PADS];
@@ -64,7 +74,8 @@ int main(void) {
         if (joystick == NULL) continue;
         device = device_for_joystick(engine, joystick);
         if (device >= 0) {
-            printf("SDL joystick %d \"%s\": haptic device %d\n", index, SDL_JoystickName(joystick), device);
+            printf("SDL joystick %d \"%s\" at %s: haptic device %d\n", index, SDL_JoystickName(joystick),
+                   joystick_node(joystick), device);
             pads[count++] = device;
         } else {
             printf("SDL joystick %d \"%s\": no haptic device (%s)\n", index, SDL_JoystickName(joystick),

@@ -78,6 +78,35 @@ struct CInterfaceKernelTests {
         #expect(reports[off...].allSatisfy { [$0.weakMotor, $0.strongMotor] == [0, 0] })
     }
 
+    /// The SDL2 example on two identical DualSense pads: SDL names each joystick's node, the
+    /// example finds the engine's device by it, and each pad gets its own round — joystick 0's
+    /// first (its selection at frame 10, joystick 1's at frame 15), nothing on the wrong pad.
+    @Test func theSDLExampleMatchesEachOfTwoIdenticalPadsByItsNode() throws {
+        let one = try VirtualDualSense()
+        defer { one.close() }
+        let two = try VirtualDualSense()
+        defer { two.close() }
+        let nodes = [try #require(try one.waitForGamepadNode()), try #require(try two.waitForGamepadNode())]
+        let program = try CProgram(Self.folder + "/sdl2-game", arguments: [])
+        #expect(program.waitForExit() == 0, "stderr: \(program.standardError)")
+        // "SDL joystick 0 "…" at /dev/input/event5: haptic device 1"
+        let matched = program.standardOutput.split(separator: "\n").filter { $0.hasPrefix("SDL joystick ") }
+        let paths = matched.compactMap { line in line.split(separator: " at ").last?.split(separator: ":").first.map(String.init) }
+        try #require(paths.count == 2 && Set(paths) == Set(nodes), "stdout: \(program.standardOutput)")
+        let pads = paths.map { path in nodes[0] == path ? one : two }
+        let rounds = pads.map { pad in
+            pad.waitForOutputReports { reports in motorStates(reports).filter { $0 != [0, 0] }.count >= 2 && motorStates(reports).last == [0, 0] }
+                .filter(\.setsMotors)
+        }
+        for (joystick, reports) in rounds.enumerated() {
+            // A selection, then a rumble, each ending at zero: two rounds would be four.
+            #expect(motorStates(reports).filter { $0 != [0, 0] }.count == 2, "joystick \(joystick): \(motorStates(reports))")
+            #expect(motorStates(reports).last == [0, 0])
+        }
+        let firstOn = rounds.map { $0.first { [$0.weakMotor, $0.strongMotor] != [0, 0] }?.receivedAt.nanoseconds ?? .max }
+        #expect(firstOn[0] < firstOn[1], "joystick 0's pad must play first: \(firstOn)")
+    }
+
     @Test func aCProgramSeesItsPadLostMidPlayAndStopsCleanly() throws {
         let pad = try VirtualDualSense()
         defer { pad.close() }
