@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Haptics — a haptic and feedback pattern engine for Linux.
 //
-// Modules follow the data flow (see README "Architecture"); every arrow points one way:
+// Modules follow the data flow (see docs/internals/architecture.md); every arrow points one way:
 //
 //   HapticsSystem ← HapticsPatterns ← HapticsRendering ← HapticsScheduler ← HapticsDevices ← Haptics
 //   HapticsPatterns ← HapticsAudio (beside the devices: neither imports the other) ← Haptics
@@ -53,7 +53,8 @@ let package = Package(
         // Virtual devices created through uinput and uhid: the testbench's sinks and `haptics emulate`.
         .target(name: "HapticsVirtualDevices", dependencies: ["HapticsSystem", "CEvdev"]),
         // The public engine; `import Haptics` is the one import a game needs.
-        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+        // The version comes from the C header (CHapticsABI), the one place that says it.
+        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
         // Views of what a device was told: terminal and SVG plots, the motors as sound.
         .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsPatterns", "HapticsSystem"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
@@ -72,7 +73,9 @@ let package = Package(
 
         // Benchmarks (not tests): `Tools/bench <name>`.
         // Links Debian's libSDL2 (and libudev, which SDL loads) for the peers benchmark
-        // (`Tools/install-deps libsdl2-dev`).
+        // (`Tools/install-deps libsdl2-dev libudev-dev`). Only haptics-bench depends on it: building
+        // a product (`--product haptics`, `HapticsC`) or depending on `Haptics` never needs SDL2;
+        // a plain `swift build` of every target does.
         .target(name: "CBenchSupport", path: "Tools/Bench/CBenchSupport",
                 linkerSettings: [.linkedLibrary("SDL2"), .linkedLibrary("udev")]),
         .executableTarget(

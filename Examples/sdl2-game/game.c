@@ -1,11 +1,13 @@
 /* An SDL2 game's haptics through Haptics: SDL reads the joysticks (buttons, axes), the engine plays
- * on them. Each SDL joystick is matched to the engine's device by its GUID — the string SDL gives
- * (SDL_JoystickGetGUIDString) is the one the engine computes for the same event node
- * (haptics_device_info.sdl_guid) — so "joystick 1's button A was pressed" becomes "play on that pad".
+ * on them. Each SDL joystick is matched to the engine's device by its node: SDL_JoystickPath names
+ * the event node under SDL's evdev backend and the hidraw node under its HIDAPI backend, and
+ * haptics_device_find_by_path takes either. So "joystick 1's button A was pressed" becomes "play on
+ * that pad", and two identical pads are never swapped. The engine owns the motors: this game never
+ * calls SDL's rumble or haptic functions.
  *
  *   ./sdl2-game              every pad SDL and the engine see; a scripted 60 Hz round on each
  *
- * With no pad it says so, runs the round on the engine's simulated fallback and exits 0. */
+ * With no joystick it says so, runs the round on the engine's simulated fallback and exits 0. */
 #define _POSIX_C_SOURCE 200809L
 #include <SDL.h>
 #include <haptics/haptics.h>
@@ -16,27 +18,43 @@
 
 #define MAX_PADS 8
 
-/* The engine's device id for an SDL joystick, matched by GUID (and, for twin pads, by order), or -1. */
-static int device_for_joystick(haptics_engine *engine, SDL_Joystick *joystick, int used[], int used_count) {
+/* The engine's device id for an SDL joystick, or a negative code. By its node when SDL names it;
+ * before SDL 2.24, by the GUID of SDL's evdev backend, and only when one available device has it
+ * (twin pads share a GUID: never guess by order). */
+static int device_for_joystick(haptics_engine *engine, SDL_Joystick *joystick) {
     char guid[33];
     haptics_device_info info;
-    int index, taken;
+    int index, found = -ENODEV;
+#if SDL_VERSION_ATLEAST(2, 24, 0)
+    const char *path = SDL_JoystickPath(joystick);
+    if (path != NULL && path[0] != '\0') return haptics_device_find_by_path(engine, path);
+#endif
     SDL_JoystickGetGUIDString(SDL_JoystickGetGUID(joystick), guid, sizeof guid);
     for (index = 0; index < haptics_device_count(engine); index++) {
         memset(&info, 0, sizeof info);
         info.size = sizeof info;
         if (haptics_device_get_info(engine, index, &info) != 0 || info.state != HAPTICS_DEVICE_AVAILABLE) continue;
         if (strcmp(info.sdl_guid, guid) != 0) continue;
-        for (taken = 0; taken < used_count && used[taken] != info.id; taken++) {}
-        if (taken == used_count) return info.id; /* the first unused pad with this GUID */
+        if (found >= 0) return -EEXIST; /* two pads with this GUID: cannot tell them apart */
+        found = info.id;
     }
-    return -1;
+    return found;
+}
+
+/* The node SDL reads the joystick from, or "?" before SDL 2.24. */
+static const char *joystick_node(SDL_Joystick *joystick) {
+#if SDL_VERSION_ATLEAST(2, 24, 0)
+    const char *path = SDL_JoystickPath(joystick);
+    if (path != NULL) return path;
+#endif
+    (void)joystick;
+    return "?";
 }
 
 int main(void) {
     haptics_engine *engine = NULL;
     int pads[MAX_PADS];
-    int count = 0, index, frame, result;
+    int count = 0, joysticks, index, frame, result;
     Uint64 next;
 
     SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
@@ -54,13 +72,21 @@ int main(void) {
         SDL_Joystick *joystick = SDL_JoystickOpen(index);
         int device;
         if (joystick == NULL) continue;
-        device = device_for_joystick(engine, joystick, pads, count);
-        printf("SDL joystick %d \"%s\": %s\n", index, SDL_JoystickName(joystick),
-               device >= 0 ? "matched to its haptic device" : "no haptic device with its GUID");
-        if (device >= 0) pads[count++] = device;
+        device = device_for_joystick(engine, joystick);
+        if (device >= 0) {
+            printf("SDL joystick %d \"%s\" at %s: haptic device %d\n", index, SDL_JoystickName(joystick),
+                   joystick_node(joystick), device);
+            pads[count++] = device;
+        } else {
+            printf("SDL joystick %d \"%s\": no haptic device (%s)\n", index, SDL_JoystickName(joystick),
+                   device == -EEXIST ? "two pads share its GUID and this SDL names no node" : haptics_strerror(device));
+        }
     }
-    if (count == 0) {
-        printf("no pad matched: the round plays on every device the engine has (a simulated one here)\n");
+    joysticks = SDL_NumJoysticks();
+    if (joysticks == 0) {
+        printf("no joystick: the round plays on the engine's devices (a simulated one here)\n");
+    } else if (count == 0) {
+        printf("no joystick matched a haptic device: nothing to play on\n");
     }
 
     /* A scripted 60 Hz round per pad, as if each pad's player pressed its buttons. */
@@ -70,7 +96,7 @@ int main(void) {
         while (SDL_PollEvent(&event)) {
             if (event.type == SDL_JOYBUTTONDOWN) printf("button %d on joystick %d\n", event.jbutton.button, event.jbutton.which);
         }
-        for (index = 0; index < (count > 0 ? count : 1); index++) {
+        for (index = 0; index < (count > 0 ? count : joysticks == 0 ? 1 : 0); index++) {
             int target = count > 0 ? pads[index] : -1;
             if (frame == 10 + index * 5) {
                 result = target >= 0 ? haptics_device_play(engine, target, HAPTICS_SELECTION, 1, 0, NULL)

@@ -32,9 +32,10 @@ public final class ImpactFeedbackGenerator: Sendable {
     }
     private let sound = Atomic<Bool>(false)
 
-    /// Creates a generator for `style` on `engine`, playing on `devices` (all by default: one
-    /// generator per player's pad for local multiplayer).
-    public init(style: ImpactStyle = .medium, engine: HapticEngine, devices: DeviceSelection = .all) {
+    /// Creates a generator for `style` on `engine` (by default the shared one, started on first
+    /// use), playing on `devices` (all by default: one generator per player's pad for local
+    /// multiplayer).
+    public init(style: ImpactStyle = .medium, engine: HapticEngine = .shared, devices: DeviceSelection = .all) {
         self.style = style
         self.engine = engine
         self.devices = devices
@@ -85,8 +86,9 @@ public final class NotificationFeedbackGenerator: Sendable {
     }
     private let sound = Atomic<Bool>(false)
 
-    /// Creates a generator on `engine`, playing on `devices` (all by default).
-    public init(engine: HapticEngine, devices: DeviceSelection = .all) {
+    /// Creates a generator on `engine` (by default the shared one, started on first use), playing
+    /// on `devices` (all by default).
+    public init(engine: HapticEngine = .shared, devices: DeviceSelection = .all) {
         self.engine = engine
         self.devices = devices
         self.entries = NotificationType.allCases.map { engine.vocabularyEntry(for: .notification($0)).map(EntryReference.init) }
@@ -130,8 +132,9 @@ public final class SelectionFeedbackGenerator: Sendable {
     }
     private let sound = Atomic<Bool>(false)
 
-    /// Creates a generator on `engine`, playing on `devices` (all by default).
-    public init(engine: HapticEngine, devices: DeviceSelection = .all) {
+    /// Creates a generator on `engine` (by default the shared one, started on first use), playing
+    /// on `devices` (all by default).
+    public init(engine: HapticEngine = .shared, devices: DeviceSelection = .all) {
         self.engine = engine
         self.devices = devices
         self.entry = engine.vocabularyEntry(for: .selection).map(EntryReference.init)

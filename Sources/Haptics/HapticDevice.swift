@@ -72,6 +72,12 @@ public struct HapticDevice: Sendable, Hashable, Identifiable {
     /// The joystick GUID SDL gives the same event node, to match SDL's joystick (or a
     /// `gamecontrollerdb.txt` mapping); `nil` for devices without an event node.
     public var joystickGUID: JoystickGUID?
+    /// The force-feedback codes the driver advertises (`.rumble`, `.periodic`, `.constant`,
+    /// `.gain`…): claims, not proof (`haptics verify` tries each). Empty without an event node.
+    public var forceFeedbackCodes: Set<ForceFeedbackCode>
+    /// How many effects the device holds at once (`EVIOCGEFFECTS`, 16 on most pads); 0 when unknown
+    /// (a simulated device, or a node that cannot be opened).
+    public var effectSlots: Int
     /// Whether this is the simulated device the engine falls back to when it finds none: nothing
     /// played on it is felt.
     public var isSimulatedFallback: Bool

@@ -124,7 +124,7 @@ extension HapticEngine {
         try setProfile(named: name, for: DeviceSelection(device))
     }
 
-    /// Reads a device profile file (`docs/devices.md`, "Profile files") and gives the selected
+    /// Reads a device profile file (`docs/reference/profiles.md`, "Profile files") and gives the selected
     /// devices its profile, so a user can tune a pad without rebuilding; see `setProfile(_:for:)`.
     ///
     /// - Throws: `EngineError.profileFile` with the file, line and column of the first mistake;

@@ -138,6 +138,8 @@ extension HapticEngine {
                     record.device.inputID = node.id
                     record.device.physicalLocation = node.physicalLocation
                     record.device.joystickGUID = node.joystickGUID
+                    record.device.forceFeedbackCodes = node.forceFeedbackCodes
+                    record.device.effectSlots = node.slots
                 } else {
                     record.device.name = output.name
                 }
@@ -309,5 +311,21 @@ extension HapticEngine {
         }
         // A device that refuses the gain shows up as lost at the next housekeeping.
         for (output, deviceGain) in outputs { try? output.setGain(engineGain * deviceGain) }
+    }
+}
+
+extension HapticEngine {
+    /// The device one of whose nodes is `path`: its event node (`/dev/input/event5`), or another
+    /// node of the same pad — the hidraw node (`/dev/hidraw3`) that `SDL_JoystickPath` names when
+    /// SDL's HIDAPI backend drives the pad, or its joystick node — matched through sysfs
+    /// (`DeviceCatalog.parentDevice(ofNode:sysfs:)`). Links are followed. An available device is
+    /// preferred to one that is lost or unavailable. `nil` when no device of the engine is that pad.
+    /// Control side (reads sysfs).
+    public func device(atPath path: String, sysfs: String = "/sys") -> HapticDevice? {
+        let devices = self.devices.sorted { $0.state.isAvailable && !$1.state.isAvailable }
+        let resolved = DeviceCatalog.resolvedNode(path)
+        if let exact = devices.first(where: { $0.path.map(DeviceCatalog.resolvedNode) == resolved }) { return exact }
+        guard let parent = DeviceCatalog.parentDevice(ofNode: path, sysfs: sysfs) else { return nil }
+        return devices.first { $0.path.flatMap { DeviceCatalog.parentDevice(ofNode: $0, sysfs: sysfs) } == parent }
     }
 }

@@ -62,4 +62,17 @@ extension HapticEngine {
         try? engine.watchForDevices(in: "/dev/input", opening: evdevOutput(path:))
         return engine
     }
+
+    /// The engine feedback generators play on when given none, so an app needs no engine of its
+    /// own: an `automatic()` engine, made and started the first time it is used, that lives as
+    /// long as the process. A game that starts and stops its engine, or configures it, makes its
+    /// own and passes it. When the realtime thread cannot be made, the shared engine stays stopped
+    /// and its plays say `.notPlayed(.engineStopped)`.
+    public static var shared: HapticEngine { sharedEngine }
 }
+
+/// Made on first use (a global is initialized once, by the first thread that reads it).
+private let sharedEngine: HapticEngine = {
+    if let engine = try? HapticEngine.automatic() { return engine }
+    return HapticEngine(discovering: "/dev/input")
+}()

@@ -4,7 +4,7 @@ import HapticsSystem
 // Plain rumble, the way games write it: SDL's `SDL_GameControllerRumble(low, high, duration)` and
 // Unity's `SetMotorSpeeds(low, high)`. Both set one direct level per device that the realtime
 // thread holds (renewing it before any kernel length runs out) and ends by itself; it is summed
-// with what pattern players play there. docs/scheduler.md, "Direct levels", has the design.
+// with what pattern players play there. docs/internals/scheduler.md, "Direct levels", has the design.
 extension HapticEngine {
     /// `motorLevelTimeout` when the app sets none: 3 s.
     public static let defaultMotorLevelTimeout: Duration = .seconds(3)

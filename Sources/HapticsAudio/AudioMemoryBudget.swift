@@ -2,7 +2,7 @@
 /// what its voices keep to make their frames as they play — and how much of it is still free.
 ///
 /// A pattern file and the sounds beside it are untrusted: without a bound, a few kilobytes of
-/// header fields and durations could ask for gigabytes. Two bounds apply (see docs/audio.md,
+/// header fields and durations could ask for gigabytes. Two bounds apply (see docs/internals/audio.md,
 /// "Memory"): each pattern's own, ``patternLimit`` (32 MiB) by default, and the engine's,
 /// ``engineLimit`` (128 MiB), shared by the sound of every pattern player it holds and its cues.
 /// Exceeding one is a located ``AudioPatternError`` when the pattern is loaded, never a failure

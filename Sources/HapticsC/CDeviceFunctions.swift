@@ -68,8 +68,27 @@ public func haptics_device_rumble(
     _ handle: OpaquePointer?, _ id: Int32, _ low: Double, _ high: Double, _ duration: Int64,
     _ outcome: UnsafeMutablePointer<haptics_outcome>?
 ) -> Int32 {
-    play(handle, on: id, into: outcome) { engine, devices in
+    guard isPlayableRumble(duration, in: "haptics_device_rumble") else {
+        return withEngine(handle) { _ in COutcome.refuse(outcome) }
+    }
+    return play(handle, on: id, into: outcome) { engine, devices in
         engine.rumble(low: low, high: high, duration: .nanoseconds(duration), on: devices)
+    }
+}
+
+@_cdecl("haptics_device_find_by_path")
+public func haptics_device_find_by_path(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
+    withEngine(handle) { engine in
+        guard let path else {
+            LastError.set("haptics_device_find_by_path: path is NULL")
+            return CResult.invalidArgument
+        }
+        let node = CText.string(path)
+        guard let device = engine.device(atPath: node) else {
+            LastError.set("haptics_device_find_by_path: no device of the engine has the node \(node)")
+            return CResult.code(ENODEV)
+        }
+        return Int32(clamping: device.id.rawValue)
     }
 }
 

@@ -188,7 +188,9 @@ public func haptics_device_count(_ handle: OpaquePointer?) -> Int32 {
 @_cdecl("haptics_device_get_info")
 public func haptics_device_get_info(_ handle: OpaquePointer?, _ index: Int32, _ info: UnsafeMutablePointer<haptics_device_info>?) -> Int32 {
     withEngine(handle) { engine in
-        guard let info, Int(info.pointee.size) >= MemoryLayout<haptics_device_info>.size else {
+        // A program built against the 0.9 header passes the size of the fields up to `profile`.
+        let smallest = MemoryLayout<haptics_device_info>.offset(of: \haptics_device_info.capabilities)!
+        guard let info, Int(info.pointee.size) >= smallest else {
             LastError.set("haptics_device_get_info: info is NULL or its size is not set to sizeof(haptics_device_info)")
             return CResult.invalidArgument
         }
@@ -198,34 +200,56 @@ public func haptics_device_get_info(_ handle: OpaquePointer?, _ index: Int32, _ 
             return CResult.code(ERANGE)
         }
         let device = devices[Int(index)]
+        var filled = haptics_device_info()
+        fill(&filled, from: device)
+        // Only what the caller's struct holds: an older one ends before the newer fields.
         let size = info.pointee.size
-        info.pointee = haptics_device_info()
+        withUnsafeBytes(of: &filled) { bytes in
+            UnsafeMutableRawPointer(info).copyMemory(from: bytes.baseAddress!, byteCount: min(Int(size), bytes.count))
+        }
         info.pointee.size = size
-        info.pointee.id = Int32(clamping: device.id.rawValue)
-        switch device.state {
-        case .available:
-            info.pointee.state = Int32(HAPTICS_DEVICE_AVAILABLE.rawValue)
-        case let .unavailable(error):
-            info.pointee.state = Int32(HAPTICS_DEVICE_UNAVAILABLE.rawValue)
-            info.pointee.error = CResult.code(of: error)
-        case let .lost(error):
-            info.pointee.state = Int32(HAPTICS_DEVICE_LOST.rawValue)
-            info.pointee.error = CResult.code(of: error)
-        }
-        info.pointee.simulated = device.isSimulatedFallback || device.path == nil ? 1 : 0
-        if let ids = device.inputID {
-            info.pointee.bus = ids.bus
-            info.pointee.vendor = ids.vendor
-            info.pointee.product = ids.product
-            info.pointee.version = ids.version
-        }
-        CText.copy(device.name, into: &info.pointee.name)
-        CText.copy(device.path ?? "", into: &info.pointee.path)
-        CText.copy(device.uniqueIdentifier, into: &info.pointee.uniq)
-        CText.copy(device.physicalLocation, into: &info.pointee.phys)
-        CText.copy(device.joystickGUIDString ?? "", into: &info.pointee.sdl_guid)
-        CText.copy((device.settings.profile ?? device.profile)?.name ?? "", into: &info.pointee.profile)
         return CResult.ok
+    }
+}
+
+/// The C view of a device: every field of `haptics_device_info` but `size`.
+private func fill(_ info: inout haptics_device_info, from device: HapticDevice) {
+    info.id = Int32(clamping: device.id.rawValue)
+    switch device.state {
+    case .available:
+        info.state = Int32(HAPTICS_DEVICE_AVAILABLE.rawValue)
+    case let .unavailable(error):
+        info.state = Int32(HAPTICS_DEVICE_UNAVAILABLE.rawValue)
+        info.error = CResult.code(of: error)
+    case let .lost(error):
+        info.state = Int32(HAPTICS_DEVICE_LOST.rawValue)
+        info.error = CResult.code(of: error)
+    }
+    info.simulated = device.isSimulatedFallback || device.path == nil ? 1 : 0
+    if let ids = device.inputID {
+        info.bus = ids.bus
+        info.vendor = ids.vendor
+        info.product = ids.product
+        info.version = ids.version
+    }
+    CText.copy(device.name, into: &info.name)
+    CText.copy(device.path ?? "", into: &info.path)
+    CText.copy(device.uniqueIdentifier, into: &info.uniq)
+    CText.copy(device.physicalLocation, into: &info.phys)
+    CText.copy(device.joystickGUIDString ?? "", into: &info.sdl_guid)
+    CText.copy((device.settings.profile ?? device.profile)?.name ?? "", into: &info.profile)
+    info.capabilities = CCapabilities.bits(of: device.forceFeedbackCodes)
+    info.effect_slots = Int32(clamping: device.effectSlots)
+}
+
+/// `haptics_capability` bits of a device's force-feedback codes.
+enum CCapabilities {
+    static func bits(of codes: Set<ForceFeedbackCode>) -> UInt32 {
+        let bits: [(ForceFeedbackCode, haptics_capability)] = [
+            (.rumble, HAPTICS_CAPABILITY_RUMBLE), (.periodic, HAPTICS_CAPABILITY_PERIODIC),
+            (.constant, HAPTICS_CAPABILITY_CONSTANT), (.gain, HAPTICS_CAPABILITY_GAIN),
+        ]
+        return bits.reduce(0) { codes.contains($1.0) ? $0 | $1.1.rawValue : $0 }
     }
 }
 

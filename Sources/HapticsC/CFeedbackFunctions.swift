@@ -155,8 +155,19 @@ public func haptics_rumble(
     _ handle: OpaquePointer?, _ low: Double, _ high: Double, _ duration: Int64, _ outcome: UnsafeMutablePointer<haptics_outcome>?
 ) -> Int32 {
     withEngine(handle) { engine in
-        COutcome.report(engine.rumble(low: low, high: high, duration: .nanoseconds(duration)), into: outcome)
+        guard isPlayableRumble(duration, in: "haptics_rumble") else { return COutcome.refuse(outcome) }
+        return COutcome.report(engine.rumble(low: low, high: high, duration: .nanoseconds(duration)), into: outcome)
     }
+}
+
+/// Whether a rumble's `duration` (ns) is one to play: 0 or less stops, 1 ms or more plays. In
+/// between no device can play it, and it is most likely milliseconds passed as nanoseconds: the
+/// message says so and names the helper.
+func isPlayableRumble(_ duration: Int64, in function: String) -> Bool {
+    guard duration > 0, duration < 1_000_000 else { return true }
+    LastError.set("\(function): a duration of \(duration) ns is shorter than any device can play (1 ms); "
+                  + "durations are nanoseconds: write HAPTICS_MS(\(duration)) for \(duration) ms")
+    return false
 }
 
 @_cdecl("haptics_set_motor_levels")

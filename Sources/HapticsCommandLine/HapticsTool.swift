@@ -1,10 +1,11 @@
+import Haptics
 import HapticsSystem
 
 /// The `haptics` command-line tool: picks the subcommand, handles `--help` and `--version`, and
 /// turns errors into messages and exit statuses.
 public enum HapticsTool {
-    /// The tool's version.
-    public static let version = "0.1.0"
+    /// The tool's version: the library's (`HapticsLibrary.version`).
+    public static let version = HapticsLibrary.version
 
     static var commands: [any Command.Type] {
         [ListCommand.self, DevicesCommand.self, InfoCommand.self, PlayCommand.self, DemoCommand.self, LatencyCommand.self, ValidateCommand.self, ConvertCommand.self, PlotCommand.self, VerifyCommand.self, EmulateCommand.self, SyncTestCommand.self]
@@ -26,7 +27,7 @@ public enum HapticsTool {
             }
             return ExitStatus.success
         case "--version":
-            console.line("haptics \(version)")
+            console.line("haptics \(version) (\(HapticsLibrary.license) License)")
             return ExitStatus.success
         default:
             break

@@ -3,7 +3,7 @@
 /// Follows Apple's rules (missing keys take defaults, out-of-range values are clamped, unknown keys
 /// are ignored) and reports each of those as a located warning. Wrong types, missing required keys,
 /// negative times and exceeded limits are located `PatternError`s. The accepted dialect is described
-/// in `docs/patterns.md`.
+/// in `docs/reference/patterns.md`.
 public struct AHAPDecoder: Sendable {
     /// The bounds applied while decoding.
     public var limits: PatternLimits

@@ -3,7 +3,7 @@
 /// pattern's felt and heard envelopes are one reading of `AttackTime`, `DecayTime`, `ReleaseTime`
 /// and `Sustained`.
 ///
-/// The whole shape lies inside the event's duration (see docs/rendering.md, "Envelopes"):
+/// The whole shape lies inside the event's duration (see docs/internals/rendering.md, "Envelopes"):
 /// - attack: the gain rises linearly from 0 to 1 over `attack` seconds from the onset;
 /// - sustained events hold 1 until the release (their decay time has no effect, as in Core Haptics,
 ///   where decay only applies to events that are not sustained);

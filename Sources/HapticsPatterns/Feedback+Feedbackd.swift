@@ -2,7 +2,7 @@ extension Feedback {
     /// The feedbackd events (from feedbackd's event naming specification) that mean the same thing
     /// as a vocabulary item, one event per item. The other items (`impact.medium`, `impact.heavy`,
     /// `impact.soft`, `impact.rigid`) have no feedbackd event of the same meaning, and the other
-    /// events no vocabulary item; `docs/formats.md` gives the reasons.
+    /// events no vocabulary item; `docs/reference/formats.md` gives the reasons.
     public static let feedbackdEquivalents: [(event: String, feedback: Feedback)] = [
         ("message-sent-instant", .notification(.success)),  // an action the user took completed
         ("battery-low", .notification(.warning)),           // an alert that needs attention soon

@@ -15,7 +15,7 @@ import HapticsSystem
 /// as in AHAP files. Unknown keys, unknown profile sections and unknown feedback types are ignored
 /// with a warning. Wrong types, a missing required key, a negative or fractional time, arrays of
 /// different lengths in a `VibraPattern` and a parent chain that loops or cannot be found are
-/// located `PatternError`s. The full tables are in `docs/formats.md`.
+/// located `PatternError`s. The full tables are in `docs/reference/formats.md`.
 public struct FeedbackdTheme: Sendable, Hashable {
     /// One file of the chain: a theme as its file declares it, without its parents.
     public struct File: Sendable, Hashable {

@@ -9,13 +9,13 @@ import Darwin
 /// The continuous haptic level and sharpness a pattern asks for over time, as one signal: what a
 /// format with a single envelope (a `.haptic` clip) holds.
 ///
-/// The reading is the renderer's, in continuous time instead of ticks (docs/rendering.md): each
+/// The reading is the renderer's, in continuous time instead of ticks (docs/internals/rendering.md): each
 /// `HapticContinuous` event contributes its intensity × its envelope × `HapticIntensityControl`;
 /// overlapping events add and saturate at 1; the sharpness is the intensity-weighted mean of the
 /// events' sharpness + `HapticSharpnessControl`; attack, decay and release controls scale the
 /// times by `10 ^ value` taken at the onset. Transients are kept apart (`transients`) with their
 /// own intensity and sharpness: a clip's emphasis is absolute, played apart from the envelope, as
-/// Lofelt's players and converters treat it (see docs/formats.md, "What is lost").
+/// Lofelt's players and converters treat it (see docs/reference/formats.md, "What is lost").
 struct FeltLevels {
     /// One continuous event, resolved.
     struct Layer {

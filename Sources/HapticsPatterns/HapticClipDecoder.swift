@@ -15,7 +15,7 @@
 /// than 1, a missing `signals` or amplitude envelope, wrong types, breakpoints out of time order.
 /// Untidy exports are read as their authors meant them: breakpoints sharing a time are a step,
 /// envelopes may start late or at different times, the frequency envelope may be empty or absent,
-/// numbers may use exponent notation. The mapping is described in `docs/formats.md`.
+/// numbers may use exponent notation. The mapping is described in `docs/reference/formats.md`.
 public struct HapticClipDecoder: Sendable {
     /// The bounds applied while decoding (`maximumEventCount` bounds the breakpoints of each envelope).
     public var limits: PatternLimits

@@ -1,7 +1,7 @@
 /// Writes a `Pattern` as a `.haptic` clip (data model version 1.0.0): deterministic, pretty-printed.
 ///
 /// A clip holds one signal, so the pattern's haptic events are flattened into it as they are felt
-/// (`docs/formats.md`): the amplitude envelope is the summed level of the continuous events (their
+/// (`docs/reference/formats.md`): the amplitude envelope is the summed level of the continuous events (their
 /// envelopes and the intensity control applied, saturated at 1), the frequency envelope their
 /// intensity-weighted sharpness, and each transient an emphasis on the breakpoint at its time
 /// (with its own intensity and sharpness: emphasis is absolute).

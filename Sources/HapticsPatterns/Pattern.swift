@@ -121,13 +121,13 @@ public struct EventParameters: Sendable, Hashable {
     /// `HapticSharpness`, 0…1 (default 0.5).
     public var hapticSharpness: Double?
     /// `AttackTime`, 0…1, default 0. Apple documents it as an adjuster of the envelope attack; the renderer reads it
-    /// as seconds (0…1 s), see docs/rendering.md.
+    /// as seconds (0…1 s), see docs/internals/rendering.md.
     public var attackTime: Double?
     /// `DecayTime`, 0…1, default 0. Apple documents it as an adjuster of the envelope decay; the renderer reads it
-    /// as seconds (0…1 s), see docs/rendering.md.
+    /// as seconds (0…1 s), see docs/internals/rendering.md.
     public var decayTime: Double?
     /// `ReleaseTime`, 0…1, default 0. Apple documents it as an adjuster of the envelope release; the renderer reads it
-    /// as seconds (0…1 s), see docs/rendering.md.
+    /// as seconds (0…1 s), see docs/internals/rendering.md.
     public var releaseTime: Double?
     /// `Sustained`: hold the level for the whole duration (default true).
     public var sustained: Bool?

@@ -2,7 +2,7 @@ extension DeviceProfile {
     /// A generic dual-ERM rumble pad on the kernel's ff-memless layer, transport unknown.
     ///
     /// ERMs need 50–100 ms to respond, so rise and minimum pulse sit at 60 ms; updates every 20 ms
-    /// (five jiffies) stay inside every Bluetooth HID report interval. See docs/rendering.md.
+    /// (five jiffies) stay inside every Bluetooth HID report interval. See docs/reference/profiles.md.
     public static let genericRumble = DeviceProfile(
         name: "generic-rumble",
         displayName: "Generic dual-motor rumble pad",

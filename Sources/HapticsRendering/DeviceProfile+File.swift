@@ -33,7 +33,7 @@ extension DeviceProfile {
     /// The largest profile file read: 64 KiB (a profile is a dozen lines).
     public static let maximumFileSize = 65_536
 
-    /// Reads a device profile file (the format is in `docs/devices.md`, "Profile files"): a
+    /// Reads a device profile file (the format is in `docs/reference/profiles.md`, "Profile files"): a
     /// built-in profile to start from and the values that differ, one `key = value` a line.
     ///
     /// Throws a ``DeviceProfileFileError`` naming the line and column of the first mistake: a line

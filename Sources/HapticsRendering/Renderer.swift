@@ -5,7 +5,7 @@ import HapticsSystem
 ///
 /// Rendering is deterministic: the same pattern and profile always give the same program.
 /// It runs on the control side (it allocates); only `DeviceProfile.command(intensity:sharpness:)`
-/// is meant for the realtime thread. The rules, in order (docs/rendering.md has the reasons):
+/// is meant for the realtime thread. The rules, in order (docs/internals/rendering.md has the reasons):
 ///
 /// 1. Only haptic events are rendered; audio events are ignored here.
 /// 2. Time is cut into ticks of the profile's `controlInterval`, counted from the pattern's time

@@ -30,11 +30,11 @@ public struct SchedulerConfiguration: Sendable, Hashable {
     /// How long before an output's own end of a held level (``Actuator/lifetimeOfPerformedLevel(on:now:)``,
     /// an evdev effect's `replay.length`) the scheduler performs the level again, 1 ms…1 s; at most
     /// half the lifetime. It is the margin a late realtime thread has before a hold would end early
-    /// (docs/scheduler.md, "Holds").
+    /// (docs/internals/scheduler.md, "Holds").
     public var renewalLead: Duration
     /// The most the realtime thread arms its wake timer ahead of a deadline to take its own
     /// measured wake-up latency out of the wait, 0…10 ms (0: never ahead). It never acts before the
-    /// deadline: docs/scheduler.md, "Waking ahead".
+    /// deadline: docs/internals/scheduler.md, "Waking ahead".
     public var wakeAheadLimit: Duration
 
     /// Creates a configuration.

@@ -6,7 +6,7 @@ import HapticsSystem
 /// Where a value outside its range has an obvious meaning, it is clamped (an instant 500 years
 /// ahead means "never", a seek before the start means the start); where it has none (a NaN rate, a
 /// program ending after a day), the call throws a ``SchedulerError`` and changes nothing.
-/// docs/scheduler.md has the whole table.
+/// docs/internals/scheduler.md has the whole table.
 public enum SchedulerLimits {
     /// The playback rates `setRate` accepts: 1/64…64. Outside (and NaN, ±infinity, 0, negatives) it
     /// throws ``SchedulerError/invalidRate(_:)``. The bound keeps every rescaled offset within 64

@@ -30,7 +30,7 @@ public struct SchedulerStatistics: Sendable, Hashable {
     public var wakeUps: Int
     /// How far ahead of a deadline the realtime thread arms its wake timer now: the shortest of its
     /// last 32 timer wake-up latencies, at most ``SchedulerConfiguration/wakeAheadLimit``
-    /// (docs/scheduler.md, "Waking ahead").
+    /// (docs/internals/scheduler.md, "Waking ahead").
     public var wakeAhead: Duration = .zero
     /// Timer wake-ups that came before the deadline they were armed ahead of (faster than the
     /// wake-ahead): the thread wrote nothing then and spun until the deadline itself.

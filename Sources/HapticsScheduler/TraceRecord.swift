@@ -33,7 +33,7 @@ public struct TraceRecord: Sendable, Hashable {
         case audible
         /// The realtime thread's wake timer woke it (`time`, its clock right after): `began` the
         /// instant the timer was armed for, `deadline` the deadline it was armed ahead of
-        /// (docs/scheduler.md, "Waking ahead"). Channel and player −1.
+        /// (docs/internals/scheduler.md, "Waking ahead"). Channel and player −1.
         case woke
     }
 

@@ -1,4 +1,4 @@
-/// The realtime thread's wake-ahead (docs/scheduler.md, "Waking ahead"): how much sooner than a
+/// The realtime thread's wake-ahead (docs/internals/scheduler.md, "Waking ahead"): how much sooner than a
 /// deadline it arms its wake timer, learned from its own wake-ups.
 ///
 /// A timer wake-up never comes at its instant: the kernel's timer interrupt, the switch to the

@@ -5,6 +5,7 @@
 #include <haptics/haptics.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,17 @@ static void read_trace(haptics_engine *engine, const char *path, char *text, siz
 
 static void test_version_errors_clock(void) {
     int64_t before, after;
+    char version[32];
     CHECK_STR(haptics_version(), HAPTICS_VERSION_STRING);
+    snprintf(version, sizeof version, "%d.%d.%d", HAPTICS_VERSION_MAJOR, HAPTICS_VERSION_MINOR, HAPTICS_VERSION_PATCH);
+    CHECK_STR(haptics_version(), version);
+    /* Spans are nanoseconds; the helpers give int64_t. */
+    CHECK_INT(HAPTICS_MS(200), 200000000);
+    CHECK_INT(HAPTICS_MS(1), 1000000);
+    CHECK_INT(HAPTICS_SECONDS(1.5), 1500000000);
+    CHECK_INT(HAPTICS_SECONDS(3600), 3600000000000LL);
+    CHECK_INT(sizeof(HAPTICS_MS(1)), sizeof(int64_t));
+    CHECK_INT(sizeof(HAPTICS_SECONDS(1)), sizeof(int64_t));
     CHECK_STR(haptics_strerror(0), "success");
     CHECK_STR(haptics_strerror(-ENODEV), "no haptic device");
     CHECK_STR(haptics_strerror(ENODEV), "no haptic device");
@@ -108,11 +119,41 @@ static void test_devices(haptics_engine *engine) {
     CHECK_STR(info.path, "");
     CHECK_STR(info.sdl_guid, "");
     CHECK_STR(info.profile, "simulated");
+    CHECK_INT(info.capabilities, 0); /* simulated: no kernel force feedback */
+    CHECK_INT(info.effect_slots, 0);
     second_device = info.id;
     CHECK_INT(haptics_device_get_info(engine, 0, &info), 0);
     first_device = info.id;
     CHECK(first_device != second_device);
     CHECK_INT(haptics_device_get_info(engine, 0, NULL), -EINVAL);
+
+    /* A program built against the 0.9 header: its struct ends at `profile`; the newer fields are
+     * not written. One byte less is refused. */
+    {
+        size_t old_size = offsetof(haptics_device_info, capabilities);
+        memset(&info, 0xAB, sizeof info);
+        info.size = (uint32_t)old_size;
+        CHECK_INT(old_size, 416);
+        CHECK_INT(sizeof info, 424);
+        CHECK_INT(haptics_device_get_info(engine, 1, &info), 0);
+        CHECK_INT(info.size, old_size);
+        CHECK_INT(info.id, second_device);
+        CHECK_STR(info.profile, "simulated");
+        CHECK_INT(info.capabilities, 0xABABABABu);
+        CHECK_INT(info.effect_slots, (int32_t)0xABABABABu);
+        info.size = (uint32_t)old_size - 1;
+        CHECK_INT(haptics_device_get_info(engine, 1, &info), -EINVAL);
+    }
+    /* The capability bits: one each, trigger and HD haptics bits (4…15) left free. */
+    CHECK_INT(HAPTICS_CAPABILITY_RUMBLE | HAPTICS_CAPABILITY_PERIODIC | HAPTICS_CAPABILITY_CONSTANT | HAPTICS_CAPABILITY_GAIN, 0xF);
+
+    /* Found by path: simulated devices have no node; a bad argument is refused. */
+    CHECK_INT(haptics_device_find_by_path(engine, "/dev/input/event5"), -ENODEV);
+    CHECK_STR(haptics_last_error(), "haptics_device_find_by_path: no device of the engine has the node /dev/input/event5");
+    CHECK_INT(haptics_device_find_by_path(engine, "/dev/hidraw0"), -ENODEV);
+    CHECK_INT(haptics_device_find_by_path(engine, NULL), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_device_find_by_path: path is NULL");
+    CHECK_INT(haptics_device_find_by_path(NULL, "/dev/input/event5"), -EINVAL);
 }
 
 static void test_one_device(haptics_engine *engine) {
@@ -127,6 +168,10 @@ static void test_one_device(haptics_engine *engine) {
     CHECK_INT(haptics_device_prepare(engine, first_device, (haptics_feedback)-1), -EINVAL);
     CHECK_INT(haptics_device_rumble(engine, second_device, 1, 0.4, 150000000, &outcome), 0);
     CHECK_INT(haptics_device_rumble(engine, 999, 1, 0.4, 150000000, &outcome), -ENODEV);
+    CHECK_INT(haptics_device_rumble(engine, second_device, 1, 0.4, 150, &outcome), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_device_rumble: a duration of 150 ns is shorter than any device can play (1 ms); "
+                                    "durations are nanoseconds: write HAPTICS_MS(150) for 150 ms");
+    CHECK_INT(haptics_device_rumble(engine, second_device, 1, 0.4, HAPTICS_MS(150), &outcome), 0);
     CHECK_INT(haptics_device_set_motor_levels(engine, first_device, 0.2, 0.1, &outcome), 0);
     CHECK_INT(haptics_device_set_motor_levels(engine, first_device, 0, 0, NULL), 0);
 
@@ -213,6 +258,16 @@ static void test_plays(haptics_engine *engine) {
     CHECK_INT(haptics_rumble(engine, NAN, 0.5, 200000000, &outcome), -EINVAL);
     CHECK_INT(outcome.reason, HAPTICS_REASON_INVALID_INTENSITY);
     CHECK_INT(haptics_rumble(engine, 2, -1, 600000000000LL, NULL), 0); /* clamped; ten minutes */
+    /* Milliseconds passed as nanoseconds: 200 ns, which no device plays, is refused and named. */
+    CHECK_INT(haptics_rumble(engine, 1, 1, 200, &outcome), -EINVAL);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_UNSUPPORTED);
+    CHECK_STR(haptics_last_error(), "haptics_rumble: a duration of 200 ns is shorter than any device can play (1 ms); "
+                                    "durations are nanoseconds: write HAPTICS_MS(200) for 200 ms");
+    CHECK_INT(haptics_rumble(engine, 1, 1, HAPTICS_MS(1) - 1, NULL), -EINVAL);
+    CHECK_INT(haptics_rumble(engine, 1, 1, HAPTICS_MS(1), NULL), 0);
+    CHECK_INT(haptics_rumble(engine, 1, 1, 0, NULL), 0);  /* 0 or less stops, as before */
+    CHECK_INT(haptics_rumble(engine, 1, 1, -1, NULL), 0);
+    CHECK_INT(haptics_rumble(engine, 2, -1, HAPTICS_SECONDS(600), NULL), 0);
     CHECK_INT(haptics_set_motor_level_timeout(engine, 500000000), 0);
     CHECK_INT(haptics_set_motor_levels(engine, 0.5, 0.25, &outcome), 0);
     CHECK_INT(haptics_set_motor_levels(engine, 0.5, INFINITY, &outcome), -EINVAL);

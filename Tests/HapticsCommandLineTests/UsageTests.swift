@@ -47,7 +47,7 @@ struct UsageTests {
     func version() {
         let result = runTool("--version")
         #expect(result.status == 0)
-        #expect(result.output == "haptics 0.1.0\n")
+        #expect(result.output == "haptics 0.10.0 (MIT License)\n")
     }
 
     @Test("top-level help lists every command")

@@ -58,6 +58,55 @@ struct CInterfaceKernelTests {
         #expect(second.last == [0, 0])
     }
 
+    /// The README's C example, built exactly as written (the testbench extracts it), on a virtual
+    /// DualSense: the whole heavy impact reaches the pad before the engine is freed.
+    @Test func theReadmeCExampleIsFeltWholeBeforeItFreesTheEngine() throws {
+        let pad = try VirtualDualSense()
+        defer { pad.close() }
+        _ = try #require(try pad.waitForGamepadNode())
+        let program = try CProgram(Self.folder + "/readme", arguments: [])
+        #expect(program.waitForExit() == 0, "stderr: \(program.standardError)")
+        #expect(program.standardError == "")
+        let reports = pad.waitForOutputReports { reports in
+            motorStates(reports).contains { $0 != [0, 0] } && motorStates(reports).last == [0, 0]
+        }.filter(\.setsMotors)
+        let on = try #require(reports.firstIndex { [$0.weakMotor, $0.strongMotor] != [0, 0] })
+        let off = try #require(reports[on...].firstIndex { [$0.weakMotor, $0.strongMotor] == [0, 0] })
+        // The heavy impact is 160 ms; freeing the engine at once used to cut it after about 20 ms.
+        let felt = reports[off].receivedAt.nanoseconds - reports[on].receivedAt.nanoseconds
+        #expect(felt >= 150_000_000, "motors on for \(felt) ns: \(motorStates(reports))")
+        #expect(reports[off...].allSatisfy { [$0.weakMotor, $0.strongMotor] == [0, 0] })
+    }
+
+    /// The SDL2 example on two identical DualSense pads: SDL names each joystick's node, the
+    /// example finds the engine's device by it, and each pad gets its own round — joystick 0's
+    /// first (its selection at frame 10, joystick 1's at frame 15), nothing on the wrong pad.
+    @Test func theSDLExampleMatchesEachOfTwoIdenticalPadsByItsNode() throws {
+        let one = try VirtualDualSense()
+        defer { one.close() }
+        let two = try VirtualDualSense()
+        defer { two.close() }
+        let nodes = [try #require(try one.waitForGamepadNode()), try #require(try two.waitForGamepadNode())]
+        let program = try CProgram(Self.folder + "/sdl2-game", arguments: [])
+        #expect(program.waitForExit() == 0, "stderr: \(program.standardError)")
+        // "SDL joystick 0 "…" at /dev/input/event5: haptic device 1"
+        let matched = program.standardOutput.split(separator: "\n").filter { $0.hasPrefix("SDL joystick ") }
+        let paths = matched.compactMap { line in line.split(separator: " at ").last?.split(separator: ":").first.map(String.init) }
+        try #require(paths.count == 2 && Set(paths) == Set(nodes), "stdout: \(program.standardOutput)")
+        let pads = paths.map { path in nodes[0] == path ? one : two }
+        let rounds = pads.map { pad in
+            pad.waitForOutputReports { reports in motorStates(reports).filter { $0 != [0, 0] }.count >= 2 && motorStates(reports).last == [0, 0] }
+                .filter(\.setsMotors)
+        }
+        for (joystick, reports) in rounds.enumerated() {
+            // A selection, then a rumble, each ending at zero: two rounds would be four.
+            #expect(motorStates(reports).filter { $0 != [0, 0] }.count == 2, "joystick \(joystick): \(motorStates(reports))")
+            #expect(motorStates(reports).last == [0, 0])
+        }
+        let firstOn = rounds.map { $0.first { [$0.weakMotor, $0.strongMotor] != [0, 0] }?.receivedAt.nanoseconds ?? .max }
+        #expect(firstOn[0] < firstOn[1], "joystick 0's pad must play first: \(firstOn)")
+    }
+
     @Test func aCProgramSeesItsPadLostMidPlayAndStopsCleanly() throws {
         let pad = try VirtualDualSense()
         defer { pad.close() }

@@ -3,6 +3,7 @@ import Glibc
 import HapticsDevices
 import HapticsPatterns
 import HapticsScheduler
+import HapticsSystem
 import HapticsTestSupport
 import HapticsVirtualDevices
 import Testing
@@ -70,6 +71,34 @@ extension EngineKernelTests {
         #expect(motorStates(played) == [[0xFF, 0xFF], [0, 0]])
         let others = left.waitForOutputReports(timeout: .milliseconds(300)) { motorStates($0).contains { $0 != [0, 0] } }
         #expect(!motorStates(others).contains { $0 != [0, 0] })
+    }
+
+    /// The hidraw node of the HID device whose unique id is `uniq`, from its uevent (`HID_UNIQ=`).
+    func hidrawNode(uniq: String) -> String? {
+        FileDescriptor.numberedEntries(in: "/sys/class/hidraw", prefix: "hidraw").first { entry in
+            guard let bytes = try? FileDescriptor.readContents(ofFile: entry + "/device/uevent", maximumSize: 4_096) else { return false }
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n").contains { $0 == "HID_UNIQ=\(uniq)" }
+        }.map { "/dev/" + $0.split(separator: "/").last! }
+    }
+
+    @Test func twoIdenticalDualSensesAreEachFoundByTheirHidrawAndEventNodes() throws {
+        let left = try VirtualDualSense()
+        defer { left.close() }
+        let right = try VirtualDualSense()
+        defer { right.close() }
+        let nodes = [try #require(try left.waitForGamepadNode()), try #require(try right.waitForGamepadNode())]
+        let engine = HapticEngine(outputs: try nodes.map { try HapticEngine.evdevOutput(path: $0) })
+        try engine.start()
+        defer { engine.stop() }
+        let pads = engine.devices
+        #expect(pads.map(\.inputID) == [pads[0].inputID, pads[0].inputID])   // identical but for their nodes
+        for (pad, controller) in zip(pads, [left, right]) {
+            let hidraw = try #require(hidrawNode(uniq: controller.uniqueIdentifier))
+            #expect(engine.device(atPath: hidraw)?.id == pad.id)
+            #expect(engine.device(atPath: try #require(pad.path))?.id == pad.id)
+        }
+        #expect(pads.map { $0.forceFeedbackCodes.isSuperset(of: [.rumble, .periodic, .gain]) } == [true, true])
+        #expect(pads.map(\.effectSlots) == [16, 16])
     }
 
     @Test func fiftyUnplugReplugCyclesBringThePadBackAsItselfOnItsChannel() throws {

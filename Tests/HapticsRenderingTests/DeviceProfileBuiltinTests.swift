@@ -17,7 +17,7 @@ import HapticsSystem
         #expect(DeviceProfile.named("") == nil)
     }
 
-    /// The documented table (docs/rendering.md): rise, minimum pulse, control interval in ms;
+    /// The documented table (docs/reference/profiles.md): rise, minimum pulse, control interval in ms;
     /// exponent; floor; swap; overdrive.
     @Test func valuesMatchTheDocumentedTable() {
         func ms(_ span: Duration) -> Int64 { span.nanoseconds / 1_000_000 }

@@ -56,3 +56,16 @@ struct GeneratorTests {
         #expect(same(Array(received.suffix(program.commands.count)), expected(program, startingAt: 100_000_000)))
     }
 }
+
+@Suite("Generators without an engine")
+struct SharedEngineTests {
+    @Test("a generator made without an engine plays on the shared one, the same engine every time, started")
+    func sharedEngine() {
+        let shared = HapticEngine.shared
+        #expect(shared === HapticEngine.shared)
+        #expect(ImpactFeedbackGenerator(style: .rigid).engine === shared)
+        #expect(NotificationFeedbackGenerator().engine === shared)
+        #expect(SelectionFeedbackGenerator().engine === shared)
+        #expect(shared.isRunning)
+    }
+}

@@ -359,3 +359,55 @@ struct HapticDeviceTests {
         #expect(SilenceReason.noRealDevice.description == "only the simulated fallback device plays: nothing is felt")
     }
 }
+
+@Suite("Finding a device by any of its nodes")
+struct DeviceByPathTests {
+    /// Two identical pads (no unique id) on event5/hidraw3 and event6/hidraw4, and a uinput device.
+    func fixture() throws -> (EngineFixture, FakeSysfs, [HapticDevice]) {
+        let sysfs = try FakeSysfs()
+        try sysfs.addPad(hid: sysfs.hidDevice("0003:054C:0CE6.0001", port: 2), input: "input7", event: "event5", joystick: "js0", hidraw: "hidraw3")
+        try sysfs.addPad(hid: sysfs.hidDevice("0003:054C:0CE6.0002", port: 3), input: "input8", event: "event6", joystick: "js1", hidraw: "hidraw4")
+        try sysfs.addUInputDevice(input: "input9", event: "event9")
+        let fixture = EngineFixture(profiles: [])
+        let pads = try ["event5", "event6", "event9"].enumerated().map { index, node in
+            try fixture.engine.addOutput(padOutput(padNode("/dev/input/\(node)", phys: "usb-0000:00:14.0-\(index)/input3")))
+        }
+        return (fixture, sysfs, pads)
+    }
+
+    @Test("the event node, the hidraw node and the joystick node each find their own pad")
+    func eachNode() throws {
+        let (fixture, sysfs, pads) = try fixture()
+        defer { sysfs.remove() }
+        let engine = fixture.engine
+        #expect(engine.device(atPath: "/dev/input/event5", sysfs: sysfs.root)?.id == pads[0].id)
+        #expect(engine.device(atPath: "/dev/hidraw3", sysfs: sysfs.root)?.id == pads[0].id)
+        #expect(engine.device(atPath: "/dev/input/js0", sysfs: sysfs.root)?.id == pads[0].id)
+        #expect(engine.device(atPath: "/dev/input/event6", sysfs: sysfs.root)?.id == pads[1].id)
+        #expect(engine.device(atPath: "/dev/hidraw4", sysfs: sysfs.root)?.id == pads[1].id)
+        #expect(engine.device(atPath: "/dev/input/js1", sysfs: sysfs.root)?.id == pads[1].id)
+        #expect(engine.device(atPath: "/dev/input/event9", sysfs: sysfs.root)?.id == pads[2].id)
+    }
+
+    @Test("a node of no device of the engine finds nothing")
+    func unknownNode() throws {
+        let (fixture, sysfs, _) = try fixture()
+        defer { sysfs.remove() }
+        #expect(fixture.engine.device(atPath: "/dev/hidraw7", sysfs: sysfs.root) == nil)
+        #expect(fixture.engine.device(atPath: "/dev/input/event12", sysfs: sysfs.root) == nil)
+        #expect(fixture.engine.device(atPath: "", sysfs: sysfs.root) == nil)
+    }
+
+    @Test("a device lists the force-feedback codes and effect slots of its node")
+    func capabilities() throws {
+        let fixture = EngineFixture(profiles: [])
+        let node = EvdevDeviceInfo(path: "/dev/input/event5", name: "pad", id: InputID(bus: 3, vendor: 1, product: 2, version: 3),
+                                   physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [.rumble, .periodic, .gain], slots: 16)
+        let pad = try fixture.engine.addOutput(padOutput(node))
+        #expect(pad.forceFeedbackCodes == [.rumble, .periodic, .gain])
+        #expect(pad.effectSlots == 16)
+        let simulated = try fixture.engine.addOutput(.simulated(.genericRumble))
+        #expect(simulated.forceFeedbackCodes == [])
+        #expect(simulated.effectSlots == 0)
+    }
+}

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import HapticsTestSupport
 
-/// Every Swift block of README.md is compiled: Tools/generate-readme-examples writes them into the
-/// `ReadmeExamples` target, which `swift build --build-tests` builds. These tests keep that target
-/// in step with the README, so an example that no longer compiles fails the build.
-@Suite("README examples: every Swift block in README.md is compiled")
+/// Every Swift block of README.md and docs/guides/swift.md is compiled: Tools/generate-readme-examples
+/// writes them into the `ReadmeExamples` target, which `swift build --build-tests` builds. These
+/// tests keep that target in step with the documents, so an example that no longer compiles fails
+/// the build.
+@Suite("README examples: every Swift block in README.md and the Swift guide is compiled")
 struct ReadmeExampleTests {
     static let examplesFolder = Repository.root + "/Tests/ReadmeExamples"
 
@@ -18,7 +19,7 @@ struct ReadmeExampleTests {
         generator.standardOutput = FileHandle.nullDevice
         try generator.run()
         generator.waitUntilExit()
-        try #require(generator.terminationStatus == 0, "Tools/generate-readme-examples failed on README.md")
+        try #require(generator.terminationStatus == 0, "Tools/generate-readme-examples failed on README.md or docs/guides/swift.md")
 
         let files = try FileManager.default.contentsOfDirectory(atPath: fresh.path).sorted()
         #expect(files == ["LaterBlocks.swift", "main.swift"])
@@ -27,7 +28,7 @@ struct ReadmeExampleTests {
             let extracted = try #require(FileManager.default.contents(atPath: fresh.path + "/" + file))
             let committed = try #require(FileManager.default.contents(atPath: Self.examplesFolder + "/" + file))
             #expect(committed == extracted, """
-                Tests/ReadmeExamples/\(file) differs from README.md at \(Self.firstDifference(committed, extracted)); \
+                Tests/ReadmeExamples/\(file) differs from the documents at \(Self.firstDifference(committed, extracted)); \
                 run Tools/generate-readme-examples
                 """)
         }

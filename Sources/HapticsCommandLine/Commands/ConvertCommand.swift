@@ -20,7 +20,7 @@ struct ConvertCommand: Command {
         Warnings about the input go to standard error as file:line:column: path: message, and so
         does what the output format cannot hold (a .haptic clip has no audio events). A clip holds
         one envelope: the events of an AHAP file are flattened into it as they are felt, and come
-        back as events when the clip is read again (docs/formats.md has the mapping).
+        back as events when the clip is read again (docs/reference/formats.md has the mapping).
         """
 
     var input: String

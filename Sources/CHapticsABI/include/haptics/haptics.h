@@ -1,5 +1,7 @@
 /*
  * haptics.h — the C interface of Haptics, a haptic and force-feedback pattern engine for Linux.
+ * Copyright (c) 2026 The Haptics authors. MIT License (the LICENSE file of the source tree).
+ * SPDX-License-Identifier: MIT
  *
  * Link with `pkg-config --cflags --libs haptics` (libhaptics.so.0). One shared library holds the
  * whole engine; it depends on system libraries only (libc, libm, libevdev, libasound, libstdc++,
@@ -16,7 +18,7 @@
  *     located message of the last failure on the calling thread (a pattern file's line and
  *     column, the system call and path of a device error).
  *   - Times are CLOCK_MONOTONIC nanoseconds (haptics_now()); a time of 0 means "as soon as
- *     possible". Spans are nanoseconds too.
+ *     possible". Spans are nanoseconds too: write them with HAPTICS_MS(n) and HAPTICS_SECONDS(x).
  *   - Structs are passed by pointer and start with a `size` member the caller sets to
  *     sizeof(struct): the library fills what that size holds, so a program built against an older
  *     header keeps working with a newer library.
@@ -39,17 +41,27 @@ extern "C" {
  * Version
  */
 
+/* The one place the version is written: the library, haptics.pc and `haptics --version` read it. */
 #define HAPTICS_VERSION_MAJOR 0
-#define HAPTICS_VERSION_MINOR 9
+#define HAPTICS_VERSION_MINOR 10
 #define HAPTICS_VERSION_PATCH 0
-/* "0.9.0": the version this header describes. */
-#define HAPTICS_VERSION_STRING "0.9.0"
+/* "0.10.0": the version this header describes. */
+#define HAPTICS_VERSION_STRING "0.10.0"
 
 /*
  * haptics_version — the library's version, "MAJOR.MINOR.PATCH".
  * Returns a static string. Realtime-safe.
  */
 const char *haptics_version(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Spans
+ */
+
+/* Every span (a rumble's duration, a timeout) is nanoseconds: HAPTICS_MS(200) is 200 ms,
+ * HAPTICS_SECONDS(1.5) one and a half seconds. Both give an int64_t. */
+#define HAPTICS_MS(n) ((int64_t)(n) * INT64_C(1000000))
+#define HAPTICS_SECONDS(x) ((int64_t)((x) * 1e9))
 
 /* ---------------------------------------------------------------------------------------------
  * Errors
@@ -183,6 +195,16 @@ typedef enum haptics_device_state {
     HAPTICS_DEVICE_LOST = 2          /* unplugged or failed; comes back as itself when re-plugged */
 } haptics_device_state;
 
+/* What a device can do (haptics_device_info.capabilities): the force-feedback types its driver
+ * advertises. Bits are claims, not proof (`haptics verify` tries each). Bits 4 to 15 are reserved
+ * for adaptive triggers and HD haptics; this version never sets them. */
+typedef enum haptics_capability {
+    HAPTICS_CAPABILITY_RUMBLE = 1 << 0,    /* FF_RUMBLE: a strong and a weak motor */
+    HAPTICS_CAPABILITY_PERIODIC = 1 << 1,  /* FF_PERIODIC: waveforms */
+    HAPTICS_CAPABILITY_CONSTANT = 1 << 2,  /* FF_CONSTANT: a constant force */
+    HAPTICS_CAPABILITY_GAIN = 1 << 3       /* FF_GAIN: the device scales every effect itself */
+} haptics_capability;
+
 /* What identifies a device; set `size` to sizeof(haptics_device_info) before the call. */
 typedef struct haptics_device_info {
     uint32_t size;
@@ -197,6 +219,10 @@ typedef struct haptics_device_info {
     char phys[64];            /* the kernel's physical location, or "" */
     char sdl_guid[33];        /* the GUID SDL gives the same node (SDL_JoystickGetGUIDString), or "" */
     char profile[32];         /* the device profile rendering uses: "dualsense", "generic-rumble" */
+    /* Since 0.10. A program built against an older header passes a smaller size and gets the
+     * fields above only. */
+    uint32_t capabilities;    /* haptics_capability bits; 0 for a simulated device */
+    int32_t effect_slots;     /* effects the device holds at once (EVIOCGEFFECTS); 0 when unknown */
 } haptics_device_info;
 
 /*
@@ -208,10 +234,22 @@ int haptics_device_count(haptics_engine *engine);
 /*
  * haptics_device_get_info — fills *info for device `index` (0 ≤ index < haptics_device_count), in
  * the engine's order. Strings are NUL-terminated, cut at a UTF-8 character boundary when too long.
- * Match a pad to an SDL joystick by `sdl_guid`. Returns 0, -EINVAL (NULL, `info->size` too small)
- * or -ERANGE (no such index).
+ * Match a pad to an SDL joystick by `sdl_guid`, or better by its node: haptics_device_find_by_path.
+ * A `size` from an older header (up to `profile`) is filled as far as it reaches.
+ * Returns 0, -EINVAL (NULL, `info->size` smaller than the 0.9 struct) or -ERANGE (no such index).
  */
 int haptics_device_get_info(haptics_engine *engine, int index, haptics_device_info *info);
+
+/*
+ * haptics_device_find_by_path — the id of the device one of whose nodes is `path`: its event node
+ * ("/dev/input/event5"), or another node of the same pad, found through sysfs (the same parent
+ * device): the hidraw node ("/dev/hidraw3") that SDL_JoystickPath names when SDL's HIDAPI backend
+ * drives the pad, or its joystick node ("/dev/input/js0"). Symbolic links (/dev/input/by-id/…)
+ * are followed. Returns the id (>= 0, for haptics_device_play and the other haptics_device_*
+ * functions), -ENODEV when no device of the engine is that pad, -EINVAL/-EBADF. Control side
+ * (reads sysfs).
+ */
+int haptics_device_find_by_path(haptics_engine *engine, const char *path);
 
 /*
  * haptics_device_set_gain — the device's own gain, 0…1, on top of the engine's (-EINVAL outside
@@ -327,7 +365,8 @@ int haptics_prepare(haptics_engine *engine, haptics_feedback item);
  * one at `high` (each 0…1, clamped), for `duration` ns, with SDL_GameControllerRumble's semantics:
  * each call replaces the last (and the motor levels below), 0 and 0 stop. Any duration holds to
  * its end — minutes or hours — the engine keeps the pad playing and ends it itself; a duration of
- * 0 or less stops. What pattern players play meanwhile is added, saturating per motor. Single-motor
+ * 0 or less stops. `duration` is nanoseconds: write HAPTICS_MS(200). A duration between 0 and
+ * 1 ms, which no device can play, is refused with -EINVAL (haptics_last_error names the helper). What pattern players play meanwhile is added, saturating per motor. Single-motor
  * and constant-force devices play the larger of the two. Returns haptics_play's codes (-EINVAL for
  * a NaN or infinite level; nothing changes then); `outcome` may be NULL. Realtime-safe.
  */
@@ -349,7 +388,7 @@ int haptics_set_motor_levels(haptics_engine *engine, double low, double high, ha
 int haptics_set_motor_level_timeout(haptics_engine *engine, int64_t timeout);
 
 /* ---------------------------------------------------------------------------------------------
- * Traces (docs/latency.md)
+ * Traces (docs/guides/latency.md)
  */
 
 /*

@@ -1,0 +1,63 @@
+import Glibc
+import HapticsSystem
+
+/// A sysfs tree in a temporary folder, laid out as the kernel lays out pads: a USB HID device with
+/// an input device (its event and joystick nodes) and a hidraw node, and a uinput device, which has
+/// no parent. The links are those of `/sys/class/input` and `/sys/class/hidraw`.
+public final class FakeSysfs: Sendable {
+    /// The tree's root: what `/sys` is on a machine.
+    public let root: String
+    private let folder: TemporaryFolder
+
+    /// An empty tree.
+    public init() throws(SystemCallError) {
+        folder = try TemporaryFolder(prefix: "haptics-sysfs")
+        root = folder.path + "/sys"
+        try Self.makeFolders(root + "/class/input")
+        try Self.makeFolders(root + "/class/hidraw")
+    }
+
+    /// The folder of a HID device (`0003:054C:0CE6.0001`) on USB port `port`.
+    public func hidDevice(_ name: String, port: Int) -> String {
+        "\(root)/devices/pci0000:00/0000:00:14.0/usb1/1-\(port)/1-\(port):1.3/\(name)"
+    }
+
+    /// Adds a pad: HID device `hid`, input device `input` with event node `event` and joystick
+    /// node `joystick`, and hidraw node `hidraw`.
+    public func addPad(hid: String, input: String, event: String, joystick: String, hidraw: String) throws(SystemCallError) {
+        let inputFolder = "\(hid)/input/\(input)"
+        try addNode(event, in: inputFolder, inputClass: true)
+        try addNode(joystick, in: inputFolder, inputClass: true)
+        try Self.link("\(inputFolder)/device", to: hid)
+        try addNode(hidraw, in: "\(hid)/hidraw", inputClass: false)
+        try Self.link("\(hid)/hidraw/\(hidraw)/device", to: hid)
+    }
+
+    /// Adds a uinput device: input device `input` with event node `event`, and no parent device.
+    public func addUInputDevice(input: String, event: String) throws(SystemCallError) {
+        try addNode(event, in: "\(root)/devices/virtual/input/\(input)", inputClass: true)
+    }
+
+    /// Removes the tree.
+    public func remove() { folder.remove() }
+
+    private func addNode(_ node: String, in parent: String, inputClass: Bool) throws(SystemCallError) {
+        try Self.makeFolders("\(parent)/\(node)")
+        if inputClass { try Self.link("\(parent)/\(node)/device", to: parent) }
+        try Self.link("\(root)/class/\(inputClass ? "input" : "hidraw")/\(node)", to: "\(parent)/\(node)")
+    }
+
+    private static func makeFolders(_ path: String) throws(SystemCallError) {
+        var made = ""
+        for component in path.split(separator: "/") {
+            made += "/\(component)"
+            guard mkdir(made, 0o755) == 0 || errno == EEXIST else {
+                throw SystemCallError(call: "mkdir", errno: Errno(rawValue: errno))
+            }
+        }
+    }
+
+    private static func link(_ path: String, to target: String) throws(SystemCallError) {
+        guard symlink(target, path) == 0 else { throw SystemCallError(call: "symlink", errno: Errno(rawValue: errno)) }
+    }
+}
