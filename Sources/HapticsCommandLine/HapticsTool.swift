@@ -14,8 +14,9 @@ public enum HapticsTool {
     public static func main(arguments: [String], context: CommandContext) -> Int32 {
         let console = context.console
         guard let first = arguments.first else {
-            console.write(overview)
-            return ExitStatus.success
+            // A command is needed: the overview is the usage message, on standard error.
+            console.writeError(overview)
+            return ExitStatus.usage
         }
         switch first {
         case "-h", "--help", "help":

@@ -64,8 +64,8 @@ struct LatencyMeasurement {
             latency.add("count", count)
             latency.add("missed", missed)
             latency.add("stages", raw: stagesObject.text)
-            var line = JSONLine()
-            line.add("latency", raw: latency.text)
+            var line = JSONLine(record: "latency")
+            line.append(latency)
             return line.text
         }
     }
@@ -147,7 +147,7 @@ struct LatencyMeasurement {
     /// One JSON line per trigger: its stages in µs after the call.
     var triggerLines: [String] {
         triggers.enumerated().map { index, trigger in
-            var line = JSONLine()
+            var line = JSONLine(record: "trigger")
             line.add("trigger", index + 1)
             line.add("call_us", Double(trigger.returned.nanoseconds - trigger.called.nanoseconds) / 1_000, digits: 1)
             if let command = trigger.command {

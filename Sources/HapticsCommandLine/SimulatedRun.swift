@@ -31,7 +31,7 @@ struct SimulatedRun {
     /// The recording with times relative to the request, in milliseconds.
     func commandLines(name: String) -> [String] {
         recording.map { record in
-            var line = JSONLine()
+            var line = JSONLine(record: "device-command")
             line.add("feedback", name)
             line.add("t_ms", (record.time - requestedAt).inMilliseconds, digits: 3)
             line.add("lateness_us", record.lateness.inMicroseconds, digits: 1)

@@ -6,8 +6,14 @@ import HapticsTestSupport
 /// `inputDirectory` (by default an empty folder), so a controller plugged into the machine running
 /// the tests never changes what they see.
 func runTool(_ arguments: String..., inputDirectory: String = emptyInputDirectory) -> (status: Int32, output: String, error: String) {
+    runTool(arguments, inputDirectory: inputDirectory)
+}
+
+/// ``runTool(_:inputDirectory:)`` with the arguments as an array, and more of the environment.
+func runTool(_ arguments: [String], inputDirectory: String = emptyInputDirectory,
+             environment: [String: String] = [:]) -> (status: Int32, output: String, error: String) {
     let console = BufferConsole()
-    let context = CommandContext(console: console, environment: ["HAPTICS_INPUT_DIRECTORY": inputDirectory])
+    let context = CommandContext(console: console, environment: environment.merging(["HAPTICS_INPUT_DIRECTORY": inputDirectory]) { $1 })
     let status = HapticsTool.main(arguments: arguments, context: context)
     return (status, console.output, console.errorOutput)
 }
@@ -19,3 +25,11 @@ let emptyInputDirectory: String = {
 }()
 
 private let emptyInputFolder = try! TemporaryFolder(prefix: "haptics-cli-no-input-devices")
+
+/// A console that says it is a terminal, to test what only a terminal gets.
+final class TerminalConsole: Console {
+    var output = ""
+    func write(_ text: String) { output += text }
+    func writeError(_ text: String) { output += text }
+    var isTerminal: Bool { true }
+}

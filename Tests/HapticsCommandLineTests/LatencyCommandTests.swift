@@ -13,13 +13,13 @@ struct LatencyCommandTests {
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 6)
         for (index, line) in lines.dropLast().enumerated() {
-            #expect(line.hasPrefix("{\"trigger\":\(index + 1),\"call_us\":"))
+            #expect(line.hasPrefix("{\"schema\":1,\"type\":\"trigger\",\"trigger\":\(index + 1),\"call_us\":"))
             // The simulated device has no kernel to receive it.
             #expect(line.contains("\"dequeued_us\":") && line.contains("\"written_us\":") && line.contains("\"felt_us\":"))
             #expect(!line.contains("received_us") && !line.contains("missed"))
         }
         let last = try #require(lines.last)
-        #expect(last.hasPrefix(#"{"latency":{"feedback":"impact.heavy","device":"simulated","count":5,"missed":0,"stages":{"call":{"p50_us":"#))
+        #expect(last.hasPrefix(#"{"schema":1,"type":"latency","feedback":"impact.heavy","device":"simulated","count":5,"missed":0,"stages":{"call":{"p50_us":"#))
         for stage in ["call", "dequeued", "written", "felt", "lateness"] {
             #expect(last.contains("\"\(stage)\":{\"p50_us\":"), "\(stage)")
         }
@@ -27,26 +27,27 @@ struct LatencyCommandTests {
         #expect(!last.contains("\"received\""))
         // Felt is written + the generic rumble's 60 ms rise time.
         let object = try #require(JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-        let stages = try #require((object["latency"] as? [String: Any])?["stages"] as? [String: [String: Double]])
+        let stages = try #require(object["stages"] as? [String: [String: Double]])
         let felt = try #require(stages["felt"]?["p50_us"])
         let written = try #require(stages["written"]?["p50_us"])
         #expect(felt - written > 59_000 && felt - written < 61_000)
         #expect(stages["written"]!["p50_us"]! >= stages["dequeued"]!["p50_us"]!)
     }
 
-    @Test("latency prints a table and a histogram, and --svg writes the histograms")
+    @Test("latency prints a table and a histogram, and -o writes the histograms")
     func latencyTable() throws {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
-        let result = runTool("latency", "--device", "simulated", "--count", "3", "--feedback", "selection", "--svg", scratch.path + "/l.svg")
+        let result = runTool("latency", "--device", "simulated", "--count", "3", "--feedback", "selection", "-o", scratch.path + "/l.svg")
         #expect(result.status == 0)
+        let svg = try String(contentsOfFile: scratch.path + "/l.svg", encoding: .utf8)
+        #expect(result.error == "wrote \(scratch.path)/l.svg (\(svg.utf8.count) bytes)\n")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "selection on simulated generic-rumble (simulated), 3 triggers, profile generic-rumble")
         #expect(lines[1] == "stage          p50 µs    p95 µs    p99 µs    max µs      n")
         #expect(lines[2...6].map { String($0.prefix(11)) } == ["call       ", "dequeued   ", "written    ", "felt       ", "lateness   "])
         #expect(lines[2...6].allSatisfy { $0.hasSuffix(" 3") })
         #expect(result.output.contains("call → written (3 samples)\n"))
-        let svg = try String(contentsOfFile: scratch.path + "/l.svg", encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("selection on simulated generic-rumble: latency from the call"))
         #expect(svg.components(separatedBy: "n = 3").count == 6)
     }

@@ -7,10 +7,10 @@ struct UsageTests {
         (["play"], "haptics play: missing the feedback or file to play. See 'haptics play --help'.\n"),
         (["play", "selection", "extra"], "haptics play: unexpected argument 'extra'. See 'haptics play --help'.\n"),
         (["play", "selection", "--bogus"], "haptics play: unknown option --bogus. See 'haptics play --help'.\n"),
-        (["play", "selection", "--plot"], "haptics play: option --plot needs a value. See 'haptics play --help'.\n"),
-        (["play", "selection", "--profile", "nope"], "haptics play: unknown profile 'nope' (available: generic-rumble, dualsense, dualshock4, xbox, switch-pro, phone-vibra, constant-force-wheel, simulated). See 'haptics play --help'.\n"),
+        (["play", "selection", "-o"], "haptics play: option --output needs a value. See 'haptics play --help'.\n"),
+        (["play", "selection", "--profile", "nope"], "haptics play: unknown profile 'nope' (available: generic-rumble, dualsense, dualshock4, xbox, switch-pro, phone-vibra, constant-force-wheel, simulated, or a profile file). See 'haptics play --help'.\n"),
         (["play", "selection", "--device"], "haptics play: option --device needs a value. See 'haptics play --help'.\n"),
-        (["play", "selection", "--device", "/dev/input/event9", "--wav", "x.wav"], "haptics play: --plot and --wav need --device simulated. See 'haptics play --help'.\n"),
+        (["play", "selection", "--device", "/dev/input/event9", "-o", "x.wav"], "haptics play: -o needs --device simulated. See 'haptics play --help'.\n"),
         (["devices", "extra"], "haptics devices: unexpected argument 'extra'. See 'haptics devices --help'.\n"),
         (["devices", "--all"], "haptics devices: unknown option --all. See 'haptics devices --help'.\n"),
         (["info"], "haptics info: missing the device (a path or part of its name). See 'haptics info --help'.\n"),
@@ -30,7 +30,7 @@ struct UsageTests {
         (["play", "--theme", "t.json"], "haptics play: missing the event to play. See 'haptics play --help'.\n"),
         (["sync-test", "--cues", "0"], "haptics sync-test: --cues needs a whole number from 1 to 1000, not '0'. See 'haptics sync-test --help'.\n"),
         (["sync-test", "--cues=many"], "haptics sync-test: --cues needs a whole number from 1 to 1000, not 'many'. See 'haptics sync-test --help'.\n"),
-        (["sync-test", "--profile", "nope"], "haptics sync-test: unknown profile 'nope' (available: generic-rumble, dualsense, dualshock4, xbox, switch-pro, phone-vibra, constant-force-wheel, simulated). See 'haptics sync-test --help'.\n"),
+        (["sync-test", "--profile", "nope"], "haptics sync-test: unknown profile 'nope' (available: generic-rumble, dualsense, dualshock4, xbox, switch-pro, phone-vibra, constant-force-wheel, simulated, or a profile file). See 'haptics sync-test --help'.\n"),
         (["sync-test", "now"], "haptics sync-test: unexpected argument 'now'. See 'haptics sync-test --help'.\n"),
         (["sync-test", "--audio"], "haptics sync-test: option --audio needs a value. See 'haptics sync-test --help'.\n"),
         (["frobnicate"], "haptics: unknown command 'frobnicate'. See 'haptics --help'.\n"),
@@ -41,6 +41,26 @@ struct UsageTests {
         #expect(status == 64)
         #expect(console.errorOutput == message)
         #expect(console.output == "")
+    }
+
+    @Test("no arguments: the overview on standard error as the usage, exit 64")
+    func noArguments() {
+        let result = runTool()
+        #expect(result.status == 64)
+        #expect(result.output == "")
+        #expect(result.error == runTool("--help").output)
+    }
+
+    @Test("colour only on a terminal that is not dumb, and never with NO_COLOR set", arguments: [
+        ([:], true),
+        (["NO_COLOR": "1"], false),
+        (["NO_COLOR": ""], true),
+        (["TERM": "dumb"], false),
+        (["TERM": "xterm-256color"], true),
+    ])
+    func colour(environment: [String: String], colour: Bool) {
+        #expect(CommandContext(console: TerminalConsole(), environment: environment).usesColor == colour)
+        #expect(CommandContext(console: BufferConsole(), environment: environment).usesColor == false)
     }
 
     @Test("--version")
@@ -91,27 +111,26 @@ struct UsageTests {
             OVERVIEW: Play a feedback, a pattern file or a feedbackd theme's event.
 
             USAGE:
-              haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--trace <file.json>] [--json]
-              haptics play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--trace …] [--json]
+              haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]
+              haptics play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]
 
             ARGUMENTS AND OPTIONS:
-              <feedback|file.ahap>  A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip).
-              <event-name>          With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed).
-              --theme <theme.json>  A feedbackd theme; its parents are <parent-name>.json in the same folder.
-              --level <level>       The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent.
-              --sounds <folder>     Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio.
-              --device <device>     Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated.
-              --profile <name>      Device profile the simulated device behaves like (default: simulated).
-              --audio <output>      Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default).
-              --plot <file.svg>     Also write the motors over time as an SVG plot.
-              --wav <file.wav>      Also write the haptic signal as audible sound (48 kHz WAV).
-              --trace <file.json>   Write the engine's trace: every command's stages (submitted, dequeued, written, felt), as Chrome/Perfetto trace-event JSON (ui.perfetto.dev, chrome://tracing).
-              --json                One JSON object per line: every device command, then a summary.
-              -h, --help            Show this help.
+              <feedback|file.ahap>   A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip).
+              <event-name>           With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed).
+              --theme <theme.json>   A feedbackd theme; its parents are <parent-name>.json in the same folder.
+              --level <level>        The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent.
+              --sounds <folder>      Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio.
+              --device <device>      Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated.
+              --profile <name|file>  The device profile to render for: a built-in name (dualsense, xbox, generic-rumble, …) or a profile file. Default: the device's own, simulated for the simulated device.
+              --audio <output>       Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default).
+              -o, --output <file>    Write a file, what by its extension: .svg the motors over time as a plot, .wav the haptic signal as audible sound (48 kHz). Repeat for several files.
+              --trace <file.json>    Write the engine's trace: every command's stages (submitted, dequeued, written, felt), as Chrome/Perfetto trace-event JSON (ui.perfetto.dev, chrome://tracing).
+              --json                 One JSON object per line: every device command, then a summary.
+              -h, --help             Show this help.
 
             On the simulated device the motors are drawn in the terminal as they were driven, in real time
             through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
-            and then played; --plot and --wav need the simulated device. With --audio the sound is heard
+            and then played; -o needs the simulated device. With --audio the sound is heard
             when the haptic is felt: the device starts early by its rise time. With --theme the event's
             vibrations at the level are felt together, its sounds are heard with --audio, and what is not
             played (a missing sound, an LED) is said on standard error.

@@ -50,7 +50,7 @@ import HapticsTestSupport
         let text = runTool("validate", folder.path + "/" + name)
         #expect(text.output == "\(folder.path)/t\\u{1B}]0;x\\u{07}\\u{9B}.ahap: ok (1 haptic, 0 audio events, 0.04 s, 0 warnings)\n")
         let json = runTool("validate", "--json", folder.path + "/" + name)
-        #expect(json.output.hasPrefix(#"{"file":"\#(folder.path)/t\u001b]0;x\u0007\u009b.ahap","valid":true"#))
+        #expect(json.output.hasPrefix(#"{"schema":1,"type":"validation","file":"\#(folder.path)/t\u001b]0;x\u0007\u009b.ahap","valid":true"#))
         let missing = runTool("validate", "--json", folder.path + "/gone\u{1B}[2J.ahap")
         #expect(missing.status == 1)
         #expect(missing.error == "\(folder.path)/gone\\u{1B}[2J.ahap: cannot open the file: No such file or directory\n")
@@ -97,7 +97,7 @@ import HapticsTestSupport
             """)
         #expect(result.output == "\(folder.path)/good.ahap: ok (1 haptic, 1 audio event, 0.25 s, 0 warnings)\n")
         let json = runTool("validate", "--json", folder.path + "/missing.ahap")
-        #expect(json.output == #"{"file":"\#(folder.path)/missing.ahap","valid":false,"error":"\#(folder.path)/missing.ahap: \#(event): EventWaveformPath \"sounds/gone.wav\": no such file"}"# + "\n")
+        #expect(json.output == #"{"schema":1,"type":"validation","file":"\#(folder.path)/missing.ahap","valid":false,"error":"\#(folder.path)/missing.ahap: \#(event): EventWaveformPath \"sounds/gone.wav\": no such file"}"# + "\n")
     }
 
     @Test func aHugeWaveformAndALinkOutAreRefusedWithoutReadingThem() throws {

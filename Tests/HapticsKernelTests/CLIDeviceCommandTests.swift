@@ -38,10 +38,10 @@ extension EngineKernelTests {
         let json = run(["verify", node, "--json"])
         #expect(json.status == 0)
         #expect(json.output.split(separator: "\n").map(String.init) == [
-            #"{"device":"\#(node)","type":"rumble","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"]}"#,
-            #"{"device":"\#(node)","type":"periodic","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"],"waveform":"sine"}"#,
-            #"{"device":"\#(node)","type":"constant","result":"not-advertised","checked":"not advertised","accepted":[],"written":[]}"#,
-            #"{"device":"\#(node)","type":"gain","result":"written","checked":"half gain and full gain written","accepted":[],"written":["half-gain","full-gain"]}"#,
+            #"{"schema":1,"type":"effect-check","device":"\#(node)","effect":"rumble","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"]}"#,
+            #"{"schema":1,"type":"effect-check","device":"\#(node)","effect":"periodic","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"],"waveform":"sine"}"#,
+            #"{"schema":1,"type":"effect-check","device":"\#(node)","effect":"constant","result":"not-advertised","checked":"not advertised","accepted":[],"written":[]}"#,
+            #"{"schema":1,"type":"effect-check","device":"\#(node)","effect":"gain","result":"written","checked":"half gain and full gain written","accepted":[],"written":["half-gain","full-gain"]}"#,
         ])
     }
 

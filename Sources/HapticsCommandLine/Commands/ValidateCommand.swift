@@ -34,7 +34,7 @@ struct ValidateCommand: Command {
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         var failures = 0
         for file in files {
-            var line = JSONLine()
+            var line = JSONLine(record: "validation")
             line.add("file", file)
             if Self.isTheme(file) {
                 if !Self.validateTheme(file, line: line, json: json, context: context) { failures += 1 }
