@@ -1,5 +1,6 @@
 import Foundation
 import HapticsPatterns
+import HapticsSystem
 
 /// What `play` and `plot` were asked for: a vocabulary item, a pattern file or a feedbackd event.
 enum PlayTarget {
@@ -20,6 +21,7 @@ enum PlayTarget {
             } catch {
                 throw .failure(error.description)
             }
+            if case let .file(_, pattern, _) = self, pattern.events.isEmpty { throw .failure(Self.emptyMessage(argument)) }
             return
         }
         do {
@@ -27,6 +29,11 @@ enum PlayTarget {
         } catch {
             throw .usage(error.description)
         }
+    }
+
+    /// Why a pattern file without events is refused, by `play` and by `validate` alike.
+    static func emptyMessage(_ file: String) -> String {
+        "\(PrintableText.escaped(file)): the pattern has no events: nothing to play"
     }
 
     /// The event `argument` of the theme file at `themePath`, at `level`. A vocabulary name the

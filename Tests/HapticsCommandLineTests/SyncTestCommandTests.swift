@@ -195,7 +195,7 @@ struct SyncTestCommandTests {
             """.utf8)).write(to: URL(fileURLWithPath: folder + "/tick.ahap"))
         let missing = runTool("play", folder + "/tick.ahap", "--device", "simulated", "--audio", folder + "/out.wav")
         #expect(missing.status == 1)
-        #expect(missing.error == "haptics play: \(folder)/tick.ahap: AudioCustom event at 0.02 s (events[1]): "
+        #expect(missing.error == "haptics play: \(folder)/tick.ahap:3:77: AudioCustom event at 0.02 s: "
             + "EventWaveformPath \"tick.wav\": no such file\n")
         #expect(missing.output == "")
 

@@ -40,30 +40,33 @@ struct ValidateCommand: Command {
                 if !Self.validateTheme(file, line: line, json: json, context: context) { failures += 1 }
                 continue
             }
+            let decoded: DecodedPattern
             do {
-                let decoded = try Self.load(file, context: context)
-                let format = decoded.format
-                let haptic = decoded.pattern.events.filter(\.kind.isHaptic).count
-                let audio = decoded.pattern.events.count - haptic
-                if json {
-                    line.add("valid", true)
-                    line.add("format", format.rawValue)
-                    line.add("events", decoded.pattern.events.count)
-                    line.add("warnings", decoded.warnings.count)
-                    line.add("duration_s", decoded.pattern.duration, digits: 3)
-                    context.console.line(line.text)
-                } else {
-                    let kind = format == .ahap ? "" : format.displayName + ", "
-                    context.console.line("\(PrintableText.escaped(file)): ok (\(kind)\(haptic) haptic, \(audio) audio event\(audio == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s, \(decoded.warnings.count) warning\(decoded.warnings.count == 1 ? "" : "s"))")
-                }
+                decoded = try Self.load(file, context: context)
             } catch {
                 failures += 1
-                context.console.errorLine(error.description)
-                if json {
-                    line.add("valid", false)
-                    line.add("error", error.description)
-                    context.console.line(line.text)
-                }
+                Self.report(failure: error.description, line: line, json: json, context: context)
+                continue
+            }
+            // What play refuses is no valid pattern.
+            guard !decoded.pattern.events.isEmpty else {
+                failures += 1
+                Self.report(failure: PlayTarget.emptyMessage(file), line: line, json: json, context: context)
+                continue
+            }
+            let format = decoded.format
+            let haptic = decoded.pattern.events.filter(\.kind.isHaptic).count
+            let audio = decoded.pattern.events.count - haptic
+            if json {
+                line.add("valid", true)
+                line.add("format", format.rawValue)
+                line.add("events", decoded.pattern.events.count)
+                line.add("warnings", decoded.warnings.count)
+                line.add("duration_s", decoded.pattern.duration, digits: 3)
+                context.console.line(line.text)
+            } else {
+                let kind = format == .ahap ? "" : format.displayName + ", "
+                context.console.line("\(PrintableText.escaped(file)): ok (\(kind)\(haptic) haptic, \(audio) audio event\(audio == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s, \(decoded.warnings.count) warning\(decoded.warnings.count == 1 ? "" : "s"))")
             }
         }
         return failures == 0 ? ExitStatus.success : ExitStatus.failure
@@ -106,14 +109,19 @@ struct ValidateCommand: Command {
             }
             return true
         } catch {
-            context.console.errorLine(error.description)
-            if json {
-                line.add("valid", false)
-                line.add("error", error.description)
-                context.console.line(line.text)
-            }
+            report(failure: error.description, line: line, json: json, context: context)
             return false
         }
+    }
+
+    /// Says why a file is not valid: on standard error, and as its record with `--json`.
+    static func report(failure message: String, line: JSONLine, json: Bool, context: CommandContext) {
+        context.console.errorLine(message)
+        guard json else { return }
+        var line = line
+        line.add("valid", false)
+        line.add("error", message)
+        context.console.line(line.text)
     }
 
     /// Decodes `file` (its warnings printed as they are found) and loads its sound with the loader
@@ -127,7 +135,8 @@ struct ValidateCommand: Command {
         }
         for warning in decoded.warnings { context.console.errorLine(warning.description) }
         do {
-            _ = try AudioPatternLoader().load(pattern: decoded.pattern, patternPath: file)
+            _ = try AudioPatternLoader().load(pattern: decoded.pattern, patternPath: file,
+                                              waveformPathLocations: decoded.waveformPathLocations)
         } catch {
             throw .sound(error)
         }
