@@ -139,6 +139,14 @@ struct CommandTests {
         #expect(result.output == "")
     }
 
+    @Test("ALSA's own message is part of the error, taken from its error handler")
+    func alsaMessage() {
+        let result = runTool("play", "selection", "--device", "simulated", "--audio", "nope")
+        #expect(result.status == 1)
+        #expect(result.output == "")
+        #expect(result.error == "haptics play: cannot open audio device \"nope\": snd_pcm_open: No such file or directory (errno 2); ALSA: Unknown PCM nope\n")
+    }
+
     @Test("a file that cannot be written says why")
     func writeError() {
         let result = runTool("plot", "selection", "-o", "/nonexistent/dir/p.svg")
