@@ -7,7 +7,11 @@ public enum HapticsTool {
     public static let version = "0.1.0"
 
     static var commands: [any Command.Type] {
-        [ListCommand.self, DevicesCommand.self, InfoCommand.self, PlayCommand.self, DemoCommand.self, LatencyCommand.self, ValidateCommand.self, ConvertCommand.self, PlotCommand.self, VerifyCommand.self, EmulateCommand.self, SyncTestCommand.self]
+        [
+            ListCommand.self, DevicesCommand.self, InfoCommand.self, TestCommand.self, RumbleCommand.self, StopCommand.self,
+            GainCommand.self, PlayCommand.self, DemoCommand.self, LatencyCommand.self, ValidateCommand.self, ConvertCommand.self,
+            PlotCommand.self, VerifyCommand.self, EmulateCommand.self, SyncTestCommand.self,
+        ]
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.

@@ -141,6 +141,15 @@ struct DeviceCommandTests {
         #expect(result.error == "haptics devices: cannot list /nonexistent/input: No such file or directory\n")
     }
 
+    @Test("the bench commands without a device say so", arguments: ["test", "stop", "gain 1", "rumble 1 1"])
+    func benchWithoutDevice(command: String) {
+        let arguments = command.split(separator: " ").map(String.init)
+        let result = runTool(arguments)
+        #expect(result.status == 1)
+        #expect(result.output == "")
+        #expect(result.error == "haptics \(arguments[0]): no force-feedback device this user may open in \(emptyInputDirectory); 'haptics devices' says why\n")
+    }
+
     @Test("device tables line up their columns")
     func table() {
         #expect(DevicesCommand.table([["PATH", "NAME", "SLOTS"], ["/dev/input/event12", "pad", "16"]]) == """

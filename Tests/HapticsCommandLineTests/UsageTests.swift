@@ -34,6 +34,14 @@ struct UsageTests {
         (["sync-test", "now"], "haptics sync-test: unexpected argument 'now'. See 'haptics sync-test --help'.\n"),
         (["sync-test", "--audio"], "haptics sync-test: option --audio needs a value. See 'haptics sync-test --help'.\n"),
         (["frobnicate"], "haptics: unknown command 'frobnicate'. See 'haptics --help'.\n"),
+        (["rumble"], "haptics rumble: missing the strengths of the <low> and <high> motors. See 'haptics rumble --help'.\n"),
+        (["rumble", "0.5", "101%"], "haptics rumble: <high> must be from 0 to 1 or 0% to 100%, not '101%'. See 'haptics rumble --help'.\n"),
+        (["rumble", "1", "1", "--for", "61s"], "haptics rumble: --for needs a time from 1ms to 60s (500ms, 2s), not '61s'. See 'haptics rumble --help'.\n"),
+        (["rumble", "1", "1", "--profile", "xbox"], "haptics rumble: --profile does not apply: rumble drives the device's effects directly, with no profile shaping them. See 'haptics rumble --help'.\n"),
+        (["gain"], "haptics gain: missing the <level>. See 'haptics gain --help'.\n"),
+        (["gain", "-1"], "haptics gain: unknown option -1. See 'haptics gain --help'.\n"),
+        (["stop", "now"], "haptics stop: unexpected argument 'now'. See 'haptics stop --help'.\n"),
+        (["test", "--all"], "haptics test: unknown option --all. See 'haptics test --help'.\n"),
     ])
     func usageErrors(arguments: [String], message: String) {
         let console = BufferConsole()
@@ -84,6 +92,10 @@ struct UsageTests {
               list       List the feedback vocabulary.
               devices    List the force-feedback devices.
               info       Show one device's identity, capabilities and profile.
+              test       Step through every effect type a device reports; say what the kernel accepted and ask what was felt.
+              rumble     Run a device's two rumble motors at given strengths for a while.
+              stop       Stop every effect playing on a device, whoever started it.
+              gain       Set a device's overall force-feedback strength (FF_GAIN).
               play       Play a feedback, a pattern file or a feedbackd theme's event.
               demo       Play every feedback of the vocabulary in turn.
               latency    Measure the latency of a prepared trigger, stage by stage, from the game's call.
