@@ -8,7 +8,7 @@ public enum HapticsTool {
 
     static var commands: [any Command.Type] {
         [
-            ListCommand.self, DevicesCommand.self, InfoCommand.self, TestCommand.self, RumbleCommand.self, StopCommand.self,
+            ListCommand.self, DevicesCommand.self, InfoCommand.self, DoctorCommand.self, TestCommand.self, RumbleCommand.self, StopCommand.self,
             GainCommand.self, PlayCommand.self, DemoCommand.self, LatencyCommand.self, ValidateCommand.self, ConvertCommand.self,
             PlotCommand.self, VerifyCommand.self, EmulateCommand.self, SyncTestCommand.self,
         ]

@@ -13,7 +13,9 @@ func runTool(_ arguments: String..., inputDirectory: String = emptyInputDirector
 func runTool(_ arguments: [String], inputDirectory: String = emptyInputDirectory,
              environment: [String: String] = [:]) -> (status: Int32, output: String, error: String) {
     let console = BufferConsole()
-    let context = CommandContext(console: console, environment: environment.merging(["HAPTICS_INPUT_DIRECTORY": inputDirectory]) { $1 })
+    // No theme of the machine's on the search path: an empty folder for both XDG variables.
+    let hermetic = ["HAPTICS_INPUT_DIRECTORY": inputDirectory, "XDG_CONFIG_HOME": emptyInputDirectory, "XDG_DATA_DIRS": emptyInputDirectory]
+    let context = CommandContext(console: console, environment: hermetic.merging(environment) { $1 })
     let status = HapticsTool.main(arguments: arguments, context: context)
     return (status, console.output, console.errorOutput)
 }

@@ -126,15 +126,16 @@ import HapticsTestSupport
 
             USAGE:
               haptics convert <in> -o <out.ahap|out.haptic> [--json]
-              haptics convert <theme.json> --event <name> [--level full|quiet|silent] -o <out.ahap|out.haptic> [--json]
+              haptics convert <theme.json> --event <name> [--level full|quiet|silent] [--theme-path <folder>]... -o <out.ahap|out.haptic> [--json]
 
             ARGUMENTS AND OPTIONS:
-              <in>                 An AHAP file, a .haptic clip or a feedbackd theme, whatever its name.
-              -o, --output <file>  Write a file, what by its extension: .ahap AHAP, .haptic a clip.
-              --event <name>       The event of a feedbackd theme to convert (themes only): its vibrations at the level, felt together.
-              --level <level>      The feedbackd profile for --event: full (default), quiet or silent; a level plays its section and the quieter ones.
-              --json               One JSON object saying what was written.
-              -h, --help           Show this help.
+              <in>                   An AHAP file, a .haptic clip or a feedbackd theme, whatever its name.
+              -o, --output <file>    Write a file, what by its extension: .ahap AHAP, .haptic a clip.
+              --event <name>         The event of a feedbackd theme to convert (themes only): its vibrations at the level, felt together.
+              --level <level>        The feedbackd profile for --event: full (default), quiet or silent; a level plays its section and the quieter ones.
+              --theme-path <folder>  Also look for themes and their parents here, before $XDG_CONFIG_HOME/feedbackd/themes and each $XDG_DATA_DIRS/feedbackd/themes. Repeatable.
+              --json                 One JSON object saying what was written.
+              -h, --help             Show this help.
 
             Warnings about the input go to standard error as file:line:column: path: message, and so
             does what the output format cannot hold (a .haptic clip has no audio events). A clip holds

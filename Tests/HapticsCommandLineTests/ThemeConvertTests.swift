@@ -68,9 +68,9 @@ import Testing
         let theme = folder.path + "/phone.json"
         let text = runTool("validate", theme)
         #expect(text.status == 0)
-        #expect(text.output == "\(theme): ok (feedbackd theme \"phone\" over \"base\", 2 events, 1 felt at full, 0 warnings)\n")
+        #expect(text.output == "\(theme): ok (feedbackd theme \"phone\" over \"base\" (\(folder.path)/base.json), 2 events, 1 felt at full, 0 warnings)\n")
         let json = runTool("validate", theme, "--json")
-        #expect(json.output == #"{"schema":1,"type":"validation","file":"\#(theme)","valid":true,"format":"feedbackd-theme","name":"phone","parents":1,"events":2,"haptic_events":1,"warnings":0}"# + "\n")
+        #expect(json.output == #"{"schema":1,"type":"validation","file":"\#(theme)","valid":true,"format":"feedbackd-theme","name":"phone","parents":1,"chain":[{"name":"phone","file":"\#(theme)"},{"name":"base","file":"\#(folder.path)/base.json"}],"events":2,"haptic_events":1,"warnings":0}"# + "\n")
         try folder.write(#"{ "name": "orphan", "parent-name": "nowhere", "profiles": [] }"#, to: "orphan.json")
         let orphan = runTool("validate", folder.path + "/orphan.json")
         #expect(orphan.status == 1)

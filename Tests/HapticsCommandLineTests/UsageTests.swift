@@ -26,7 +26,7 @@ struct UsageTests {
         (["list", "extra"], "haptics list: unexpected argument 'extra'. See 'haptics list --help'.\n"),
         (["play", "selection", "--audio"], "haptics play: option --audio needs a value. See 'haptics play --help'.\n"),
         (["play", "button-pressed", "--theme", "t.json", "--level", "loud"], "haptics play: --level must be full, quiet or silent, not 'loud'. See 'haptics play --help'.\n"),
-        (["play", "selection", "--level", "quiet"], "haptics play: --level and --sounds need --theme. See 'haptics play --help'.\n"),
+        (["play", "selection", "--level", "quiet"], "haptics play: --level, --sounds and --theme-path need --theme. See 'haptics play --help'.\n"),
         (["play", "--theme", "t.json"], "haptics play: missing the event to play. See 'haptics play --help'.\n"),
         (["sync-test", "--cues", "0"], "haptics sync-test: --cues needs a whole number from 1 to 1000, not '0'. See 'haptics sync-test --help'.\n"),
         (["sync-test", "--cues=many"], "haptics sync-test: --cues needs a whole number from 1 to 1000, not 'many'. See 'haptics sync-test --help'.\n"),
@@ -92,6 +92,7 @@ struct UsageTests {
               list       List the feedback vocabulary.
               devices    List the force-feedback devices.
               info       Show one device's identity, capabilities and profile.
+              doctor     Check what playing haptics here needs: devices, access, udev rule, realtime priority, sound, other holders.
               test       Step through every effect type a device reports; say what the kernel accepted and ask what was felt.
               rumble     Run a device's two rumble motors at given strengths for a while.
               stop       Stop every effect playing on a device, whoever started it.
@@ -124,12 +125,13 @@ struct UsageTests {
 
             USAGE:
               haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]
-              haptics play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]
+              haptics play <event-name> --theme <theme> [--theme-path <folder>]... [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]
 
             ARGUMENTS AND OPTIONS:
               <feedback|file.ahap>   A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip).
               <event-name>           With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed).
-              --theme <theme.json>   A feedbackd theme; its parents are <parent-name>.json in the same folder.
+              --theme <theme>        A feedbackd theme: a file, or a name found on the theme search path; its parents are found there too.
+              --theme-path <folder>  Also look for themes and their parents here, before $XDG_CONFIG_HOME/feedbackd/themes and each $XDG_DATA_DIRS/feedbackd/themes. Repeatable.
               --level <level>        The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent.
               --sounds <folder>      Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio.
               --device <device>      Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated.
@@ -159,17 +161,20 @@ struct UsageTests {
             OVERVIEW: Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
 
             USAGE:
-              haptics validate <file>... [--json]
+              haptics validate <file>... [--theme-path <folder>]... [--json]
 
             ARGUMENTS AND OPTIONS:
-              <file>...   Pattern files to check: AHAP, .haptic clips or feedbackd themes, told apart by content.
-              --json      One JSON object per file.
-              -h, --help  Show this help.
+              <file>...              Pattern files to check: AHAP, .haptic clips or feedbackd themes, told apart by content.
+              --theme-path <folder>  Also look for themes and their parents here, before $XDG_CONFIG_HOME/feedbackd/themes and each $XDG_DATA_DIRS/feedbackd/themes. Repeatable.
+              --json                 One JSON object per file.
+              -h, --help             Show this help.
 
             Each file is decoded, then every AudioCustom waveform it names is read and decoded as play
             reads it: confined to the file's folder, within the same limits. A feedbackd theme is decoded
-            with its parent chain (<parent-name>.json beside it), and every event's vibrations are made
-            into a pattern at the full level. A FIFO, a device or a file over the size limit is refused
+            with its parent chain, each parent <parent-name>.json found as feedbackd finds it (the
+            --theme-path folders, $XDG_CONFIG_HOME/feedbackd/themes, each $XDG_DATA_DIRS/feedbackd/themes,
+            then the theme's own folder), the chain is shown with the file of each parent, and every
+            event's vibrations are made into a pattern at the full level. A FIFO, a device or a file over the size limit is refused
             without waiting or reading it. Errors and warnings go to standard error as
             file:line:column: path: message, with control characters escaped.
 

@@ -8,13 +8,14 @@ struct ConvertCommand: Command {
     static let abstract = "Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either."
     static let usage = [
         "convert <in> -o <out.ahap|out.haptic> [--json]",
-        "convert <theme.json> --event <name> [--level full|quiet|silent] -o <out.ahap|out.haptic> [--json]",
+        "convert <theme.json> --event <name> [--level full|quiet|silent] [--theme-path <folder>]... -o <out.ahap|out.haptic> [--json]",
     ]
     static let options = [
         HelpRow("<in>", "An AHAP file, a .haptic clip or a feedbackd theme, whatever its name."),
         OutputFile.help([(.ahap, "AHAP"), (.haptic, "a clip")]),
         HelpRow("--event <name>", "The event of a feedbackd theme to convert (themes only): its vibrations at the level, felt together."),
         HelpRow("--level <level>", "The feedbackd profile for --event: full (default), quiet or silent; a level plays its section and the quieter ones."),
+        ThemeSearchPath.help,
         HelpRow("--json", "One JSON object saying what was written."),
     ]
     static let discussion = """
@@ -29,6 +30,7 @@ struct ConvertCommand: Command {
     var json = false
     var event: String?
     var level = FeedbackdLevel.full
+    var themeFolders: [String] = []
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
@@ -39,6 +41,7 @@ struct ConvertCommand: Command {
             switch item {
             case .option("json", nil): json = true
             case let .option("event", inline): event = try cursor.value(for: "event", inline: inline)
+            case let .option("theme-path", inline): themeFolders.append(try cursor.value(for: "theme-path", inline: inline))
             case let .option("level", inline):
                 let value = try cursor.value(for: "level", inline: inline)
                 guard let parsed = FeedbackdLevel(rawValue: value) else {
@@ -66,7 +69,7 @@ struct ConvertCommand: Command {
             throw .failure("\(PrintableText.escaped(input)): \(error.description)")
         }
         let format = PatternFormat.recognize(bytes)
-        let decoded = try decode(bytes, format: format)
+        let decoded = try decode(bytes, format: format, search: ThemeSearchPath(environment: context.environment, extra: themeFolders))
         for warning in decoded.warnings { context.console.errorLine(warning.description) }
         let outputFormat: PatternFormat = output.format == .haptic ? .hapticClip : .ahap
         let text: String
@@ -100,15 +103,15 @@ struct ConvertCommand: Command {
     }
 
     /// The pattern the input holds; a theme needs `--event`, other formats refuse it.
-    private func decode(_ bytes: [UInt8], format: PatternFormat) throws(CommandLineError) -> DecodedPattern {
+    private func decode(_ bytes: [UInt8], format: PatternFormat, search: ThemeSearchPath) throws(CommandLineError) -> DecodedPattern {
         switch format {
         case .feedbackdTheme:
             guard let event else {
                 throw .usage("\(PrintableText.escaped(input)) is a feedbackd theme: give --event <name> to convert one of its events")
             }
-            // The theme's parents are looked up beside it, as `play --theme` does.
+            // The theme's parents are found along the search path, as `play --theme` does.
+            let theme = try search.theme(input)
             do {
-                let theme = try FeedbackdTheme(contentsOf: input)
                 return DecodedPattern(pattern: try theme.pattern(for: event, level: level), warnings: theme.warnings, format: .feedbackdTheme)
             } catch {
                 throw .failure(error.description)

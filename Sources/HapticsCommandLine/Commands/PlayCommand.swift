@@ -12,12 +12,13 @@ struct PlayCommand: Command {
     static let abstract = "Play a feedback, a pattern file or a feedbackd theme's event."
     static let usage = [
         "play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]",
-        "play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]",
+        "play <event-name> --theme <theme> [--theme-path <folder>]... [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]",
     ]
     static let options = [
         HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip)."),
         HelpRow("<event-name>", "With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed)."),
-        HelpRow("--theme <theme.json>", "A feedbackd theme; its parents are <parent-name>.json in the same folder."),
+        HelpRow("--theme <theme>", "A feedbackd theme: a file, or a name found on the theme search path; its parents are found there too."),
+        ThemeSearchPath.help,
         HelpRow("--level <level>", "The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent."),
         HelpRow("--sounds <folder>", "Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio."),
     ] + DeviceOptions.help + [
@@ -45,6 +46,8 @@ struct PlayCommand: Command {
     var json = false
     /// `--theme`: the target is an event of this feedbackd theme.
     var themePath: String?
+    /// `--theme-path` folders, in order.
+    var themeFolders: [String] = []
     var level = FeedbackdLevel.full
     var levelGiven = false
     var soundFolder: String?
@@ -61,6 +64,7 @@ struct PlayCommand: Command {
             case let .option("audio", inline): audio = AudioChoice(argument: try cursor.value(for: "audio", inline: inline))
             case .option("json", nil): json = true
             case let .option("theme", inline): themePath = try cursor.value(for: "theme", inline: inline)
+            case let .option("theme-path", inline): themeFolders.append(try cursor.value(for: "theme-path", inline: inline))
             case let .option("sounds", inline): soundFolder = try cursor.value(for: "sounds", inline: inline)
             case let .option("level", inline):
                 let value = try cursor.value(for: "level", inline: inline)
@@ -80,8 +84,8 @@ struct PlayCommand: Command {
             throw .usage(themePath == nil ? "missing the feedback or file to play" : "missing the event to play")
         }
         self.target = target
-        if themePath == nil, levelGiven || soundFolder != nil {
-            throw .usage("--level and --sounds need --theme")
+        if themePath == nil, levelGiven || soundFolder != nil || !themeFolders.isEmpty {
+            throw .usage("--level, --sounds and --theme-path need --theme")
         }
         if let deviceArgument = device.deviceArgument, deviceArgument != "simulated", !outputs.files.isEmpty {
             throw .usage("-o needs --device simulated")
@@ -91,7 +95,9 @@ struct PlayCommand: Command {
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         let target: PlayTarget
         if let themePath {
-            target = try PlayTarget(event: self.target, themePath: themePath, level: level, soundFolder: soundFolder)
+            target = try PlayTarget(event: self.target, themeArgument: themePath,
+                                    search: ThemeSearchPath(environment: context.environment, extra: themeFolders),
+                                    level: level, soundFolder: soundFolder)
         } else {
             target = try PlayTarget(argument: self.target)
         }
