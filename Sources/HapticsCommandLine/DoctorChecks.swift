@@ -120,7 +120,7 @@ struct DoctorChecks {
         let fields = line.dropFirst("Max realtime priority".count).split(separator: " ")
         let soft = fields.first.map(String.init) ?? "0"
         if identity.uid == 0 || soft == "unlimited" || (Int(soft) ?? 0) > 0 {
-            let what = identity.uid == 0 ? "root may" : "RLIMIT_RTPRIO is \(soft):"
+            let what = identity.uid == 0 ? "running as root:" : "RLIMIT_RTPRIO is \(soft):"
             return Finding(check: "realtime", status: .ok, message: "\(what) the realtime threads get SCHED_FIFO")
         }
         return Finding(check: "realtime", status: .warning,

@@ -10,7 +10,7 @@ public enum HapticsTool {
         [
             ListCommand.self, DevicesCommand.self, InfoCommand.self, DoctorCommand.self, TestCommand.self, RumbleCommand.self, StopCommand.self,
             GainCommand.self, PlayCommand.self, DemoCommand.self, LatencyCommand.self, ValidateCommand.self, ConvertCommand.self,
-            PlotCommand.self, VerifyCommand.self, EmulateCommand.self, SyncTestCommand.self,
+            PlotCommand.self, VerifyCommand.self, EmulateCommand.self, SyncTestCommand.self, CompletionsCommand.self,
         ]
     }
 

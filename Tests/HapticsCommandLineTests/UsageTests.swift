@@ -89,23 +89,24 @@ struct UsageTests {
               haptics <command> [arguments] [options]
 
             COMMANDS:
-              list       List the feedback vocabulary.
-              devices    List the force-feedback devices.
-              info       Show one device's identity, capabilities and profile.
-              doctor     Check what playing haptics here needs: devices, access, udev rule, realtime priority, sound, other holders.
-              test       Step through every effect type a device reports; say what the kernel accepted and ask what was felt.
-              rumble     Run a device's two rumble motors at given strengths for a while.
-              stop       Stop every effect playing on a device, whoever started it.
-              gain       Set a device's overall force-feedback strength (FF_GAIN).
-              play       Play a feedback, a pattern file or a feedbackd theme's event.
-              demo       Play every feedback of the vocabulary in turn.
-              latency    Measure the latency of a prepared trigger, stage by stage, from the game's call.
-              validate   Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
-              convert    Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either.
-              plot       Draw what a feedback or pattern file does on a device, as SVG.
-              verify     Try each effect type on a device and report what the kernel accepted.
-              emulate    Create a virtual device and print what it is sent, until Ctrl-C.
-              sync-test  Measure sound-to-haptic sync through a loopback sound card (snd-aloop).
+              list         List the feedback vocabulary.
+              devices      List the force-feedback devices.
+              info         Show one device's identity, capabilities and profile.
+              doctor       Check what playing haptics here needs: devices, access, udev rule, realtime priority, sound, other holders.
+              test         Step through every effect type a device reports; say what the kernel accepted and ask what was felt.
+              rumble       Run a device's two rumble motors at given strengths for a while.
+              stop         Stop every effect playing on a device, whoever started it.
+              gain         Set a device's overall force-feedback strength (FF_GAIN).
+              play         Play a feedback, a pattern file or a feedbackd theme's event.
+              demo         Play every feedback of the vocabulary in turn.
+              latency      Measure the latency of a prepared trigger, stage by stage, from the game's call.
+              validate     Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
+              convert      Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either.
+              plot         Draw what a feedback or pattern file does on a device, as SVG.
+              verify       Try each effect type on a device and report what the kernel accepted.
+              emulate      Create a virtual device and print what it is sent, until Ctrl-C.
+              sync-test    Measure sound-to-haptic sync through a loopback sound card (snd-aloop).
+              completions  Print the completion script of a shell (bash, zsh or fish), or the man page (man).
 
             OPTIONS:
               -h, --help   Show help (also 'haptics <command> --help').
