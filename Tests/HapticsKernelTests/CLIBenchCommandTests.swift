@@ -2,6 +2,7 @@ import CEvdev
 import Glibc
 import HapticsCommandLine
 import HapticsSystem
+import HapticsTestSupport
 import HapticsVirtualDevices
 import Testing
 
@@ -161,6 +162,53 @@ extension EngineKernelTests {
         // The guest runs as root: realtime priority is allowed.
         #expect(lines.contains(#"{"schema":1,"type":"doctor-finding","check":"realtime","status":"ok","message":"running as root: the realtime threads get SCHED_FIFO"}"#))
         #expect(lines.last?.hasPrefix(#"{"schema":1,"type":"doctor","findings":"#) == true)
+    }
+}
+}
+
+/// `play --profile` and `demo` on a device the kernel sees.
+extension EngineKernelTests {
+@Suite struct CLIDeviceProfiles {
+    func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
+        let console = BufferConsole()
+        let status = HapticsTool.main(arguments: arguments, context: CommandContext(console: console))
+        return (status, console.output, console.errorOutput)
+    }
+
+    @Test func playHonoursABuiltInProfileAndAProfileFileOnARealDevice() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test profile pad", maximumEffects: 16))
+        defer { sink.close() }
+        let node = sink.eventNodePath
+        let builtIn = run(["play", "impact.heavy", "--device", node, "--profile", "xbox", "--json"])
+        #expect(builtIn.error == "")
+        #expect(builtIn.status == 0)
+        #expect(builtIn.output.hasPrefix(#"{"schema":1,"type":"play","feedback":"impact.heavy","device":"\#(node)","name":"haptics-test profile pad","profile":"xbox","outcome":"scheduled","#))
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("base = dualsense\nname = my-pad\nrise-time-ms = 35\n", to: "pad.profile")
+        let file = run(["play", "impact.heavy", "--device", node, "--profile", folder.path + "/pad.profile", "--json"])
+        #expect(file.error == "")
+        #expect(file.status == 0)
+        #expect(file.output.contains(#""profile":"my-pad","outcome":"scheduled""#))
+        try folder.write("base = dualsense\nrise-time-ms = 2000\n", to: "bad.profile")
+        let bad = run(["play", "impact.heavy", "--device", node, "--profile", folder.path + "/bad.profile"])
+        #expect(bad.status == 1)
+        #expect(bad.error == "haptics play: \(folder.path)/bad.profile:2:16: 'rise-time-ms' is 2000, outside 0…1000 ms\n")
+    }
+
+    @Test func demoPlaysTheVocabularyOnARealDevice() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test demo pad", maximumEffects: 16))
+        defer { sink.close() }
+        let node = sink.eventNodePath
+        let result = run(["demo", "--device", node, "--json"])
+        #expect(result.error == "")
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 9)
+        #expect(lines.allSatisfy { $0.contains(#""device":"\#(node)""#) && $0.contains(#""outcome":"scheduled""#) })
+        // Every item reached the device: at least one play each.
+        let plays = sink.records.filter { if case .play = $0.event { true } else { false } }
+        #expect(plays.count >= 9)
     }
 }
 }
