@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import HapticsPatterns
+import HapticsSystem
 import Testing
 @testable import HapticsCommandLine
 import HapticsTestSupport
@@ -19,7 +21,9 @@ struct LatencyCommandTests {
             #expect(!line.contains("received_us") && !line.contains("missed"))
         }
         let last = try #require(lines.last)
-        #expect(last.hasPrefix(#"{"schema":1,"type":"latency","feedback":"impact.heavy","device":"simulated","count":5,"missed":0,"stages":{"call":{"p50_us":"#))
+        #expect(last.hasPrefix(#"{"schema":1,"type":"latency","feedback":"impact.heavy","device":"simulated","count":5,"missed":0,"realtime":"#))
+        // Whatever the machine granted, it is said: fifo, or refused with the errno.
+        #expect(last.contains(#""realtime":"fifo","stages":"#) || last.contains(#""realtime":"refused","realtime_error":"#))
         for stage in ["call", "dequeued", "written", "felt", "lateness"] {
             #expect(last.contains("\"\(stage)\":{\"p50_us\":"), "\(stage)")
         }
@@ -50,6 +54,18 @@ struct LatencyCommandTests {
         #expect(result.output.contains("call → written (3 samples)\n"))
         #expect(svg.hasPrefix("<svg") && svg.contains("selection on simulated generic-rumble: latency from the call"))
         #expect(svg.components(separatedBy: "n = 3").count == 6)
+    }
+
+    @Test("what the realtime thread got is said in words and in JSON")
+    func realtimeGrant() {
+        let granted = RealtimeThread.Grant(timerSlack: .nanoseconds(1), priorityRefusal: nil, hasRealtimePriority: true)
+        let refused = RealtimeThread.Grant(timerSlack: .nanoseconds(1), priorityRefusal: Errno(rawValue: EPERM), hasRealtimePriority: false)
+        #expect(LatencyMeasurement.describe(granted) == "realtime thread: SCHED_FIFO")
+        #expect(LatencyMeasurement.describe(refused) == "realtime thread: normal priority, SCHED_FIFO refused (EPERM (Operation not permitted)); 'haptics doctor' says how to allow it")
+        #expect(LatencyMeasurement.describe(nil) == "realtime thread: not started")
+        var line = JSONLine()
+        LatencyMeasurement.add(refused, to: &line)
+        #expect(line.text == #"{"realtime":"refused","realtime_error":"EPERM (Operation not permitted)"}"#)
     }
 
     @Test("latency refuses a count it cannot run")

@@ -124,11 +124,12 @@ struct LatencyCommand: Command {
         }
         if json {
             for line in measurement.triggerLines { context.console.line(line) }
-            context.console.line(report.jsonObject(feedback: feedback.name, device: output.path ?? "simulated"))
+            context.console.line(report.jsonObject(feedback: feedback.name, device: output.path ?? "simulated", realtime: measurement.realtime))
             return report.missed == 0 ? ExitStatus.success : ExitStatus.failure
         }
         context.console.line("\(feedback.name) on \(PrintableText.escaped(output.name)) (\(PrintableText.escaped(output.path ?? "simulated"))), \(count) triggers, profile \(output.profile.name)")
         context.console.line(report.table)
+        context.console.line(LatencyMeasurement.describe(measurement.realtime))
         context.console.write(LatencyHistogram(series: report.stages.filter { $0.name == "written" || $0.name == "received" }
             .map { .init(name: "call → \($0.name)", values: $0.samples) }).terminal())
         if report.missed > 0 { context.console.errorLine("haptics latency: \(report.missed) triggers did not reach the device") }
