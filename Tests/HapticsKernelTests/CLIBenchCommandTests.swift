@@ -6,16 +6,17 @@ import HapticsTestSupport
 import HapticsVirtualDevices
 import Testing
 
+/// Runs the tool in-process on the guest's /dev/input, `input` as its standard input.
+func runHaptics(_ arguments: [String], input: [String] = []) -> (status: Int32, output: String, error: String) {
+    let console = BufferConsole(input: input)
+    let status = HapticsTool.main(arguments: arguments, context: CommandContext(console: console))
+    return (status, console.output, console.errorOutput)
+}
+
 /// `rumble`, `stop`, `gain` and `test` against the kernel's view of a uinput force-feedback device:
 /// what the commands print, and exactly what the kernel passed on to the device.
 extension EngineKernelTests {
 @Suite struct CLIDeviceBenchCommands {
-    func run(_ arguments: [String], input: [String] = []) -> (status: Int32, output: String, error: String) {
-        let console = BufferConsole(input: input)
-        let status = HapticsTool.main(arguments: arguments, context: CommandContext(console: console))
-        return (status, console.output, console.errorOutput)
-    }
-
     /// The device's records as short lines (effect ids as the kernel gave them).
     static func lines(_ records: [UInputForceFeedbackRecord]) -> [String] {
         records.map { record in
@@ -40,7 +41,7 @@ extension EngineKernelTests {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test bench rumble", maximumEffects: 4))
         defer { sink.close() }
         let node = sink.eventNodePath
-        let result = run(["rumble", "0.5", "25%", "--for", "100ms", "--device", node, "--json"])
+        let result = runHaptics(["rumble", "0.5", "25%", "--for", "100ms", "--device", node, "--json"])
         #expect(result.error == "")
         #expect(result.status == 0)
         #expect(result.output == #"{"schema":1,"type":"rumble","device":"\#(node)","low":0.5,"high":0.25,"duration_ms":100,"result":"accepted","accepted":["upload","erase"],"written":["play","stop"]}"# + "\n")
@@ -49,7 +50,7 @@ extension EngineKernelTests {
         #expect(Self.lines(records) == ["upload 0 rumble 32768 16384 100 ms", "play 0 ×1", "stop 0", "stop 0", "erase 0"])
         // Stopped after the time asked for, not before.
         #expect(records.count == 5 && records[2].timestamp - records[1].timestamp >= .milliseconds(100))
-        let text = run(["rumble", "1", "0", "--for", "20ms", "--device", "bench rumble"])
+        let text = runHaptics(["rumble", "1", "0", "--for", "20ms", "--device", "bench rumble"])
         #expect(text.output == "rumble low 100% high 0% for 20 ms on haptics-test bench rumble (\(node)): upload accepted, play written, stop written, erase accepted\n")
     }
 
@@ -63,28 +64,28 @@ extension EngineKernelTests {
         var effect = rawRumble(strong: 0x8000, weak: 0x8000)
         try other.uploadEffect(&effect)
         try other.writeInputEvent(type: UInt16(EV_FF), code: UInt16(effect.id), value: 1)
-        let result = run(["stop", "--device", node])
+        let result = runHaptics(["stop", "--device", node])
         #expect(result.error == "")
         #expect(result.status == 0)
         #expect(result.output == "stop written to 4 slots of haptics-test bench stop (\(node))\n")
         // uinput passes every stop on (an ff-memless driver drops those of empty slots): the one
         // that matters is slot 0's, whose effect another descriptor uploaded.
         #expect(Self.lines(sink.waitForRecords(count: 6)) == ["upload 0 rumble 32768 32768 0 ms", "play 0 ×1", "stop 0", "stop 1", "stop 2", "stop 3"])
-        #expect(run(["stop", "--device", node, "--json"]).output == #"{"schema":1,"type":"stop","device":"\#(node)","slots":4}"# + "\n")
+        #expect(runHaptics(["stop", "--device", node, "--json"]).output == #"{"schema":1,"type":"stop","device":"\#(node)","slots":4}"# + "\n")
     }
 
     @Test func gainIsWrittenAndRefusedWhereItIsNotAdvertised() throws {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test bench gain", effectTypes: [UInt16(FF_RUMBLE), UInt16(FF_GAIN)], maximumEffects: 4))
         defer { sink.close() }
         let node = sink.eventNodePath
-        let result = run(["gain", "50%", "--device", node])
+        let result = runHaptics(["gain", "50%", "--device", node])
         #expect(result.error == "")
         #expect(result.status == 0)
         #expect(result.output == "gain 50% (32768 of 65535) written to haptics-test bench gain (\(node))\n")
         #expect(Self.lines(sink.waitForRecords(count: 1)) == ["gain 32768"])
         let plain = try UInputForceFeedbackSink(.init(name: "haptics-test bench no gain", maximumEffects: 4))
         defer { plain.close() }
-        let refused = run(["gain", "1", "--device", plain.eventNodePath])
+        let refused = runHaptics(["gain", "1", "--device", plain.eventNodePath])
         #expect(refused.status == 1)
         #expect(refused.error == "haptics gain: haptics-test bench no gain (\(plain.eventNodePath)) has no gain control (FF_GAIN not advertised)\n")
     }
@@ -95,7 +96,7 @@ extension EngineKernelTests {
             effectTypes: [UInt16(FF_RUMBLE), UInt16(FF_PERIODIC), UInt16(FF_SINE), UInt16(FF_GAIN)], maximumEffects: 2))
         defer { sink.close() }
         let node = sink.eventNodePath
-        let result = run(["test", "--device", node, "--yes", "--json"])
+        let result = runHaptics(["test", "--device", node, "--yes", "--json"])
         #expect(result.error == "")
         #expect(result.status == 0)
         let step = #"{"schema":1,"type":"test-step","device":"\#(node)","step":"#
@@ -127,7 +128,7 @@ extension EngineKernelTests {
         defer { sink.close() }
         let node = sink.eventNodePath
         // Play the first and feel it, skip the second, quit at the third.
-        let result = run(["test", "--device", node], input: ["", "y", "s", "q"])
+        let result = runHaptics(["test", "--device", node], input: ["", "y", "s", "q"])
         #expect(result.status == 0)
         #expect(result.error == "  Enter plays it, s skips, q quits:   felt it? [y/n]   Enter plays it, s skips, q quits:   Enter plays it, s skips, q quits: ")
         #expect(result.output == """
@@ -169,29 +170,23 @@ extension EngineKernelTests {
 /// `play --profile` and `demo` on a device the kernel sees.
 extension EngineKernelTests {
 @Suite struct CLIDeviceProfiles {
-    func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        let console = BufferConsole()
-        let status = HapticsTool.main(arguments: arguments, context: CommandContext(console: console))
-        return (status, console.output, console.errorOutput)
-    }
-
     @Test func playHonoursABuiltInProfileAndAProfileFileOnARealDevice() throws {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test profile pad", maximumEffects: 16))
         defer { sink.close() }
         let node = sink.eventNodePath
-        let builtIn = run(["play", "impact.heavy", "--device", node, "--profile", "xbox", "--json"])
+        let builtIn = runHaptics(["play", "impact.heavy", "--device", node, "--profile", "xbox", "--json"])
         #expect(builtIn.error == "")
         #expect(builtIn.status == 0)
         #expect(builtIn.output.hasPrefix(#"{"schema":1,"type":"play","feedback":"impact.heavy","device":"\#(node)","name":"haptics-test profile pad","profile":"xbox","outcome":"scheduled","#))
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("base = dualsense\nname = my-pad\nrise-time-ms = 35\n", to: "pad.profile")
-        let file = run(["play", "impact.heavy", "--device", node, "--profile", folder.path + "/pad.profile", "--json"])
+        let file = runHaptics(["play", "impact.heavy", "--device", node, "--profile", folder.path + "/pad.profile", "--json"])
         #expect(file.error == "")
         #expect(file.status == 0)
         #expect(file.output.contains(#""profile":"my-pad","outcome":"scheduled""#))
         try folder.write("base = dualsense\nrise-time-ms = 2000\n", to: "bad.profile")
-        let bad = run(["play", "impact.heavy", "--device", node, "--profile", folder.path + "/bad.profile"])
+        let bad = runHaptics(["play", "impact.heavy", "--device", node, "--profile", folder.path + "/bad.profile"])
         #expect(bad.status == 1)
         #expect(bad.error == "haptics play: \(folder.path)/bad.profile:2:16: 'rise-time-ms' is 2000, outside 0…1000 ms\n")
     }
@@ -200,7 +195,7 @@ extension EngineKernelTests {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test demo pad", maximumEffects: 16))
         defer { sink.close() }
         let node = sink.eventNodePath
-        let result = run(["demo", "--device", node, "--json"])
+        let result = runHaptics(["demo", "--device", node, "--json"])
         #expect(result.error == "")
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n").map(String.init)
