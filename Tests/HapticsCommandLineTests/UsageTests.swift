@@ -143,8 +143,8 @@ struct UsageTests {
               --json                 One JSON object per line: every device command, then a summary.
               -h, --help             Show this help.
 
-            On the simulated device the motors are drawn in the terminal as they were driven, in real time
-            through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
+            On the simulated device the motors are drawn on one line while the pattern plays (on a
+            terminal), then in full as they were driven through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
             and then played; -o needs the simulated device. With --audio the sound is heard
             when the haptic is felt: the device starts early by its rise time. With --theme the event's
             vibrations at the level are felt together, its sounds are heard with --audio, and what is not
@@ -180,5 +180,28 @@ struct UsageTests {
             file:line:column: path: message, with control characters escaped.
 
             """)
+    }
+}
+
+@Suite("The live line while a pattern plays")
+struct LiveMotorLineTests {
+    @Test func theLineShowsBothMotorsAndTheTime() {
+        #expect(LiveMotorLine.render(strong: 0.5, weak: 0.25, elapsed: .milliseconds(120))
+                == "\r▶ +120 ms  strong ██████████░░░░░░░░░░  weak █████░░░░░░░░░░░░░░░\u{1B}[K")
+    }
+
+    @Test func onATerminalThePatternIsDrawnLiveThenInFull() {
+        let console = TerminalConsole()
+        let status = HapticsTool.main(arguments: ["play", "notification.success", "--device", "simulated"],
+                                      context: CommandContext(console: console, environment: ["HAPTICS_INPUT_DIRECTORY": emptyInputDirectory]))
+        #expect(status == 0)
+        // Redrawn in place while it plays (240 ms: several times), erased, then the drawing.
+        #expect(console.output.hasPrefix("\r▶ +"))
+        #expect(console.output.components(separatedBy: "\r▶ +").count > 3)
+        #expect(console.output.contains(LiveMotorLine.clear + "notification.success on the simulated device (profile simulated)\n"))
+        let dumb = TerminalConsole()
+        _ = HapticsTool.main(arguments: ["play", "notification.success", "--device", "simulated"],
+                             context: CommandContext(console: dumb, environment: ["HAPTICS_INPUT_DIRECTORY": emptyInputDirectory, "TERM": "dumb"]))
+        #expect(dumb.output.hasPrefix("notification.success on the simulated device (profile simulated)\n"))
     }
 }

@@ -29,8 +29,8 @@ struct PlayCommand: Command {
         HelpRow("--json", "One JSON object per line: every device command, then a summary."),
     ]
     static let discussion = """
-        On the simulated device the motors are drawn in the terminal as they were driven, in real time
-        through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
+        On the simulated device the motors are drawn on one line while the pattern plays (on a
+        terminal), then in full as they were driven through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
         and then played; -o needs the simulated device. With --audio the sound is heard
         when the haptic is felt: the device starts early by its rise time. With --theme the event's
         vibrations at the level are felt together, its sounds are heard with --audio, and what is not
@@ -110,7 +110,9 @@ struct PlayCommand: Command {
             Self.report(run, name: target.name, json: json, context: context)
             return run.outcome.isScheduled ? ExitStatus.success : ExitStatus.failure
         }
-        let run = try SimulatedRun.play(target, profile: device.profile, audio: audio, trace: trace)
+        // The motors drawn live on a terminal that can redraw a line; the drawing follows anyway.
+        let live = !json && context.console.isTerminal && context.environment["TERM"] != "dumb" ? context.console : nil
+        let run = try SimulatedRun.play(target, profile: device.profile, audio: audio, trace: trace, live: live)
         try trace?.write(context)
         for note in run.notes { context.console.errorLine(note) }
         try Self.report(run, name: target.name, json: json, plotPath: plotPath, wavPath: wavPath, context: context)
