@@ -81,7 +81,15 @@ public enum HapticsTool {
               -h, --help   Show help (also 'haptics <command> --help').
               --version    Show the version.
 
+            ENVIRONMENT:
+              NO_COLOR                 Set and not empty: no colour in drawings (nor with TERM=dumb or
+                                       when the output is not a terminal).
+              HAPTICS_INPUT_DIRECTORY  Where event nodes are looked for instead of /dev/input.
+              XDG_CONFIG_HOME, XDG_DATA_DIRS
+                                       Where feedbackd themes are found (feedbackd/themes in each).
+
             A feedback is written notification.success, impact.heavy, impact.light:0.5, selection.
+            To bench a pad: haptics doctor, haptics test, haptics rumble 0.5 0.5, haptics stop.
 
             """
         return text
