@@ -27,6 +27,8 @@ let package = Package(
     targets: [
         // C shims: system calls and macros Swift cannot import (function-like macros, variadic calls).
         .target(name: "CHapticsSystem"),
+        // ALSA's error handler, a variadic C function: its messages go into the error reported.
+        .target(name: "CHapticsALSA", dependencies: ["CALSA"]),
         .systemLibrary(
             name: "CALSA",
             pkgConfig: "alsa",
@@ -47,7 +49,7 @@ let package = Package(
         // Realtime core: lock-free submission, one RT thread, generic over an injected clock.
         .target(name: "HapticsScheduler", dependencies: ["HapticsRendering", "HapticsSystem", "CHapticsSystem"]),
         // Sound: WAV codec, AHAP audio events, ALSA/WAV/null sinks on the engine's clock.
-        .target(name: "HapticsAudio", dependencies: ["HapticsPatterns", "HapticsSystem", "CHapticsSystem", "CALSA"]),
+        .target(name: "HapticsAudio", dependencies: ["HapticsPatterns", "HapticsSystem", "CHapticsSystem", "CALSA", "CHapticsALSA"]),
         // The devices the engine drives: simulated, evdev (libevdev), hotplug.
         .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsSystem", "CEvdev"]),
         // Virtual devices created through uinput and uhid: the testbench's sinks and `haptics emulate`.

@@ -49,6 +49,7 @@ protocol SchedulerControl: AnyObject, Sendable {
     func stopTracing()
     var isTracing: Bool { get }
     var realtimeThread: (id: Int32, name: String) { get }
+    var realtimeGrant: RealtimeThread.Grant? { get }
     func recordTrace(_ record: TraceRecord)
     func makeTraceSequence() -> UInt32
     var traceOverflowTotal: Int { get }
@@ -57,6 +58,7 @@ protocol SchedulerControl: AnyObject, Sendable {
 extension Scheduler: SchedulerControl {
     func currentTime() -> MonotonicInstant { clock.now() }
     var traceOverflowTotal: Int { statistics.traceOverflows }
+    var realtimeGrant: RealtimeThread.Grant? { statistics.realtimeThread }
 
     // The realtime thread sleeps on CLOCK_MONOTONIC itself, so it exists only for schedulers on the
     // system clock; engines on other clocks are driven with `process()`.

@@ -1,4 +1,5 @@
 import CALSA
+import CHapticsALSA
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,6 +41,8 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
     public func open() throws(AudioSinkError) -> AudioTimestamp? {
         close()
         var handle: OpaquePointer?
+        // ALSA's messages go to its error, not to standard error.
+        haptics_alsa_route_messages()
         try check(snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0), "snd_pcm_open")
         pcm = handle
         do {
@@ -170,6 +173,7 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
 
     private func check(_ result: Int32, _ call: String) throws(AudioSinkError) {
         guard result < 0 else { return }
-        throw AudioSinkError(device: device, call: call, errno: Errno(rawValue: -result), reason: String(cString: snd_strerror(result)))
+        throw AudioSinkError(device: device, call: call, errno: Errno(rawValue: -result), reason: String(cString: snd_strerror(result)),
+                             alsaMessage: String(cString: haptics_alsa_last_message()))
     }
 }

@@ -1,4 +1,5 @@
 import CALSA
+import CHapticsALSA
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -79,6 +80,8 @@ package final class ALSACaptureStream: @unchecked Sendable {
         timeline = _CaptureTimeline(sampleRate: sampleRate,
                                     tolerance: max(2 * Int64(periodFrames) * 1_000_000_000 / Int64(sampleRate), 10_000_000))
         do {
+            // ALSA's messages go to its error, not to standard error.
+            haptics_alsa_route_messages()
             try check(snd_pcm_open(&pcm, device, SND_PCM_STREAM_CAPTURE, 0), "snd_pcm_open")
             try configure(bufferFrames: max(bufferFrames ?? sampleRate, 2 * periodFrames))
         } catch {
@@ -190,6 +193,7 @@ package final class ALSACaptureStream: @unchecked Sendable {
 
     private func check(_ result: Int32, _ call: String) throws(AudioSinkError) {
         guard result < 0 else { return }
-        throw AudioSinkError(device: device, call: call, errno: Errno(rawValue: -result), reason: String(cString: snd_strerror(result)))
+        throw AudioSinkError(device: device, call: call, errno: Errno(rawValue: -result), reason: String(cString: snd_strerror(result)),
+                             alsaMessage: String(cString: haptics_alsa_last_message()))
     }
 }

@@ -49,10 +49,13 @@ public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConverti
     public var eventKind: PatternEvent.Kind
     /// What is wrong.
     public var problem: Problem
+    /// Where the event's `EventWaveformPath` is in the pattern file, when the decoder said.
+    public var location: SourceLocation?
 
     /// Creates an error.
     public init(patternFile: String, eventIndex: Int, eventTime: Double, waveformPath: String, problem: Problem,
-                eventKind: PatternEvent.Kind = .audioCustom) {
+                eventKind: PatternEvent.Kind = .audioCustom, location: SourceLocation? = nil) {
+        self.location = location
         self.patternFile = patternFile
         self.eventIndex = eventIndex
         self.eventTime = eventTime
@@ -61,11 +64,12 @@ public struct AudioPatternError: Error, Sendable, Hashable, CustomStringConverti
         self.eventKind = eventKind
     }
 
-    /// `file: AudioCustom event at T s (events[i]): EventWaveformPath "p" <what is wrong>`, outside
-    /// text escaped.
+    /// `file:line:column: AudioCustom event at T s: EventWaveformPath "p" <what is wrong>` (the
+    /// line and column of its `EventWaveformPath`), or `file: AudioCustom event at T s (events[i]):
+    /// …` when the location is not known; outside text escaped.
     public var description: String {
-        let subject = "\(PrintableText.escaped(patternFile)): \(eventKind.rawValue) event at \(NumberText.shortest(eventTime)) s "
-            + "(events[\(eventIndex)]): "
+        let subject = location.map { "\(PrintableText.escaped(patternFile)):\($0.line):\($0.column): \(eventKind.rawValue) event at \(NumberText.shortest(eventTime)) s: " }
+            ?? "\(PrintableText.escaped(patternFile)): \(eventKind.rawValue) event at \(NumberText.shortest(eventTime)) s (events[\(eventIndex)]): "
         let path = "EventWaveformPath \"\(PrintableText.escaped(waveformPath))\""
         switch problem {
         case .noWaveformPath: return subject + "EventWaveformPath is missing or empty"

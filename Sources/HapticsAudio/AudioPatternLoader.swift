@@ -35,8 +35,10 @@ public struct AudioPatternLoader: Sendable {
 
     /// Loads every `AudioCustom` waveform of `pattern`, read from `patternPath`: each
     /// `EventWaveformPath` is resolved relative to the pattern file's folder and confined to it.
-    /// A file used by several events is read once (and counted once).
-    public func load(pattern: Pattern, patternPath: String) throws(AudioPatternError) -> AudioPattern {
+    /// A file used by several events is read once (and counted once). `waveformPathLocations`
+    /// (the decoder's, by event index) locates an error at the event's `EventWaveformPath`.
+    public func load(pattern: Pattern, patternPath: String,
+                     waveformPathLocations: [Int: SourceLocation] = [:]) throws(AudioPatternError) -> AudioPattern {
         var clips: [Int: AudioClip] = [:]
         // Keyed by where the kernel found each file, so two names for one file read it once.
         var byFile: [[UInt8]: AudioClip] = [:]
@@ -47,7 +49,8 @@ public struct AudioPatternLoader: Sendable {
             let written = event.kind == .audioCustom ? event.waveformPath ?? "" : ""
             func failure(_ problem: AudioPatternError.Problem) -> AudioPatternError {
                 AudioPatternError(patternFile: patternPath, eventIndex: index, eventTime: event.time,
-                                  waveformPath: written, problem: problem, eventKind: event.kind)
+                                  waveformPath: written, problem: problem, eventKind: event.kind,
+                                  location: waveformPathLocations[index])
             }
             do {
                 // What the voice keeps to make its frames, whatever the event's duration; the

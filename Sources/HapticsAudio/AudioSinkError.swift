@@ -10,17 +10,23 @@ public struct AudioSinkError: Error, Sendable, Hashable, CustomStringConvertible
     public var errno: Errno
     /// The system's text for the error (`snd_strerror` / `strerror`).
     public var reason: String
+    /// What ALSA itself said about it (`Unknown PCM nope`), taken from its error handler instead
+    /// of standard error; empty when it said nothing.
+    public var alsaMessage: String
 
     /// Creates an error.
-    public init(device: String, call: String, errno: Errno, reason: String) {
+    public init(device: String, call: String, errno: Errno, reason: String, alsaMessage: String = "") {
         self.device = device
         self.call = call
         self.errno = errno
         self.reason = reason
+        self.alsaMessage = alsaMessage
     }
 
-    /// `cannot open audio device "hw:9": snd_pcm_open: No such file or directory (errno 2)`.
+    /// `cannot open audio device "hw:9": snd_pcm_open: No such file or directory (errno 2)`, then
+    /// `; ALSA: <its message>` when ALSA said more.
     public var description: String {
-        "cannot open audio device \"\(device)\": \(call): \(reason) (errno \(errno.rawValue))"
+        "cannot open audio device \"\(PrintableText.escaped(device))\": \(call): \(reason) (errno \(errno.rawValue))"
+            + (alsaMessage.isEmpty ? "" : "; ALSA: \(PrintableText.escaped(alsaMessage))")
     }
 }

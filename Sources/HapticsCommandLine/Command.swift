@@ -46,6 +46,12 @@ public struct CommandContext {
         self.console = console
         self.environment = environment
     }
+
+    /// Whether drawings on standard output may be coloured: it is a terminal that is not `dumb`,
+    /// and `NO_COLOR` is unset or empty (no-color.org).
+    var usesColor: Bool {
+        console.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
 }
 
 enum Help {

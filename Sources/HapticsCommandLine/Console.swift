@@ -10,6 +10,13 @@ public protocol Console: AnyObject {
     func writeError(_ text: String)
     /// Whether standard output is a terminal (enables color in drawings).
     var isTerminal: Bool { get }
+    /// One line of standard input without its newline, `nil` at its end (prompts of `test`).
+    func readLine() -> String?
+}
+
+extension Console {
+    /// No input: a console that cannot be asked anything ends every prompt.
+    public func readLine() -> String? { nil }
 }
 
 extension Console {
@@ -45,6 +52,8 @@ public final class StandardConsole: Console {
     }
     /// Whether standard output is a terminal.
     public var isTerminal: Bool { isatty(1) == 1 }
+    /// A line of the process's standard input.
+    public func readLine() -> String? { Swift.readLine() }
 }
 
 /// A console that keeps what was written, for tests and for embedding the tool.
@@ -53,8 +62,14 @@ public final class BufferConsole: Console {
     public private(set) var output = ""
     /// Everything written to standard error.
     public private(set) var errorOutput = ""
-    /// Creates an empty buffer.
-    public init() {}
+    /// The lines standard input gives, in order.
+    public var input: [String]
+    /// Creates an empty buffer; `input` is what reading standard input gives.
+    public init(input: [String] = []) {
+        self.input = input
+    }
+    /// The next line of `input`, `nil` when none is left.
+    public func readLine() -> String? { input.isEmpty ? nil : input.removeFirst() }
     /// Appends to `output`.
     public func write(_ text: String) { output += text }
     /// Appends to `errorOutput`.

@@ -17,14 +17,8 @@ struct DeviceRun {
     /// What of a feedbackd event was not felt, or heard from where.
     var notes: [String] = []
 
-    static func play(_ target: PlayTarget, path: String, audio: AudioChoice = .none,
+    static func play(_ target: PlayTarget, on output: HapticEngine.Output, audio: AudioChoice = .none,
                      trace: TraceFile? = nil) throws(CommandLineError) -> DeviceRun {
-        let output: HapticEngine.Output
-        do {
-            output = try HapticEngine.evdevOutput(path: path)
-        } catch {
-            throw .failure(error.description)
-        }
         defer { (output.device as? EvdevActuator)?.close() }
         let played = try target.playToTheEnd(on: output, audio: audio, prepare: true, trace: trace)
         return DeviceRun(outcome: played.outcome, audio: played.audio, requestedAt: played.requestedAt, output: output,

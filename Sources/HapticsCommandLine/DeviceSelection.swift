@@ -1,4 +1,6 @@
+import Glibc
 import HapticsDevices
+import HapticsSystem
 
 /// Finds the event node a command names: a path, or a part of the device's name.
 enum DeviceSelection {
@@ -6,6 +8,14 @@ enum DeviceSelection {
     /// containers point it elsewhere).
     static func directory(_ context: CommandContext) -> String {
         context.environment["HAPTICS_INPUT_DIRECTORY"] ?? "/dev/input"
+    }
+
+    /// Fails, saying why, when `directory` cannot be listed: a missing folder is no empty one.
+    static func checkReadable(_ directory: String) throws(CommandLineError) {
+        guard let handle = opendir(directory) else {
+            throw .failure("cannot list \(PrintableText.escaped(directory)): \(Errno(rawValue: errno).message)")
+        }
+        closedir(handle)
     }
 
     /// The force-feedback device named by `argument`: an event node path, or a case-insensitive

@@ -8,15 +8,20 @@ public enum HapticsTool {
     public static let version = HapticsLibrary.version
 
     static var commands: [any Command.Type] {
-        [ListCommand.self, DevicesCommand.self, InfoCommand.self, PlayCommand.self, DemoCommand.self, LatencyCommand.self, ValidateCommand.self, ConvertCommand.self, PlotCommand.self, VerifyCommand.self, EmulateCommand.self, SyncTestCommand.self]
+        [
+            ListCommand.self, DevicesCommand.self, InfoCommand.self, DoctorCommand.self, TestCommand.self, RumbleCommand.self, StopCommand.self,
+            GainCommand.self, PlayCommand.self, DemoCommand.self, LatencyCommand.self, ValidateCommand.self, ConvertCommand.self,
+            PlotCommand.self, VerifyCommand.self, EmulateCommand.self, SyncTestCommand.self, CompletionsCommand.self,
+        ]
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     public static func main(arguments: [String], context: CommandContext) -> Int32 {
         let console = context.console
         guard let first = arguments.first else {
-            console.write(overview)
-            return ExitStatus.success
+            // A command is needed: the overview is the usage message, on standard error.
+            console.writeError(overview)
+            return ExitStatus.usage
         }
         switch first {
         case "-h", "--help", "help":
@@ -77,7 +82,15 @@ public enum HapticsTool {
               -h, --help   Show help (also 'haptics <command> --help').
               --version    Show the version.
 
+            ENVIRONMENT:
+              NO_COLOR                 Set and not empty: no colour in drawings (nor with TERM=dumb or
+                                       when the output is not a terminal).
+              HAPTICS_INPUT_DIRECTORY  Where event nodes are looked for instead of /dev/input.
+              XDG_CONFIG_HOME, XDG_DATA_DIRS
+                                       Where feedbackd themes are found (feedbackd/themes in each).
+
             A feedback is written notification.success, impact.heavy, impact.light:0.5, selection.
+            To bench a pad: haptics doctor, haptics test, haptics rumble 0.5 0.5, haptics stop.
 
             """
         return text

@@ -4,6 +4,20 @@ import HapticsPatterns
 struct JSONLine {
     private var fields: [String] = []
 
+    /// The version of the records' shape, in every record's `"schema"`: raised when a field
+    /// changes meaning or goes away (new fields do not raise it).
+    static let schema = 1
+
+    /// An object inside a record (no schema, no type).
+    init() {}
+
+    /// A record: a line of `--json` output, starting with `"schema"` and `"type"` (what the record
+    /// is: `device`, `command`, `play`, …) so a reader can tell lines apart without guessing.
+    init(record type: String) {
+        add("schema", Self.schema)
+        add("type", type)
+    }
+
     /// Adds a string field.
     mutating func add(_ key: String, _ value: String) {
         fields.append("\(Self.quote(key)):\(Self.quote(value))")

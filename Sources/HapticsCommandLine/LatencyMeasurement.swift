@@ -47,7 +47,7 @@ struct LatencyMeasurement {
         }
 
         /// `{"latency": {"feedback", "device", "count", "missed", "stages": {name: {p50_us, p95_us, p99_us, max_us, n}}}}`.
-        func jsonObject(feedback: String, device: String) -> String {
+        func jsonObject(feedback: String, device: String, realtime: RealtimeThread.Grant?) -> String {
             var stagesObject = JSONLine()
             for stage in stages where !stage.samples.isEmpty {
                 var figures = JSONLine()
@@ -63,15 +63,33 @@ struct LatencyMeasurement {
             latency.add("device", device)
             latency.add("count", count)
             latency.add("missed", missed)
+            LatencyMeasurement.add(realtime, to: &latency)
             latency.add("stages", raw: stagesObject.text)
-            var line = JSONLine()
-            line.add("latency", raw: latency.text)
+            var line = JSONLine(record: "latency")
+            line.append(latency)
             return line.text
         }
     }
 
     var triggers: [Trigger]
     var trace: Trace
+    /// What the system granted the engine's realtime thread.
+    var realtime: RealtimeThread.Grant?
+
+    /// `SCHED_FIFO` or why not, for people: what `latency` prints under its table.
+    static func describe(_ grant: RealtimeThread.Grant?) -> String {
+        guard let grant else { return "realtime thread: not started" }
+        if grant.hasRealtimePriority { return "realtime thread: SCHED_FIFO" }
+        let why = grant.priorityRefusal.map { "SCHED_FIFO refused (\($0))" } ?? "SCHED_FIFO not asked for"
+        return "realtime thread: normal priority, \(why); 'haptics doctor' says how to allow it"
+    }
+
+    /// Adds `realtime` (`fifo`, `refused` or `not-started`) and, when refused, `realtime_error`.
+    static func add(_ grant: RealtimeThread.Grant?, to line: inout JSONLine) {
+        guard let grant else { return line.add("realtime", "not-started") }
+        line.add("realtime", grant.hasRealtimePriority ? "fifo" : "refused")
+        if !grant.hasRealtimePriority, let refusal = grant.priorityRefusal { line.add("realtime_error", refusal.description) }
+    }
 
     /// Plays `feedback` `count` times on a new engine over `output`, one every `spacing`, tracing,
     /// after one unmeasured trigger (the first one of a process pays for cold code paths).
@@ -102,6 +120,7 @@ struct LatencyMeasurement {
         // A trigger left to the realtime thread on a loaded machine may not be written yet: stopping
         // now would discard it, and it would count as missed.
         _ = engine.waitUntilSent(through: engine.now)
+        let realtime = engine.realtimeGrant
         engine.stop()
         engine.stopTracing()
         var trace = engine.collectTrace()
@@ -118,7 +137,7 @@ struct LatencyMeasurement {
             triggers[index].command = commands[position]
             position += 1
         }
-        return LatencyMeasurement(triggers: triggers, trace: trace)
+        return LatencyMeasurement(triggers: triggers, trace: trace, realtime: realtime)
     }
 
     /// The figures per stage.
@@ -147,7 +166,7 @@ struct LatencyMeasurement {
     /// One JSON line per trigger: its stages in µs after the call.
     var triggerLines: [String] {
         triggers.enumerated().map { index, trigger in
-            var line = JSONLine()
+            var line = JSONLine(record: "trigger")
             line.add("trigger", index + 1)
             line.add("call_us", Double(trigger.returned.nanoseconds - trigger.called.nanoseconds) / 1_000, digits: 1)
             if let command = trigger.command {

@@ -20,8 +20,10 @@ extension PlayTarget {
     /// uploaded first, for real devices), then this thread waits until the final stop has gone out
     /// (`waitUntilSent`), lets the sound finish and stops the engine, so the device ends
     /// silent. With `trace`, the engine traces the run and the trace is added to it.
+    /// `whilePlaying`, when given, is called about every ``LiveMotorLine/interval`` until the
+    /// pattern has ended, with the time since the request.
     func playToTheEnd(on output: HapticEngine.Output, audio: AudioChoice, prepare: Bool,
-                      trace: TraceFile? = nil) throws(CommandLineError) -> FinishedPlay {
+                      trace: TraceFile? = nil, whilePlaying: ((Duration) -> Void)? = nil) throws(CommandLineError) -> FinishedPlay {
         let engine = HapticEngine(outputs: [output])
         do {
             try engine.start()
@@ -36,6 +38,12 @@ extension PlayTarget {
             // The final stop is due `length` after the felt onset at the latest; on a loaded machine
             // the realtime thread may send it later still, and stopping the engine first would
             // silence the device in its place.
+            if let whilePlaying {
+                while engine.now < feltAt + started.length {
+                    whilePlaying(engine.now - requestedAt)
+                    SystemMonotonicClock.sleep(until: min(feltAt + started.length, engine.now + LiveMotorLine.interval))
+                }
+            }
             _ = engine.waitUntilSent(through: feltAt + started.length)
         }
         sound?.finish()

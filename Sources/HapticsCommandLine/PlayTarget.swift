@@ -1,5 +1,6 @@
 import Foundation
 import HapticsPatterns
+import HapticsSystem
 
 /// What `play` and `plot` were asked for: a vocabulary item, a pattern file or a feedbackd event.
 enum PlayTarget {
@@ -20,6 +21,7 @@ enum PlayTarget {
             } catch {
                 throw .failure(error.description)
             }
+            if case let .file(_, pattern, _) = self, pattern.events.isEmpty { throw .failure(Self.emptyMessage(argument)) }
             return
         }
         do {
@@ -29,15 +31,18 @@ enum PlayTarget {
         }
     }
 
-    /// The event `argument` of the theme file at `themePath`, at `level`. A vocabulary name the
-    /// theme has no event of stands for its feedbackd event (`selection`: `key-pressed`).
-    init(event argument: String, themePath: String, level: FeedbackdLevel, soundFolder: String?) throws(CommandLineError) {
-        let theme: FeedbackdTheme
-        do {
-            theme = try FeedbackdTheme(contentsOf: themePath)
-        } catch {
-            throw .failure(error.description)
-        }
+    /// Why a pattern file without events is refused, by `play` and by `validate` alike.
+    static func emptyMessage(_ file: String) -> String {
+        "\(PrintableText.escaped(file)): the pattern has no events: nothing to play"
+    }
+
+    /// The event `argument` of the theme `themeArgument` (a file, or a name on `search`), at
+    /// `level`, its parents found along `search`. A vocabulary name the theme has no event of
+    /// stands for its feedbackd event (`selection`: `key-pressed`).
+    init(event argument: String, themeArgument: String, search: ThemeSearchPath, level: FeedbackdLevel,
+         soundFolder: String?) throws(CommandLineError) {
+        let themePath = try search.file(themeArgument)
+        let theme = try search.theme(themePath)
         var event = argument
         if !theme.events.contains(argument), let item = try? Feedback(parsing: argument), let mapped = item.feedbackdEvent {
             event = mapped

@@ -19,11 +19,22 @@ struct SimulatedRun {
     /// What of a feedbackd event was not felt, or heard from where.
     var notes: [String] = []
 
-    /// Plays `target` on a fresh simulated device (and its sound on `audio`) and waits until it has ended.
+    /// Plays `target` on a fresh simulated device (and its sound on `audio`) and waits until it has
+    /// ended; with `live`, the motors are drawn on one line of it while it plays (erased at the end).
     static func play(_ target: PlayTarget, profile: DeviceProfile, audio: AudioChoice = .none,
-                     trace: TraceFile? = nil) throws(CommandLineError) -> SimulatedRun {
+                     trace: TraceFile? = nil, live: Console? = nil) throws(CommandLineError) -> SimulatedRun {
         let device = SimulatedDevice(profile: profile)
-        let played = try target.playToTheEnd(on: HapticEngine.Output(device: device, profile: profile), audio: audio, prepare: false, trace: trace)
+        var drawn = false
+        let whilePlaying: ((Duration) -> Void)? = live.map { console in
+            { elapsed in
+                let levels = LiveMotorLine.levels(device.recording(), at: MonotonicInstant.now)
+                console.write(LiveMotorLine.render(strong: levels.strong, weak: levels.weak, elapsed: elapsed))
+                drawn = true
+            }
+        }
+        let played = try target.playToTheEnd(on: HapticEngine.Output(device: device, profile: profile), audio: audio, prepare: false,
+                                             trace: trace, whilePlaying: whilePlaying)
+        if drawn { live?.write(LiveMotorLine.clear) }
         return SimulatedRun(outcome: played.outcome, audio: played.audio, recording: device.recording(),
                             requestedAt: played.requestedAt, profile: profile, notes: played.notes)
     }
@@ -31,7 +42,7 @@ struct SimulatedRun {
     /// The recording with times relative to the request, in milliseconds.
     func commandLines(name: String) -> [String] {
         recording.map { record in
-            var line = JSONLine()
+            var line = JSONLine(record: "device-command")
             line.add("feedback", name)
             line.add("t_ms", (record.time - requestedAt).inMilliseconds, digits: 3)
             line.add("lateness_us", record.lateness.inMicroseconds, digits: 1)

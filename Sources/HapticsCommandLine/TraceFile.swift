@@ -44,13 +44,9 @@ final class TraceFile {
     }
 
     /// Writes the trace (an empty one when nothing was added).
-    func write() throws(CommandLineError) {
+    func write(_ context: CommandContext) throws(CommandLineError) {
         let trace = self.trace ?? Trace(records: [], devices: [], lost: 0, origin: .now, processName: "haptics", threadNames: [:])
-        do {
-            try FileDescriptor.writeContents(Array(trace.json().utf8), toFile: path)
-        } catch {
-            throw .failure("\(PrintableText.escaped(path)): cannot write the trace: \(error)")
-        }
+        try OutputFile.write(Array(trace.json().utf8), to: path, context)
     }
 }
 

@@ -25,7 +25,7 @@ public struct AHAPDecoder: Sendable {
     func decode(_ root: JSONValue, fileName: String, warnings: [PatternDiagnostic]) throws(PatternError) -> DecodedPattern {
         var session = AHAPDecodingSession(fileName: fileName, limits: limits, warnings: warnings)
         let pattern = try session.decodePattern(root)
-        return DecodedPattern(pattern: pattern, warnings: session.warnings)
+        return DecodedPattern(pattern: pattern, warnings: session.warnings, waveformPathLocations: session.waveformPathLocations)
     }
 
     /// Decodes AHAP text.

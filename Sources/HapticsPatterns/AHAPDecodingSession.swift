@@ -5,6 +5,10 @@ struct AHAPDecodingSession: JSONDecodingSession {
     var warnings: [PatternDiagnostic]
     /// The summed durations of the haptic continuous events decoded so far (`maximumHapticTime`).
     var hapticTime: Double = 0
+    /// Where each event's `EventWaveformPath` value is, by the event's index.
+    var waveformPathLocations: [Int: SourceLocation] = [:]
+    /// The location of the `EventWaveformPath` of the event being decoded.
+    var waveformPathLocation: SourceLocation? = nil
 
     // MARK: Top level
 
@@ -47,7 +51,10 @@ struct AHAPDecodingSession: JSONDecodingSession {
                 "expected exactly one of \"Event\", \"Parameter\" or \"ParameterCurve\", found \(found)")
         }
         switch kind {
-        case "Event": pattern.events.append(try decodeEvent(body, path: path + ".Event"))
+        case "Event":
+            pattern.events.append(try decodeEvent(body, path: path + ".Event"))
+            if let location = waveformPathLocation { waveformPathLocations[pattern.events.count - 1] = location }
+            waveformPathLocation = nil
         case "Parameter":
             if let parameter = try decodeParameter(body, path: path + ".Parameter") {
                 pattern.parameters.append(parameter)
@@ -85,6 +92,7 @@ struct AHAPDecodingSession: JSONDecodingSession {
         }
         if let waveform = members["EventWaveformPath"] {
             event.waveformPath = try string(waveform, path: path + ".EventWaveformPath")
+            waveformPathLocation = waveform.location
         } else if kind == .audioCustom {
             throw error(at: value, path: path, "missing required key \"EventWaveformPath\" for an AudioCustom event")
         }

@@ -6,11 +6,16 @@ public struct DecodedPattern: Sendable, Hashable {
     public var warnings: [PatternDiagnostic]
     /// The format the source was written in.
     public var format: PatternFormat
+    /// Where each event's `EventWaveformPath` value is in the source, by the event's index in
+    /// `pattern.events`: what a sound that cannot be loaded is located at (AHAP only).
+    public var waveformPathLocations: [Int: SourceLocation]
 
     /// Creates a decoded pattern.
-    public init(pattern: Pattern, warnings: [PatternDiagnostic] = [], format: PatternFormat = .ahap) {
+    public init(pattern: Pattern, warnings: [PatternDiagnostic] = [], format: PatternFormat = .ahap,
+                waveformPathLocations: [Int: SourceLocation] = [:]) {
         self.pattern = pattern
         self.warnings = warnings
         self.format = format
+        self.waveformPathLocations = waveformPathLocations
     }
 }

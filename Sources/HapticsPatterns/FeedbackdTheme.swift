@@ -97,14 +97,16 @@ public struct FeedbackdTheme: Sendable, Hashable {
     }
 
     /// Reads the theme file at `path` and its parents: the theme called `name` is `<name>.json` in
-    /// `path`'s folder, else in the first of `searchFolders` that has it (feedbackd looks in
-    /// `$XDG_CONFIG_HOME/feedbackd/themes` and `<each of $XDG_DATA_DIRS>/feedbackd/themes`). Each
-    /// file is opened without blocking and refused beyond `limits.maximumFileSize`.
+    /// the first of `searchFolders` that has it, else in `path`'s folder. feedbackd resolves a
+    /// parent along its search path (`$XDG_CONFIG_HOME/feedbackd/themes`, then
+    /// `<each of $XDG_DATA_DIRS>/feedbackd/themes`): given as `searchFolders`, a parent is found
+    /// where feedbackd finds it. Each file is opened without blocking and refused beyond
+    /// `limits.maximumFileSize`.
     public init(contentsOf path: String, searchFolders: [String] = [], limits: PatternLimits = .default) throws(PatternError) {
         let bytes = try readPatternFile(path, maximumSize: limits.maximumFileSize)
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? "."
-        let folders = [slash == path.startIndex ? "/" : folder] + searchFolders
+        let folders = searchFolders + [slash == path.startIndex ? "/" : folder]
         try self.init(decoding: bytes, file: path, limits: limits) { (name: String) throws(PatternError) in
             // A name is a file name, never a path: feedbackd looks names up, it does not follow them.
             guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }

@@ -53,7 +53,9 @@ struct FeedbackdThemeDecoding {
         }
         var feedbacks: [FeedbackdFeedback] = []
         var count = 0
-        let profiles = try array(try required("profiles", in: members, of: root, path: ""), path: "profiles")
+        // A theme with a parent may hold nothing else: it is its parent under another name.
+        let profiles = parentName != nil && members["profiles"] == nil ? []
+            : try array(try required("profiles", in: members, of: root, path: ""), path: "profiles")
         var seenSections: Set<FeedbackdLevel> = []
         for (index, profile) in profiles.enumerated() {
             let path = "profiles[\(index)]"

@@ -30,14 +30,18 @@ public enum PatternFormat: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The format `bytes` are written in, judged by the top-level keys of the JSON object they
-    /// hold: `signals` (or a lowercase `version` without AHAP's `Pattern`) is a clip, `profiles` a
-    /// theme, anything else — unreadable JSON included — is read as AHAP, whose decoder then says
-    /// what is wrong.
+    /// hold: `signals` (or a lowercase `version` without AHAP's `Pattern`) is a clip, `profiles` or
+    /// `parent-name` a theme, anything else — unreadable JSON included — is read as AHAP, whose
+    /// decoder then says what is wrong. A theme may use what feedbackd's JSON reader accepts
+    /// beyond JSON (hexadecimal integers, comments).
     public static func recognize(_ bytes: [UInt8]) -> PatternFormat {
         var limits = PatternLimits.default
         limits.maximumFileSize = .max
-        guard let (root, _) = try? PatternJSON.parse(bytes, fileName: "", limits: limits) else { return .ahap }
-        return recognize(root)
+        if let (root, _) = try? PatternJSON.parse(bytes, fileName: "", limits: limits) { return recognize(root) }
+        var parser = JSONParser(bytes: bytes, fileName: "", maximumDepth: limits.maximumNestingDepth,
+                                leniencies: FeedbackdThemeDecoding.leniencies)
+        guard let root = try? parser.parseDocument(), recognize(root) == .feedbackdTheme else { return .ahap }
+        return .feedbackdTheme
     }
 
     /// The format of a parsed document, by the rules of `recognize(_:)`.
@@ -46,7 +50,8 @@ public enum PatternFormat: String, Sendable, Hashable, CaseIterable {
         let keys = Set(members.map(\.key))
         if keys.contains("Pattern") || keys.contains("Version") { return .ahap }
         if keys.contains("signals") || keys.contains("version") { return .hapticClip }
-        if keys.contains("profiles") { return .feedbackdTheme }
+        // A theme of a name and a parent only (pure inheritance) has no profiles.
+        if keys.contains("profiles") || keys.contains("parent-name") { return .feedbackdTheme }
         return .ahap
     }
 }

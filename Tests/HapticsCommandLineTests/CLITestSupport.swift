@@ -6,8 +6,16 @@ import HapticsTestSupport
 /// `inputDirectory` (by default an empty folder), so a controller plugged into the machine running
 /// the tests never changes what they see.
 func runTool(_ arguments: String..., inputDirectory: String = emptyInputDirectory) -> (status: Int32, output: String, error: String) {
+    runTool(arguments, inputDirectory: inputDirectory)
+}
+
+/// ``runTool(_:inputDirectory:)`` with the arguments as an array, and more of the environment.
+func runTool(_ arguments: [String], inputDirectory: String = emptyInputDirectory,
+             environment: [String: String] = [:]) -> (status: Int32, output: String, error: String) {
     let console = BufferConsole()
-    let context = CommandContext(console: console, environment: ["HAPTICS_INPUT_DIRECTORY": inputDirectory])
+    // No theme of the machine's on the search path: an empty folder for both XDG variables.
+    let hermetic = ["HAPTICS_INPUT_DIRECTORY": inputDirectory, "XDG_CONFIG_HOME": emptyInputDirectory, "XDG_DATA_DIRS": emptyInputDirectory]
+    let context = CommandContext(console: console, environment: hermetic.merging(environment) { $1 })
     let status = HapticsTool.main(arguments: arguments, context: context)
     return (status, console.output, console.errorOutput)
 }
@@ -19,3 +27,11 @@ let emptyInputDirectory: String = {
 }()
 
 private let emptyInputFolder = try! TemporaryFolder(prefix: "haptics-cli-no-input-devices")
+
+/// A console that says it is a terminal, to test what only a terminal gets.
+final class TerminalConsole: Console {
+    var output = ""
+    func write(_ text: String) { output += text }
+    func writeError(_ text: String) { output += text }
+    var isTerminal: Bool { true }
+}

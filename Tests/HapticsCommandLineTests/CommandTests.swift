@@ -31,8 +31,8 @@ struct CommandTests {
     func listJSON() {
         let lines = runTool("list", "--json").output.split(separator: "\n")
         #expect(lines.count == 9)
-        #expect(lines.first == #"{"feedback":"notification.success","events":2,"duration_ms":240,"pattern":"Patterns/notification-success.ahap"}"#)
-        #expect(lines.last == #"{"feedback":"selection","events":1,"duration_ms":40,"pattern":"Patterns/selection.ahap"}"#)
+        #expect(lines.first == #"{"schema":1,"type":"feedback","feedback":"notification.success","events":2,"duration_ms":240}"#)
+        #expect(lines.last == #"{"schema":1,"type":"feedback","feedback":"selection","events":1,"duration_ms":40}"#)
     }
 
     @Test("validate: exit 0 when all decode, 1 with located errors otherwise")
@@ -82,21 +82,23 @@ struct CommandTests {
         expected.append(#""command":"stop"}"#)
         #expect(commands == expected)
         let summary = try #require(lines.last)
-        #expect(summary.hasPrefix(#"{"feedback":"impact.rigid","device":"simulated","profile":"dualsense","outcome":"scheduled","felt_ms":"#))
+        #expect(summary.hasPrefix(#"{"schema":1,"type":"play","feedback":"impact.rigid","device":"simulated","profile":"dualsense","outcome":"scheduled","felt_ms":"#))
         #expect(summary.hasSuffix(#","commands":\#(program.commands.count + 1)}"#))
     }
 
-    @Test("play --plot and --wav write an SVG and a WAV of what the device did")
+    @Test("play -o writes an SVG and a WAV of what the device did, and says so")
     func playWritesFiles() throws {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
         let folder = scratch.path
-        let result = runTool("play", "notification.success", "--plot", folder + "/p.svg", "--wav", folder + "/p.wav")
+        let result = runTool("play", "notification.success", "-o", folder + "/p.svg", "--output=" + folder + "/p.wav")
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("notification.success on the simulated device (profile simulated)\nstrong │"))
         let svg = try String(contentsOfFile: folder + "/p.svg", encoding: .utf8)
         #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
         #expect(svg.contains("notification.success on"))
+        let wavSize = try #require(try FileManager.default.attributesOfItem(atPath: folder + "/p.wav")[.size] as? Int)
+        #expect(result.error == "wrote \(folder)/p.svg (\(svg.utf8.count) bytes)\nwrote \(folder)/p.wav (\(wavSize) bytes)\n")
         let wav = try WAVReader.read(contentsOf: folder + "/p.wav")
         #expect(wav.sampleRate == 48_000)
         #expect(wav.channelCount == 1)
@@ -117,6 +119,39 @@ struct CommandTests {
         #expect(program.duration == .milliseconds(160))
         let svg = try String(contentsOfFile: folder + "/h.svg", encoding: .utf8)
         #expect(svg.contains("continuous 160 ms"))
+        #expect(result.error == "wrote \(folder)/h.svg (\(svg.utf8.count) bytes)\n")
+        let json = runTool("plot", "impact.heavy", "--output", folder + "/j.svg", "--json")
+        #expect(json.output == #"{"schema":1,"type":"plot","feedback":"impact.heavy","file":"\#(folder)/j.svg","profile":"simulated","commands":\#(Renderer(profile: .simulated).render(Feedback.impact(.heavy).canonicalPattern).commands.count),"duration_ms":160}"# + "\n")
+    }
+
+    @Test("an output the command cannot write is refused before anything runs", arguments: [
+        (["plot", "selection", "-o", "x.png"], "haptics plot: cannot tell what to write to 'x.png': name it .svg. See 'haptics plot --help'.\n"),
+        (["play", "selection", "-o", "x.mp3"], "haptics play: cannot tell what to write to 'x.mp3': name it .svg or .wav. See 'haptics play --help'.\n"),
+        (["convert", "a.ahap", "-o", "b.json"], "haptics convert: cannot tell what to write to 'b.json': name it .ahap or .haptic. See 'haptics convert --help'.\n"),
+        (["latency", "--output", "l.pdf"], "haptics latency: cannot tell what to write to 'l.pdf': name it .svg. See 'haptics latency --help'.\n"),
+        (["plot", "selection", "-o", "a.svg", "-o", "b.svg"], "haptics plot: -o given twice. See 'haptics plot --help'.\n"),
+        (["play", "selection", "-o", "a.svg", "-o", "b.svg"], "haptics play: two .svg outputs. See 'haptics play --help'.\n"),
+    ])
+    func unknownOutputs(arguments: [String], message: String) {
+        let result = runTool(arguments)
+        #expect(result.status == 64)
+        #expect(result.error == message)
+        #expect(result.output == "")
+    }
+
+    @Test("ALSA's own message is part of the error, taken from its error handler")
+    func alsaMessage() {
+        let result = runTool("play", "selection", "--device", "simulated", "--audio", "nope")
+        #expect(result.status == 1)
+        #expect(result.output == "")
+        #expect(result.error == "haptics play: cannot open audio device \"nope\": snd_pcm_open: No such file or directory (errno 2); ALSA: Unknown PCM nope\n")
+    }
+
+    @Test("a file that cannot be written says why")
+    func writeError() {
+        let result = runTool("plot", "selection", "-o", "/nonexistent/dir/p.svg")
+        #expect(result.status == 1)
+        #expect(result.error == "haptics plot: cannot write /nonexistent/dir/p.svg: No such file or directory\n")
     }
 
     @Test("a pattern file that does not decode fails with the located error and exit 1")

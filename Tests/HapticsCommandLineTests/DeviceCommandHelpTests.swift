@@ -100,7 +100,7 @@ struct DeviceCommandTests {
         #expect(text.output == "no force-feedback devices in \(emptyInputDirectory)\n")
         let json = runTool("devices", "--json")
         #expect(json.status == 0)
-        #expect(json.output == #"{"devices":0,"denied":0,"directory":"\#(emptyInputDirectory)"}"# + "\n")
+        #expect(json.output == #"{"schema":1,"type":"devices","devices":0,"denied":0,"directory":"\#(emptyInputDirectory)"}"# + "\n")
         #expect(json.error == "")
     }
 
@@ -130,7 +130,24 @@ struct DeviceCommandTests {
         let result = runTool("play", "selection", "--json")
         #expect(result.status == 0)
         #expect(result.error == "no force-feedback device in \(emptyInputDirectory); playing on the simulated device\n")
-        #expect(result.output.split(separator: "\n").last?.hasPrefix(#"{"feedback":"selection","device":"simulated","profile":"simulated","outcome":"scheduled""#) == true)
+        #expect(result.output.split(separator: "\n").last?.hasPrefix(#"{"schema":1,"type":"play","feedback":"selection","device":"simulated","profile":"simulated","outcome":"scheduled""#) == true)
+    }
+
+    @Test("devices on a folder that does not exist fails and says why")
+    func missingDirectory() {
+        let result = runTool("devices", inputDirectory: "/nonexistent/input")
+        #expect(result.status == 1)
+        #expect(result.output == "")
+        #expect(result.error == "haptics devices: cannot list /nonexistent/input: No such file or directory\n")
+    }
+
+    @Test("the bench commands without a device say so", arguments: ["test", "stop", "gain 1", "rumble 1 1"])
+    func benchWithoutDevice(command: String) {
+        let arguments = command.split(separator: " ").map(String.init)
+        let result = runTool(arguments)
+        #expect(result.status == 1)
+        #expect(result.output == "")
+        #expect(result.error == "haptics \(arguments[0]): no force-feedback device this user may open in \(emptyInputDirectory); 'haptics devices' says why\n")
     }
 
     @Test("device tables line up their columns")

@@ -31,9 +31,9 @@ struct DeviceListingTests {
     @Test("--json has the identity with the SDL GUID, every capability code by name, the profile, and the access, then the summary")
     func json() {
         #expect(DevicesCommand.render([Self.dualSense, Self.locked], directory: "/dev/input", json: true) == """
-            {"path":"/dev/input/event5","name":"Sony Interactive Entertainment Wireless Controller","bus":"0003","vendor":"054c","product":"0ce6","version":"8111","uniq":"c0:ff:ee:00:00:01","phys":"usb-1/input0","sdl_guid":"0300d0424c050000e60c000011810000","ff":["rumble","periodic","square","triangle","sine","gain"],"slots":16,"profile":"dualsense","access":"read-write"}
-            {"path":"/dev/input/event12","name":"Wheel","bus":"0003","vendor":"046d","product":"c24f","version":"0001","uniq":"","phys":"","sdl_guid":"030052ce6d0400004fc2000001000000","ff":["constant","autocenter"],"slots":8,"profile":"constant-force-wheel","access":"denied","error":"/dev/input/event12: permission denied; install Tools/udev/70-haptics.rules (TAG+=\\"uaccess\\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"}
-            {"devices":2,"denied":1,"directory":"/dev/input"}
+            {"schema":1,"type":"device","path":"/dev/input/event5","name":"Sony Interactive Entertainment Wireless Controller","bus":"0003","vendor":"054c","product":"0ce6","version":"8111","uniq":"c0:ff:ee:00:00:01","phys":"usb-1/input0","sdl_guid":"0300d0424c050000e60c000011810000","ff":["rumble","periodic","square","triangle","sine","gain"],"slots":16,"profile":"dualsense","access":"read-write"}
+            {"schema":1,"type":"device","path":"/dev/input/event12","name":"Wheel","bus":"0003","vendor":"046d","product":"c24f","version":"0001","uniq":"","phys":"","sdl_guid":"030052ce6d0400004fc2000001000000","ff":["constant","autocenter"],"slots":8,"profile":"constant-force-wheel","access":"denied","error":"/dev/input/event12: permission denied; install Tools/udev/70-haptics.rules (TAG+=\\"uaccess\\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"}
+            {"schema":1,"type":"devices","devices":2,"denied":1,"directory":"/dev/input"}
 
             """)
     }
@@ -85,10 +85,10 @@ struct DeviceListingTests {
     @Test("verify --json has the same words and the steps by name")
     func verifyJSON() {
         #expect(VerifyCommand.render(Self.verified, name: "pad", path: "/dev/input/event5", json: true) == """
-            {"device":"/dev/input/event5","type":"rumble","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"]}
-            {"device":"/dev/input/event5","type":"periodic","result":"rejected","call":"EVIOCSFF","errno":22,"error":"EINVAL (Invalid argument)","checked":"rejected: EVIOCSFF: EINVAL (Invalid argument)","accepted":[],"written":[],"waveform":"sine"}
-            {"device":"/dev/input/event5","type":"constant","result":"not-advertised","checked":"not advertised","accepted":[],"written":[]}
-            {"device":"/dev/input/event5","type":"gain","result":"written","checked":"half gain and full gain written","accepted":[],"written":["half-gain","full-gain"]}
+            {"schema":1,"type":"effect-check","device":"/dev/input/event5","effect":"rumble","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"]}
+            {"schema":1,"type":"effect-check","device":"/dev/input/event5","effect":"periodic","result":"rejected","call":"EVIOCSFF","errno":22,"error":"EINVAL (Invalid argument)","checked":"rejected: EVIOCSFF: EINVAL (Invalid argument)","accepted":[],"written":[],"waveform":"sine"}
+            {"schema":1,"type":"effect-check","device":"/dev/input/event5","effect":"constant","result":"not-advertised","checked":"not advertised","accepted":[],"written":[]}
+            {"schema":1,"type":"effect-check","device":"/dev/input/event5","effect":"gain","result":"written","checked":"half gain and full gain written","accepted":[],"written":["half-gain","full-gain"]}
 
             """)
     }
@@ -114,10 +114,10 @@ struct DeviceListingTests {
             timestamp: origin + .microseconds(12_340))
         #expect(command.line(for: upload, origin: origin) == "+12.3 ms  upload effect 2: rumble strong 32768 weak 16384, 100 ms")
         #expect(json.line(for: upload, origin: origin)
-                == #"{"t_ms":12.3,"event":"upload","effect":2,"length_ms":100,"type":"rumble","strong":32768,"weak":16384}"#)
+                == #"{"schema":1,"type":"ff-event","t_ms":12.3,"event":"upload","effect":2,"length_ms":100,"effect_type":"rumble","strong":32768,"weak":16384}"#)
         let play = UInputForceFeedbackRecord(event: .play(effectID: 2, count: 1), timestamp: origin + .milliseconds(20))
         #expect(command.line(for: play, origin: origin) == "+20 ms  play effect 2 ×1")
-        #expect(json.line(for: play, origin: origin) == #"{"t_ms":20,"event":"play","effect":2,"count":1}"#)
+        #expect(json.line(for: play, origin: origin) == #"{"schema":1,"type":"ff-event","t_ms":20,"event":"play","effect":2,"count":1}"#)
         let gain = UInputForceFeedbackRecord(event: .gain(0x7FFF), timestamp: origin)
         #expect(command.line(for: gain, origin: origin) == "+0 ms  gain 32767")
     }
@@ -137,6 +137,6 @@ struct DeviceListingTests {
         let lights = DualSenseOutputReport(bytes: bytes, receivedAt: origin + .milliseconds(6))
         #expect(command.line(for: lights, origin: origin) == "+6 ms  report 0x02: lights, motors unchanged")
         let json = try EmulateCommand(arguments: ["dualsense", "--json"])
-        #expect(json.line(for: rumble, origin: origin) == #"{"t_ms":5,"report":2,"sets_motors":true,"weak":64,"strong":128}"#)
+        #expect(json.line(for: rumble, origin: origin) == #"{"schema":1,"type":"output-report","t_ms":5,"report":2,"sets_motors":true,"weak":64,"strong":128}"#)
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import HapticsPatterns
+import HapticsSystem
 import Testing
 @testable import HapticsCommandLine
 import HapticsTestSupport
@@ -13,13 +15,15 @@ struct LatencyCommandTests {
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 6)
         for (index, line) in lines.dropLast().enumerated() {
-            #expect(line.hasPrefix("{\"trigger\":\(index + 1),\"call_us\":"))
+            #expect(line.hasPrefix("{\"schema\":1,\"type\":\"trigger\",\"trigger\":\(index + 1),\"call_us\":"))
             // The simulated device has no kernel to receive it.
             #expect(line.contains("\"dequeued_us\":") && line.contains("\"written_us\":") && line.contains("\"felt_us\":"))
             #expect(!line.contains("received_us") && !line.contains("missed"))
         }
         let last = try #require(lines.last)
-        #expect(last.hasPrefix(#"{"latency":{"feedback":"impact.heavy","device":"simulated","count":5,"missed":0,"stages":{"call":{"p50_us":"#))
+        #expect(last.hasPrefix(#"{"schema":1,"type":"latency","feedback":"impact.heavy","device":"simulated","count":5,"missed":0,"realtime":"#))
+        // Whatever the machine granted, it is said: fifo, or refused with the errno.
+        #expect(last.contains(#""realtime":"fifo","stages":"#) || last.contains(#""realtime":"refused","realtime_error":"#))
         for stage in ["call", "dequeued", "written", "felt", "lateness"] {
             #expect(last.contains("\"\(stage)\":{\"p50_us\":"), "\(stage)")
         }
@@ -27,28 +31,41 @@ struct LatencyCommandTests {
         #expect(!last.contains("\"received\""))
         // Felt is written + the generic rumble's 60 ms rise time.
         let object = try #require(JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-        let stages = try #require((object["latency"] as? [String: Any])?["stages"] as? [String: [String: Double]])
+        let stages = try #require(object["stages"] as? [String: [String: Double]])
         let felt = try #require(stages["felt"]?["p50_us"])
         let written = try #require(stages["written"]?["p50_us"])
         #expect(felt - written > 59_000 && felt - written < 61_000)
         #expect(stages["written"]!["p50_us"]! >= stages["dequeued"]!["p50_us"]!)
     }
 
-    @Test("latency prints a table and a histogram, and --svg writes the histograms")
+    @Test("latency prints a table and a histogram, and -o writes the histograms")
     func latencyTable() throws {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
-        let result = runTool("latency", "--device", "simulated", "--count", "3", "--feedback", "selection", "--svg", scratch.path + "/l.svg")
+        let result = runTool("latency", "--device", "simulated", "--count", "3", "--feedback", "selection", "-o", scratch.path + "/l.svg")
         #expect(result.status == 0)
+        let svg = try String(contentsOfFile: scratch.path + "/l.svg", encoding: .utf8)
+        #expect(result.error == "wrote \(scratch.path)/l.svg (\(svg.utf8.count) bytes)\n")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "selection on simulated generic-rumble (simulated), 3 triggers, profile generic-rumble")
         #expect(lines[1] == "stage          p50 µs    p95 µs    p99 µs    max µs      n")
         #expect(lines[2...6].map { String($0.prefix(11)) } == ["call       ", "dequeued   ", "written    ", "felt       ", "lateness   "])
         #expect(lines[2...6].allSatisfy { $0.hasSuffix(" 3") })
         #expect(result.output.contains("call → written (3 samples)\n"))
-        let svg = try String(contentsOfFile: scratch.path + "/l.svg", encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("selection on simulated generic-rumble: latency from the call"))
         #expect(svg.components(separatedBy: "n = 3").count == 6)
+    }
+
+    @Test("what the realtime thread got is said in words and in JSON")
+    func realtimeGrant() {
+        let granted = RealtimeThread.Grant(timerSlack: .nanoseconds(1), priorityRefusal: nil, hasRealtimePriority: true)
+        let refused = RealtimeThread.Grant(timerSlack: .nanoseconds(1), priorityRefusal: Errno(rawValue: EPERM), hasRealtimePriority: false)
+        #expect(LatencyMeasurement.describe(granted) == "realtime thread: SCHED_FIFO")
+        #expect(LatencyMeasurement.describe(refused) == "realtime thread: normal priority, SCHED_FIFO refused (EPERM (Operation not permitted)); 'haptics doctor' says how to allow it")
+        #expect(LatencyMeasurement.describe(nil) == "realtime thread: not started")
+        var line = JSONLine()
+        LatencyMeasurement.add(refused, to: &line)
+        #expect(line.text == #"{"realtime":"refused","realtime_error":"EPERM (Operation not permitted)"}"#)
     }
 
     @Test("latency refuses a count it cannot run")

@@ -20,15 +20,16 @@ struct SyncTestCommandTests {
             OVERVIEW: Measure sound-to-haptic sync through a loopback sound card (snd-aloop).
 
             USAGE:
-              haptics sync-test [--device <path|name>] [--audio <alsa-device>] [--capture <alsa-device>] [--cues <n>] [--profile <name>] [--trace <file.json>]
+              haptics sync-test [--device <path|name>] [--audio <alsa-device>] [--capture <alsa-device>] [--cues <n>] [--profile <name|file>] [--trace <file.json>] [--json]
 
             ARGUMENTS AND OPTIONS:
               --device <device>        Where the haptics play: an event node path or part of a device's name. Default: a uinput device created for the test (needs write access to /dev/uinput), else the first force-feedback device.
               --audio <alsa-device>    Where the sound plays (default: hw:Loopback,0,0).
               --capture <alsa-device>  Where the played sound is captured again (default: hw:Loopback,1,0).
               --cues <n>               How many cues to play, cycling through the vocabulary (default: 9).
-              --profile <name>         Profile of the created uinput device (default: generic-rumble, 60 ms rise time).
+              --profile <name|file>    Profile of the created uinput device: a built-in name or a profile file (default: generic-rumble, 60 ms rise time).
               --trace <file.json>      Write the engine's trace: every command's stages (submitted, dequeued, written, felt), as Chrome/Perfetto trace-event JSON (ui.perfetto.dev, chrome://tracing).
+              --json                   One JSON object per cue, then one with the summary.
               -h, --help               Show this help.
 
             Each cue is played through the engine with its sound: the haptic starts early by the device's
@@ -194,7 +195,7 @@ struct SyncTestCommandTests {
             """.utf8)).write(to: URL(fileURLWithPath: folder + "/tick.ahap"))
         let missing = runTool("play", folder + "/tick.ahap", "--device", "simulated", "--audio", folder + "/out.wav")
         #expect(missing.status == 1)
-        #expect(missing.error == "haptics play: \(folder)/tick.ahap: AudioCustom event at 0.02 s (events[1]): "
+        #expect(missing.error == "haptics play: \(folder)/tick.ahap:3:77: AudioCustom event at 0.02 s: "
             + "EventWaveformPath \"tick.wav\": no such file\n")
         #expect(missing.output == "")
 

@@ -34,7 +34,8 @@ import Testing
             let out = folder.path + "/\(name).ahap"
             let result = runTool("convert", folder.path + "/phone.json", "--event", "button-pressed", "--level", name, "-o", out)
             #expect(result.status == 0)
-            #expect(result.error == "")
+            let size = try String(contentsOfFile: out, encoding: .utf8).utf8.count
+            #expect(result.error == "wrote \(out) (\(size) bytes)\n")
             let expected = try theme.pattern(for: "button-pressed", level: level)
             let haptic = expected.events.filter(\.kind.isHaptic).count
             #expect(result.output == "\(folder.path)/phone.json (feedbackd theme) → \(out) (AHAP): \(haptic) haptic event\(haptic == 1 ? "" : "s"), \(JSONLine.number(expected.duration, digits: 3)) s\n")
@@ -67,9 +68,9 @@ import Testing
         let theme = folder.path + "/phone.json"
         let text = runTool("validate", theme)
         #expect(text.status == 0)
-        #expect(text.output == "\(theme): ok (feedbackd theme \"phone\" over \"base\", 2 events, 1 felt at full, 0 warnings)\n")
+        #expect(text.output == "\(theme): ok (feedbackd theme \"phone\" over \"base\" (\(folder.path)/base.json), 2 events, 1 felt at full, 0 warnings)\n")
         let json = runTool("validate", theme, "--json")
-        #expect(json.output == #"{"file":"\#(theme)","valid":true,"format":"feedbackd-theme","name":"phone","parents":1,"events":2,"haptic_events":1,"warnings":0}"# + "\n")
+        #expect(json.output == #"{"schema":1,"type":"validation","file":"\#(theme)","valid":true,"format":"feedbackd-theme","name":"phone","parents":1,"chain":[{"name":"phone","file":"\#(theme)"},{"name":"base","file":"\#(folder.path)/base.json"}],"events":2,"haptic_events":1,"warnings":0}"# + "\n")
         try folder.write(#"{ "name": "orphan", "parent-name": "nowhere", "profiles": [] }"#, to: "orphan.json")
         let orphan = runTool("validate", folder.path + "/orphan.json")
         #expect(orphan.status == 1)

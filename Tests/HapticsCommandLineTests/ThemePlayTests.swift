@@ -51,7 +51,7 @@ struct ThemePlayTests {
         let pattern = try FeedbackdTheme(contentsOf: theme).pattern(for: "button-pressed", level: .full)
         let (sent, summary) = commands(result.output)
         #expect(sent == expectedCommands(pattern))
-        #expect(summary?.hasPrefix(#"{"feedback":"button-pressed","device":"simulated","profile":"simulated","outcome":"scheduled","felt_ms":"#) == true)
+        #expect(summary?.hasPrefix(#"{"schema":1,"type":"play","feedback":"button-pressed","device":"simulated","profile":"simulated","outcome":"scheduled","felt_ms":"#) == true)
         #expect(result.error == """
             \(theme):4:74: warning: hexadecimal integer 0x50 accepted as 80
             button-pressed: Sound (full, theme t) at \(theme):2:35: not played: no sound output (--audio)
@@ -78,7 +78,7 @@ struct ThemePlayTests {
         #expect(result.status == 0)
         let pattern = try FeedbackdTheme(contentsOf: theme).pattern(for: "key-pressed", level: .quiet)
         #expect(commands(result.output).commands == expectedCommands(pattern))
-        #expect(commands(result.output).summary?.hasPrefix(#"{"feedback":"key-pressed","#) == true)
+        #expect(commands(result.output).summary?.hasPrefix(#"{"schema":1,"type":"play","feedback":"key-pressed","#) == true)
     }
 
     @Test func theSoundIsHeardFromTheSoundFolderWithAudio() throws {

@@ -50,7 +50,7 @@ import HapticsTestSupport
         let text = runTool("validate", folder.path + "/" + name)
         #expect(text.output == "\(folder.path)/t\\u{1B}]0;x\\u{07}\\u{9B}.ahap: ok (1 haptic, 0 audio events, 0.04 s, 0 warnings)\n")
         let json = runTool("validate", "--json", folder.path + "/" + name)
-        #expect(json.output.hasPrefix(#"{"file":"\#(folder.path)/t\u001b]0;x\u0007\u009b.ahap","valid":true"#))
+        #expect(json.output.hasPrefix(#"{"schema":1,"type":"validation","file":"\#(folder.path)/t\u001b]0;x\u0007\u009b.ahap","valid":true"#))
         let missing = runTool("validate", "--json", folder.path + "/gone\u{1B}[2J.ahap")
         #expect(missing.status == 1)
         #expect(missing.error == "\(folder.path)/gone\\u{1B}[2J.ahap: cannot open the file: No such file or directory\n")
@@ -70,7 +70,22 @@ import HapticsTestSupport
         try folder.write(Self.pattern(waveform: "pipe.wav"), to: "p.ahap")
         let sound = runTool("validate", folder.path + "/p.ahap")
         #expect(sound.status == 1)
-        #expect(sound.error == "\(folder.path)/p.ahap: AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"pipe.wav\" is not a regular file\n")
+        #expect(sound.error == "\(folder.path)/p.ahap:3:77: AudioCustom event at 0.25 s: EventWaveformPath \"pipe.wav\" is not a regular file\n")
+    }
+
+    @Test func validateAndPlayAgreeOnAPatternWithoutEvents() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(#"{"Version": 1, "Pattern": []}"#, to: "empty.ahap")
+        let file = folder.path + "/empty.ahap"
+        let validate = runTool("validate", file)
+        #expect(validate.status == 1)
+        #expect(validate.output == "")
+        #expect(validate.error == "\(file): the pattern has no events: nothing to play\n")
+        let play = runTool("play", file, "--device", "simulated")
+        #expect(play.status == 1)
+        #expect(play.output == "")
+        #expect(play.error == "haptics play: \(file): the pattern has no events: nothing to play\n")
     }
 
     @Test func theSoundsArePartOfTheBundle() throws {
@@ -88,16 +103,17 @@ import HapticsTestSupport
         let result = runTool("validate", folder.path + "/missing.ahap", folder.path + "/bad.ahap", folder.path + "/climb.ahap",
                              folder.path + "/good.ahap")
         #expect(result.status == 1)
-        let event = "AudioCustom event at 0.25 s (events[1])"
+        // Located at the line and column of the event's EventWaveformPath.
+        let event = "3:77: AudioCustom event at 0.25 s"
         #expect(result.error == """
-            \(folder.path)/missing.ahap: \(event): EventWaveformPath "sounds/gone.wav": no such file
-            \(folder.path)/bad.ahap: \(event): EventWaveformPath "sounds/text.wav": not a WAV file: expected "RIFF" and "WAVE" in the first 12 bytes
-            \(folder.path)/climb.ahap: \(event): EventWaveformPath "../x.wav" leaves the pattern's folder
+            \(folder.path)/missing.ahap:\(event): EventWaveformPath "sounds/gone.wav": no such file
+            \(folder.path)/bad.ahap:\(event): EventWaveformPath "sounds/text.wav": not a WAV file: expected "RIFF" and "WAVE" in the first 12 bytes
+            \(folder.path)/climb.ahap:\(event): EventWaveformPath "../x.wav" leaves the pattern's folder
 
             """)
         #expect(result.output == "\(folder.path)/good.ahap: ok (1 haptic, 1 audio event, 0.25 s, 0 warnings)\n")
         let json = runTool("validate", "--json", folder.path + "/missing.ahap")
-        #expect(json.output == #"{"file":"\#(folder.path)/missing.ahap","valid":false,"error":"\#(folder.path)/missing.ahap: \#(event): EventWaveformPath \"sounds/gone.wav\": no such file"}"# + "\n")
+        #expect(json.output == #"{"schema":1,"type":"validation","file":"\#(folder.path)/missing.ahap","valid":false,"error":"\#(folder.path)/missing.ahap:\#(event): EventWaveformPath \"sounds/gone.wav\": no such file"}"# + "\n")
     }
 
     @Test func aHugeWaveformAndALinkOutAreRefusedWithoutReadingThem() throws {
@@ -110,11 +126,11 @@ import HapticsTestSupport
         try folder.write(Self.pattern(waveform: "huge.wav"), to: "huge.ahap")
         try folder.write(Self.pattern(waveform: "link.wav"), to: "link.ahap")
         let huge = runTool("validate", folder.path + "/huge.ahap")
-        #expect(huge.error == "\(folder.path)/huge.ahap: AudioCustom event at 0.25 s (events[1]): "
+        #expect(huge.error == "\(folder.path)/huge.ahap:3:77: AudioCustom event at 0.25 s: "
             + "EventWaveformPath \"huge.wav\" is 1073741824 bytes, more than the limit of 16777216 bytes\n")
         let link = runTool("validate", folder.path + "/link.ahap")
         #expect(link.status == 1)
-        #expect(link.error.hasPrefix("\(folder.path)/link.ahap: AudioCustom event at 0.25 s (events[1]): "
+        #expect(link.error.hasPrefix("\(folder.path)/link.ahap:3:77: AudioCustom event at 0.25 s: "
             + "EventWaveformPath \"link.wav\" leaves the pattern's folder through a symbolic link (to "))
         #expect(link.error.hasSuffix("/secret.wav)\n"))
     }
@@ -127,7 +143,7 @@ import HapticsTestSupport
         let play = runTool("play", file, "--device", "simulated", "--audio", folder.path + "/out.wav")
         #expect(validate.status == 1)
         #expect(play.status == 1)
-        let located = "\(file): AudioCustom event at 0.25 s (events[1]): EventWaveformPath \"gone\\u{1B}]0;x\\u{07}.wav\": no such file\n"
+        let located = "\(file):3:77: AudioCustom event at 0.25 s: EventWaveformPath \"gone\\u{1B}]0;x\\u{07}.wav\": no such file\n"
         #expect(validate.error == located)
         #expect(play.error == "haptics play: " + located)
     }

@@ -11,17 +11,11 @@ import HapticsVirtualDevices
 /// The `haptics` device commands against the real kernel's view of a virtual DualSense.
 extension EngineKernelTests {
 @Suite struct DeviceCommands {
-    func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        let console = BufferConsole()
-        let status = HapticsTool.main(arguments: arguments, context: CommandContext(console: console))
-        return (status, console.output, console.errorOutput)
-    }
-
     @Test func verifyReportsWhatTheDualSenseReallyDoes() throws {
         let controller = try VirtualDualSense()
         defer { controller.close() }
         let node = try #require(try controller.waitForGamepadNode())
-        let result = run(["verify", node])
+        let result = runHaptics(["verify", node])
         #expect(result.error == "")
         #expect(result.status == 0)
         // ff-memless emulates periodic effects with the rumble motors; no constant force. The kernel
@@ -35,13 +29,13 @@ extension EngineKernelTests {
             written: the kernel took the event but does not say whether the driver acted on it
 
             """)
-        let json = run(["verify", node, "--json"])
+        let json = runHaptics(["verify", node, "--json"])
         #expect(json.status == 0)
         #expect(json.output.split(separator: "\n").map(String.init) == [
-            #"{"device":"\#(node)","type":"rumble","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"]}"#,
-            #"{"device":"\#(node)","type":"periodic","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"],"waveform":"sine"}"#,
-            #"{"device":"\#(node)","type":"constant","result":"not-advertised","checked":"not advertised","accepted":[],"written":[]}"#,
-            #"{"device":"\#(node)","type":"gain","result":"written","checked":"half gain and full gain written","accepted":[],"written":["half-gain","full-gain"]}"#,
+            #"{"schema":1,"type":"effect-check","device":"\#(node)","effect":"rumble","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"]}"#,
+            #"{"schema":1,"type":"effect-check","device":"\#(node)","effect":"periodic","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"],"waveform":"sine"}"#,
+            #"{"schema":1,"type":"effect-check","device":"\#(node)","effect":"constant","result":"not-advertised","checked":"not advertised","accepted":[],"written":[]}"#,
+            #"{"schema":1,"type":"effect-check","device":"\#(node)","effect":"gain","result":"written","checked":"half gain and full gain written","accepted":[],"written":["half-gain","full-gain"]}"#,
         ])
     }
 
@@ -49,7 +43,7 @@ extension EngineKernelTests {
         let controller = try VirtualDualSense()
         defer { controller.close() }
         let node = try #require(try controller.waitForGamepadNode())
-        let result = run(["devices", "--json"])
+        let result = runHaptics(["devices", "--json"])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n").map(String.init)
         let line = try #require(lines.first { $0.contains("\"path\":\"\(node)\"") })
@@ -74,7 +68,7 @@ extension EngineKernelTests {
     @Test func infoFindsADeviceByPartOfItsName() throws {
         let sink = try UInputForceFeedbackSink(.init(name: "haptics-test info pad", maximumEffects: 4))
         defer { sink.close() }
-        let result = run(["info", "INFO PAD", "--json"])
+        let result = runHaptics(["info", "INFO PAD", "--json"])
         #expect(result.error == "")
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -92,7 +86,7 @@ extension EngineKernelTests {
         let controller = try VirtualDualSense()
         defer { controller.close() }
         let node = try #require(try controller.waitForGamepadNode())
-        let result = run(["play", "impact.heavy", "--device", node, "--json"])
+        let result = runHaptics(["play", "impact.heavy", "--device", node, "--json"])
         #expect(result.error == "")
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])

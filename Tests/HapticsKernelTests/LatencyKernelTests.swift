@@ -8,12 +8,12 @@ import Testing
 extension EngineKernelTests {
 @Suite struct LatencyCommand {
     func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        DeviceCommands().run(arguments)
+        runHaptics(arguments)
     }
 
     func stages(_ line: String) throws -> [String: [String: Double]] {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        return try #require((object["latency"] as? [String: Any])?["stages"] as? [String: [String: Double]])
+        return try #require(object["stages"] as? [String: [String: Double]])
     }
 
     @Test func onAUInputDeviceEveryTriggerIsReceivedByTheKernelBetweenItsCallAndItsWriteReturning() throws {

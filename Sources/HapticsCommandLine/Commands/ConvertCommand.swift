@@ -7,14 +7,16 @@ struct ConvertCommand: Command {
     static let name = "convert"
     static let abstract = "Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either."
     static let usage = [
-        "convert <in> -o <out.ahap|out.haptic>",
-        "convert <theme.json> --event <name> [--level full|quiet|silent] -o <out.ahap|out.haptic>",
+        "convert <in> -o <out.ahap|out.haptic> [--json]",
+        "convert <theme.json> --event <name> [--level full|quiet|silent] [--theme-path <folder>]... -o <out.ahap|out.haptic> [--json]",
     ]
     static let options = [
         HelpRow("<in>", "An AHAP file, a .haptic clip or a feedbackd theme, whatever its name."),
-        HelpRow("-o, --output <out>", "Where to write; .ahap writes AHAP, .haptic writes a clip."),
+        OutputFile.help([(.ahap, "AHAP"), (.haptic, "a clip")]),
         HelpRow("--event <name>", "The event of a feedbackd theme to convert (themes only): its vibrations at the level, felt together."),
         HelpRow("--level <level>", "The feedbackd profile for --event: full (default), quiet or silent; a level plays its section and the quieter ones."),
+        ThemeSearchPath.help,
+        HelpRow("--json", "One JSON object saying what was written."),
     ]
     static let discussion = """
         Warnings about the input go to standard error as file:line:column: path: message, and so
@@ -24,19 +26,22 @@ struct ConvertCommand: Command {
         """
 
     var input: String
-    var output: String
+    var output: OutputFile
+    var json = false
     var event: String?
     var level = FeedbackdLevel.full
+    var themeFolders: [String] = []
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
         var input: String?
-        var output: String?
+        var outputs = OutputFiles()
         while let item = cursor.next() {
+            if try outputs.parse(item, &cursor, accepted: [.ahap, .haptic]) { continue }
             switch item {
-            case let .option("output", inline): output = try cursor.value(for: "output", inline: inline)
-            case .shortOption("o"): output = try cursor.value(for: "output", inline: nil)
+            case .option("json", nil): json = true
             case let .option("event", inline): event = try cursor.value(for: "event", inline: inline)
+            case let .option("theme-path", inline): themeFolders.append(try cursor.value(for: "theme-path", inline: inline))
             case let .option("level", inline):
                 let value = try cursor.value(for: "level", inline: inline)
                 guard let parsed = FeedbackdLevel(rawValue: value) else {
@@ -51,10 +56,7 @@ struct ConvertCommand: Command {
             }
         }
         guard let input else { throw .usage("missing the file to convert") }
-        guard let output else { throw .usage("missing -o <out.ahap|out.haptic>") }
-        guard PatternFormat(outputPath: output) != nil else {
-            throw .usage("cannot tell the output format from '\(PrintableText.escaped(output))'; name it .ahap or .haptic")
-        }
+        guard let output = outputs.files.first else { throw .usage("missing -o <out.ahap|out.haptic>") }
         self.input = input
         self.output = output
     }
@@ -67,38 +69,49 @@ struct ConvertCommand: Command {
             throw .failure("\(PrintableText.escaped(input)): \(error.description)")
         }
         let format = PatternFormat.recognize(bytes)
-        let decoded = try decode(bytes, format: format)
+        let decoded = try decode(bytes, format: format, search: ThemeSearchPath(environment: context.environment, extra: themeFolders))
         for warning in decoded.warnings { context.console.errorLine(warning.description) }
-        let outputFormat = PatternFormat(outputPath: output) ?? .ahap
+        let outputFormat: PatternFormat = output.format == .haptic ? .hapticClip : .ahap
         let text: String
         switch outputFormat {
         case .hapticClip:
             let encoder = HapticClipEncoder()
             for omission in encoder.omissions(in: decoded.pattern) {
-                context.console.errorLine("\(PrintableText.escaped(output)): warning: left out \(omission); a .haptic clip cannot hold it")
+                context.console.errorLine("\(PrintableText.escaped(output.path)): warning: left out \(omission); a .haptic clip cannot hold it")
             }
             text = encoder.encode(decoded.pattern)
         case .ahap, .feedbackdTheme:
             text = AHAPEncoder().encode(decoded.pattern)
         }
-        try PlayCommand.write(text, to: output)
+        try output.write(text, context)
         let haptic = decoded.pattern.events.filter(\.kind.isHaptic).count
+        if json {
+            var line = JSONLine(record: "conversion")
+            line.add("input", input)
+            line.add("input_format", format.rawValue)
+            line.add("output", output.path)
+            line.add("output_format", outputFormat.rawValue)
+            line.add("haptic_events", haptic)
+            line.add("duration_s", decoded.pattern.duration, digits: 3)
+            context.console.line(line.text)
+            return ExitStatus.success
+        }
         context.console.line(
-            "\(PrintableText.escaped(input)) (\(format.displayName)) → \(PrintableText.escaped(output)) (\(outputFormat.displayName)): "
+            "\(PrintableText.escaped(input)) (\(format.displayName)) → \(PrintableText.escaped(output.path)) (\(outputFormat.displayName)): "
                 + "\(haptic) haptic event\(haptic == 1 ? "" : "s"), \(JSONLine.number(decoded.pattern.duration, digits: 3)) s")
         return ExitStatus.success
     }
 
     /// The pattern the input holds; a theme needs `--event`, other formats refuse it.
-    private func decode(_ bytes: [UInt8], format: PatternFormat) throws(CommandLineError) -> DecodedPattern {
+    private func decode(_ bytes: [UInt8], format: PatternFormat, search: ThemeSearchPath) throws(CommandLineError) -> DecodedPattern {
         switch format {
         case .feedbackdTheme:
             guard let event else {
                 throw .usage("\(PrintableText.escaped(input)) is a feedbackd theme: give --event <name> to convert one of its events")
             }
-            // The theme's parents are looked up beside it, as `play --theme` does.
+            // The theme's parents are found along the search path, as `play --theme` does.
+            let theme = try search.theme(input)
             do {
-                let theme = try FeedbackdTheme(contentsOf: input)
                 return DecodedPattern(pattern: try theme.pattern(for: event, level: level), warnings: theme.warnings, format: .feedbackdTheme)
             } catch {
                 throw .failure(error.description)

@@ -4,7 +4,7 @@ import HapticsPatterns
 struct DemoCommand: Command {
     static let name = "demo"
     static let abstract = "Play every feedback of the vocabulary in turn."
-    static let usage = ["demo [--device simulated] [--profile <name>] [--trace <file.json>] [--json]"]
+    static let usage = ["demo [--device <path|name|simulated>] [--profile <name|file>] [--trace <file.json>] [--json]"]
     static let options = DeviceOptions.help + [TraceFile.help, HelpRow("--json", "One JSON object per line.")]
 
     var device = DeviceOptions()
@@ -28,13 +28,21 @@ struct DemoCommand: Command {
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         var failed = 0
         let trace = tracePath.map(TraceFile.init)
-        for feedback in Feedback.vocabulary {
-            let run = try SimulatedRun.play(.feedback(feedback), profile: device.profile, trace: trace)
-            try PlayCommand.report(run, name: feedback.name, json: json, plotPath: nil, wavPath: nil, context: context)
-            if !json { context.console.line() }
-            if !run.outcome.isScheduled { failed += 1 }
+        if let path = try device.realDevice(context) {
+            for feedback in Feedback.vocabulary {
+                let run = try DeviceRun.play(.feedback(feedback), on: device.output(path: path), trace: trace)
+                PlayCommand.report(run, name: feedback.name, json: json, context: context)
+                if !run.outcome.isScheduled { failed += 1 }
+            }
+        } else {
+            for feedback in Feedback.vocabulary {
+                let run = try SimulatedRun.play(.feedback(feedback), profile: device.profile, trace: trace)
+                try PlayCommand.report(run, name: feedback.name, json: json, plotPath: nil, wavPath: nil, context: context)
+                if !json { context.console.line() }
+                if !run.outcome.isScheduled { failed += 1 }
+            }
         }
-        try trace?.write()
+        try trace?.write(context)
         return failed == 0 ? ExitStatus.success : ExitStatus.failure
     }
 }

@@ -24,6 +24,7 @@ struct DevicesCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         let directory = DeviceSelection.directory(context)
+        try DeviceSelection.checkReadable(directory)
         context.console.write(Self.render(DeviceCatalog.discover(directory: directory), directory: directory, json: json))
         return ExitStatus.success
     }
@@ -56,7 +57,7 @@ struct DevicesCommand: Command {
 
     /// One device as a JSON line.
     static func jsonLine(_ device: EvdevDeviceInfo) -> String {
-        var line = JSONLine()
+        var line = JSONLine(record: "device")
         line.add("path", device.path)
         line.add("name", device.name)
         line.add("bus", InputID.hex4(device.id.bus))
@@ -82,7 +83,7 @@ struct DevicesCommand: Command {
     /// The last JSON line: how many devices were listed, how many of them without access, and where
     /// they were looked for. Printed when nothing was found too, so a script always gets an answer.
     static func summaryLine(_ devices: [EvdevDeviceInfo], directory: String) -> String {
-        var line = JSONLine()
+        var line = JSONLine(record: "devices")
         line.add("devices", devices.count)
         line.add("denied", devices.filter { $0.accessError != nil }.count)
         line.add("directory", directory)

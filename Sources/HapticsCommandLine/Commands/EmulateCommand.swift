@@ -90,7 +90,7 @@ struct EmulateCommand: Command {
 
     private func announce(_ what: String, _ context: CommandContext) {
         if json {
-            var line = JSONLine()
+            var line = JSONLine(record: "emulating")
             line.add("emulating", kind.rawValue)
             line.add("device", what)
             context.console.line(line.text)
@@ -117,7 +117,7 @@ struct EmulateCommand: Command {
 
     func line(for report: DualSenseOutputReport, origin: MonotonicInstant) -> String {
         if json {
-            var line = JSONLine()
+            var line = JSONLine(record: "output-report")
             line.add("t_ms", (report.receivedAt - origin).inMilliseconds, digits: 1)
             line.add("report", Int(report.reportID))
             line.add("sets_motors", report.setsMotors)
@@ -163,7 +163,7 @@ struct EmulateCommand: Command {
             text = "autocenter \(value)"
         }
         if json {
-            var line = JSONLine()
+            var line = JSONLine(record: "ff-event")
             line.add("t_ms", (record.timestamp - origin).inMilliseconds, digits: 1)
             line.append(fields)
             return line.text
@@ -176,22 +176,22 @@ struct EmulateCommand: Command {
         fields.add("length_ms", Int(effect.replayLength))
         switch effect.parameters {
         case let .rumble(strong, weak):
-            fields.add("type", "rumble")
+            fields.add("effect_type", "rumble")
             fields.add("strong", Int(strong))
             fields.add("weak", Int(weak))
             return "rumble strong \(strong) weak \(weak), \(length)"
         case let .periodic(waveform, period, magnitude, _, _, _):
-            fields.add("type", "periodic")
+            fields.add("effect_type", "periodic")
             fields.add("waveform", Int(waveform))
             fields.add("period_ms", Int(period))
             fields.add("magnitude", Int(magnitude))
             return "periodic waveform \(waveform) period \(period) ms magnitude \(magnitude), \(length)"
         case let .constant(level, _):
-            fields.add("type", "constant")
+            fields.add("effect_type", "constant")
             fields.add("level", Int(level))
             return "constant level \(level), \(length)"
         case .undecoded:
-            fields.add("type", Int(effect.type))
+            fields.add("effect_type", Int(effect.type))
             return "type \(effect.type), \(length)"
         }
     }

@@ -25,7 +25,7 @@ struct InfoCommand: Command {
         let info = try DeviceSelection.find(device, context: context)
         let profile = DeviceCatalog.profile(for: info)
         if json {
-            var line = JSONLine()
+            var line = JSONLine(record: "device")
             line.add("path", info.path)
             line.add("name", info.name)
             line.add("bus", InputID.hex4(info.id.bus))

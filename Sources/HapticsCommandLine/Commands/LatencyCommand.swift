@@ -13,13 +13,13 @@ import HapticsVirtualDevices
 struct LatencyCommand: Command {
     static let name = "latency"
     static let abstract = "Measure the latency of a prepared trigger, stage by stage, from the game's call."
-    static let usage = ["latency [--device <path|name|simulated|uinput|dualsense>] [--feedback <feedback>] [--count <n>] [--json] [--svg <file.svg>]"]
+    static let usage = ["latency [--device <path|name|simulated|uinput|dualsense>] [--feedback <feedback>] [--count <n>] [--json] [-o <file.svg>]"]
     static let options = [
         HelpRow("--device <device>", "Where to play: an event node path, part of a device's name, simulated, uinput (a virtual device created for the run, needs write access to /dev/uinput: the kernel's timestamp of each event is measured too) or dualsense (a virtual DualSense created over /dev/uhid and bound by hid-playstation: the output report the driver sends is measured too). Default: the first force-feedback device, else simulated."),
         HelpRow("--feedback <feedback>", "What to trigger (default: impact.heavy)."),
         HelpRow("--count <n>", "How many triggers, 1…100000 (default: 100), one every 100 ms."),
         HelpRow("--json", "One JSON object per trigger, then one with the figures."),
-        HelpRow("--svg <file.svg>", "Also write the histograms as an SVG image."),
+        OutputFile.help([(.svg, "the histograms as an image")]),
     ]
     static let discussion = """
         The feedback is prepared once, then each trigger is one play(_:) call, as a game makes it. Each
@@ -36,11 +36,12 @@ struct LatencyCommand: Command {
     var feedback = Feedback.impact(.heavy)
     var count = 100
     var json = false
-    var svgPath: String?
+    var outputs = OutputFiles()
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
         while let item = cursor.next() {
+            if try outputs.parse(item, &cursor, accepted: [.svg]) { continue }
             switch item {
             case let .option("device", inline): deviceArgument = try cursor.value(for: "device", inline: inline)
             case let .option("feedback", inline):
@@ -57,7 +58,6 @@ struct LatencyCommand: Command {
                 }
                 count = number
             case .option("json", nil): json = true
-            case let .option("svg", inline): svgPath = try cursor.value(for: "svg", inline: inline)
             case let .option(name, _): throw .usage("unknown option --\(name)")
             case let .shortOption(letter): throw .usage("unknown option -\(letter)")
             case let .positional(value): throw .usage("unexpected argument '\(value)'")
@@ -118,17 +118,18 @@ struct LatencyCommand: Command {
                                                      receipts: receipts,
                                                      progress: Self.progress(context))
         let report = measurement.report
-        if let svgPath {
+        if let svg = outputs.file(.svg) {
             let histogram = LatencyHistogram(series: report.stages.map { .init(name: $0.name, values: $0.samples) })
-            try PlayCommand.write(histogram.svg(title: "\(feedback.name) on \(output.name): latency from the call"), to: svgPath)
+            try svg.write(histogram.svg(title: "\(feedback.name) on \(output.name): latency from the call"), context)
         }
         if json {
             for line in measurement.triggerLines { context.console.line(line) }
-            context.console.line(report.jsonObject(feedback: feedback.name, device: output.path ?? "simulated"))
+            context.console.line(report.jsonObject(feedback: feedback.name, device: output.path ?? "simulated", realtime: measurement.realtime))
             return report.missed == 0 ? ExitStatus.success : ExitStatus.failure
         }
         context.console.line("\(feedback.name) on \(PrintableText.escaped(output.name)) (\(PrintableText.escaped(output.path ?? "simulated"))), \(count) triggers, profile \(output.profile.name)")
         context.console.line(report.table)
+        context.console.line(LatencyMeasurement.describe(measurement.realtime))
         context.console.write(LatencyHistogram(series: report.stages.filter { $0.name == "written" || $0.name == "received" }
             .map { .init(name: "call → \($0.name)", values: $0.samples) }).terminal())
         if report.missed > 0 { context.console.errorLine("haptics latency: \(report.missed) triggers did not reach the device") }

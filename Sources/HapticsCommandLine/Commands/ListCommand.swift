@@ -19,11 +19,10 @@ struct ListCommand: Command {
             let haptic = pattern.events.filter(\.kind.isHaptic)
             let durationMs = pattern.duration * 1000
             if json {
-                var line = JSONLine()
+                var line = JSONLine(record: "feedback")
                 line.add("feedback", feedback.name)
                 line.add("events", haptic.count)
                 line.add("duration_ms", durationMs, digits: 1)
-                line.add("pattern", "Patterns/\(feedback.name.replacingDot()).ahap")
                 context.console.line(line.text)
             } else {
                 let padded = feedback.name + String(repeating: " ", count: max(1, 22 - feedback.name.count))
@@ -32,9 +31,4 @@ struct ListCommand: Command {
         }
         return ExitStatus.success
     }
-}
-
-extension String {
-    /// `notification.success` → `notification-success` (the canonical file name).
-    func replacingDot() -> String { String(map { $0 == "." ? "-" : $0 }) }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Haptics
 import HapticsDevices
 import HapticsPatterns
@@ -12,28 +11,27 @@ struct PlayCommand: Command {
     static let name = "play"
     static let abstract = "Play a feedback, a pattern file or a feedbackd theme's event."
     static let usage = [
-        "play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name>] [--audio <alsa-device|file.wav|none>] [--plot <file.svg>] [--wav <file.wav>] [--trace <file.json>] [--json]",
-        "play <event-name> --theme <theme.json> [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [--plot …] [--wav …] [--trace …] [--json]",
+        "play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]",
+        "play <event-name> --theme <theme> [--theme-path <folder>]... [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]",
     ]
     static let options = [
         HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip)."),
         HelpRow("<event-name>", "With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed)."),
-        HelpRow("--theme <theme.json>", "A feedbackd theme; its parents are <parent-name>.json in the same folder."),
+        HelpRow("--theme <theme>", "A feedbackd theme: a file, or a name found on the theme search path; its parents are found there too."),
+        ThemeSearchPath.help,
         HelpRow("--level <level>", "The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent."),
         HelpRow("--sounds <folder>", "Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio."),
-        HelpRow("--device <device>", "Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated."),
-        HelpRow("--profile <name>", "Device profile the simulated device behaves like (default: simulated)."),
+    ] + DeviceOptions.help + [
         HelpRow("--audio <output>", "Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default)."),
     ] + [
-        HelpRow("--plot <file.svg>", "Also write the motors over time as an SVG plot."),
-        HelpRow("--wav <file.wav>", "Also write the haptic signal as audible sound (48 kHz WAV)."),
+        OutputFile.help([(.svg, "the motors over time as a plot"), (.wav, "the haptic signal as audible sound (48 kHz)")], repeatable: true),
         TraceFile.help,
         HelpRow("--json", "One JSON object per line: every device command, then a summary."),
     ]
     static let discussion = """
-        On the simulated device the motors are drawn in the terminal as they were driven, in real time
-        through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
-        and then played; --plot and --wav need the simulated device. With --audio the sound is heard
+        On the simulated device the motors are drawn on one line while the pattern plays (on a
+        terminal), then in full as they were driven through the realtime scheduler. On a real device the feedback is prepared (effects uploaded)
+        and then played; -o needs the simulated device. With --audio the sound is heard
         when the haptic is felt: the device starts early by its rise time. With --theme the event's
         vibrations at the level are felt together, its sounds are heard with --audio, and what is not
         played (a missing sound, an LED) is said on standard error.
@@ -41,14 +39,15 @@ struct PlayCommand: Command {
 
     var target: String
     var device = DeviceOptions()
-    /// `--device` as given; `nil`: the first force-feedback device, else simulated.
-    var deviceArgument: String?
-    var plotPath: String?
-    var wavPath: String?
+    var outputs = OutputFiles()
+    var plotPath: String? { outputs.file(.svg)?.path }
+    var wavPath: String? { outputs.file(.wav)?.path }
     var audio = AudioChoice.none
     var json = false
     /// `--theme`: the target is an event of this feedbackd theme.
     var themePath: String?
+    /// `--theme-path` folders, in order.
+    var themeFolders: [String] = []
     var level = FeedbackdLevel.full
     var levelGiven = false
     var soundFolder: String?
@@ -58,18 +57,14 @@ struct PlayCommand: Command {
         var cursor = ArgumentCursor(arguments)
         var target: String?
         while let item = cursor.next() {
-            if case let .option("device", inline) = item {
-                deviceArgument = try cursor.value(for: "device", inline: inline)
-                continue
-            }
             if try device.parse(item, &cursor) { continue }
+            if try outputs.parse(item, &cursor, accepted: [.svg, .wav]) { continue }
             switch item {
-            case let .option("plot", inline): plotPath = try cursor.value(for: "plot", inline: inline)
-            case let .option("wav", inline): wavPath = try cursor.value(for: "wav", inline: inline)
             case let .option("trace", inline): tracePath = try cursor.value(for: "trace", inline: inline)
             case let .option("audio", inline): audio = AudioChoice(argument: try cursor.value(for: "audio", inline: inline))
             case .option("json", nil): json = true
             case let .option("theme", inline): themePath = try cursor.value(for: "theme", inline: inline)
+            case let .option("theme-path", inline): themeFolders.append(try cursor.value(for: "theme-path", inline: inline))
             case let .option("sounds", inline): soundFolder = try cursor.value(for: "sounds", inline: inline)
             case let .option("level", inline):
                 let value = try cursor.value(for: "level", inline: inline)
@@ -89,62 +84,47 @@ struct PlayCommand: Command {
             throw .usage(themePath == nil ? "missing the feedback or file to play" : "missing the event to play")
         }
         self.target = target
-        if themePath == nil, levelGiven || soundFolder != nil {
-            throw .usage("--level and --sounds need --theme")
+        if themePath == nil, levelGiven || soundFolder != nil || !themeFolders.isEmpty {
+            throw .usage("--level, --sounds and --theme-path need --theme")
         }
-        if let deviceArgument, deviceArgument != "simulated", plotPath != nil || wavPath != nil {
-            throw .usage("--plot and --wav need --device simulated")
+        if let deviceArgument = device.deviceArgument, deviceArgument != "simulated", !outputs.files.isEmpty {
+            throw .usage("-o needs --device simulated")
         }
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         let target: PlayTarget
         if let themePath {
-            target = try PlayTarget(event: self.target, themePath: themePath, level: level, soundFolder: soundFolder)
+            target = try PlayTarget(event: self.target, themeArgument: themePath,
+                                    search: ThemeSearchPath(environment: context.environment, extra: themeFolders),
+                                    level: level, soundFolder: soundFolder)
         } else {
             target = try PlayTarget(argument: self.target)
         }
         for warning in target.warnings { context.console.errorLine(warning.description) }
         let trace = tracePath.map(TraceFile.init)
-        if let path = try realDevice(context) {
-            let run = try DeviceRun.play(target, path: path, audio: audio, trace: trace)
-            try trace?.write()
+        if let path = try device.realDevice(context, simulatedOnly: !outputs.files.isEmpty) {
+            let run = try DeviceRun.play(target, on: device.output(path: path), audio: audio, trace: trace)
+            try trace?.write(context)
             for note in run.notes { context.console.errorLine(note) }
             Self.report(run, name: target.name, json: json, context: context)
             return run.outcome.isScheduled ? ExitStatus.success : ExitStatus.failure
         }
-        let run = try SimulatedRun.play(target, profile: device.profile, audio: audio, trace: trace)
-        try trace?.write()
+        // The motors drawn live on a terminal that can redraw a line; the drawing follows anyway.
+        let live = !json && context.console.isTerminal && context.environment["TERM"] != "dumb" ? context.console : nil
+        let run = try SimulatedRun.play(target, profile: device.profile, audio: audio, trace: trace, live: live)
+        try trace?.write(context)
         for note in run.notes { context.console.errorLine(note) }
         try Self.report(run, name: target.name, json: json, plotPath: plotPath, wavPath: wavPath, context: context)
         guard run.outcome.isScheduled else { return ExitStatus.failure }
         return ExitStatus.success
     }
 
-    /// The event node to play on, or `nil` for the simulated device. Without `--device` that is the
-    /// first force-feedback device this process can open (none, or --plot/--wav: simulated).
-    func realDevice(_ context: CommandContext) throws(CommandLineError) -> String? {
-        switch deviceArgument {
-        case "simulated"?:
-            return nil
-        case let argument?:
-            return try DeviceSelection.find(argument, context: context).path
-        case nil:
-            guard plotPath == nil, wavPath == nil else { return nil }
-            let directory = DeviceSelection.directory(context)
-            guard let first = DeviceCatalog.discover(directory: directory).first(where: { $0.accessError == nil }) else {
-                context.console.errorLine("no force-feedback device in \(PrintableText.escaped(directory)); playing on the simulated device")
-                return nil
-            }
-            return first.path
-        }
-    }
-
     /// Prints what a run on a real device did.
     static func report(_ run: DeviceRun, name: String, json: Bool, context: CommandContext) {
         let path = run.output.path ?? "?"
         if json {
-            var summary = JSONLine()
+            var summary = JSONLine(record: "play")
             summary.add("feedback", name)
             summary.add("device", path)
             summary.add("name", run.output.name)
@@ -168,14 +148,14 @@ struct PlayCommand: Command {
     static func report(_ run: SimulatedRun, name: String, json: Bool, plotPath: String?, wavPath: String?, context: CommandContext) throws(CommandLineError) {
         let timeline = MotorTimeline(recording: run.recording, origin: run.requestedAt, actuator: run.profile.actuator)
         if let plotPath {
-            try write(SVGPlot.render(timeline, title: "\(name) on \(run.profile.displayName)", events: []), to: plotPath)
+            try OutputFile.write(Array(SVGPlot.render(timeline, title: "\(name) on \(run.profile.displayName)", events: []).utf8), to: plotPath, context)
         }
         if let wavPath {
-            try write(MotorSound().renderWAV(timeline), to: wavPath)
+            try OutputFile.write(MotorSound().renderWAV(timeline), to: wavPath, context)
         }
         if json {
             for line in run.commandLines(name: name) { context.console.line(line) }
-            var summary = JSONLine()
+            var summary = JSONLine(record: "play")
             summary.add("feedback", name)
             summary.add("device", "simulated")
             summary.add("profile", run.profile.name)
@@ -185,7 +165,7 @@ struct PlayCommand: Command {
             context.console.line(summary.text)
             return
         }
-        let color = context.console.isTerminal && context.environment["NO_COLOR"] == nil
+        let color = context.usesColor
         context.console.line("\(PrintableText.escaped(name)) on the simulated device (profile \(run.profile.name))")
         context.console.write(TerminalPlot.render(timeline, width: 72, color: color))
         switch run.outcome {
@@ -197,16 +177,6 @@ struct PlayCommand: Command {
             context.console.line("not played: \(reason)")
         }
         if let audio = run.audio { context.console.line(PlaySound.text(audio, requestedAt: run.requestedAt)) }
-    }
-
-    static func write(_ text: String, to path: String) throws(CommandLineError) {
-        try write(Array(text.utf8), to: path)
-    }
-
-    static func write(_ bytes: [UInt8], to path: String) throws(CommandLineError) {
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw .failure("\(path): cannot write the file")
-        }
     }
 }
 

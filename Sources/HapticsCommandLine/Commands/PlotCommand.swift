@@ -9,26 +9,28 @@ import HapticsSystem
 struct PlotCommand: Command {
     static let name = "plot"
     static let abstract = "Draw what a feedback or pattern file does on a device, as SVG."
-    static let usage = ["plot <feedback|file.ahap> -o <out.svg> [--profile <name>]"]
+    static let usage = ["plot <feedback|file.ahap> -o <out.svg> [--profile <name|file>] [--json]"]
     static let options = [
         HelpRow("<feedback|file.ahap>", "What to draw."),
-        HelpRow("-o, --output <out.svg>", "Where to write the SVG."),
-        HelpRow("--profile <name>", "Device profile to render for (default: simulated)."),
+        OutputFile.help([(.svg, "the plot")]),
+        DeviceOptions.profileHelp,
+        HelpRow("--json", "One JSON object saying what was drawn."),
     ]
 
     var target: String
-    var output: String
+    var output: OutputFile
     var device = DeviceOptions()
+    var json = false
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
         var target: String?
-        var output: String?
+        var outputs = OutputFiles()
         while let item = cursor.next() {
-            if try device.parse(item, &cursor) { continue }
+            if try device.parseProfile(item, &cursor) { continue }
+            if try outputs.parse(item, &cursor, accepted: [.svg]) { continue }
             switch item {
-            case let .option("output", inline): output = try cursor.value(for: "output", inline: inline)
-            case .shortOption("o"): output = try cursor.value(for: "output", inline: nil)
+            case .option("json", nil): json = true
             case let .option(name, _): throw .usage("unknown option --\(name)")
             case let .shortOption(letter): throw .usage("unknown option -\(letter)")
             case let .positional(value):
@@ -37,7 +39,7 @@ struct PlotCommand: Command {
             }
         }
         guard let target else { throw .usage("missing the feedback or file to plot") }
-        guard let output else { throw .usage("missing -o <out.svg>") }
+        guard let output = outputs.files.first else { throw .usage("missing -o <out.svg>") }
         self.target = target
         self.output = output
     }
@@ -47,8 +49,18 @@ struct PlotCommand: Command {
         let program = Renderer(profile: device.profile).render(target.pattern)
         let timeline = MotorTimeline(program: program, actuator: device.profile.actuator)
         let markers = PlotMarker.markers(for: target.pattern, leadTime: program.leadTime)
-        try PlayCommand.write(SVGPlot.render(timeline, title: "\(target.name) on \(device.profile.displayName)", events: markers), to: output)
-        context.console.line("\(PrintableText.escaped(output)): \(program.commands.count) commands over \(JSONLine.number(program.duration.inMilliseconds, digits: 1)) ms")
+        try output.write(SVGPlot.render(timeline, title: "\(target.name) on \(device.profile.displayName)", events: markers), context)
+        if json {
+            var line = JSONLine(record: "plot")
+            line.add("feedback", target.name)
+            line.add("file", output.path)
+            line.add("profile", device.profile.name)
+            line.add("commands", program.commands.count)
+            line.add("duration_ms", program.duration.inMilliseconds, digits: 1)
+            context.console.line(line.text)
+        } else {
+            context.console.line("\(PrintableText.escaped(output.path)): \(program.commands.count) commands over \(JSONLine.number(program.duration.inMilliseconds, digits: 1)) ms")
+        }
         return ExitStatus.success
     }
 }

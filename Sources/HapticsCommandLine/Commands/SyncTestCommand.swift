@@ -8,14 +8,15 @@ import HapticsSystem
 struct SyncTestCommand: Command {
     static let name = "sync-test"
     static let abstract = "Measure sound-to-haptic sync through a loopback sound card (snd-aloop)."
-    static let usage = ["sync-test [--device <path|name>] [--audio <alsa-device>] [--capture <alsa-device>] [--cues <n>] [--profile <name>] [--trace <file.json>]"]
+    static let usage = ["sync-test [--device <path|name>] [--audio <alsa-device>] [--capture <alsa-device>] [--cues <n>] [--profile <name|file>] [--trace <file.json>] [--json]"]
     static let options = [
         HelpRow("--device <device>", "Where the haptics play: an event node path or part of a device's name. Default: a uinput device created for the test (needs write access to /dev/uinput), else the first force-feedback device."),
         HelpRow("--audio <alsa-device>", "Where the sound plays (default: hw:Loopback,0,0)."),
         HelpRow("--capture <alsa-device>", "Where the played sound is captured again (default: hw:Loopback,1,0)."),
         HelpRow("--cues <n>", "How many cues to play, cycling through the vocabulary (default: 9)."),
-        HelpRow("--profile <name>", "Profile of the created uinput device (default: generic-rumble, 60 ms rise time)."),
+        HelpRow("--profile <name|file>", "Profile of the created uinput device: a built-in name or a profile file (default: generic-rumble, 60 ms rise time)."),
         TraceFile.help,
+        HelpRow("--json", "One JSON object per cue, then one with the summary."),
     ]
     static let discussion = """
         Each cue is played through the engine with its sound: the haptic starts early by the device's
@@ -29,6 +30,7 @@ struct SyncTestCommand: Command {
     var configuration = SyncLoopbackTest.Configuration()
     var deviceArgument: String?
     var cues = 9
+    var json = false
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
@@ -45,11 +47,8 @@ struct SyncTestCommand: Command {
                 }
                 cues = count
             case let .option("profile", inline):
-                let name = try cursor.value(for: "profile", inline: inline)
-                guard let found = DeviceProfile.named(name) else {
-                    throw .usage("unknown profile '\(name)' (available: \(DeviceProfile.builtins.map(\.name).joined(separator: ", ")))")
-                }
-                configuration.profile = found
+                configuration.profile = try DeviceOptions.profile(try cursor.value(for: "profile", inline: inline))
+            case .option("json", nil): json = true
             case let .option(name, _): throw .usage("unknown option --\(name)")
             case let .shortOption(letter): throw .usage("unknown option -\(letter)")
             case let .positional(value): throw .usage("unexpected argument '\(value)'")
@@ -71,13 +70,45 @@ struct SyncTestCommand: Command {
         } catch {
             throw .failure(error.description)
         }
-        for line in Self.report(result, configuration: configuration) { context.console.line(line) }
+        for line in json ? Self.jsonLines(result) : Self.report(result, configuration: configuration) {
+            context.console.line(line)
+        }
         let late = result.measurements.filter { $0.residual > result.period || $0.residual < .zero - result.period }
         guard result.missing.isEmpty, late.isEmpty else {
             context.console.errorLine("haptics sync-test: \(late.count) residuals exceed one audio period, \(result.missing.count) cues not found")
             return ExitStatus.failure
         }
         return ExitStatus.success
+    }
+
+    /// One `cue` record per cue measured (times in ms from the cue's onset), then a `sync-test`
+    /// summary.
+    static func jsonLines(_ result: SyncLoopbackTest.Result) -> [String] {
+        var lines: [String] = []
+        for (index, row) in result.measurements.enumerated() {
+            var line = JSONLine(record: "cue")
+            line.add("cue", index + 1)
+            line.add("name", row.cue.name)
+            line.add("haptic_start_ms", (row.hapticStart - row.onset).inMilliseconds, digits: 3)
+            line.add("felt_ms", (row.felt - row.onset).inMilliseconds, digits: 3)
+            line.add("heard_ms", (row.heard - row.onset).inMilliseconds, digits: 3)
+            line.add("residual_ms", row.residual.inMilliseconds, digits: 3)
+            lines.append(line.text)
+        }
+        var summary = JSONLine(record: "sync-test")
+        summary.add("device", result.hapticDevice)
+        summary.add("profile", result.profile.name)
+        summary.add("cues", result.measurements.count)
+        summary.add("missing", raw: "[" + result.missing.map(JSONLine.quote).joined(separator: ",") + "]")
+        summary.add("period_ms", result.period.inMilliseconds, digits: 3)
+        if let p50 = result.absoluteResidual(percentile: 0.5), let p95 = result.absoluteResidual(percentile: 0.95),
+           let maximum = result.absoluteResidual(percentile: 1) {
+            summary.add("residual_p50_ms", p50.inMilliseconds, digits: 3)
+            summary.add("residual_p95_ms", p95.inMilliseconds, digits: 3)
+            summary.add("residual_max_ms", maximum.inMilliseconds, digits: 3)
+        }
+        lines.append(summary.text)
+        return lines
     }
 
     /// The report: a header, one row per cue (times in ms from the cue's onset), the cues not

@@ -62,9 +62,9 @@ struct VerifyCommand: Command {
 
     /// One type's result as a JSON line.
     static func jsonLine(_ result: EffectVerification, path: String) -> String {
-        var line = JSONLine()
+        var line = JSONLine(record: "effect-check")
         line.add("device", path)
-        line.add("type", result.kind.rawValue)
+        line.add("effect", result.kind.rawValue)
         switch result.outcome {
         case .accepted: line.add("result", "accepted")
         case .written: line.add("result", "written")

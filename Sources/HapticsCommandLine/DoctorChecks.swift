@@ -1,0 +1,206 @@
+import Glibc
+import HapticsSystem
+
+/// What `haptics doctor` checks, read from a root folder (`/`, or a fake tree in tests): the
+/// force-feedback nodes and who may open them, the udev rule, realtime priority, sound devices
+/// and the processes holding a pad.
+struct DoctorChecks {
+    /// One finding and its fix.
+    struct Finding: Equatable {
+        enum Status: String {
+            case ok, warning, problem
+        }
+        /// Which check (`devices`, `access`, `udev-rule`, `realtime`, `sound`, `holders`).
+        var check: String
+        var status: Status
+        /// What was found.
+        var message: String
+        /// What to do about it (empty when nothing).
+        var fix: String = ""
+    }
+
+    /// Who is asking: the real process, or a user given by the test.
+    struct Identity {
+        var uid: uid_t
+        var groups: [gid_t]
+        /// Whether this is the calling process (then `access(2)` answers, ACLs included).
+        var isProcess: Bool
+
+        static func process() -> Identity {
+            var groups = [gid_t](repeating: 0, count: Int(getgroups(0, nil)))
+            let count = getgroups(Int32(groups.count), &groups)
+            return Identity(uid: getuid(), groups: Array(groups.prefix(max(0, Int(count)))) + [getgid()], isProcess: true)
+        }
+    }
+
+    /// The root the system is read from, without a trailing slash (`""` for `/`).
+    let root: String
+    let identity: Identity
+
+    init(root: String = "/", identity: Identity = .process()) {
+        self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.identity = identity
+    }
+
+    /// Every check in order.
+    func run() -> [Finding] {
+        let nodes = forceFeedbackNodes()
+        return devices(nodes) + access(nodes) + [udevRule(), realtime(), sound()] + holders(nodes)
+    }
+
+    // MARK: Devices
+
+    /// An event node whose input device has force feedback, from sysfs.
+    struct Node: Equatable {
+        /// `/dev/input/eventN` as the system names it (without the root).
+        var path: String
+        var name: String
+    }
+
+    func forceFeedbackNodes() -> [Node] {
+        FileDescriptor.numberedEntries(in: root + "/sys/class/input", prefix: "event").compactMap { sysfs in
+            let event = String(sysfs.split(separator: "/").last!)
+            // capabilities/ff is hex words, leading zero words left out: "0" means none.
+            guard let ff = read(sysfs + "/device/capabilities/ff"), let first = ff.first, first != "0" else { return nil }
+            return Node(path: "/dev/input/" + event, name: read(sysfs + "/device/name") ?? "?")
+        }
+    }
+
+    func devices(_ nodes: [Node]) -> [Finding] {
+        guard !nodes.isEmpty else {
+            return [Finding(check: "devices", status: .problem, message: "no force-feedback device is plugged in",
+                            fix: "plug the pad in (over USB to rule out Bluetooth), then run this again")]
+        }
+        let list = nodes.map { "\($0.path) \(PrintableText.escaped($0.name))" }.joined(separator: ", ")
+        return [Finding(check: "devices", status: .ok, message: "\(nodes.count) force-feedback device\(nodes.count == 1 ? "" : "s"): \(list)")]
+    }
+
+    func access(_ nodes: [Node]) -> [Finding] {
+        nodes.map { node in
+            if mayOpen(root + node.path) {
+                return Finding(check: "access", status: .ok, message: "\(node.path) may be opened for reading and writing")
+            }
+            return Finding(check: "access", status: .problem, message: "\(node.path) may not be opened for writing by this user",
+                           fix: "install the udev rule (sudo install -m 0644 Tools/udev/70-haptics.rules /etc/udev/rules.d/, then sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=input) and re-plug the pad, or add yourself to the 'input' group")
+        }
+    }
+
+    /// Whether `identity` may read and write `path`.
+    func mayOpen(_ path: String) -> Bool {
+        if identity.isProcess { return Glibc.access(path, R_OK | W_OK) == 0 }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        if identity.uid == 0 { return true }
+        let mode = status.st_mode
+        if status.st_uid == identity.uid { return mode & 0o600 == 0o600 }
+        if identity.groups.contains(status.st_gid) { return mode & 0o060 == 0o060 }
+        return mode & 0o006 == 0o006
+    }
+
+    // MARK: udev
+
+    static let ruleFolders = ["/etc/udev/rules.d", "/run/udev/rules.d", "/usr/lib/udev/rules.d", "/lib/udev/rules.d"]
+
+    func udevRule() -> Finding {
+        for folder in Self.ruleFolders where read(root + folder + "/70-haptics.rules") != nil {
+            return Finding(check: "udev-rule", status: .ok, message: "\(folder)/70-haptics.rules is installed")
+        }
+        return Finding(check: "udev-rule", status: .warning, message: "the udev rule 70-haptics.rules is not installed (pads the system's own rules do not tag need it)",
+                       fix: "sudo install -m 0644 Tools/udev/70-haptics.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=input")
+    }
+
+    // MARK: Realtime
+
+    func realtime() -> Finding {
+        let rtkit = read(root + "/usr/share/dbus-1/system-services/org.freedesktop.RealtimeKit1.service") != nil
+        guard let limits = read(root + "/proc/self/limits"),
+              let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max realtime priority") }) else {
+            return Finding(check: "realtime", status: .warning, message: "the realtime priority limit cannot be read")
+        }
+        let fields = line.dropFirst("Max realtime priority".count).split(separator: " ")
+        let soft = fields.first.map(String.init) ?? "0"
+        if identity.uid == 0 || soft == "unlimited" || (Int(soft) ?? 0) > 0 {
+            let what = identity.uid == 0 ? "running as root:" : "RLIMIT_RTPRIO is \(soft):"
+            return Finding(check: "realtime", status: .ok, message: "\(what) the realtime threads get SCHED_FIFO")
+        }
+        return Finding(check: "realtime", status: .warning,
+                       message: "RLIMIT_RTPRIO is 0: the realtime threads are refused SCHED_FIFO and run at normal priority"
+                           + (rtkit ? " (rtkit is installed, but this engine does not ask it)" : ""),
+                       fix: "allow realtime priority, e.g. a file /etc/security/limits.d/95-haptics.conf with the line '@audio - rtprio 95' and yourself in the audio group, then log in again")
+    }
+
+    // MARK: Sound
+
+    func sound() -> Finding {
+        guard let cards = read(root + "/proc/asound/cards") else {
+            return Finding(check: "sound", status: .warning, message: "no sound driver (no /proc/asound): sounds of patterns cannot be heard",
+                           fix: "only needed for --audio: load the card's driver, or snd-aloop for sync-test")
+        }
+        // Each card's first line is " N [id ]: driver - name".
+        let names = cards.split(separator: "\n").filter { $0.hasPrefix(" ") && $0.contains("]: ") }
+            .map { String($0[$0.firstRange(of: "]: ")!.upperBound...]).trimmingCharacters(" ") }
+        guard !names.isEmpty else {
+            return Finding(check: "sound", status: .warning, message: "no sound card", fix: "only needed for --audio")
+        }
+        return Finding(check: "sound", status: .ok, message: "\(names.count) sound card\(names.count == 1 ? "" : "s"): \(names.map { PrintableText.escaped($0) }.joined(separator: "; "))")
+    }
+
+    // MARK: Holders
+
+    /// Processes that have one of `nodes` open (those this user may look at).
+    func holders(_ nodes: [Node]) -> [Finding] {
+        var found: [String: [String]] = [:]
+        let targets = Dictionary(uniqueKeysWithValues: nodes.map { (root + $0.path, $0.path) })
+        for process in FileDescriptor.numberedEntries(in: root + "/proc", prefix: "") {
+            let pid = String(process.split(separator: "/").last!)
+            guard pid != String(getpid()) || !identity.isProcess else { continue }
+            for fd in FileDescriptor.numberedEntries(in: process + "/fd", prefix: "") {
+                guard let target = link(fd), let node = targets[target] else { continue }
+                let command = read(process + "/comm")?.trimmingCharacters("\n") ?? "?"
+                found[node, default: []].append("\(PrintableText.escaped(command)) (pid \(pid))")
+            }
+        }
+        guard !found.isEmpty else {
+            return [Finding(check: "holders", status: .ok, message: "no other process has a force-feedback node open")]
+        }
+        return found.keys.sorted().map { node in
+            Finding(check: "holders", status: .warning, message: "\(node) is open in \(found[node]!.joined(separator: ", "))",
+                    fix: "a game, SDL or Steam holding the pad may play its own effects and use its slots; close it, or 'haptics stop' to end what it plays")
+        }
+    }
+
+    // MARK: Files
+
+    /// A small text file, read to its end: /proc and /sys files say their size is 0 or a page.
+    private func read(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20 {
+            let count = Glibc.read(descriptor, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk.prefix(count)
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters("\n")
+    }
+
+    private func link(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// The string without `characters` at either end.
+    func trimmingCharacters(_ characters: String) -> String {
+        let set = Set(characters)
+        return String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
