@@ -22,7 +22,7 @@ struct LiveMotorLine {
     }
 
     /// `\r▶ +120 ms  strong ████████░░░░  weak ██░░░░░░░░` (then the rest of the line cleared).
-    static func render(strong: Double, weak: Double, elapsed: Duration) -> String {
+    static func format(strong: Double, weak: Double, elapsed: Duration) -> String {
         func bar(_ level: Double) -> String {
             let filled = Int((min(max(level, 0), 1) * Double(width)).rounded())
             return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)

@@ -28,7 +28,7 @@ struct SimulatedRun {
         let whilePlaying: ((Duration) -> Void)? = live.map { console in
             { elapsed in
                 let levels = LiveMotorLine.levels(device.recording(), at: MonotonicInstant.now)
-                console.write(LiveMotorLine.render(strong: levels.strong, weak: levels.weak, elapsed: elapsed))
+                console.write(LiveMotorLine.format(strong: levels.strong, weak: levels.weak, elapsed: elapsed))
                 drawn = true
             }
         }

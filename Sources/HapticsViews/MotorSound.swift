@@ -3,7 +3,7 @@ import HapticsAudio
 import HapticsDevices
 import HapticsSystem
 
-/// Makes a haptic signal audible: renders a ``MotorTimeline`` as mono 16-bit PCM, so anyone can
+/// Makes a haptic signal audible: synthesizes a ``MotorTimeline`` as mono 16-bit PCM, so anyone can
 /// listen to a pattern without a device.
 ///
 /// Each motor becomes a sine tone whose loudness follows the motor's level and whose pitch follows
@@ -35,7 +35,7 @@ public struct MotorSound: Sendable, Hashable {
     /// Peak amplitude of all motors together at full level (0…1 of full scale).
     public var headroom: Double
 
-    /// Creates a renderer; the defaults suit listening on ordinary speakers at 48 kHz.
+    /// Creates a synthesizer; the defaults suit listening on ordinary speakers at 48 kHz.
     public init(
         sampleRate: Int = 48_000,
         strongFrequency: Double = 70,
@@ -66,15 +66,15 @@ public struct MotorSound: Sendable, Hashable {
         return frequency
     }
 
-    /// The number of samples rendered for `timeline`: its duration rounded up, plus one ramp so the
+    /// The number of samples synthesized for `timeline`: its duration rounded up, plus one ramp so the
     /// last fade-out completes.
     public func sampleCount(for timeline: MotorTimeline) -> Int {
         let rate = Int64(sampleRate)
         return Int((timeline.duration.nanoseconds * rate + 999_999_999) / 1_000_000_000) + rampSamples
     }
 
-    /// Renders `timeline` as mono samples at ``sampleRate``; sample `n` is at `n / sampleRate` seconds.
-    public func render(_ timeline: MotorTimeline) -> [Int16] {
+    /// Synthesizes `timeline` as mono samples at ``sampleRate``; sample `n` is at `n / sampleRate` seconds.
+    public func synthesize(_ timeline: MotorTimeline) -> [Int16] {
         let count = sampleCount(for: timeline)
         let motors = timeline.motors
         guard !motors.isEmpty else { return Array(repeating: 0, count: count) }
@@ -116,9 +116,9 @@ public struct MotorSound: Sendable, Hashable {
         return samples
     }
 
-    /// Renders `timeline` as a complete WAV file (RIFF/WAVE, PCM, 16-bit, mono).
-    public func renderWAV(_ timeline: MotorTimeline) -> [UInt8] {
-        WAVWriter.encode(samples: render(timeline), sampleRate: sampleRate, channelCount: 1)
+    /// Synthesizes `timeline` as a complete WAV file (RIFF/WAVE, PCM, 16-bit, mono).
+    public func synthesizeWAV(_ timeline: MotorTimeline) -> [UInt8] {
+        WAVWriter.encode(samples: synthesize(timeline), sampleRate: sampleRate, channelCount: 1)
     }
 
     /// Samples in one full ramp (at least one).

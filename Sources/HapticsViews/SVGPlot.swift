@@ -21,8 +21,8 @@ public enum SVGPlot {
     /// Rows for event labels above the plot, so neighbouring labels do not overlap.
     static let markerRows = 3
 
-    /// Renders `timeline` with a `title` and `events` marked.
-    public static func render(_ timeline: MotorTimeline, title: String, events: [PlotMarker]) -> String {
+    /// Draws `timeline` with a `title` and `events` marked.
+    public static func draw(_ timeline: MotorTimeline, title: String, events: [PlotMarker]) -> String {
         // The layout counts in whole nanoseconds.
         let duration = max(timeline.duration.nanoseconds, 1)
         let x = { (time: Duration) -> Double in

@@ -16,10 +16,10 @@ public enum TerminalPlot {
     /// The eight block heights, lowest first; a silent column is a space.
     static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
-    /// Renders `timeline` with `width` time columns; `color` adds ANSI colors to the motor rows.
+    /// Draws `timeline` with `width` time columns; `color` adds ANSI colors to the motor rows.
     ///
     /// - Precondition: `width >= 8`.
-    public static func render(_ timeline: MotorTimeline, width: Int = 72, color: Bool) -> String {
+    public static func draw(_ timeline: MotorTimeline, width: Int = 72, color: Bool) -> String {
         precondition(width >= 8, "TerminalPlot needs at least 8 columns, got \(width)")
         // Columns are cut in whole nanoseconds.
         let duration = max(timeline.duration.nanoseconds, 1)

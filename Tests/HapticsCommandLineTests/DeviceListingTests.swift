@@ -19,7 +19,7 @@ struct DeviceListingTests {
 
     @Test("the table has one row per device, profiles from the catalog, and the udev hint per locked node")
     func table() {
-        #expect(DevicesCommand.render([Self.dualSense, Self.locked], directory: "/dev/input", json: false) == """
+        #expect(DevicesCommand.format([Self.dualSense, Self.locked], directory: "/dev/input", json: false) == """
             PATH                NAME                                                ID              FF                    SLOTS  PROFILE
             /dev/input/event5   Sony Interactive Entertainment Wireless Controller  0003:054c:0ce6  rumble,periodic,gain  16     dualsense
             /dev/input/event12  Wheel                                               0003:046d:c24f  constant,autocenter   8      (no access)
@@ -30,7 +30,7 @@ struct DeviceListingTests {
 
     @Test("--json has the identity with the SDL GUID, every capability code by name, the profile, and the access, then the summary")
     func json() {
-        #expect(DevicesCommand.render([Self.dualSense, Self.locked], directory: "/dev/input", json: true) == """
+        #expect(DevicesCommand.format([Self.dualSense, Self.locked], directory: "/dev/input", json: true) == """
             {"schema":1,"type":"device","path":"/dev/input/event5","name":"Sony Interactive Entertainment Wireless Controller","bus":"0003","vendor":"054c","product":"0ce6","version":"8111","uniq":"c0:ff:ee:00:00:01","phys":"usb-1/input0","sdl_guid":"0300d0424c050000e60c000011810000","ff":["rumble","periodic","square","triangle","sine","gain"],"slots":16,"profile":"dualsense","access":"read-write"}
             {"schema":1,"type":"device","path":"/dev/input/event12","name":"Wheel","bus":"0003","vendor":"046d","product":"c24f","version":"0001","uniq":"","phys":"","sdl_guid":"030052ce6d0400004fc2000001000000","ff":["constant","autocenter"],"slots":8,"profile":"constant-force-wheel","access":"denied","error":"/dev/input/event12: permission denied; install Tools/udev/70-haptics.rules (TAG+=\\"uaccess\\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"}
             {"schema":1,"type":"devices","devices":2,"denied":1,"directory":"/dev/input"}
@@ -48,16 +48,16 @@ struct DeviceListingTests {
 
     @Test("device names and paths from outside are printed escaped, in the table and in JSON")
     func hostileNames() {
-        let table = DevicesCommand.render([Self.hostile], directory: "/dev/\u{9B}input", json: false)
+        let table = DevicesCommand.format([Self.hostile], directory: "/dev/\u{9B}input", json: false)
         #expect(table.contains(#"/dev/input/event7  Pad\u{1B}]0;pwned\u{07}\u{9B}2J  0003:054c:0ce6"#))
         #expect(table.contains(#"note: /dev/input/event7\u{1B}[0m: permission denied;"#))
         #expect(table.unicodeScalars.allSatisfy { $0 == "\n" || !PrintableText.needsEscaping($0) })
-        #expect(DevicesCommand.render([], directory: "/dev/\u{9B}input", json: false) == #"no force-feedback devices in /dev/\u{9B}input"# + "\n")
-        let json = DevicesCommand.render([Self.hostile], directory: "/dev/\u{9B}input", json: true)
+        #expect(DevicesCommand.format([], directory: "/dev/\u{9B}input", json: false) == #"no force-feedback devices in /dev/\u{9B}input"# + "\n")
+        let json = DevicesCommand.format([Self.hostile], directory: "/dev/\u{9B}input", json: true)
         #expect(json.contains(#""name":"Pad\u001b]0;pwned\u0007\u009b2J""#))
         #expect(json.contains(#""directory":"/dev/\u009binput""#))
         #expect(json.unicodeScalars.allSatisfy { $0 == "\n" || !PrintableText.needsEscaping($0) })
-        let report = VerifyCommand.render(Self.verified, name: Self.hostile.name, path: Self.hostile.path, json: false)
+        let report = VerifyCommand.format(Self.verified, name: Self.hostile.name, path: Self.hostile.path, json: false)
         #expect(report.hasPrefix(#"Pad\u{1B}]0;pwned\u{07}\u{9B}2J (/dev/input/event7)"# + "\n"))
     }
 
@@ -71,7 +71,7 @@ struct DeviceListingTests {
 
     @Test("verify says per type what the driver accepted, what was only written, and what it rejected")
     func verifyReport() {
-        #expect(VerifyCommand.render(Self.verified, name: "pad", path: "/dev/input/event5", json: false) == """
+        #expect(VerifyCommand.format(Self.verified, name: "pad", path: "/dev/input/event5", json: false) == """
             pad (/dev/input/event5)
               rumble    upload and erase accepted; play and stop written
               periodic  rejected: EVIOCSFF: EINVAL (Invalid argument); waveform sine
@@ -84,7 +84,7 @@ struct DeviceListingTests {
 
     @Test("verify --json has the same words and the steps by name")
     func verifyJSON() {
-        #expect(VerifyCommand.render(Self.verified, name: "pad", path: "/dev/input/event5", json: true) == """
+        #expect(VerifyCommand.format(Self.verified, name: "pad", path: "/dev/input/event5", json: true) == """
             {"schema":1,"type":"effect-check","device":"/dev/input/event5","effect":"rumble","result":"accepted","checked":"upload and erase accepted; play and stop written","accepted":["upload","erase"],"written":["play","stop"]}
             {"schema":1,"type":"effect-check","device":"/dev/input/event5","effect":"periodic","result":"rejected","call":"EVIOCSFF","errno":22,"error":"EINVAL (Invalid argument)","checked":"rejected: EVIOCSFF: EINVAL (Invalid argument)","accepted":[],"written":[],"waveform":"sine"}
             {"schema":1,"type":"effect-check","device":"/dev/input/event5","effect":"constant","result":"not-advertised","checked":"not advertised","accepted":[],"written":[]}
@@ -95,7 +95,7 @@ struct DeviceListingTests {
 
     @Test("verify leaves out the note on written calls when nothing was written")
     func verifyReportWithoutWrites() {
-        #expect(VerifyCommand.render([EffectVerification(kind: .constant, outcome: .notAdvertised)], name: "pad",
+        #expect(VerifyCommand.format([EffectVerification(kind: .constant, outcome: .notAdvertised)], name: "pad",
                                      path: "/dev/input/event5", json: false) == """
             pad (/dev/input/event5)
               constant  not advertised

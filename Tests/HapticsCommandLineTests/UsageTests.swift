@@ -194,7 +194,7 @@ struct UsageTests {
 @Suite("The live line while a pattern plays")
 struct LiveMotorLineTests {
     @Test func theLineShowsBothMotorsAndTheTime() {
-        #expect(LiveMotorLine.render(strong: 0.5, weak: 0.25, elapsed: .milliseconds(120))
+        #expect(LiveMotorLine.format(strong: 0.5, weak: 0.25, elapsed: .milliseconds(120))
                 == "\r▶ +120 ms  strong ██████████░░░░░░░░░░  weak █████░░░░░░░░░░░░░░░\u{1B}[K")
     }
 

@@ -14,12 +14,12 @@ import Testing
     }
 
     @Test func periodicPitchIsOnePerPeriodMovedByOctavesIntoTheAudibleRange() {
-        let renderer = MotorSound()
-        #expect(renderer.frequency(periodMilliseconds: 1) == 1_000)
-        #expect(renderer.frequency(periodMilliseconds: 10) == 100)
-        #expect(renderer.frequency(periodMilliseconds: 20) == 100)     // 50 Hz, one octave up
-        #expect(renderer.frequency(periodMilliseconds: 100) == 80)     // 10 Hz, three octaves up
-        #expect(renderer.frequency(periodMilliseconds: 0) == 210)      // no period: the weak motor's pitch
+        let sound = MotorSound()
+        #expect(sound.frequency(periodMilliseconds: 1) == 1_000)
+        #expect(sound.frequency(periodMilliseconds: 10) == 100)
+        #expect(sound.frequency(periodMilliseconds: 20) == 100)     // 50 Hz, one octave up
+        #expect(sound.frequency(periodMilliseconds: 100) == 80)     // 10 Hz, three octaves up
+        #expect(sound.frequency(periodMilliseconds: 0) == 210)      // no period: the weak motor's pitch
         #expect(MotorSound(highestFrequency: 600).frequency(periodMilliseconds: 1) == 500)
     }
 
@@ -29,7 +29,7 @@ import Testing
             periodic(1, at: 0),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(20))
-        let samples = MotorSound().render(timeline)
+        let samples = MotorSound().synthesize(timeline)
         #expect(samples.count == 960 + 240)                 // 20 ms + one 5 ms ramp for the fade-out
         #expect(samples[0] == 0)
         #expect(samples[12] == 1_597)                       // a quarter cycle, 13/240 into the ramp-up
@@ -47,7 +47,7 @@ import Testing
             periodic(2, at: 10_250_000),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
-        let samples = MotorSound().render(timeline)
+        let samples = MotorSound().synthesize(timeline)
         #expect(samples[492] == 29_490)
         #expect(samples[516] == 0)
         #expect(samples[540] == -29_490)
@@ -58,8 +58,8 @@ import Testing
             TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: .rumble(strong: 0xFFFF, weak: 0xFFFF)),
             TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
-        let renderer = MotorSound(strongFrequency: 1_000, weakFrequency: 2_000)
-        let samples = renderer.render(timeline)
+        let sound = MotorSound(strongFrequency: 1_000, weakFrequency: 2_000)
+        let samples = sound.synthesize(timeline)
         // Two motors: each at most 0.45 of full scale. At sample 486 the strong tone is at 45°, the weak at 90°.
         #expect(samples[486] == 25_172)
         #expect(samples[492] == 14_745)
@@ -71,19 +71,19 @@ import Testing
             TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0x8000, weak: 0)),
             TimedCommand(offset: 3 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
-        let renderer = MotorSound()
-        let bytes = renderer.renderWAV(timeline)
+        let sound = MotorSound()
+        let bytes = sound.synthesizeWAV(timeline)
         #expect(bytes.count == 44 + 2 * (144 + 240))
         #expect(Array(bytes[40..<44]) == [0x00, 0x03, 0x00, 0x00])   // data length 768
         let audio = try WAVReader.decode(bytes)
         #expect(audio.sampleRate == 48_000)
         #expect(audio.channelCount == 1)
-        #expect(audio.pcm16Samples == renderer.render(timeline))
+        #expect(audio.pcm16Samples == sound.synthesize(timeline))
         #expect(audio.frameCount == 384)                            // 8 ms
     }
 
     @Test func timelineWithoutMotorsIsSilence() {
         let timeline = MotorTimeline(commands: [TimedCommand(offset: 1 * ms, intensity: 0, sharpness: 0, command: .stop)])
-        #expect(MotorSound().render(timeline) == Array(repeating: 0, count: 48 + 240))
+        #expect(MotorSound().synthesize(timeline) == Array(repeating: 0, count: 48 + 240))
     }
 }

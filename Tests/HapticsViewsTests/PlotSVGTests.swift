@@ -15,7 +15,7 @@ import Testing
             TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0x7FFF)),
             TimedCommand(offset: 10 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(20))
-        let svg = SVGPlot.render(timeline, title: "impact <heavy> & co",
+        let svg = SVGPlot.draw(timeline, title: "impact <heavy> & co",
                                  events: [.transient(at: .zero, intensity: 1, sharpness: 0.25)])
         #expect(svg == #"""
             <?xml version="1.0" encoding="UTF-8"?>
@@ -80,7 +80,7 @@ import Testing
                          command: .periodic(waveform: .sine, periodMilliseconds: 8, magnitude: 0x7FFF)),
             TimedCommand(offset: 90 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(100))
-        let svg = SVGPlot.render(timeline, title: "notification \"success\" — it's <ok>", events: [
+        let svg = SVGPlot.draw(timeline, title: "notification \"success\" — it's <ok>", events: [
             .transient(at: .zero, intensity: 0.47, sharpness: 0.8),
             .continuous(at: .milliseconds(60), duration: .milliseconds(30), intensity: 1, sharpness: 0.5),
         ])
@@ -109,7 +109,7 @@ import Testing
                          command: .periodic(waveform: .sine, periodMilliseconds: 30, magnitude: 0x3000)),
             TimedCommand(offset: 70 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(100))
-        let svg = SVGPlot.render(timeline, title: "mixed", events: [.transient(at: .milliseconds(30), intensity: 0.5, sharpness: 0.5)])
+        let svg = SVGPlot.draw(timeline, title: "mixed", events: [.transient(at: .milliseconds(30), intensity: 0.5, sharpness: 0.5)])
         #expect(svg.contains(#"width="720" height="420" viewBox="0 0 720 420""#))
         #expect(svg.contains(#"<text x="92" y="382">strong (peak 0.19)</text>"#))
         #expect(svg.contains(#"<text x="92" y="402">level (peak 0.75)</text>"#))

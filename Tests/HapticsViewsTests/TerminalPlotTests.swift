@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func drawsOneRowPerMotorATimeAxisAndPeaks() {
-        #expect(TerminalPlot.render(rumble, width: 20, color: false) == """
+        #expect(TerminalPlot.draw(rumble, width: 20, color: false) == """
             strong │█████ ▁▁▁▁▁▁▁▁▁     │ peak 1.00
             weak   │▄▄▄▄▄ █             │ peak 1.00
                    └┬─────────┬─────────┘
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func colorWrapsOnlyTheBars() {
-        #expect(TerminalPlot.render(rumble, width: 20, color: true) == """
+        #expect(TerminalPlot.draw(rumble, width: 20, color: true) == """
             strong │\u{1B}[31m█████ ▁▁▁▁▁▁▁▁▁     \u{1B}[0m│ peak 1.00
             weak   │\u{1B}[36m▄▄▄▄▄ █             \u{1B}[0m│ peak 1.00
                    └┬─────────┬─────────┘
@@ -45,7 +45,7 @@ import Testing
                          command: .periodic(waveform: .sine, periodMilliseconds: 10, magnitude: 0x7FFF)),
             TimedCommand(offset: 1_600_000, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(2))
-        #expect(TerminalPlot.render(timeline, width: 20, color: false) == """
+        #expect(TerminalPlot.draw(timeline, width: 20, color: false) == """
             magnitude │▄▄▄▄▄▄▄▄▄▄██████    │ peak 1.00, period 10–25 ms
                       └┬─────────┬─────────┘
                        0         1         2 ms
@@ -58,7 +58,7 @@ import Testing
             TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .constant(level: -0x4000)),
             TimedCommand(offset: 1 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(2))
-        #expect(TerminalPlot.render(timeline, width: 40, color: false) == """
+        #expect(TerminalPlot.draw(timeline, width: 40, color: false) == """
             level │▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄                    │ peak 0.50
                   └┬─────────┬─────────┬─────────┬─────────┘
                    0.0       0.5       1.0       1.5       2.0 ms

@@ -25,13 +25,13 @@ struct DevicesCommand: Command {
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         let directory = DeviceSelection.directory(context)
         try DeviceSelection.checkReadable(directory)
-        context.console.write(Self.render(DeviceCatalog.discover(directory: directory), directory: directory, json: json))
+        context.console.write(Self.format(DeviceCatalog.discover(directory: directory), directory: directory, json: json))
         return ExitStatus.success
     }
 
     /// The listing of `devices` found in `directory`: a table followed by a note per node that
     /// cannot be opened, or one JSON line per device followed by the summary line.
-    static func render(_ devices: [EvdevDeviceInfo], directory: String, json: Bool) -> String {
+    static func format(_ devices: [EvdevDeviceInfo], directory: String, json: Bool) -> String {
         if json { return devices.map { jsonLine($0) + "\n" }.joined() + summaryLine(devices, directory: directory) + "\n" }
         guard !devices.isEmpty else { return "no force-feedback devices in \(PrintableText.escaped(directory))\n" }
         var rows = [["PATH", "NAME", "ID", "FF", "SLOTS", "PROFILE"]]

@@ -148,10 +148,10 @@ struct PlayCommand: Command {
     static func report(_ run: SimulatedRun, name: String, json: Bool, plotPath: String?, wavPath: String?, context: CommandContext) throws(CommandLineError) {
         let timeline = MotorTimeline(recording: run.recording, origin: run.requestedAt, actuator: run.profile.actuator)
         if let plotPath {
-            try OutputFile.write(Array(SVGPlot.render(timeline, title: "\(name) on \(run.profile.displayName)", events: []).utf8), to: plotPath, context)
+            try OutputFile.write(Array(SVGPlot.draw(timeline, title: "\(name) on \(run.profile.displayName)", events: []).utf8), to: plotPath, context)
         }
         if let wavPath {
-            try OutputFile.write(MotorSound().renderWAV(timeline), to: wavPath, context)
+            try OutputFile.write(MotorSound().synthesizeWAV(timeline), to: wavPath, context)
         }
         if json {
             for line in run.commandLines(name: name) { context.console.line(line) }
@@ -167,7 +167,7 @@ struct PlayCommand: Command {
         }
         let color = context.usesColor
         context.console.line("\(PrintableText.escaped(name)) on the simulated device (profile \(run.profile.name))")
-        context.console.write(TerminalPlot.render(timeline, width: 72, color: color))
+        context.console.write(TerminalPlot.draw(timeline, width: 72, color: color))
         switch run.outcome {
         case let .scheduled(feltAt):
             let felt = JSONLine.number((feltAt - run.requestedAt).inMilliseconds, digits: 1)

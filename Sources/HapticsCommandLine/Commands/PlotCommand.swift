@@ -49,7 +49,7 @@ struct PlotCommand: Command {
         let program = Renderer(profile: device.profile).render(target.pattern)
         let timeline = MotorTimeline(program: program, actuator: device.profile.actuator)
         let markers = PlotMarker.markers(for: target.pattern, leadTime: program.leadTime)
-        try output.write(SVGPlot.render(timeline, title: "\(target.name) on \(device.profile.displayName)", events: markers), context)
+        try output.write(SVGPlot.draw(timeline, title: "\(target.name) on \(device.profile.displayName)", events: markers), context)
         if json {
             var line = JSONLine(record: "plot")
             line.add("feedback", target.name)

@@ -39,14 +39,14 @@ struct VerifyCommand: Command {
         }
         let results = opened.verifyEffects()
         opened.close()
-        context.console.write(Self.render(results, name: info.name, path: info.path, json: json))
+        context.console.write(Self.format(results, name: info.name, path: info.path, json: json))
         let rejected = results.contains { if case .rejected = $0.outcome { true } else { false } }
         return rejected ? ExitStatus.failure : ExitStatus.success
     }
 
     /// The report of `results` for the device `name` at `path`: a line per type and what the words
     /// mean, or one JSON line per type.
-    static func render(_ results: [EffectVerification], name: String, path: String, json: Bool) -> String {
+    static func format(_ results: [EffectVerification], name: String, path: String, json: Bool) -> String {
         if json { return results.map { jsonLine($0, path: path) + "\n" }.joined() }
         var text = "\(PrintableText.escaped(name)) (\(PrintableText.escaped(path)))\n"
         for result in results {
