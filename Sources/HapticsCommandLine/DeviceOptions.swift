@@ -56,10 +56,10 @@ struct DeviceOptions {
         case "simulated"?:
             return nil
         case let argument?:
-            return try DeviceSelection.find(argument, context: context).path
+            return try DeviceLookup.find(argument, context: context).path
         case nil:
             guard !simulatedOnly else { return nil }
-            let directory = DeviceSelection.directory(context)
+            let directory = DeviceLookup.directory(context)
             guard let first = DeviceCatalog.discover(directory: directory).first(where: { $0.accessError == nil }) else {
                 context.console.errorLine("no force-feedback device in \(PrintableText.escaped(directory)); playing on the simulated device")
                 return nil

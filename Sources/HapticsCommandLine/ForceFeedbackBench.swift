@@ -29,10 +29,10 @@ struct ForceFeedbackBench {
     static func open(_ argument: String?, context: CommandContext) throws(CommandLineError) -> ForceFeedbackBench {
         let path: String
         if let argument {
-            path = try DeviceSelection.find(argument, context: context).path
+            path = try DeviceLookup.find(argument, context: context).path
         } else {
-            let directory = DeviceSelection.directory(context)
-            try DeviceSelection.checkReadable(directory)
+            let directory = DeviceLookup.directory(context)
+            try DeviceLookup.checkReadable(directory)
             let found = DeviceCatalog.discover(directory: directory)
             guard let first = found.first(where: { $0.accessError == nil }) else {
                 let denied = found.first.flatMap(\.accessError).map { " (\($0.description))" } ?? ""

@@ -23,8 +23,8 @@ struct DevicesCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
-        let directory = DeviceSelection.directory(context)
-        try DeviceSelection.checkReadable(directory)
+        let directory = DeviceLookup.directory(context)
+        try DeviceLookup.checkReadable(directory)
         context.console.write(Self.format(DeviceCatalog.discover(directory: directory), directory: directory, json: json))
         return ExitStatus.success
     }

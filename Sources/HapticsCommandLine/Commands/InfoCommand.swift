@@ -22,7 +22,7 @@ struct InfoCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
-        let info = try DeviceSelection.find(device, context: context)
+        let info = try DeviceLookup.find(device, context: context)
         let profile = DeviceCatalog.profile(for: info)
         if json {
             var line = JSONLine(record: "device")

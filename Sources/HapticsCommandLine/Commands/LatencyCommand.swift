@@ -96,9 +96,9 @@ struct LatencyCommand: Command {
                 throw .failure("cannot create a virtual DualSense: \(error)")
             }
         case let argument?:
-            output = try Self.evdev(DeviceSelection.find(argument, context: context).path)
+            output = try Self.evdev(DeviceLookup.find(argument, context: context).path)
         case nil:
-            let directory = DeviceSelection.directory(context)
+            let directory = DeviceLookup.directory(context)
             if let first = DeviceCatalog.discover(directory: directory).first(where: { $0.accessError == nil }) {
                 output = try Self.evdev(first.path)
             } else {

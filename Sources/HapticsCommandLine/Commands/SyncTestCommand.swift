@@ -58,9 +58,9 @@ struct SyncTestCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         var configuration = self.configuration
-        configuration.inputDirectory = DeviceSelection.directory(context)
+        configuration.inputDirectory = DeviceLookup.directory(context)
         if let deviceArgument {
-            configuration.hapticDevice = try DeviceSelection.find(deviceArgument, context: context).path
+            configuration.hapticDevice = try DeviceLookup.find(deviceArgument, context: context).path
         }
         let vocabulary = Feedback.vocabulary
         let plan = (0..<cues).map { SyncLoopbackTest.Cue.feedback(vocabulary[$0 % vocabulary.count]) }

@@ -30,7 +30,7 @@ struct VerifyCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
-        let info = try DeviceSelection.find(device, context: context)
+        let info = try DeviceLookup.find(device, context: context)
         let opened: EvdevDevice
         do {
             opened = try EvdevDevice(path: info.path)

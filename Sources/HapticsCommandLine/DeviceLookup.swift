@@ -3,7 +3,7 @@ import HapticsDevices
 import HapticsSystem
 
 /// Finds the event node a command names: a path, or a part of the device's name.
-enum DeviceSelection {
+enum DeviceLookup {
     /// Where event nodes are looked for: `/dev/input`, or `HAPTICS_INPUT_DIRECTORY` (tests and
     /// containers point it elsewhere).
     static func directory(_ context: CommandContext) -> String {
