@@ -3,7 +3,7 @@ import CHapticsSystem
 import Glibc
 #endif
 import Synchronization
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 
 /// Plays voices through a sink so that each becomes audible at the monotonic instant asked for.
 ///

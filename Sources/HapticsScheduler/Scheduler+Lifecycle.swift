@@ -1,5 +1,5 @@
 import HapticsPatterns
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 import Synchronization
 
 // A player's lifecycle, as callers see it: starts whose ending is reported, pause and resume,

@@ -1,4 +1,4 @@
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 import Synchronization
 
 // The realtime side of players' lifecycles: pause and resume, endings, runtime curves, and the

@@ -1,5 +1,5 @@
 import HapticsRendering
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 
 // Processing: one thread at a time, whichever owns `processing` (the realtime thread, a caller
 // ending an immediate group, or a test after advancing a ManualClock).

@@ -1,5 +1,5 @@
 import CHapticsSystem
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 
 /// The name the realtime thread shows in `top -H`, `ps -L` and trace viewers (≤ 15 bytes).
 let realtimeThreadName = "haptics-rt"

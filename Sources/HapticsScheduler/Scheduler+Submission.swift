@@ -1,6 +1,6 @@
 import CHapticsSystem
 import HapticsPatterns
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 
 // Submission: callable from any thread. Each call is one lock-free push of a plain value into the
 // bounded queue plus, only when the realtime thread is parked, one futex wake. No allocation, no lock.

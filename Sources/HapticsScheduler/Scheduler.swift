@@ -2,7 +2,7 @@ import CHapticsSystem
 import Glibc
 import Synchronization
 import HapticsRendering
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 
 /// The realtime core: plays programs on actuator channels at absolute `CLOCK_MONOTONIC` deadlines.
 ///

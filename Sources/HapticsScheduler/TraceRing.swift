@@ -1,5 +1,5 @@
 import HapticsRendering
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 
 /// A multi-producer, single-consumer ring of trace records: any thread appends without allocating
 /// or locking (the realtime thread, a game's thread submitting, a thread writing to a device

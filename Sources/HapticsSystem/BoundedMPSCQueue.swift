@@ -9,9 +9,9 @@ import Synchronization
 /// allocated after init. All state lives behind pointers so that every operation is non-mutating:
 /// producers and the consumer share one instance without Swift exclusivity checks. The scheduler's
 /// command queue and the audio thread's voice queues are both this type.
-package struct BoundedMPSCQueue<Element: BitwiseCopyable>: ~Copyable {
+@_spi(Realtime) public struct BoundedMPSCQueue<Element: BitwiseCopyable>: ~Copyable {
     /// The number of elements the queue holds (a power of two ≥ the requested minimum).
-    package let capacity: Int
+    @_spi(Realtime) public let capacity: Int
     @usableFromInline let mask: Int
     @usableFromInline let elements: UnsafeMutablePointer<Element>
     @usableFromInline let sequences: UnsafeMutablePointer<Atomic<Int>>
@@ -20,7 +20,7 @@ package struct BoundedMPSCQueue<Element: BitwiseCopyable>: ~Copyable {
     @usableFromInline let positions: UnsafeMutablePointer<Atomic<Int>>
 
     /// Creates a queue of at least `minimumCapacity` elements; `filler` initializes the storage.
-    package init(minimumCapacity: Int, filler: Element) {
+    @_spi(Realtime) public init(minimumCapacity: Int, filler: Element) {
         precondition(minimumCapacity >= 1, "BoundedMPSCQueue needs a capacity of at least 1")
         var size = 2
         while size < minimumCapacity { size <<= 1 }
@@ -44,7 +44,7 @@ package struct BoundedMPSCQueue<Element: BitwiseCopyable>: ~Copyable {
 
     /// Appends `element`; returns `false` when the queue is full. Lock-free, no allocation, any thread.
     @inlinable
-    package func push(_ element: Element) -> Bool {
+    @_spi(Realtime) public func push(_ element: Element) -> Bool {
         var position = positions[0].load(ordering: .relaxed)
         while true {
             let slot = position & mask
@@ -72,7 +72,7 @@ package struct BoundedMPSCQueue<Element: BitwiseCopyable>: ~Copyable {
 
     /// Removes the oldest element, or returns `nil` when none is published. Single consumer only.
     @inlinable
-    package func pop() -> Element? {
+    @_spi(Realtime) public func pop() -> Element? {
         let position = positions[8].load(ordering: .relaxed)
         let slot = position & mask
         let sequence = sequences[slot].load(ordering: .acquiring)
@@ -86,7 +86,7 @@ package struct BoundedMPSCQueue<Element: BitwiseCopyable>: ~Copyable {
 
     /// Whether a published element waits at the head. Single consumer only.
     @inlinable
-    package var hasPublishedElement: Bool {
+    @_spi(Realtime) public var hasPublishedElement: Bool {
         let position = positions[8].load(ordering: .relaxed)
         return sequences[position & mask].load(ordering: .acquiring) == position &+ 1
     }

@@ -1,4 +1,4 @@
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 import Testing
 
 @Suite("Bounded MPSC queue")
