@@ -1,4 +1,3 @@
-import Foundation
 import HapticsAudio
 import HapticsSystem
 import Synchronization
@@ -9,12 +8,13 @@ final class SyncCaptureThread: @unchecked Sendable {
     private let running = Atomic<Bool>(true)
     private let readCount = Atomic<Int>(0)
     private let failure = OrderedMutex<String?>(nil)
-    private let finished = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
+    private let thread = OrderedMutex<RealtimeThread?>(nil)
 
-    init(capture: ALSACaptureStream) {
+    /// Starts reading `capture` on a thread of its own (`haptics-capture`, normal priority).
+    init(capture: ALSACaptureStream) throws(SystemCallError) {
         self.capture = capture
-        let thread = Thread { [self] in
+        let started = try RealtimeThread.start(RealtimeThread.Configuration(name: "haptics-capture")) { [self] in
             while running.load(ordering: .acquiring) {
                 do {
                     try capture.readPeriod()
@@ -24,10 +24,8 @@ final class SyncCaptureThread: @unchecked Sendable {
                     break
                 }
             }
-            finished.signal()
         }
-        thread.name = "haptics-capture"
-        thread.start()
+        thread.withLock { $0 = started }
     }
 
     /// Periods read so far.
@@ -40,6 +38,6 @@ final class SyncCaptureThread: @unchecked Sendable {
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         running.store(false, ordering: .releasing)
-        finished.wait()
+        thread.withLock { $0 }?.join()
     }
 }

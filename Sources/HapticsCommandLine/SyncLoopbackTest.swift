@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -63,7 +62,7 @@ public struct SyncLoopbackTest: Sendable {
         public var name: String {
             switch self {
             case let .feedback(feedback): return feedback.name
-            case let .pattern(path): return (path as NSString).lastPathComponent
+            case let .pattern(path): return path.split(separator: "/").last.map(String.init) ?? path
             }
         }
     }
@@ -239,7 +238,12 @@ public struct SyncLoopbackTest: Sendable {
         } catch {
             throw .audio(error.description)
         }
-        let recorder = SyncCaptureThread(capture: capture)
+        let recorder: SyncCaptureThread
+        do {
+            recorder = try SyncCaptureThread(capture: capture)
+        } catch {
+            throw .audio("capture thread: \(error)")
+        }
         defer { recorder.stop() }
         let audio = AudioOutput(sink: ALSAAudioSink(device: configuration.playbackDevice, format: format))
         do {
