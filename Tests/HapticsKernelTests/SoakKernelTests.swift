@@ -26,11 +26,8 @@ extension EngineKernelTests {
     ]
 
     @Test func savedSeedsReplay() throws {
-        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test soak sink"))
-        defer { sink.close() }
-        let pad = try VirtualDualSense()
-        defer { pad.close() }
-        let node = try #require(try pad.waitForGamepadNode())
+        let (sink, pad, node) = try Self.devices()
+        defer { sink.close(); pad.close() }
         for (seed, knownIssue) in Self.savedSeeds {
             let game = SoakGame(seed: seed)
             let violations = try play(game, sink: sink, pad: pad, node: node)
@@ -49,11 +46,8 @@ extension EngineKernelTests {
         let environment = ProcessInfo.processInfo.environment
         let trials = environment["HAPTICS_SOAK_TRIALS"].flatMap(Int.init) ?? 20
         let first = environment["HAPTICS_SOAK_SEED"].flatMap(UInt64.init) ?? 1
-        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test soak sink"))
-        defer { sink.close() }
-        let pad = try VirtualDualSense()
-        defer { pad.close() }
-        let node = try #require(try pad.waitForGamepadNode())
+        let (sink, pad, node) = try Self.devices()
+        defer { sink.close(); pad.close() }
         let saved = Set(Self.savedSeeds.map(\.seed))
         let seeds = (0..<UInt64(trials)).map { first &+ $0 }.filter { !saved.contains($0) }
         var failed: [String] = []
@@ -87,6 +81,24 @@ extension EngineKernelTests {
 
     /// What a game that left the DualSense's motors running says, and nothing else.
     static let knownMotorsLeft = "the DualSense's motors were left at"
+
+    /// The two devices every game plays on, and the DualSense's event node.
+    static func devices() throws -> (UInputForceFeedbackSink, VirtualDualSense, String) {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test soak sink"))
+        do {
+            let pad = try VirtualDualSense()
+            guard let node = try pad.waitForGamepadNode() else {
+                pad.close()
+                throw SoakSetupError.noGamepadNode
+            }
+            return (sink, pad, node)
+        } catch {
+            sink.close()
+            throw error
+        }
+    }
+
+    enum SoakSetupError: Error { case noGamepadNode }
 
     /// Plays `game` and returns what it left behind (empty: nothing).
     func play(_ game: SoakGame, sink: UInputForceFeedbackSink, pad: VirtualDualSense, node: String) throws -> [String] {
