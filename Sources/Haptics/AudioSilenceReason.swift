@@ -16,6 +16,9 @@ public enum AudioSilenceReason: String, Sendable, Hashable, CaseIterable, Custom
     case engineStopped
     /// The audio output's queue was full; the sound was dropped and counted.
     case queueFull
+    /// Every voice slot of the audio output was held (`AudioOutputConfiguration.maximumVoices`):
+    /// too many sounds at once. The sound was dropped and counted (`AudioOutputStatistics.noVoiceSlot`).
+    case noVoiceSlot
     /// The play's intensity (the cue's gain) was NaN or infinite; the haptic was refused too.
     case invalidIntensity
     /// The requested onset lies more than `HapticEngine.schedulingHorizon` ahead; the haptic was
@@ -33,6 +36,7 @@ public enum AudioSilenceReason: String, Sendable, Hashable, CaseIterable, Custom
         case .applicationInactive: return "the application is not active"
         case .engineStopped: return "the engine is stopped"
         case .queueFull: return "the audio queue is full (sound dropped)"
+        case .noVoiceSlot: return "every audio voice is taken (sound dropped)"
         case .invalidIntensity: return "the intensity is not a finite number"
         case .onsetOutOfRange: return "the onset is more than an hour ahead"
         }

@@ -78,10 +78,15 @@ extension HapticEngine {
         return (nil, audio)
     }
 
-    /// The outcome of handing the output `accepted` of `count` voices for `onset`.
-    static func audioOutcome(accepted: Int, of count: Int, onset: MonotonicInstant, audio: EngineAudio) -> AudioOutcome {
-        if accepted == count { return .scheduled(audibleAt: onset) }
-        return .notPlayed(audio.output.isDeviceLost ? .deviceLost : .queueFull)
+    /// The outcome of handing the output a play's voices for `onset`: scheduled when none was
+    /// refused, else why the first refused one was.
+    static func audioOutcome(refusal: AudioVoiceRefusal?, onset: MonotonicInstant) -> AudioOutcome {
+        switch refusal {
+        case nil: return .scheduled(audibleAt: onset)
+        case .deviceLost: return .notPlayed(.deviceLost)
+        case .noVoiceSlot: return .notPlayed(.noVoiceSlot)
+        case .queueFull: return .notPlayed(.queueFull)
+        }
     }
 
     /// Reports audio device loss and sounds let go unheard as events (a sound let go is taken

@@ -102,9 +102,14 @@ extension HapticEngine {
         if let reason = sound.reason {
             audio = .notPlayed(reason)
         } else if let output = sound.audio {
-            let accepted = output.output.schedule(output.cueVoices[entry.index], audibleAt: onset, gain: Float(intensity))
-            if accepted { recordAudible(at: onset, calledAt: now) }
-            audio = Self.audioOutcome(accepted: accepted ? 1 : 0, of: 1, onset: onset, audio: output)
+            var refusal: AudioVoiceRefusal?
+            do {
+                try output.output.enqueue(output.cueVoices[entry.index], audibleAt: onset, gain: Float(intensity))
+                recordAudible(at: onset, calledAt: now)
+            } catch {
+                refusal = error
+            }
+            audio = Self.audioOutcome(refusal: refusal, onset: onset)
         } else {
             audio = .notPlayed(.noAudioOutput)
         }

@@ -69,9 +69,9 @@ extension HapticPatternPlayer {
                 return
             }
             let placed = voices(sampleRate: audio.sampleRate)
-            let accepted = scheduleSound(placed, on: audio.output, patternStart: begins, calledAt: now,
-                                         player: passes.player, wholePass: true)
-            guard accepted == placed.count else {
+            let queued = scheduleSound(placed, on: audio.output, patternStart: begins, calledAt: now,
+                                       player: passes.player, wholePass: true)
+            guard queued.refusal == nil else {
                 // A partial pass would be out of step with itself; the ones already queued this
                 // pass are cancelled and the sound stops repeating.
                 cancelSound(on: audio.output, at: begins)

@@ -217,9 +217,9 @@ public final class HapticPatternPlayer: Sendable {
                 audio = .notPlayed(reason)
             } else if let output = state.audio {
                 let placed = voices(sampleRate: output.sampleRate)
-                let accepted = scheduleSound(placed, on: output.output, patternStart: onset, calledAt: now,
-                                             player: soundPlayer)
-                audio = HapticEngine.audioOutcome(accepted: accepted, of: placed.count, onset: onset, audio: output)
+                let queued = scheduleSound(placed, on: output.output, patternStart: onset, calledAt: now,
+                                           player: soundPlayer)
+                audio = HapticEngine.audioOutcome(refusal: queued.refusal, onset: onset)
             } else {
                 audio = .notPlayed(.noAudioOutput)
             }
@@ -255,19 +255,26 @@ public final class HapticPatternPlayer: Sendable {
     }
 
     /// Hands `voices` to `audio` for a pass of the pattern heard from `patternStart`, tagged with
-    /// this player's sound group, as `AudioOutput.schedule(_:patternStart:gain:group:)` does; returns
-    /// how many were accepted. While tracing, each voice that will sound is recorded as audible at
+    /// this player's sound group, as `AudioOutput.enqueue(_:patternStart:gain:group:)` does; returns
+    /// how many were accepted and why the first refused one was. While tracing, each voice that will sound is recorded as audible at
     /// its instant, asked for at `called`, under `player` (`HapticEngine.recordAudible`): each one
     /// accepted, or with `wholePass` (a caller that cancels a pass it could not queue whole) all of
     /// them when all were accepted and none otherwise. Not tracing, it costs one load. Lock-free,
     /// allocation-free.
     func scheduleSound(_ voices: [ScheduledVoice], on audio: AudioOutput, patternStart: MonotonicInstant,
-                       calledAt called: MonotonicInstant, player: Int32, wholePass: Bool = false) -> Int {
-        guard engine.isTracing else { return audio.schedule(voices, patternStart: patternStart, group: soundGroup) }
+                       calledAt called: MonotonicInstant, player: Int32,
+                       wholePass: Bool = false) -> (accepted: Int, refusal: AudioVoiceRefusal?) {
+        guard engine.isTracing else { return audio.enqueue(voices, patternStart: patternStart, group: soundGroup) }
         var accepted = 0
+        var refusal: AudioVoiceRefusal?
         for placed in voices {
             let audible = patternStart.advanced(by: placed.timeOffset)
-            guard audio.schedule(placed.voice, audibleAt: audible, group: soundGroup) else { continue }
+            do {
+                try audio.enqueue(placed.voice, audibleAt: audible, group: soundGroup)
+            } catch {
+                refusal = refusal ?? error
+                continue
+            }
             if !wholePass { engine.recordAudible(at: audible, calledAt: called, player: player) }
             accepted += 1
         }
@@ -276,7 +283,7 @@ public final class HapticPatternPlayer: Sendable {
                 engine.recordAudible(at: patternStart.advanced(by: placed.timeOffset), calledAt: called, player: player)
             }
         }
-        return accepted
+        return (accepted, refusal)
     }
 
     /// Stops at `time` (now when `nil`); the devices go silent and so does the sound: a voice still

@@ -1,5 +1,4 @@
 import CALSA
-import CHapticsALSA
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +19,7 @@ import HapticsSystem
 /// and each segment keeps the earliest origin of its own readings. The time between segments was
 /// not captured (``gaps``); ``onset(from:until:threshold:)`` never looks into it.
 ///
-/// Stereo 16-bit; the left channel is kept. For measurements, not the realtime path: it allocates
+/// Stereo, 16-bit or float; the left channel is kept. For measurements, not the realtime path: it allocates
 /// as it records.
 package final class ALSACaptureStream: @unchecked Sendable {
     /// A stretch of time the device did not deliver.
@@ -47,12 +46,15 @@ package final class ALSACaptureStream: @unchecked Sendable {
     package let sampleRate: Int
     /// Frames per read.
     package let periodFrames: Int
+    /// The samples' encoding (the far end of a loopback cable must play the same).
+    package let sampleFormat: AudioStreamFormat.SampleFormat
     /// Frames the device buffers (what it granted): the reader may fall this far behind before
     /// frames are lost.
     package private(set) var bufferFrames = 0
     private var pcm: OpaquePointer?
     private var status: OpaquePointer?
-    private var buffer: [Int16]
+    /// One period as read: interleaved stereo in `sampleFormat`.
+    private var buffer: [UInt8]
     /// The captured left channel, in −1…1.
     package private(set) var samples: [Float] = []
     /// When each frame arrived, in segments.
@@ -67,21 +69,20 @@ package final class ALSACaptureStream: @unchecked Sendable {
     /// device was restarted.
     package private(set) var timeouts = 0
 
-    /// Opens and starts `device` (stereo, 16-bit, `sampleRate`, `periodFrames` per read) with
-    /// monotonic timestamps. `bufferFrames` (`nil`: one second) is how far the reader may fall
+    /// Opens and starts `device` (stereo, `sampleFormat`, `sampleRate`, `periodFrames` per read)
+    /// with monotonic timestamps. `bufferFrames` (`nil`: one second) is how far the reader may fall
     /// behind before frames are lost; the device may grant less (``bufferFrames`` says). The
     /// corresponding C function is `snd_pcm_open`.
     package init(device: String, sampleRate: Int = 48_000, periodFrames: Int = 256,
-                bufferFrames: Int? = nil) throws(AudioSinkError) {
+                bufferFrames: Int? = nil, sampleFormat: AudioStreamFormat.SampleFormat = .signed16) throws(AudioSinkError) {
         self.device = device
         self.sampleRate = sampleRate
         self.periodFrames = periodFrames
-        buffer = [Int16](repeating: 0, count: 2 * periodFrames)
+        self.sampleFormat = sampleFormat
+        buffer = [UInt8](repeating: 0, count: 2 * periodFrames * (sampleFormat == .float32 ? 4 : 2))
         timeline = _CaptureTimeline(sampleRate: sampleRate,
                                     tolerance: max(2 * Int64(periodFrames) * 1_000_000_000 / Int64(sampleRate), 10_000_000))
         do {
-            // ALSA's messages go to its error, not to standard error.
-            haptics_alsa_route_messages()
             try check(snd_pcm_open(&pcm, device, SND_PCM_STREAM_CAPTURE, 0), "snd_pcm_open")
             try configure(bufferFrames: max(bufferFrames ?? sampleRate, 2 * periodFrames))
         } catch {
@@ -98,7 +99,8 @@ package final class ALSACaptureStream: @unchecked Sendable {
         defer { snd_pcm_hw_params_free(hardware) }
         try check(snd_pcm_hw_params_any(pcm, hardware), "snd_pcm_hw_params_any")
         try check(snd_pcm_hw_params_set_access(pcm, hardware, SND_PCM_ACCESS_RW_INTERLEAVED), "snd_pcm_hw_params_set_access")
-        try check(snd_pcm_hw_params_set_format(pcm, hardware, SND_PCM_FORMAT_S16_LE), "snd_pcm_hw_params_set_format")
+        try check(snd_pcm_hw_params_set_format(pcm, hardware, sampleFormat == .float32 ? SND_PCM_FORMAT_FLOAT_LE : SND_PCM_FORMAT_S16_LE),
+                  "snd_pcm_hw_params_set_format")
         try check(snd_pcm_hw_params_set_channels(pcm, hardware, 2), "snd_pcm_hw_params_set_channels")
         try check(snd_pcm_hw_params_set_rate(pcm, hardware, UInt32(sampleRate), 0), "snd_pcm_hw_params_set_rate")
         try check(snd_pcm_hw_params_set_period_size(pcm, hardware, snd_pcm_uframes_t(periodFrames), 0),
@@ -151,7 +153,13 @@ package final class ALSACaptureStream: @unchecked Sendable {
             return
         }
         let first = samples.count
-        for frame in 0..<Int(count) { samples.append(Float(buffer[2 * frame]) / 32_768) }
+        let float = sampleFormat == .float32
+        buffer.withUnsafeBytes { bytes in
+            for frame in 0..<Int(count) {
+                samples.append(float ? bytes.load(fromByteOffset: 8 * frame, as: Float.self)
+                    : Float(bytes.load(fromByteOffset: 4 * frame, as: Int16.self)) / 32_768)
+            }
+        }
         try check(snd_pcm_status(pcm, status), "snd_pcm_status")
         var stamp = snd_htimestamp_t()
         snd_pcm_status_get_htstamp(status, &stamp)
@@ -193,7 +201,6 @@ package final class ALSACaptureStream: @unchecked Sendable {
 
     private func check(_ result: Int32, _ call: String) throws(AudioSinkError) {
         guard result < 0 else { return }
-        throw AudioSinkError(device: device, call: call, errno: Errno(rawValue: -result), reason: String(cString: snd_strerror(result)),
-                             alsaMessage: String(cString: haptics_alsa_last_message()))
+        throw AudioSinkError(device: device, call: call, errno: Errno(rawValue: -result), reason: String(cString: snd_strerror(result)))
     }
 }

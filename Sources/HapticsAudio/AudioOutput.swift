@@ -29,7 +29,7 @@ public final class AudioOutput: @unchecked Sendable {
     private let retired: BoundedMPSCQueue<_VoiceCommand>
     private let events: BoundedMPSCQueue<_EventRecord>
     /// Held while the control side releases finished voices. Internal so that tests can hold it,
-    /// as a control thread busy draining would, and fill the way back.
+    /// as a control thread busy draining would, so that finished voices keep their slots.
     let retireLock = OrderedMutex(())
     private let eventLock = OrderedMutex(())
     private let control = OrderedMutex<RealtimeThread?>(nil)
@@ -44,6 +44,7 @@ public final class AudioOutput: @unchecked Sendable {
     private let periodCount = Atomic<Int>(0)
     private let scheduledCount = Atomic<Int>(0)
     private let droppedCount = Atomic<Int>(0)
+    private let noSlotCount = Atomic<Int>(0)
     private let lateCount = Atomic<Int>(0)
     private let maximumLatenessValue = Atomic<Int64>(0)
     private let completedCount = Atomic<Int>(0)
@@ -51,7 +52,7 @@ public final class AudioOutput: @unchecked Sendable {
     private let underrunCount = Atomic<Int>(0)
     private let timingJumpCount = Atomic<Int>(0)
     /// Voices accepted and not yet released: queued, playing, or on their way back. Never more than
-    /// the way back holds, so that the audio thread can always hand a voice back.
+    /// the voice slots (so every voice queued finds one), which the way back holds with room to spare.
     private let heldCount = Atomic<Int>(0)
 
     // Owned by whoever mixes (the audio thread, or `process()`); `processing` keeps them apart.
@@ -161,15 +162,22 @@ public final class AudioOutput: @unchecked Sendable {
 
     /// Queues `voice` to become audible at `audibleAt` (`CLOCK_MONOTONIC`), its samples multiplied
     /// by `gain` (linear amplitude: 0.5 is half the sample values, 6 dB down) and tagged with `group`
-    /// for ``cancel(group:at:)``. Lock-free from any thread, no allocation. `false` (and counted as
-    /// dropped) when the queue is full, the device is lost, or every voice the output can hold is
-    /// held (finished voices wait to be released by the next control-side call).
-    public func schedule(_ voice: AudioVoice, audibleAt: MonotonicInstant, gain: Float = 1,
-                         group: AudioVoiceGroup = .ungrouped) -> Bool {
+    /// for ``cancel(group:at:)``. Lock-free from any thread, no allocation. Throws (and counts as
+    /// dropped) why the voice was refused: the device is lost, every voice slot is taken, or the
+    /// queue is full. A voice holds its slot from here until it is released after it ended (a later
+    /// control-side call releases finished voices, this one first of all), so a voice accepted
+    /// always finds its slot: nothing accepted is let go for want of one.
+    public func enqueue(_ voice: AudioVoice, audibleAt: MonotonicInstant, gain: Float = 1,
+                        group: AudioVoiceGroup = .ungrouped) throws(AudioVoiceRefusal) {
         drainRetired()
-        guard !lost.load(ordering: .acquiring), reserveWayBack() else {
+        if lost.load(ordering: .acquiring) {
             droppedCount.add(1, ordering: .relaxed)
-            return false
+            throw .deviceLost
+        }
+        guard reserveSlot() else {
+            droppedCount.add(1, ordering: .relaxed)
+            noSlotCount.add(1, ordering: .relaxed)
+            throw .noVoiceSlot
         }
         let retained = Unmanaged.passRetained(voice).toOpaque()
         let command = _VoiceCommand(kind: .voice, voice: retained, frames: voice.frames.map { UnsafePointer($0) },
@@ -178,10 +186,20 @@ public final class AudioOutput: @unchecked Sendable {
         guard commands.push(command) else {
             release(command)
             droppedCount.add(1, ordering: .relaxed)
-            return false
+            throw .queueFull
         }
         scheduledCount.add(1, ordering: .relaxed)
-        return true
+    }
+
+    /// ``enqueue(_:audibleAt:gain:group:)`` saying only whether the voice was accepted.
+    public func schedule(_ voice: AudioVoice, audibleAt: MonotonicInstant, gain: Float = 1,
+                         group: AudioVoiceGroup = .ungrouped) -> Bool {
+        do {
+            try enqueue(voice, audibleAt: audibleAt, gain: gain, group: group)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Queues every voice of a pattern that starts at `patternStart`, each at `gain` and tagged with
@@ -189,12 +207,24 @@ public final class AudioOutput: @unchecked Sendable {
     @discardableResult
     public func schedule(_ voices: [ScheduledVoice], patternStart: MonotonicInstant, gain: Float = 1,
                          group: AudioVoiceGroup = .ungrouped) -> Int {
+        enqueue(voices, patternStart: patternStart, gain: gain, group: group).accepted
+    }
+
+    /// Queues every voice of a pattern that starts at `patternStart`, each at `gain` and tagged with
+    /// `group`: how many were accepted, and why the first refused one was (`nil` when none was).
+    public func enqueue(_ voices: [ScheduledVoice], patternStart: MonotonicInstant, gain: Float = 1,
+                        group: AudioVoiceGroup = .ungrouped) -> (accepted: Int, refusal: AudioVoiceRefusal?) {
         var accepted = 0
-        for placed in voices where schedule(placed.voice, audibleAt: patternStart.advanced(by: placed.timeOffset),
-                                            gain: gain, group: group) {
-            accepted += 1
+        var refusal: AudioVoiceRefusal?
+        for placed in voices {
+            do {
+                try enqueue(placed.voice, audibleAt: patternStart.advanced(by: placed.timeOffset), gain: gain, group: group)
+                accepted += 1
+            } catch {
+                refusal = refusal ?? error
+            }
         }
-        return accepted
+        return (accepted, refusal)
     }
 
     /// Silences the voices of `group` from `time` (`nil`: the next period mixed): a voice that would
@@ -244,7 +274,7 @@ public final class AudioOutput: @unchecked Sendable {
     public var statistics: AudioOutputStatistics {
         AudioOutputStatistics(
             periods: periodCount.load(ordering: .relaxed), scheduled: scheduledCount.load(ordering: .relaxed),
-            dropped: droppedCount.load(ordering: .relaxed), late: lateCount.load(ordering: .relaxed),
+            dropped: droppedCount.load(ordering: .relaxed), noVoiceSlot: noSlotCount.load(ordering: .relaxed), late: lateCount.load(ordering: .relaxed),
             maximumLateness: .nanoseconds(maximumLatenessValue.load(ordering: .relaxed)),
             completed: completedCount.load(ordering: .relaxed),
             cancelled: cancelledCount.load(ordering: .relaxed), underruns: underrunCount.load(ordering: .relaxed),
@@ -292,8 +322,10 @@ public final class AudioOutput: @unchecked Sendable {
                 active[activeCount] = _ActiveVoice(command: command, start: _ActiveVoice.unplaced)
                 activeCount += 1
             } else {
-                // No free slot: let go unheard, back to the control side like any finished voice.
+                // Not reached: a voice is accepted only with a slot reserved (`reserveSlot()`). Were
+                // it, the voice is let go unheard, handed back and reported, never kept.
                 droppedCount.add(1, ordering: .relaxed)
+                noSlotCount.add(1, ordering: .relaxed)
                 report(.dropped, command.audibleAt)
                 retire(command)
             }
@@ -473,7 +505,7 @@ public final class AudioOutput: @unchecked Sendable {
     }
 
     /// Hands a finished voice back for release on the control side. There is always room: every
-    /// voice held has its place on the way back reserved (``reserveWayBack()``), so none is ever
+    /// voice held has its place on the way back reserved (``reserveSlot()``), so none is ever
     /// kept or lost here.
     private func retire(_ command: _VoiceCommand) {
         let handedBack = retired.push(command)
@@ -494,13 +526,14 @@ public final class AudioOutput: @unchecked Sendable {
 
     // MARK: Control-side plumbing
 
-    /// Reserves a place on the way back for one more voice; `false` when every place is taken
-    /// (finished voices wait there for a control thread to release them). Lock-free: a reservation
+    /// Reserves a voice slot for one more voice; `false` when every slot is held (by voices queued,
+    /// playing or waiting, or finished and not yet released). The slots are fewer than the places
+    /// on the way back, so a voice with a slot also has its place there. Lock-free: a reservation
     /// over the limit is taken back at once, so the count of valid ones never exceeds it.
-    private func reserveWayBack() -> Bool {
-        // Acquiring what a release published: the place it freed on the way back is seen as free by
-        // the audio thread, which takes this voice after the push that follows.
-        guard heldCount.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > retired.capacity else { return true }
+    private func reserveSlot() -> Bool {
+        // Acquiring what a release published: the slot and the place it freed on the way back are
+        // seen as free by the audio thread, which takes this voice after the push that follows.
+        guard heldCount.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > configuration.maximumVoices else { return true }
         heldCount.wrappingSubtract(1, ordering: .releasing)
         return false
     }

@@ -8,6 +8,9 @@ public struct AudioOutputStatistics: Sendable, Hashable {
     public var scheduled: Int
     /// Voices refused: queue full, no free voice slot, or the device lost.
     public var dropped: Int
+    /// Of `dropped`, the voices refused because every voice slot was held
+    /// (`AudioOutputConfiguration.maximumVoices`).
+    public var noVoiceSlot: Int
     /// Voices that became audible later than asked.
     public var late: Int
     /// The largest lateness of a late voice (`.zero` while none was late).
@@ -26,12 +29,13 @@ public struct AudioOutputStatistics: Sendable, Hashable {
     public var realtimeThread: RealtimeThread.Grant?
 
     /// Creates statistics.
-    public init(periods: Int = 0, scheduled: Int = 0, dropped: Int = 0, late: Int = 0, maximumLateness: Duration = .zero,
+    public init(periods: Int = 0, scheduled: Int = 0, dropped: Int = 0, noVoiceSlot: Int = 0, late: Int = 0, maximumLateness: Duration = .zero,
                 completed: Int = 0, cancelled: Int = 0, underruns: Int = 0, timingJumps: Int = 0,
                 realtimeThread: RealtimeThread.Grant? = nil) {
         self.periods = periods
         self.scheduled = scheduled
         self.dropped = dropped
+        self.noVoiceSlot = noVoiceSlot
         self.late = late
         self.maximumLateness = maximumLateness
         self.completed = completed

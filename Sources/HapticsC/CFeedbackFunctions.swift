@@ -54,6 +54,7 @@ enum COutcome {
         case .noAudioOutput: value = HAPTICS_REASON_NO_AUDIO_OUTPUT
         case .muted: value = HAPTICS_REASON_MUTED
         case .deviceLost: value = HAPTICS_REASON_AUDIO_DEVICE_LOST
+        case .noVoiceSlot: value = HAPTICS_REASON_NO_VOICE_SLOT
         case .applicationInactive: value = HAPTICS_REASON_APPLICATION_INACTIVE
         case .engineStopped: value = HAPTICS_REASON_ENGINE_STOPPED
         case .queueFull: value = HAPTICS_REASON_QUEUE_FULL

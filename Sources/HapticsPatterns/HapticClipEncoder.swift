@@ -73,12 +73,20 @@ public struct HapticClipEncoder: Sendable {
         let felt = FeltLevels(pattern)
         var amplitude: [Point] = []
         var frequency: [Point] = []
-        // Values on the grid they are written with; a left and a right limit that round a step
-        // apart are one breakpoint, not a jump of nothing.
+        // Times and values on the grid they are written with; a left and a right limit that round
+        // a step apart are one breakpoint, not a jump of nothing. Instants closer than a step are
+        // written as one: of the breakpoints that then share a time only the first and the last
+        // are kept (a reader ignores the ones between).
         func add(_ time: Double, level: Double, sharpness: Double?) {
+            let time = quantized(time)
             func append(_ value: Double, to points: inout [Point]) {
                 let value = quantized(value)
                 if let last = points.last, last.time == time, abs(last.value - value) < 1.5 * resolution { return }
+                let count = points.count
+                if count >= 2, points[count - 1].time == time, points[count - 2].time == time {
+                    points.removeLast()
+                    if abs(points[count - 2].value - value) < 1.5 * resolution { return }
+                }
                 points.append(Point(time: time, value: value))
             }
             append(level, to: &amplitude)
@@ -87,7 +95,10 @@ public struct HapticClipEncoder: Sendable {
         func refine(
             _ active: [FeltLevels.Layer], from start: (Double, Double, Double?), to end: (Double, Double, Double?), depth: Int
         ) {
-            guard depth < maximumRefinement, end.0 - start.0 > 1e-6 else { return }
+            // The middle must round to a written time of its own, strictly between the ends'.
+            let middle = (start.0 + end.0) / 2
+            guard depth < maximumRefinement, quantized(middle) > quantized(start.0), quantized(middle) < quantized(end.0)
+            else { return }
             // Straight enough when the chord is within the tolerance at a quarter, the middle and
             // three quarters of the way (a weighted sharpness can bend away from the middle).
             var bent = false
@@ -100,12 +111,26 @@ public struct HapticClipEncoder: Sendable {
                 }
             }
             guard bent else { return }
-            let middle = (start.0 + end.0) / 2
             let sample = felt.sample(active, at: middle, controlTime: middle)
             let point = (middle, sample.level, sample.sharpness)
             refine(active, from: start, to: point, depth: depth + 1)
             add(middle, level: sample.level, sharpness: sample.sharpness)
             refine(active, from: point, to: end, depth: depth + 1)
+        }
+        // The limit of the levels at `time` from one side (`side` −1: the left, +1: the right). The
+        // controls are read one and two instants to that side and the line through the two readings
+        // is carried back to `time`: a control ramp too steep for the grid (a whole level within a
+        // written step) gives its value at `time`, not the one an instant along it, which would
+        // move by a written step at every encoding.
+        func limit(_ layers: [FeltLevels.Layer], at time: Double, side: Double) -> (level: Double, sharpness: Double?) {
+            let near = felt.sample(layers, at: time, controlTime: time + side * FeltLevels.instant)
+            let far = felt.sample(layers, at: time, controlTime: time + 2 * side * FeltLevels.instant)
+            func carried(_ near: Double, _ far: Double) -> Double { min(1, max(0, 2 * near - far)) }
+            var sharpness = near.sharpness
+            if let nearSharpness = near.sharpness, let farSharpness = far.sharpness {
+                sharpness = carried(nearSharpness, farSharpness)
+            }
+            return (carried(near.level, far.level), sharpness)
         }
         let times = felt.criticalTimes
         var active: [FeltLevels.Layer] = []
@@ -118,23 +143,41 @@ public struct HapticClipEncoder: Sendable {
                 next += 1
             }
             if index > 0 {
-                let left = felt.sample(before, at: time, controlTime: time - FeltLevels.instant)
+                let left = limit(before, at: time, side: -1)
                 add(time, level: left.level, sharpness: left.sharpness)
             }
             // The limit from the right: a curve jumping at `time` (two points sharing it) still
             // holds its earlier value at that very instant.
-            let right = felt.sample(active, at: time, controlTime: time + FeltLevels.instant)
+            let right = limit(active, at: time, side: 1)
             add(time, level: right.level, sharpness: right.sharpness)
             if index + 1 < times.count, !active.isEmpty {
                 let end = times[index + 1]
-                let left = felt.sample(active, at: end, controlTime: end - FeltLevels.instant)
+                let left = limit(active, at: end, side: -1)
                 refine(active, from: (time, right.level, right.sharpness), to: (end, left.level, left.sharpness), depth: 0)
             }
         }
+        // Sound shorter than a written step, all at one written time: a reader plays nothing
+        // continuous there, so it is written as the silence it will be.
+        if !amplitude.indices.dropLast().contains(where: { amplitude[$0 + 1].time > amplitude[$0].time }) {
+            for index in amplitude.indices { amplitude[index].value = 0 }
+        }
         attach(felt.transients, to: &amplitude)
-        amplitude = trimmedSilence(straightened(amplitude))
+        amplitude = trimmedSilence(withoutLeadingJump(straightened(amplitude)))
         if amplitude.isEmpty { amplitude.append(Point(time: 0, value: 0)) }
-        return (amplitude, straightened(sounding(frequency, under: amplitude)))
+        var frequencies = withoutLeadingJump(straightened(sounding(frequency, under: amplitude)))
+        // The frequency a jump at the very end leads to is never heard either: the sound ends there.
+        while frequencies.count >= 2, frequencies[frequencies.count - 1].time == frequencies[frequencies.count - 2].time {
+            frequencies.removeLast()
+        }
+        return (amplitude, frequencies)
+    }
+
+    /// `points` without a jump at the very start: the level before it is never heard, and a reader
+    /// drops it.
+    private static func withoutLeadingJump(_ points: [Point]) -> [Point] {
+        var points = points
+        while points.count >= 2, points[0].time == points[1].time, points[0].emphasis == nil { points.removeFirst() }
+        return points
     }
 
     /// `points` without the silence a reader cannot tell apart from none: zero breakpoints
@@ -145,7 +188,10 @@ public struct HapticClipEncoder: Sendable {
         guard let first = points.firstIndex(where: { $0.value > 0 }),
               let last = points.lastIndex(where: { $0.value > 0 })
         else { return points.filter { $0.emphasis != nil } }
-        let start = first > 0 && points[first - 1].time < points[first].time ? first - 1 : first
+        // The zero a jump rises from is kept only after an earlier breakpoint (an emphasis), which
+        // would otherwise make a ramp of the jump; at the start a reader drops it.
+        let jumpAfterEmphasis = points[..<first].contains { $0.emphasis != nil }
+        let start = first > 0 && (points[first - 1].time < points[first].time || jumpAfterEmphasis) ? first - 1 : first
         let end = last + 1 < points.count ? last + 1 : last
         return points.indices.compactMap { index in
             let point = points[index]
@@ -172,7 +218,16 @@ public struct HapticClipEncoder: Sendable {
                 stretches.append(from.time...to.time)
             }
         }
-        return frequency.filter { point in stretches.contains { $0.contains(point.time) } }
+        let kept = frequency.filter { point in stretches.contains { $0.contains(point.time) } }
+        // Of a jump where a stretch begins or ends, the side in the silence is never heard.
+        return kept.indices.compactMap { index in
+            let point = kept[index]
+            if index + 1 < kept.count, kept[index + 1].time == point.time,
+               stretches.contains(where: { $0.lowerBound == point.time }) { return nil }
+            if index > 0, kept[index - 1].time == point.time,
+               stretches.contains(where: { $0.upperBound == point.time }) { return nil }
+            return point
+        }
     }
 
     /// Puts each transient on the last breakpoint at its time (there is one: transient times are
@@ -182,12 +237,14 @@ public struct HapticClipEncoder: Sendable {
         for (index, point) in amplitude.enumerated() { lastIndex[point.time] = index }
         var sums: [Double: (level: Double, weighted: Double, plain: Double, count: Double)] = [:]
         for transient in transients {
-            var sum = sums[transient.time] ?? (0, 0, 0, 0)
+            // On the grid of written times, as the breakpoints are.
+            let time = quantized(transient.time)
+            var sum = sums[time] ?? (0, 0, 0, 0)
             sum.level += transient.intensity
             sum.weighted += transient.intensity * transient.sharpness
             sum.plain += transient.sharpness
             sum.count += 1
-            sums[transient.time] = sum
+            sums[time] = sum
         }
         for (time, sum) in sums {
             let frequency = sum.level > 0 ? sum.weighted / sum.level : sum.plain / sum.count

@@ -168,20 +168,39 @@ final class LaggingSink: AudioSink, @unchecked Sendable {
         #expect(output.statistics.completed == 1)
     }
 
-    @Test func fullQueuesAndFullVoiceSlotsRefuseInsteadOfWaiting() throws {
+    @Test func aVoiceWithoutASlotIsRefusedAtOnceNeverAcceptedAndLetGo() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let (output, _) = try offlineWAV(folder, configuration: AudioOutputConfiguration(queueCapacity: 2, maximumVoices: 1))
-        #expect(output.schedule(click, audibleAt: start))
-        #expect(output.schedule(click, audibleAt: start))
+        let (output, _) = try offlineWAV(folder, configuration: AudioOutputConfiguration(queueCapacity: 4, maximumVoices: 1))
+        try output.enqueue(click, audibleAt: start)
+        // The slot is held by the voice queued, though it has not begun.
+        #expect(throws: AudioVoiceRefusal.noVoiceSlot) { try output.enqueue(click, audibleAt: start) }
         #expect(!output.schedule(click, audibleAt: start))
-        output.process()    // one voice slot: the second queued voice is dropped too
+        output.process()    // the click plays its 2 frames and is handed back
+        // Released by this call first: the slot is free again.
+        try output.enqueue(click, audibleAt: start.advanced(by: 10_000_000))
         output.stop()
-        #expect(output.statistics.scheduled == 2)
-        #expect(output.statistics.dropped == 2)
-        #expect(output.statistics.completed == 1)
-        // The voice let go on the audio thread was accepted at schedule time: an event says so.
-        #expect(output.drainEvents() == [.voiceDropped(audibleAt: start)])
+        #expect(output.statistics == AudioOutputStatistics(
+            periods: 1, scheduled: 2, dropped: 2, noVoiceSlot: 2, completed: 1, cancelled: 0,
+            realtimeThread: nil))
+        // Nothing accepted was let go later: no event.
+        #expect(output.drainEvents() == [])
+    }
+
+    @Test func aFullQueueRefusesInsteadOfWaiting() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (output, _) = try offlineWAV(folder, configuration: AudioOutputConfiguration(queueCapacity: 2, maximumVoices: 8))
+        try output.enqueue(click, audibleAt: start)
+        try output.enqueue(click, audibleAt: start)
+        #expect(throws: AudioVoiceRefusal.queueFull) { try output.enqueue(click, audibleAt: start) }
+        output.process()
+        output.stop()
+        let statistics = output.statistics
+        #expect(statistics.scheduled == 2)
+        #expect(statistics.dropped == 1)
+        #expect(statistics.noVoiceSlot == 0)
+        #expect(statistics.completed == 2)
     }
 
     @Test func stoppingReleasesEveryVoiceItHeld() throws {

@@ -153,7 +153,7 @@ struct SoundSyncTests {
         #expect(events.withLock { $0 }.count == 1)
     }
 
-    @Test("a sound let go for want of a voice slot is an event; its haptic plays as scheduled")
+    @Test("a sound refused for want of a voice slot says so; its haptic plays as scheduled")
     func soundDroppedForWantOfAVoice() throws {
         let fixture = try SoundFixture(profiles: [.simulated], audioConfiguration: AudioOutputConfiguration(maximumVoices: 1))
         defer { fixture.folder.remove() }
@@ -164,11 +164,14 @@ struct SoundSyncTests {
         // Both are heard one period ahead, the offline output's lead time.
         let onset = fixture.origin.advanced(by: period)
         #expect(first.audio == .scheduled(audibleAt: onset))
-        #expect(second.audio == .scheduled(audibleAt: onset))
+        #expect(second.audio == .notPlayed(.noVoiceSlot))
+        #expect(second.haptics.isScheduled)
         fixture.renderSound(periods: 1)
         fixture.engine.performHousekeeping()
-        #expect(events.withLock { $0 } == [.soundDropped(audibleAt: onset)])
+        #expect(events.withLock { $0 } == [])
         #expect(fixture.audio.statistics.dropped == 1)
+        #expect(fixture.audio.statistics.noVoiceSlot == 1)
+        #expect(AudioSilenceReason.noVoiceSlot.description == "every audio voice is taken (sound dropped)")
     }
 
     @Test("each half says why it did not play")

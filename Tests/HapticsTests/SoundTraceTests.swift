@@ -128,8 +128,8 @@ struct SoundTraceTests {
         #expect(document.events.filter { $0.name == "audible" }.map(\.summary) == ["audible i 100000.000 2/65536"])
     }
 
-    @Test func aSoundTheOutputLetsGoForWantOfAVoiceIsTakenBackAtHousekeeping() throws {
-        // Both clicks are accepted; the first period mixed has a voice for the first only.
+    @Test func aSoundWithoutAVoiceSlotIsRefusedAtOnceAndNotTraced() throws {
+        // One voice slot: the first click holds it, the second is refused when the pass is queued.
         let (fixture, path) = try twoClickFixture(audioConfiguration: AudioOutputConfiguration(maximumVoices: 1))
         defer { fixture.folder.remove() }
         let player = try fixture.engine.makePlayer(contentsOf: path)
@@ -137,11 +137,13 @@ struct SoundTraceTests {
         fixture.engine.setEventHandler { event in events.withLock { $0.append(event) } }
         fixture.engine.startTracing()
         let onset = fixture.origin + .milliseconds(100)
-        #expect(player.start(at: onset).audio == .scheduled(audibleAt: onset))
+        #expect(player.start(at: onset) == PlaybackOutcome.WithSound(haptics: .scheduled(feltAt: onset),
+                                                                     audio: .notPlayed(.noVoiceSlot)))
+        #expect(fixture.audio.statistics.noVoiceSlot == 1)
         let slot = try traceSlot(player)
         fixture.audio.process()
         fixture.engine.performHousekeeping()
-        #expect(events.withLock { $0 } == [.soundDropped(audibleAt: onset + .milliseconds(50))])
+        #expect(events.withLock { $0 } == [])
         let trace = fixture.engine.collectTrace()
         #expect(trace.records.filter { $0.event == .audible } == [audible(onset, calledAt: fixture.origin, player: slot)])
         let document = try TraceDocument(trace.json())
@@ -184,8 +186,9 @@ struct SoundTraceTests {
     }
 
     @Test func startsAndStopsWhileAnotherThreadCollectsTheTraceLeaveNoSoundThatWasNeverHeard() async throws {
-        // Room for every voice and cancellation: 200 starts of two clicks, 400 cancellations.
-        let (fixture, path) = try twoClickFixture(audioConfiguration: AudioOutputConfiguration(queueCapacity: 4096))
+        // Room for every voice and cancellation: 200 starts of two clicks, 400 cancellations. No
+        // period is mixed, so every voice keeps its slot.
+        let (fixture, path) = try twoClickFixture(audioConfiguration: AudioOutputConfiguration(queueCapacity: 4096, maximumVoices: 400))
         defer { fixture.folder.remove() }
         let engine = fixture.engine
         let player = try engine.makePlayer(contentsOf: path)

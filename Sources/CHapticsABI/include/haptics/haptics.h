@@ -303,7 +303,8 @@ typedef enum haptics_reason {
     HAPTICS_REASON_NO_SOUND = 11,            /* audio: the item or pattern has none */
     HAPTICS_REASON_NO_AUDIO_OUTPUT = 12,     /* audio: none attached */
     HAPTICS_REASON_AUDIO_DEVICE_LOST = 13,   /* audio: the sound device went away */
-    HAPTICS_REASON_NO_REAL_DEVICE = 14       /* it reached only a simulated fallback: nothing is felt */
+    HAPTICS_REASON_NO_REAL_DEVICE = 14,      /* it reached only a simulated fallback: nothing is felt */
+    HAPTICS_REASON_NO_VOICE_SLOT = 15        /* audio: every voice of the output is taken; dropped and counted */
 } haptics_reason;
 
 /* What happened to a play; set `size` to sizeof(haptics_outcome) before the call. */

@@ -1,0 +1,102 @@
+import HapticsPatterns
+
+/// A reproducible stream of numbers from one seed (SplitMix64): the same seed gives the same game
+/// on every machine.
+struct SoakRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<count`.
+    mutating func below(_ count: Int) -> Int { Int(next() % UInt64(count)) }
+
+    /// A level in 0…1 in steps of 1/8, so that a game reads the same when printed.
+    mutating func level() -> Double { Double(below(9)) / 8 }
+}
+
+/// One randomized game: what a game does to an engine over its devices, then how it ends.
+struct SoakGame: CustomStringConvertible {
+    enum Step: CustomStringConvertible {
+        /// `engine.play` of the vocabulary's item at `index`.
+        case play(index: Int)
+        /// `engine.rumble` for `milliseconds`.
+        case rumble(low: Double, high: Double, milliseconds: Int)
+        /// `engine.setMotorLevels`: held until changed.
+        case holdLevels(low: Double, high: Double)
+        /// A looping pattern player started (a new one each time).
+        case startLoop
+        /// An intensity sent to the looping players.
+        case sendIntensity(Double)
+        /// Every looping player stopped.
+        case stopLoops
+        /// `engine.gain`.
+        case gain(Double)
+        /// `engine.isEnabled`.
+        case enabled(Bool)
+        /// `engine.isApplicationActive`.
+        case applicationActive(Bool)
+        /// The game waits.
+        case pause(milliseconds: Int)
+
+        var description: String {
+            switch self {
+            case let .play(index): return "play \(Feedback.vocabulary[index])"
+            case let .rumble(low, high, milliseconds): return "rumble \(low)/\(high) \(milliseconds) ms"
+            case let .holdLevels(low, high): return "hold \(low)/\(high)"
+            case .startLoop: return "start loop"
+            case let .sendIntensity(value): return "intensity \(value)"
+            case .stopLoops: return "stop loops"
+            case let .gain(value): return "gain \(value)"
+            case let .enabled(value): return "enabled \(value)"
+            case let .applicationActive(value): return "active \(value)"
+            case let .pause(milliseconds): return "pause \(milliseconds) ms"
+            }
+        }
+    }
+
+    /// How the game lets go of the engine.
+    enum Ending: CaseIterable {
+        /// `engine.stop()` from the game's thread, then the engine dropped.
+        case stop
+        /// `engine.stop()` from another thread while the game's thread still plays.
+        case stopFromAnotherThread
+        /// The engine dropped (with its players) without a stop.
+        case drop
+    }
+
+    let seed: UInt64
+    let steps: [Step]
+    let ending: Ending
+
+    init(seed: UInt64) {
+        var random = SoakRandom(seed: seed)
+        self.seed = seed
+        var steps: [Step] = []
+        for _ in 0..<(4 + random.below(12)) {
+            switch random.below(12) {
+            case 0, 1: steps.append(.play(index: random.below(Feedback.vocabulary.count)))
+            case 2: steps.append(.rumble(low: random.level(), high: random.level(), milliseconds: 20 * (1 + random.below(25))))
+            case 3: steps.append(.holdLevels(low: random.level(), high: random.level()))
+            case 4: steps.append(.startLoop)
+            case 5: steps.append(.sendIntensity(random.level()))
+            case 6: steps.append(.stopLoops)
+            case 7: steps.append(.gain(random.level()))
+            case 8: steps.append(.enabled(random.below(4) != 0))
+            case 9: steps.append(.applicationActive(random.below(4) != 0))
+            default: steps.append(.pause(milliseconds: 5 * random.below(30)))
+            }
+        }
+        self.steps = steps
+        ending = Ending.allCases[random.below(Ending.allCases.count)]
+    }
+
+    var description: String { "seed \(seed): \(steps.map(\.description).joined(separator: ", ")); ends by \(ending)" }
+}

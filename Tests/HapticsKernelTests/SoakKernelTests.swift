@@ -1,0 +1,211 @@
+import Foundation
+import Glibc
+import Haptics
+import HapticsDevices
+import HapticsPatterns
+import Testing
+import HapticsVirtualDevices
+
+/// Never stuck, never lost: randomized games (`SoakGame`) against one engine at a time over a
+/// uinput force-feedback sink and a virtual DualSense bound by `hid-playstation`. After each game:
+/// the DualSense's last motor report is zero, the sink has no effect left uploaded or playing, and
+/// no thread of the engine (`haptics-rt`, `haptics-house`, `haptics-hotplug`) is left.
+///
+/// `HAPTICS_SOAK_TRIALS` games (default 20) from `HAPTICS_SOAK_SEED` (default 1) on: `Tools/soak`
+/// sets both. A seed that failed is added to `Soak.savedSeeds`, replayed on every run.
+extension EngineKernelTests {
+@Suite struct Soak {
+    /// Seeds that once failed, replayed on every run (and left out of the random ones). While its
+    /// failure is not fixed a seed has the reason, and it is replayed as a known issue.
+    static let savedSeeds: [(seed: UInt64, knownIssue: String?)] = [
+        (15, "the DualSense's motors stayed at [201, 137] after stop() and the engine dropped (two looping "
+            + "players, held motor levels, a play; after games 12 to 14 on the same pad); the uinput sink "
+            + "beside it was silenced"),
+        (39, "the DualSense's motors left running after stop() (held levels, gain, plays)"),
+        (57, "the DualSense's motors left running after the engine was dropped (rumbles, a play)"),
+    ]
+
+    @Test func savedSeedsReplay() throws {
+        let (sink, pad, node) = try Self.devices()
+        defer { sink.close(); pad.close() }
+        for (seed, knownIssue) in Self.savedSeeds {
+            let game = SoakGame(seed: seed)
+            let violations = try play(game, sink: sink, pad: pad, node: node)
+            if let knownIssue {
+                // Intermittent: it failed after other games on the same pad, and passed alone.
+                withKnownIssue(Comment(rawValue: knownIssue), isIntermittent: true) {
+                    #expect(violations.isEmpty, "\(game): \(violations)")
+                }
+            } else {
+                #expect(violations.isEmpty, "\(game): \(violations)")
+            }
+        }
+    }
+
+    @Test func randomGamesLeaveEveryMotorAtZeroNoEffectAndNoThread() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let trials = environment["HAPTICS_SOAK_TRIALS"].flatMap(Int.init) ?? 20
+        let first = environment["HAPTICS_SOAK_SEED"].flatMap(UInt64.init) ?? 1
+        let (sink, pad, node) = try Self.devices()
+        defer { sink.close(); pad.close() }
+        let saved = Set(Self.savedSeeds.map(\.seed))
+        let seeds = (0..<UInt64(trials)).map { first &+ $0 }.filter { !saved.contains($0) }
+        var failed: [String] = []
+        var unknown: [String] = []
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let started = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
+        for seed in seeds {
+            let game = SoakGame(seed: seed)
+            let violations = try play(game, sink: sink, pad: pad, node: node)
+            if !violations.isEmpty {
+                failed.append("\(game)\n    → \(violations.joined(separator: "; "))")
+                if !violations.allSatisfy({ $0.hasPrefix(Self.knownMotorsLeft) }) { unknown.append(failed[failed.count - 1]) }
+            }
+        }
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let seconds = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9 - started
+        print("soak: \(seeds.count) trials (seeds \(first)…\(first &+ UInt64(max(trials, 1) - 1)), the saved ones left out) "
+            + "in \(Int(seconds)) s, \(failed.count) violations")
+        for failure in failed { print("soak: FAILED \(failure)") }
+        // Known and not yet fixed: some games leave the DualSense's motors running after the engine
+        // stopped or went away (about 7 in 100). Any other violation fails the test; Tools/soak
+        // fails on every one.
+        #expect(unknown.isEmpty, "\(unknown.count) of \(seeds.count) games left something behind; add their seeds to Soak.savedSeeds")
+        let known = failed.count - unknown.count
+        withKnownIssue("the DualSense's motors left running after stop or drop (\(known) of \(seeds.count) games)",
+                       isIntermittent: true) {
+            #expect(known == 0)
+        }
+    }
+
+    /// What a game that left the DualSense's motors running says, and nothing else.
+    static let knownMotorsLeft = "the DualSense's motors were left at"
+
+    /// The two devices every game plays on, and the DualSense's event node.
+    static func devices() throws -> (UInputForceFeedbackSink, VirtualDualSense, String) {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test soak sink"))
+        do {
+            let pad = try VirtualDualSense()
+            guard let node = try pad.waitForGamepadNode() else {
+                pad.close()
+                throw SoakSetupError.noGamepadNode
+            }
+            return (sink, pad, node)
+        } catch {
+            sink.close()
+            throw error
+        }
+    }
+
+    enum SoakSetupError: Error { case noGamepadNode }
+
+    /// Plays `game` and returns what it left behind (empty: nothing).
+    func play(_ game: SoakGame, sink: UInputForceFeedbackSink, pad: VirtualDualSense, node: String) throws -> [String] {
+        let recordsBefore = sink.records.count
+        let reportsBefore = pad.outputReports.count
+        var engine: HapticEngine? = HapticEngine(outputs: [
+            try HapticEngine.evdevOutput(path: sink.eventNodePath),
+            try HapticEngine.evdevOutput(path: node),
+        ])
+        try engine?.start()
+        var loops: [HapticPatternPlayer] = []
+        // The other thread stops the engine while this one goes on playing.
+        let stopped = DispatchSemaphore(value: 0)
+        if game.ending == .stopFromAnotherThread, let engine {
+            let delay = UInt32(1_000 * (game.seed % 50))
+            Thread.detachNewThread {
+                usleep(delay)
+                engine.stop()
+                stopped.signal()
+            }
+        }
+        for step in game.steps {
+            guard let engine else { break }
+            switch step {
+            case let .play(index):
+                _ = engine.play(Feedback.vocabulary[index])
+            case let .rumble(low, high, milliseconds):
+                _ = engine.rumble(low: low, high: high, duration: .milliseconds(milliseconds))
+            case let .holdLevels(low, high):
+                _ = engine.setMotorLevels(low: low, high: high)
+            case .startLoop:
+                let player = try engine.makePlayer(pattern: sustainedPattern(seconds: 0.25))
+                _ = player.setLooping(true)
+                _ = player.start()
+                loops.append(player)
+            case let .sendIntensity(value):
+                for player in loops { _ = try? player.send(.hapticIntensityControl, value: value) }
+            case .stopLoops:
+                for player in loops { _ = player.stop() }
+            case let .gain(value):
+                engine.gain = value
+            case let .enabled(value):
+                engine.isEnabled = value
+            case let .applicationActive(value):
+                engine.isApplicationActive = value
+            case let .pause(milliseconds):
+                usleep(UInt32(milliseconds) * 1_000)
+            }
+        }
+        switch game.ending {
+        case .stop: engine?.stop()
+        case .stopFromAnotherThread: stopped.wait()
+        case .drop: break
+        }
+        loops = []
+        engine = nil
+
+        var violations: [String] = []
+        // The pad: its last motor report sets both motors to zero (or it never had one).
+        let silent = pad.waitForOutputReports(timeout: .seconds(2)) { reports in
+            motorStates(Array(reports.dropFirst(reportsBefore))).last.map { $0 == [0, 0] } ?? true
+        }
+        if let last = motorStates(Array(silent.dropFirst(reportsBefore))).last, last != [0, 0] {
+            violations.append("the DualSense's motors were left at \(last) (its motor states this game: "
+                + "\(motorStates(Array(silent.dropFirst(reportsBefore))).suffix(8)))")
+        }
+        // The sink: every effect erased (the engine's descriptor closed), none left playing.
+        let cleared = waitUntil(timeout: 2) {
+            let records = Array(sink.records.dropFirst(recordsBefore))
+            return EvdevKernel.liveEffects(records).final == 0 && Self.playing(records).isEmpty
+        }
+        if !cleared {
+            let records = Array(sink.records.dropFirst(recordsBefore))
+            violations.append("the sink was left with \(EvdevKernel.liveEffects(records).final) effects uploaded, "
+                + "\(Self.playing(records).sorted()) playing")
+        }
+        // No thread of the engine outlives it.
+        if !waitUntil(timeout: 2, { Self.engineThreads().isEmpty }) {
+            violations.append("threads left: \(Self.engineThreads())")
+        }
+        return violations
+    }
+
+    /// The effects played and neither stopped nor erased since.
+    static func playing(_ records: [UInputForceFeedbackRecord]) -> Set<Int16> {
+        var playing = Set<Int16>()
+        for record in records {
+            switch record.event {
+            case let .play(id, _): playing.insert(id)
+            case let .stop(id), let .erase(id): playing.remove(id)
+            default: break
+            }
+        }
+        return playing
+    }
+
+    /// The threads an engine starts; the virtual devices' own (`haptics-uinput`, `haptics-uhid`) live on.
+    static let engineThreadNames: Set<String> = ["haptics-rt", "haptics-house", "haptics-hotplug"]
+
+    /// The names of this process's threads that an engine starts.
+    static func engineThreads() -> [String] {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return [] }
+        return tasks.compactMap { task in
+            guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8) else { return nil }
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            return engineThreadNames.contains(trimmed) ? trimmed : nil
+        }
+    }
+}
+}
