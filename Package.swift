@@ -70,7 +70,11 @@ let package = Package(
                 "-Xlinker", "-soname=libhaptics.so.0",
             ])]
         ),
-        .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsViews", "HapticsVirtualDevices"]),
+        // Measurements of the engine against the outside world (the loopback sync test, its capture,
+        // the stall probe): the CLI's sync-test, the benchmarks and the kernel tests use them; a game
+        // never links them.
+        .target(name: "HapticsMeasurement", dependencies: ["Haptics", "HapticsVirtualDevices", "CALSA", "CHapticsALSA", "CHapticsSystem"]),
+        .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsMeasurement", "HapticsViews", "HapticsVirtualDevices"]),
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),
 
         // Benchmarks (not tests): `Tools/bench <name>`.
@@ -110,6 +114,7 @@ let package = Package(
         .testTarget(name: "HapticsPatternsTests", dependencies: ["HapticsPatterns", "HapticsTestSupport"]),
         .testTarget(name: "HapticsRenderingTests", dependencies: ["HapticsRendering", "HapticsPatterns", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsMeasurementTests", dependencies: ["HapticsMeasurement", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "CEvdev", "HapticsTestSupport"]),
         .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
@@ -120,7 +125,7 @@ let package = Package(
         ]),
         .testTarget(name: "HapticsFuzzingTests", dependencies: ["HapticsFuzzing", "HapticsAudio", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsKernelTests", dependencies: [
-            "Haptics", "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering",
+            "Haptics", "HapticsCommandLine", "HapticsMeasurement", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering",
             "HapticsScheduler", "HapticsSystem", "HapticsVirtualDevices", "CHapticsSystem", "CEvdev", "CALSA", "HapticsTestSupport",
             "HapticsExampleGame",
         ]),

@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import HapticsRendering
 
 extension ActuatorCommand {

@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import Haptics
 import HapticsAudio
 import HapticsDevices

@@ -1,3 +1,4 @@
+@testable import HapticsMeasurement
 import Foundation
 import Glibc
 import Haptics

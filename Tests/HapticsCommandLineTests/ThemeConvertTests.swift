@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import Foundation
 import HapticsPatterns
 import HapticsTestSupport

@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import CHapticsSystem
 import Glibc
 import HapticsAudio

@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import Foundation
 import Glibc
 import Haptics

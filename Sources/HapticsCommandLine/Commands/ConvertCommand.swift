@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import HapticsPatterns
 import HapticsSystem
 

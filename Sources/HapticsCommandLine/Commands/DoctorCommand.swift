@@ -1,3 +1,4 @@
+import HapticsMeasurement
 /// `haptics doctor`: what this user needs to play haptics here, and the fix for each finding.
 struct DoctorCommand: Command {
     static let name = "doctor"

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import HapticsMeasurement
 import Glibc
 #endif
 import Haptics

@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import HapticsPatterns
 
 /// `haptics list`: the feedback vocabulary and what each item is.

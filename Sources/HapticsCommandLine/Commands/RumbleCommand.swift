@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import HapticsSystem
 
 /// `haptics rumble`: both motors at the given strengths for a while, as `fftest` plays a rumble.

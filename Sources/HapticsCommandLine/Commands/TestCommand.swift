@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import CEvdev
 import HapticsDevices
 import HapticsSystem

@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import HapticsAudio
 import HapticsPatterns
 import HapticsSystem

@@ -1,3 +1,4 @@
+import HapticsMeasurement
 import Glibc
 import HapticsCommandLine
 import HapticsPatterns

@@ -1,5 +1,5 @@
 import Testing
-@testable import HapticsAudio
+@testable import HapticsMeasurement
 import HapticsSystem
 
 /// The capture timeline the sync test times sounds with: frames lost while its reader was behind

@@ -1,3 +1,4 @@
+import HapticsAudio
 import HapticsSystem
 
 /// When each frame of a capture stream arrived: the arithmetic of ``ALSACaptureStream``'s timeline,

@@ -1,3 +1,4 @@
+import HapticsAudio
 import HapticsSystem
 import Synchronization
 
@@ -11,7 +12,7 @@ import Synchronization
 /// blocking the realtime thread, a missed wake-up) is not a stall here.
 ///
 /// The sync test uses it to tell a late haptic that the machine explains from one it does not.
-final class StallProbe: @unchecked Sendable {
+package final class StallProbe: @unchecked Sendable {
     typealias Stall = SyncLoopbackTest.Stall
 
     /// The probe's priority: above the engine's realtime thread, so that the engine never holds it
@@ -20,7 +21,7 @@ final class StallProbe: @unchecked Sendable {
     /// How often the probe wakes.
     static let period: Duration = .milliseconds(1)
     /// A wake-up later than this is a stall.
-    static let threshold: Duration = .microseconds(500)
+    package static let threshold: Duration = .microseconds(500)
     /// Recorded stalls are kept up to this many.
     static let capacity = 1_000
 

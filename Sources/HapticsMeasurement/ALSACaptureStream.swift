@@ -1,3 +1,4 @@
+import HapticsAudio
 import CALSA
 #if canImport(Glibc)
 import Glibc

@@ -449,5 +449,5 @@ public struct SyncLoopbackTest: Sendable {
     }
 
     /// `span` in milliseconds, three decimals, as the report prints times.
-    static func milliseconds(_ span: Duration) -> String { JSONLine.number(span.inMilliseconds, digits: 3) }
+    package static func milliseconds(_ span: Duration) -> String { JSONLine.number(span.inMilliseconds, digits: 3) }
 }

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import HapticsAudio
 import Glibc
 #endif
 import Haptics
