@@ -15,12 +15,13 @@ import HapticsVirtualDevices
 /// sets both. A seed that failed is added to `Soak.savedSeeds`, replayed on every run.
 extension EngineKernelTests {
 @Suite struct Soak {
-    /// Seeds that once failed, replayed on every run (and left out of the random ones). While its
-    /// failure is not fixed a seed has the reason, and it is replayed as a known issue.
-    static let savedSeeds: [(seed: UInt64, knownIssue: String?)] = [
+    /// Seeds that once failed, replayed on every run (and left out of the random ones), with what
+    /// they showed. All three left the DualSense's motors running: ff-memless dropped a stop that
+    /// came before its timer applied an in-place update of the playing effect (fixed in
+    /// `EvdevActuator._stream`: every upload is followed by a play).
+    static let savedSeeds: [(seed: UInt64, showed: String)] = [
         (15, "the DualSense's motors stayed at [201, 137] after stop() and the engine dropped (two looping "
-            + "players, held motor levels, a play; after games 12 to 14 on the same pad); the uinput sink "
-            + "beside it was silenced"),
+            + "players, held motor levels, a play)"),
         (39, "the DualSense's motors left running after stop() (held levels, gain, plays)"),
         (57, "the DualSense's motors left running after the engine was dropped (rumbles, a play)"),
     ]
@@ -28,17 +29,10 @@ extension EngineKernelTests {
     @Test func savedSeedsReplay() throws {
         let (sink, pad, node) = try Self.devices()
         defer { sink.close(); pad.close() }
-        for (seed, knownIssue) in Self.savedSeeds {
+        for (seed, showed) in Self.savedSeeds {
             let game = SoakGame(seed: seed)
             let violations = try play(game, sink: sink, pad: pad, node: node)
-            if let knownIssue {
-                // Intermittent: it failed after other games on the same pad, and passed alone.
-                withKnownIssue(Comment(rawValue: knownIssue), isIntermittent: true) {
-                    #expect(violations.isEmpty, "\(game): \(violations)")
-                }
-            } else {
-                #expect(violations.isEmpty, "\(game): \(violations)")
-            }
+            #expect(violations.isEmpty, "\(game) (it once showed: \(showed)): \(violations)")
         }
     }
 
@@ -51,36 +45,21 @@ extension EngineKernelTests {
         let saved = Set(Self.savedSeeds.map(\.seed))
         let seeds = (0..<UInt64(trials)).map { first &+ $0 }.filter { !saved.contains($0) }
         var failed: [String] = []
-        var unknown: [String] = []
         var clock = timespec()
         clock_gettime(CLOCK_MONOTONIC, &clock)
         let started = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
         for seed in seeds {
             let game = SoakGame(seed: seed)
             let violations = try play(game, sink: sink, pad: pad, node: node)
-            if !violations.isEmpty {
-                failed.append("\(game)\n    → \(violations.joined(separator: "; "))")
-                if !violations.allSatisfy({ $0.hasPrefix(Self.knownMotorsLeft) }) { unknown.append(failed[failed.count - 1]) }
-            }
+            if !violations.isEmpty { failed.append("\(game)\n    → \(violations.joined(separator: "; "))") }
         }
         clock_gettime(CLOCK_MONOTONIC, &clock)
         let seconds = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9 - started
         print("soak: \(seeds.count) trials (seeds \(first)…\(first &+ UInt64(max(trials, 1) - 1)), the saved ones left out) "
             + "in \(Int(seconds)) s, \(failed.count) violations")
         for failure in failed { print("soak: FAILED \(failure)") }
-        // Known and not yet fixed: some games leave the DualSense's motors running after the engine
-        // stopped or went away (about 7 in 100). Any other violation fails the test; Tools/soak
-        // fails on every one.
-        #expect(unknown.isEmpty, "\(unknown.count) of \(seeds.count) games left something behind; add their seeds to Soak.savedSeeds")
-        let known = failed.count - unknown.count
-        withKnownIssue("the DualSense's motors left running after stop or drop (\(known) of \(seeds.count) games)",
-                       isIntermittent: true) {
-            #expect(known == 0)
-        }
+        #expect(failed.isEmpty, "\(failed.count) of \(seeds.count) games left something behind; add their seeds to Soak.savedSeeds")
     }
-
-    /// What a game that left the DualSense's motors running says, and nothing else.
-    static let knownMotorsLeft = "the DualSense's motors were left at"
 
     /// The two devices every game plays on, and the DualSense's event node.
     static func devices() throws -> (UInputForceFeedbackSink, VirtualDualSense, String) {
@@ -102,6 +81,7 @@ extension EngineKernelTests {
 
     /// Plays `game` and returns what it left behind (empty: nothing).
     func play(_ game: SoakGame, sink: UInputForceFeedbackSink, pad: VirtualDualSense, node: String) throws -> [String] {
+        KernelFunctionTrace.clear()
         let recordsBefore = sink.records.count
         let reportsBefore = pad.outputReports.count
         var engine: HapticEngine? = HapticEngine(outputs: [
@@ -122,6 +102,7 @@ extension EngineKernelTests {
         }
         for step in game.steps {
             guard let engine else { break }
+            KernelFunctionTrace.mark("step \(step)")
             switch step {
             case let .play(index):
                 _ = engine.play(Feedback.vocabulary[index])
@@ -153,8 +134,10 @@ extension EngineKernelTests {
         case .stopFromAnotherThread: stopped.wait()
         case .drop: break
         }
+        KernelFunctionTrace.mark("ending \(game.ending)")
         loops = []
         engine = nil
+        KernelFunctionTrace.mark("engine dropped")
 
         var violations: [String] = []
         // The pad: its last motor report sets both motors to zero (or it never had one).
@@ -178,6 +161,12 @@ extension EngineKernelTests {
         // No thread of the engine outlives it.
         if !waitUntil(timeout: 2, { Self.engineThreads().isEmpty }) {
             violations.append("threads left: \(Self.engineThreads())")
+        }
+        if !violations.isEmpty {
+            // What the kernel did with this game, for whoever replays it.
+            let reports = pad.outputReports.dropFirst(reportsBefore).map { "\($0.bytes.prefix(5)) at \($0.receivedAt)" }
+            print("soak: seed \(game.seed): the DualSense's reports \(reports); the kernel's trace:")
+            for line in KernelFunctionTrace.lines() { print("soak:   \(line)") }
         }
         return violations
     }
