@@ -221,6 +221,13 @@ final class CProgram {
         return standardOutput.split(separator: "\n").contains(Substring(line))
     }
 
+    /// Sends `signal` to the program (SIGKILL: it ends at once, cleaning up nothing), then reaps
+    /// it; its status (128 + the signal when it killed it).
+    func signal(_ signal: Int32) -> Int32 {
+        if status == nil { Glibc.kill(pid, signal) }
+        return waitForExit()
+    }
+
     func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }

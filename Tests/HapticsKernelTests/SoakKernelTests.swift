@@ -27,11 +27,11 @@ extension EngineKernelTests {
     ]
 
     @Test func savedSeedsReplay() throws {
-        let (sink, pad, node) = try Self.devices()
-        defer { sink.close(); pad.close() }
+        let rig = try SoakRig()
+        defer { rig.close() }
         for (seed, showed) in Self.savedSeeds {
             let game = SoakGame(seed: seed)
-            let violations = try play(game, sink: sink, pad: pad, node: node)
+            let violations = try play(game, on: rig)
             #expect(violations.isEmpty, "\(game) (it once showed: \(showed)): \(violations)")
         }
     }
@@ -40,8 +40,8 @@ extension EngineKernelTests {
         let environment = ProcessInfo.processInfo.environment
         let trials = environment["HAPTICS_SOAK_TRIALS"].flatMap(Int.init) ?? 20
         let first = environment["HAPTICS_SOAK_SEED"].flatMap(UInt64.init) ?? 1
-        let (sink, pad, node) = try Self.devices()
-        defer { sink.close(); pad.close() }
+        let rig = try SoakRig()
+        defer { rig.close() }
         let saved = Set(Self.savedSeeds.map(\.seed))
         let seeds = (0..<UInt64(trials)).map { first &+ $0 }.filter { !saved.contains($0) }
         var failed: [String] = []
@@ -50,7 +50,7 @@ extension EngineKernelTests {
         let started = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
         for seed in seeds {
             let game = SoakGame(seed: seed)
-            let violations = try play(game, sink: sink, pad: pad, node: node)
+            let violations = try play(game, on: rig)
             if !violations.isEmpty { failed.append("\(game)\n    → \(violations.joined(separator: "; "))") }
         }
         clock_gettime(CLOCK_MONOTONIC, &clock)
@@ -61,32 +61,58 @@ extension EngineKernelTests {
         #expect(failed.isEmpty, "\(failed.count) of \(seeds.count) games left something behind; add their seeds to Soak.savedSeeds")
     }
 
-    /// The two devices every game plays on, and the DualSense's event node.
-    static func devices() throws -> (UInputForceFeedbackSink, VirtualDualSense, String) {
-        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test soak sink"))
-        do {
+    /// The devices every game plays on: a uinput sink, and a virtual DualSense that a game may
+    /// unplug and replace.
+    final class SoakRig {
+        let sink: UInputForceFeedbackSink
+        private(set) var pad: VirtualDualSense
+        private(set) var node: String
+
+        init() throws {
+            sink = try UInputForceFeedbackSink(.init(name: "haptics-test soak sink"))
+            do {
+                (pad, node) = try Self.plugPad()
+            } catch {
+                sink.close()
+                throw error
+            }
+        }
+
+        /// Unplugs the DualSense and plugs another in; its event node.
+        func replugPad() throws -> String {
+            try pad.unplug()
+            pad.close()
+            (pad, node) = try Self.plugPad()
+            return node
+        }
+
+        func close() {
+            sink.close()
+            pad.close()
+        }
+
+        private static func plugPad() throws -> (VirtualDualSense, String) {
             let pad = try VirtualDualSense()
             guard let node = try pad.waitForGamepadNode() else {
                 pad.close()
                 throw SoakSetupError.noGamepadNode
             }
-            return (sink, pad, node)
-        } catch {
-            sink.close()
-            throw error
+            return (pad, node)
         }
     }
 
     enum SoakSetupError: Error { case noGamepadNode }
 
     /// Plays `game` and returns what it left behind (empty: nothing).
-    func play(_ game: SoakGame, sink: UInputForceFeedbackSink, pad: VirtualDualSense, node: String) throws -> [String] {
+    func play(_ game: SoakGame, on rig: SoakRig) throws -> [String] {
         KernelFunctionTrace.clear()
+        let sink = rig.sink
         let recordsBefore = sink.records.count
-        let reportsBefore = pad.outputReports.count
+        var reportsBefore = rig.pad.outputReports.count
+        var violations: [String] = []
         var engine: HapticEngine? = HapticEngine(outputs: [
             try HapticEngine.evdevOutput(path: sink.eventNodePath),
-            try HapticEngine.evdevOutput(path: node),
+            try HapticEngine.evdevOutput(path: rig.node),
         ])
         try engine?.start()
         var loops: [HapticPatternPlayer] = []
@@ -127,6 +153,21 @@ extension EngineKernelTests {
                 engine.isApplicationActive = value
             case let .pause(milliseconds):
                 usleep(UInt32(milliseconds) * 1_000)
+            case let .killedGame(low, high, milliseconds, killAfter):
+                let program = try CProgram(CInterfaceKernelTests.folder + "/haptics_c_killed",
+                                           arguments: ["\(low)", "\(high)", "\(milliseconds)", sink.eventNodePath, rig.node])
+                guard program.waitForLine("rumbling") else {
+                    violations.append("the C game did not start: \(program.standardError)")
+                    _ = program.signal(SIGKILL)
+                    break
+                }
+                usleep(UInt32(killAfter) * 1_000)
+                let status = program.signal(SIGKILL)
+                if status != 128 + SIGKILL { violations.append("the C game ended with \(status) before it was killed: \(program.standardError)") }
+            case .replugPad:
+                let node = try rig.replugPad()
+                reportsBefore = 0
+                _ = try engine.addOutput(HapticEngine.evdevOutput(path: node))
             }
         }
         switch game.ending {
@@ -139,8 +180,8 @@ extension EngineKernelTests {
         engine = nil
         KernelFunctionTrace.mark("engine dropped")
 
-        var violations: [String] = []
-        // The pad: its last motor report sets both motors to zero (or it never had one).
+        // The pad (the one plugged in last): its last motor report sets both motors to zero (or it never had one).
+        let pad = rig.pad
         let silent = pad.waitForOutputReports(timeout: .seconds(2)) { reports in
             motorStates(Array(reports.dropFirst(reportsBefore))).last.map { $0 == [0, 0] } ?? true
         }
