@@ -351,9 +351,6 @@ public func haptics_poll_event(_ handle: OpaquePointer?, _ event: UnsafeMutableP
     case let .audioDeviceLost(errno):
         event.pointee.type = Int32(HAPTICS_EVENT_AUDIO_DEVICE_LOST.rawValue)
         event.pointee.error = CResult.code(errno.rawValue)
-    case let .soundDropped(audibleAt):
-        event.pointee.type = Int32(HAPTICS_EVENT_SOUND_DROPPED.rawValue)
-        event.pointee.time = audibleAt.nanoseconds
     }
     return 1
 }

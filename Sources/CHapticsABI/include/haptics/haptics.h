@@ -657,7 +657,8 @@ typedef enum haptics_event_type {
     HAPTICS_EVENT_DEVICE_ADDED = 1,         /* name, path */
     HAPTICS_EVENT_DEVICE_LOST = 2,          /* name, path, error (negative errno) */
     HAPTICS_EVENT_AUDIO_DEVICE_LOST = 3,    /* error */
-    HAPTICS_EVENT_SOUND_DROPPED = 4,        /* time: when it was due; every voice slot was taken */
+    /* 4 is not used: a sound that finds every voice slot taken is refused when it is played
+       (HAPTICS_REASON_NO_VOICE_SLOT in its outcome), never dropped later. */
     HAPTICS_EVENT_EVENTS_LOST = 5,          /* error: how many events were dropped (queue full) */
     HAPTICS_EVENT_DEVICE_UNAVAILABLE = 6,   /* name, path, error: it exists but cannot be opened
                                                (-EACCES: install the udev rule) */
