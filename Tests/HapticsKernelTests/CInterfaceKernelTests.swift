@@ -136,6 +136,38 @@ struct CInterfaceKernelTests {
         #expect(firstOn[0] < firstOn[1], "joystick 0's pad must play first: \(firstOn)")
     }
 
+    /// The SDL2 example matching by GUID, as with an SDL older than 2.24 (no SDL_JoystickPath):
+    /// under each backend it computes the GUID SDL gives the pad there — evdev's, or HIDAPI's with
+    /// its 'h' mark — and finds the one pad; twin pads share a GUID, so it refuses to guess.
+    @Test(arguments: [SDLBackend.evdevOverBluetooth, .hidapiOverBluetooth])
+    func theSDLExampleMatchesByGUIDOnlyWhenThePadIsTheOnlyOneWithIt(backend: SDLBackend) throws {
+        let one = try VirtualDualSense(connection: .bluetooth, inputReportInterval: .milliseconds(8))
+        defer { one.close() }
+        let two = try VirtualDualSense(connection: .bluetooth, inputReportInterval: .milliseconds(8))
+        defer { two.close() }
+        _ = [try #require(try backend.node(of: one)), try #require(try backend.node(of: two))]
+        let twins = try CProgram(Self.folder + "/sdl2-game", arguments: ["--by-guid"], environment: backend.environment)
+        #expect(twins.waitForExit() == 0, "stderr: \(twins.standardError)")
+        let refused = twins.standardOutput.split(separator: "\n").filter { $0.hasPrefix("SDL joystick ") }
+        #expect(refused.count == 2 && refused.allSatisfy { $0.hasSuffix("without their nodes they cannot be told apart)") },
+                "stdout: \(twins.standardOutput)")
+        #expect(twins.standardOutput.contains("no joystick matched a haptic device: nothing to play on"))
+        #expect((one.outputReports + two.outputReports).allSatisfy { !$0.setsMotors || [$0.weakMotor, $0.strongMotor] == [0, 0] })
+
+        two.close()
+        let single = try CProgram(Self.folder + "/sdl2-game", arguments: ["--by-guid"], environment: backend.environment)
+        #expect(single.waitForExit() == 0, "stderr: \(single.standardError)")
+        let matched = single.standardOutput.split(separator: "\n").filter { $0.hasPrefix("SDL joystick ") }
+        // The node SDL read it from says which backend drove it, and so which GUID was compared.
+        let node = backend == .hidapiOverBluetooth ? " at /dev/hidraw" : " at /dev/input/event"
+        #expect(matched.count == 1 && matched.allSatisfy { $0.contains(node) && $0.contains(": haptic device ") },
+                "stdout: \(single.standardOutput)")
+        let round = one.waitForOutputReports { reports in
+            motorStates(reports).filter { $0 != [0, 0] }.count >= 2 && motorStates(reports).last == [0, 0]
+        }
+        #expect(motorStates(round).filter { $0 != [0, 0] }.count == 2, "\(motorStates(round))")
+    }
+
     @Test func aCProgramSeesItsPadLostMidPlayAndStopsCleanly() throws {
         let pad = try VirtualDualSense()
         defer { pad.close() }
