@@ -134,6 +134,18 @@ struct CInterfaceKernelTests {
         }
         let firstOn = rounds.map { $0.first { [$0.weakMotor, $0.strongMotor] != [0, 0] }?.receivedAt.nanoseconds ?? .max }
         #expect(firstOn[0] < firstOn[1], "joystick 0's pad must play first: \(firstOn)")
+        if backend == .hidapiOverBluetooth {
+            for pad in [one, two] {
+                // After the driver's probe (0x09, 0x20, 0x05), SDL's PS5 driver read the serial
+                // number and firmware through hidraw, saw input reports and switched to enhanced
+                // mode: it wrote its own report 0x31 (the lights), which sets no motor.
+                let answered = pad.events.compactMap { event -> UInt8? in
+                    if case .featureReportRequested(let id, answered: true) = event { id } else { nil }
+                }
+                #expect(answered == [0x09, 0x20, 0x05, 0x09, 0x20])
+                #expect(pad.outputReports.contains { $0.reportID == 0x31 && $0.fieldsOffset == nil })
+            }
+        }
     }
 
     /// The SDL2 example matching by GUID, as with an SDL older than 2.24 (no SDL_JoystickPath):
