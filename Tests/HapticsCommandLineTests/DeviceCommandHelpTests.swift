@@ -23,6 +23,8 @@ struct DeviceCommandHelpTests {
             nothing is found: {"devices":N,"denied":M,"directory":"/dev/input"} (M of the N without access).
             Each JSON line also has the version, uniq (often a MAC address), phys and sdl_guid: the joystick
             GUID SDL gives the same node, to match a game's SDL joystick or a gamecontrollerdb.txt row.
+            sdl_hidapi_guid, when SDL's HIDAPI backend could drive the pad through hidraw, is the GUID it
+            gives the pad then, with its name CRC (bytes 2-3) zeroed.
 
             """)
     }
