@@ -6,11 +6,13 @@ import HapticsSystem
 /// A DualSense controller on USB or Bluetooth, made with uhid, that the kernel's own
 /// hid-playstation driver binds.
 ///
-/// It presents a report descriptor and answers the feature reports the driver reads while
-/// probing (pairing 0x09, firmware 0x20, calibration 0x05), so the driver creates its evdev
-/// gamepad node with force feedback through ff-memless. On request it also sends input reports
-/// at a steady rate, as a controller does: SDL's HIDAPI driver reads one to tell the connection. Every report the driver sends back —
-/// rumble and lights — is recorded, so tests read the exact motor bytes a controller would receive.
+/// It presents the controller's USB report descriptor (on Bluetooth, one declaring the reports the
+/// drivers use) and answers the feature reports the driver reads while probing (pairing 0x09,
+/// firmware 0x20, calibration 0x05), so the driver creates its evdev gamepad node with force
+/// feedback through ff-memless. On request it also sends input reports at a steady rate, as a
+/// controller does: SDL's HIDAPI driver reads one to tell the connection. Every report sent back —
+/// rumble and lights, from the driver or through hidraw — is recorded, so tests read the exact
+/// motor bytes a controller would receive.
 /// ``unplug()`` removes it as if the cable were pulled. Needs write access to `/dev/uhid` and the
 /// `hid-playstation` module loaded before creation (otherwise `hid-generic` binds).
 public final class VirtualDualSense: @unchecked Sendable {
