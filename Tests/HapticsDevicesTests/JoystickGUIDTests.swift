@@ -79,5 +79,10 @@ struct JoystickGUIDTests {
         #expect(evdev.matchesIgnoringName(old))
         #expect(evdev != old)
         #expect(!evdev.matchesIgnoringName(JoystickGUID.hidapi(vendor: 0x054C, product: 0x0CE6, releaseNumber: 0x8111)))
+        // SDL 2.26's own mapping database has the pad on Bluetooth through evdev (hid-playstation's
+        // version 0x8100) in the same form.
+        let bluetooth = JoystickGUID(id: InputID(bus: 0x05, vendor: 0x054C, product: 0x0CE6, version: 0x8100),
+                                     name: "Sony Interactive Entertainment Wireless Controller")
+        #expect(bluetooth.withoutNameCRC.string == "050000004c050000e60c000000810000")
     }
 }
