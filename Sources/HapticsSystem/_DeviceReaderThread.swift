@@ -84,7 +84,7 @@ package final class _DeviceReaderThread: @unchecked Sendable {
                     nextTick = now - due >= tick.interval ? now + tick.interval : due + tick.interval
                     continue
                 }
-                timeout = CInt((due - now + 999_999) / 1_000_000)
+                timeout = CInt(clamping: (due - now + 999_999) / 1_000_000)
             }
             let ready = poll(&entries, 2, timeout)
             if ready < 0 {
