@@ -223,6 +223,10 @@ typedef struct haptics_device_info {
      * fields above only. */
     uint32_t capabilities;    /* haptics_capability bits; 0 for a simulated device */
     int32_t effect_slots;     /* effects the device holds at once (EVIOCGEFFECTS); 0 when unknown */
+    char sdl_hidapi_guid[33]; /* the GUID SDL's HIDAPI backend gives the pad (hidraw), name CRC 0;
+                               * "" where SDL's HIDAPI cannot list it. For SDL before 2.24, which has
+                               * no SDL_JoystickPath: a joystick GUID with 'h' in byte 14 (hex digits
+                               * 28-29 "68") is SDL's HIDAPI; compare all but digits 4-7 (the CRC). */
 } haptics_device_info;
 
 /*
