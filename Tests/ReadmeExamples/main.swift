@@ -3,9 +3,10 @@ import Haptics
 
 let impact = ImpactFeedbackGenerator(style: .heavy)   // on the shared engine: every pad, else simulated
 impact.prepare()                                      // shortly before: the play is then one write()
-let outcome = impact.impactOccurred(intensity: 0.7)
-NotificationFeedbackGenerator().notificationOccurred(.success)
 let engine = HapticEngine.shared                      // started on first use; a game may make its own
-if case let .scheduled(feltAt) = outcome {            // a program that ends now waits for its feedback
-    _ = engine.waitUntilSent(through: feltAt + .seconds(1))
+if case let .scheduled(feltAt) = impact.impactOccurred(intensity: 0.7) {
+    _ = engine.waitUntilSent(through: feltAt + .milliseconds(200))   // the impact lasts 160 ms
+}
+if case let .scheduled(feltAt) = NotificationFeedbackGenerator().notificationOccurred(.success) {
+    _ = engine.waitUntilSent(through: feltAt + .milliseconds(500))   // before the program ends
 }
