@@ -11,8 +11,9 @@
 //   HapticsAudio, HapticsRendering ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
 //   Haptics, CHapticsABI (the C header) ← HapticsC ← libhaptics.so (the C interface; `Tools/install`)
 //
-// Only the system, scheduler, device, audio and virtual-device modules import the C shims. No library
-// module imports Foundation (only the CLI does).
+// The system, scheduler, device, audio and virtual-device modules import the C shims; above them only
+// the measurement code, the CLI's bench commands and the C interface do. No library module imports
+// Foundation (only the CLI does).
 import PackageDescription
 
 let package = Package(
@@ -106,7 +107,9 @@ let package = Package(
         .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
 
         // Every Swift block of README.md, extracted by Tools/generate-readme-examples: built by
-        // `swift build --build-tests`, never run. `Haptics` alone, since it is the one import a game needs.
+        // `swift build --build-tests`. Its main.swift is the README's Swift quick start, which the kernel
+        // tests run on a virtual DualSense; the later blocks are never run. `Haptics` alone, since it
+        // is the one import a game needs.
         .executableTarget(name: "ReadmeExamples", dependencies: ["Haptics"], path: "Tests/ReadmeExamples"),
 
         // Each test target depends on exactly the modules its files import, and on HapticsTestSupport.
