@@ -31,7 +31,7 @@ struct DeviceOptions {
         return true
     }
 
-    /// A built-in profile by name, else a profile file (docs/devices.md, "Profile files").
+    /// A built-in profile by name, else a profile file (docs/reference/profiles.md, "Profile files").
     static func profile(_ argument: String) throws(CommandLineError) -> DeviceProfile {
         if let found = DeviceProfile.named(argument) { return found }
         // A bare word that is no built-in name and no file is a mistyped name.

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import HapticsSystem
 
-/// Where the realtime thread parks, and the timer that wakes it (docs/scheduler.md, "Waking ahead").
+/// Where the realtime thread parks, and the timer that wakes it (docs/internals/scheduler.md, "Waking ahead").
 ///
 /// The thread announces its park with a mark submitters can see (``parkBegin()``), then blocks on a
 /// `CLOCK_MONOTONIC` timerfd armed for its next deadline, ahead of it by the wake-up latency it has
