@@ -23,8 +23,10 @@ struct LatencyCommandTests {
         }
         let last = try #require(lines.last)
         #expect(last.hasPrefix(#"{"schema":1,"type":"latency","feedback":"impact.heavy","device":"simulated","count":5,"missed":0,"realtime":"#))
-        // Whatever the machine granted, it is said: fifo, or refused with the errno.
-        #expect(last.contains(#""realtime":"fifo","stages":"#) || last.contains(#""realtime":"refused","realtime_error":"#))
+        // Whatever the machine granted, it is said: fifo (directly or through rtkit) and the priority,
+        // or refused with the errno.
+        #expect(last.contains(#""realtime":"fifo","realtime_priority":50,"stages":"#) || last.contains(#""realtime":"rtkit","realtime_priority":"#)
+            || last.contains(#""realtime":"refused","realtime_error":"#))
         for stage in ["call", "dequeued", "written", "felt", "lateness"] {
             #expect(last.contains("\"\(stage)\":{\"p50_us\":"), "\(stage)")
         }
@@ -59,14 +61,20 @@ struct LatencyCommandTests {
 
     @Test("what the realtime thread got is said in words and in JSON")
     func realtimeGrant() {
-        let granted = RealtimeThread.Grant(timerSlack: .nanoseconds(1), priorityRefusal: nil, hasRealtimePriority: true)
-        let refused = RealtimeThread.Grant(timerSlack: .nanoseconds(1), priorityRefusal: Errno(rawValue: EPERM), hasRealtimePriority: false)
-        #expect(LatencyMeasurement.describe(granted) == "realtime thread: SCHED_FIFO")
-        #expect(LatencyMeasurement.describe(refused) == "realtime thread: normal priority, SCHED_FIFO refused (EPERM (Operation not permitted)); 'haptics doctor' says how to allow it")
+        let granted = RealtimeThread.Grant(timerSlack: .nanoseconds(1), threadID: 7, priority: .fifo(50))
+        let lent = RealtimeThread.Grant(timerSlack: .nanoseconds(1), threadID: 7, priority: .fifoThroughRealtimeKit(20, refusal: .notPermitted))
+        let refused = RealtimeThread.Grant(timerSlack: .nanoseconds(1), threadID: 7, priority: .refused(
+            .notPermitted, realtimeKit: .serviceMissing(message: "org.freedesktop.DBus.Error.ServiceUnknown: no rtkit")))
+        #expect(LatencyMeasurement.describe(granted) == "realtime thread: SCHED_FIFO 50")
+        #expect(LatencyMeasurement.describe(lent) == "realtime thread: SCHED_FIFO 20 through rtkit")
+        #expect(LatencyMeasurement.describe(refused) == "realtime thread: normal priority: SCHED_FIFO refused (EPERM (Operation not permitted)); rtkit is not on the bus (org.freedesktop.DBus.Error.ServiceUnknown: no rtkit); 'haptics doctor' says how to allow it")
         #expect(LatencyMeasurement.describe(nil) == "realtime thread: not started")
         var line = JSONLine()
         LatencyMeasurement.add(refused, to: &line)
-        #expect(line.text == #"{"realtime":"refused","realtime_error":"EPERM (Operation not permitted)"}"#)
+        #expect(line.text == #"{"realtime":"refused","realtime_error":"EPERM (Operation not permitted)","rtkit_error":"rtkit is not on the bus (org.freedesktop.DBus.Error.ServiceUnknown: no rtkit)"}"#)
+        var lentLine = JSONLine()
+        LatencyMeasurement.add(lent, to: &lentLine)
+        #expect(lentLine.text == #"{"realtime":"rtkit","realtime_priority":20}"#)
     }
 
     @Test("latency refuses a count it cannot run")
