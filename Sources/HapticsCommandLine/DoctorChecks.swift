@@ -2,8 +2,8 @@ import Glibc
 import HapticsSystem
 
 /// What `haptics doctor` checks, read from a root folder (`/`, or a fake tree in tests): the
-/// force-feedback nodes and who may open them, the udev rule, realtime priority, sound devices
-/// and the processes holding a pad.
+/// force-feedback nodes and who may open them, the udev rule, sound devices and the processes
+/// holding a pad; and, for this process whatever the root, what a realtime thread gets.
 struct DoctorChecks {
     /// One finding and its fix.
     struct Finding: Equatable {
@@ -36,16 +36,20 @@ struct DoctorChecks {
     /// The root the system is read from, without a trailing slash (`""` for `/`).
     let root: String
     let identity: Identity
+    /// Where the realtime probe asks rtkit.
+    let realtimeKit: RealtimeKit.Bus
 
-    init(root: String = "/", identity: Identity = .process()) {
+    init(root: String = "/", identity: Identity = .process(), realtimeKit: RealtimeKit.Bus = .system) {
         self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
         self.identity = identity
+        self.realtimeKit = realtimeKit
     }
 
-    /// Every check in order.
+    /// Every check in order. The realtime check starts a thread of this process, whatever the root.
     func run() -> [Finding] {
         let nodes = forceFeedbackNodes()
-        return devices(nodes) + access(nodes) + [udevRule(), realtime(), sound()] + holders(nodes)
+        let priority = Self.realtimeProbe(realtimeKit)
+        return devices(nodes) + access(nodes) + [udevRule(), realtime(priority), sound()] + holders(nodes)
     }
 
     // MARK: Devices
@@ -111,22 +115,51 @@ struct DoctorChecks {
 
     // MARK: Realtime
 
-    func realtime() -> Finding {
-        let rtkit = read(root + "/usr/share/dbus-1/system-services/org.freedesktop.RealtimeKit1.service") != nil
-        guard let limits = read(root + "/proc/self/limits"),
-              let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max realtime priority") }) else {
-            return Finding(check: "realtime", status: .warning, message: "the realtime priority limit cannot be read")
+    /// What a realtime thread started now gets, asking rtkit on `realtimeKit` when refused: the
+    /// engine's threads ask the same way, at the scheduler's default priority (50).
+    static func probeRealtimePriority(realtimeKit: RealtimeKit.Bus) -> RealtimeThread.Priority {
+        let configuration = RealtimeThread.Configuration(name: "haptics-doctor", priority: 50, realtimeKit: realtimeKit)
+        guard let thread = try? RealtimeThread.start(configuration, body: {}) else { return .normal }
+        thread.join()
+        return thread.grant.priority
+    }
+
+    /// How the realtime check probes: ``probeRealtimePriority(realtimeKit:)``; tests probe from a
+    /// thread that may not set `SCHED_FIFO`, as a desktop user's.
+    @TaskLocal static var realtimeProbe: @Sendable (RealtimeKit.Bus) -> RealtimeThread.Priority = {
+        probeRealtimePriority(realtimeKit: $0)
+    }
+
+    static let realtimeLimitsFix = "allow realtime priority: a file /etc/security/limits.d/95-haptics.conf with the line '@audio - rtprio 95' and yourself in the audio group, then log in again"
+
+    /// The finding for what a realtime thread got (`priority`), with the fix that fits the reason.
+    func realtime(_ priority: RealtimeThread.Priority) -> Finding {
+        switch priority {
+        case .fifo(let level):
+            return Finding(check: "realtime", status: .ok, message: "the realtime threads get SCHED_FIFO \(level) by themselves")
+        case .fifoThroughRealtimeKit(let level, let refusal):
+            return Finding(check: "realtime", status: .ok,
+                           message: "the realtime threads get SCHED_FIFO \(level) through rtkit (their own request is refused: \(refusal))")
+        case .normal:
+            return Finding(check: "realtime", status: .warning, message: "a realtime thread cannot be started")
+        case .refused(let refusal, let realtimeKit):
+            var message = "the realtime threads run at normal priority: SCHED_FIFO refused (\(refusal))"
+            var fix = Self.realtimeLimitsFix
+            switch realtimeKit {
+            case nil:
+                break
+            case .libraryMissing?:
+                fix = "install libdbus-1 and rtkit (Debian: sudo apt install libdbus-1-3 rtkit), or " + fix
+            case .busUnavailable?:
+                fix = "start the system bus and install rtkit (Debian: sudo apt install dbus rtkit), or " + fix
+            case .serviceMissing?:
+                fix = "install rtkit (Debian: sudo apt install rtkit), or " + fix
+            case .refused?, .noPriorityAllowed?, .runTimeLimit?, .unexpectedReply?:
+                fix = "rtkit grants priority to users of an active local session, within its limits; or " + fix
+            }
+            if let realtimeKit { message += "; \(realtimeKit)" }
+            return Finding(check: "realtime", status: .warning, message: message, fix: fix)
         }
-        let fields = line.dropFirst("Max realtime priority".count).split(separator: " ")
-        let soft = fields.first.map(String.init) ?? "0"
-        if identity.uid == 0 || soft == "unlimited" || (Int(soft) ?? 0) > 0 {
-            let what = identity.uid == 0 ? "running as root:" : "RLIMIT_RTPRIO is \(soft):"
-            return Finding(check: "realtime", status: .ok, message: "\(what) the realtime threads get SCHED_FIFO")
-        }
-        return Finding(check: "realtime", status: .warning,
-                       message: "RLIMIT_RTPRIO is 0: the realtime threads are refused SCHED_FIFO and run at normal priority"
-                           + (rtkit ? " (rtkit is installed, but this engine does not ask it)" : ""),
-                       fix: "allow realtime priority, e.g. a file /etc/security/limits.d/95-haptics.conf with the line '@audio - rtprio 95' and yourself in the audio group, then log in again")
     }
 
     // MARK: Sound
