@@ -113,3 +113,43 @@ struct LatencyCommandTests {
         #expect(ends.count == Feedback.vocabulary.count)
     }
 }
+
+/// The installed tool as a user without realtime privileges runs it: a child process the kernel
+/// refuses `SCHED_FIFO` (no CAP_SYS_NICE, RLIMIT_RTPRIO 0), pointed at a fake rtkit on a private bus
+/// by `HAPTICS_RTKIT_BUS_ADDRESS`.
+@Suite("latency with rtkit")
+struct LatencyRealtimeKitTests {
+    @Test(.enabled(if: canDropPrivileges && access("/usr/bin/setpriv", X_OK) == 0,
+                   "the fake rtkit sets SCHED_FIFO on another process's thread, which takes root (and setpriv to drop it from the tool)"))
+    func latencyReportsTheRealtimeThreadRtkitGranted() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let rtkit = try FakeRealtimeKit(on: bus)
+        defer { rtkit.stop() }
+        // The test bundle and the tool are built side by side.
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        var tool = folder.appendingPathComponent("haptics").path
+        if !FileManager.default.isExecutableFile(atPath: tool) {
+            tool = folder.deletingLastPathComponent().appendingPathComponent("haptics").path
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"ulimit -r 0 && exec /usr/bin/setpriv --bounding-set=-sys_nice --inh-caps=-sys_nice "$@""#, "sh",
+                             tool, "latency", "--device", "simulated", "--count", "3", "--json"]
+        process.environment = ["HAPTICS_RTKIT_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let last = try #require(text.split(separator: "\n").last)
+        #expect(last.contains(#""missed":0,"realtime":"rtkit","realtime_priority":20,"stages":"#), "\(last)")
+        // One call, for the engine's realtime thread, at rtkit's maximum, with RLIMIT_RTTIME set.
+        let calls = rtkit.receivedCalls
+        #expect(calls.map(\.threadName) == ["haptics-rt"])
+        #expect(calls.map(\.priority) == [20])
+        #expect(calls.map(\.runTimeLimit) == [200_000])
+    }
+}

@@ -48,7 +48,8 @@ struct RealtimeKitTests {
         #expect(grant.hasRealtimePriority && grant.priorityRefusal == nil)
         #expect(sawFIFO)
         // The thread asked for itself, at rtkit's maximum, after lowering RLIMIT_RTTIME to rtkit's limit.
-        #expect(rtkit.receivedCalls == [FakeRealtimeKit.Call(thread: UInt64(grant.threadID), priority: 20, runTimeLimit: expectedLimit)])
+        #expect(rtkit.receivedCalls == [FakeRealtimeKit.Call(
+            thread: UInt64(grant.threadID), priority: 20, runTimeLimit: expectedLimit, threadName: "haptics-rtkit")])
         #expect(grant.threadID != getpid())
     }
 

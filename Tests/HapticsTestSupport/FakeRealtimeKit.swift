@@ -12,16 +12,19 @@ public final class FakeRealtimeKit: Sendable {
     public struct Call: Hashable, Sendable, CustomStringConvertible {
         public var thread: UInt64
         public var priority: UInt32
-        /// The hard `RLIMIT_RTTIME` of the process when the call arrived, in µs.
+        /// The hard `RLIMIT_RTTIME` of the thread's process when the call arrived, in µs.
         public var runTimeLimit: UInt64
+        /// The thread's name when the call arrived (`/proc/<thread>/comm`).
+        public var threadName: String
 
-        public init(thread: UInt64, priority: UInt32, runTimeLimit: UInt64) {
+        public init(thread: UInt64, priority: UInt32, runTimeLimit: UInt64, threadName: String) {
             self.thread = thread
             self.priority = priority
             self.runTimeLimit = runTimeLimit
+            self.threadName = threadName
         }
 
-        public var description: String { "MakeThreadRealtime(\(thread), \(priority)) with RLIMIT_RTTIME \(runTimeLimit)" }
+        public var description: String { "MakeThreadRealtime(\(thread) \(threadName), \(priority)) with RLIMIT_RTTIME \(runTimeLimit)" }
     }
 
     /// What it answers: its limits, and an error to refuse every call with (`nil`: grant).
@@ -128,17 +131,21 @@ private struct _Service: @unchecked Sendable {
                 return nil
             }
             library.pointee.message_iter_get_basic(&arguments, &priority)
-            var limit = rlimit()
-            getrlimit(__rlimit_resource_t(__RLIMIT_RTTIME.rawValue), &limit)
-            let call = FakeRealtimeKit.Call(thread: thread, priority: priority, runTimeLimit: UInt64(limit.rlim_max))
+            // rtkit judges the thread's process: its RLIMIT_RTTIME, read where rtkit reads it.
+            let limits = Self.file("/proc/\(thread)/limits") ?? ""
+            let line = limits.split(separator: "\n").first { $0.hasPrefix("Max realtime timeout") } ?? ""
+            let fields = line.dropFirst("Max realtime timeout".count).split(separator: " ")
+            let hard = fields.count > 1 ? (UInt64(fields[1]) ?? UInt64.max) : UInt64.max
+            let name = Self.file("/proc/\(thread)/comm").map { String($0.prefix { $0 != "\n" }) } ?? ""
+            let call = FakeRealtimeKit.Call(thread: thread, priority: priority, runTimeLimit: hard, threadName: name)
             if let refusal = behaviour.refusal {
                 reply(error: refusal.name, refusal.message, to: message)
-            } else if limit.rlim_max > rlim_t(behaviour.runTimeLimit) {
+            } else if hard > UInt64(behaviour.runTimeLimit) {
                 reply(error: "org.freedesktop.DBus.Error.AccessDenied", "RLIMIT_RTTIME not set or too high", to: message)
             } else if Int32(priority) > behaviour.maximumPriority {
                 reply(error: "org.freedesktop.DBus.Error.AccessDenied", "priority above MaxRealtimePriority", to: message)
-            } else if access("/proc/self/task/\(thread)", F_OK) != 0 {
-                reply(error: "org.freedesktop.DBus.Error.AccessDenied", "no thread \(thread) in the caller", to: message)
+            } else if name.isEmpty {
+                reply(error: "org.freedesktop.DBus.Error.AccessDenied", "no thread \(thread)", to: message)
             } else {
                 var parameter = sched_param(sched_priority: Int32(priority))
                 if sched_setscheduler(pid_t(thread), SCHED_FIFO | 0x4000_0000, &parameter) == 0 {  // SCHED_RESET_ON_FORK
@@ -152,6 +159,21 @@ private struct _Service: @unchecked Sendable {
             reply(error: "org.freedesktop.DBus.Error.UnknownMethod", "no method \(interface).\(member)", to: message)
             return nil
         }
+    }
+
+    /// A /proc file's text, or `nil`.
+    private static func file(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            guard count > 0 else { break }
+            bytes += chunk.prefix(count)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func readStrings(_ iterator: inout DBusMessageIter) -> [String] {
