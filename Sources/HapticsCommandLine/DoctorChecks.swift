@@ -180,9 +180,26 @@ struct DoctorChecks {
 
     // MARK: Holders
 
-    /// Processes that have one of `nodes` open (those this user may look at).
+    /// A process holding a node: its name, id, whether it opened the node for writing (only then
+    /// can it play effects), and what it is when that can be told (Steam, an SDL program).
+    struct Holder {
+        var command: String
+        var pid: String
+        var writes: Bool?
+        var kind: String?
+
+        var text: String {
+            var details = ["pid \(pid)"]
+            if let kind { details.append(kind) }
+            if let writes { details.append(writes ? "open for writing" : "read only") }
+            return "\(PrintableText.escaped(command)) (\(details.joined(separator: ", ")))"
+        }
+    }
+
+    /// Processes that have one of `nodes` open (those this user may look at), and the fix for what
+    /// they are.
     func holders(_ nodes: [Node]) -> [Finding] {
-        var found: [String: [String]] = [:]
+        var found: [String: [Holder]] = [:]
         let targets = Dictionary(uniqueKeysWithValues: nodes.map { (root + $0.path, $0.path) })
         for process in FileDescriptor.numberedEntries(in: root + "/proc", prefix: "") {
             let pid = String(process.split(separator: "/").last!)
@@ -190,16 +207,49 @@ struct DoctorChecks {
             for fd in FileDescriptor.numberedEntries(in: process + "/fd", prefix: "") {
                 guard let target = link(fd), let node = targets[target] else { continue }
                 let command = read(process + "/comm")?.trimmingCharacters("\n") ?? "?"
-                found[node, default: []].append("\(PrintableText.escaped(command)) (pid \(pid))")
+                found[node, default: []].append(Holder(command: command, pid: pid, writes: writes(fdinfo: process + "/fdinfo/" + fd.split(separator: "/").last!),
+                                                       kind: kind(of: process, command: command)))
             }
         }
         guard !found.isEmpty else {
             return [Finding(check: "holders", status: .ok, message: "no other process has a force-feedback node open")]
         }
         return found.keys.sorted().map { node in
-            Finding(check: "holders", status: .warning, message: "\(node) is open in \(found[node]!.joined(separator: ", "))",
-                    fix: "a game, SDL or Steam holding the pad may play its own effects and use its slots; close it, or 'haptics stop' to end what it plays")
+            let holders = found[node]!
+            var fixes: [String] = []
+            if holders.contains(where: { $0.kind == "Steam" }) {
+                fixes.append("Steam Input drives the pads it configures: turn it off for this pad in Steam's controller settings, or quit Steam")
+            }
+            if holders.contains(where: { $0.kind == "SDL" }) {
+                fixes.append("an SDL program (a game) may upload its own effects and use the pad's slots: quit it")
+            }
+            if fixes.isEmpty {
+                fixes.append("a program holding the pad may play its own effects and use its slots: close it")
+            }
+            if holders.contains(where: { $0.writes != false }) {
+                fixes.append("'haptics stop' ends what it plays")
+            }
+            return Finding(check: "holders", status: .warning,
+                           message: "\(node) is open in \(holders.map(\.text).joined(separator: ", "))",
+                           fix: fixes.joined(separator: "; "))
         }
+    }
+
+    /// Whether the descriptor described by `fdinfo` was opened for writing (`flags:` in octal,
+    /// O_WRONLY or O_RDWR in its low bits), or `nil` when that cannot be read.
+    private func writes(fdinfo: String) -> Bool? {
+        guard let text = read(fdinfo),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
+              let flags = Int(line.dropFirst("flags:".count).trimmingCharacters(" \t"), radix: 8) else { return nil }
+        return flags & Int(O_ACCMODE) != Int(O_RDONLY)
+    }
+
+    /// `Steam` for Steam's processes, `SDL` for a program that loaded SDL (its memory maps name
+    /// libSDL2 or libSDL3), else `nil`.
+    private func kind(of process: String, command: String) -> String? {
+        if command.lowercased().hasPrefix("steam") { return "Steam" }
+        if let maps = read(process + "/maps"), maps.contains("libSDL2") || maps.contains("libSDL3") { return "SDL" }
+        return nil
     }
 
     // MARK: Files
@@ -230,7 +280,7 @@ struct DoctorChecks {
     }
 }
 
-extension String {
+extension StringProtocol {
     /// The string without `characters` at either end.
     func trimmingCharacters(_ characters: String) -> String {
         let set = Set(characters)

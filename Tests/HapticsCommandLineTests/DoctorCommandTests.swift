@@ -70,8 +70,8 @@ struct DoctorCommandTests {
             warning  realtime: the realtime threads run at normal priority: SCHED_FIFO refused (EPERM (Operation not permitted)); no D-Bus at unix:path=/nonexistent/haptics-bus (org.freedesktop.DBus.Error.FileNotFound: Failed to connect to socket /nonexistent/haptics-bus: No such file or directory)
                      fix: start the system bus and install rtkit (Debian: sudo apt install dbus rtkit), or allow realtime priority: a file /etc/security/limits.d/95-haptics.conf with the line '@audio - rtprio 95' and yourself in the audio group, then log in again
             ok       sound: 1 sound card: HDA-Intel - HDA Intel PCH
-            warning  holders: /dev/input/event3 is open in steam (pid 4242)
-                     fix: a game, SDL or Steam holding the pad may play its own effects and use its slots; close it, or 'haptics stop' to end what it plays
+            warning  holders: /dev/input/event3 is open in steam (pid 4242, Steam)
+                     fix: Steam Input drives the pads it configures: turn it off for this pad in Steam's controller settings, or quit Steam; 'haptics stop' ends what it plays
             1 problem, 3 warnings
 
             """)
@@ -121,6 +121,38 @@ struct DoctorCommandTests {
             fix: "install libdbus-1 and rtkit (Debian: sudo apt install libdbus-1-3 rtkit), or " + DoctorChecks.realtimeLimitsFix))
         #expect(checks.realtime(.refused(.notPermitted, realtimeKit: .refused(name: "org.freedesktop.DBus.Error.AccessDenied", message: "Operation not permitted"))).fix
             == "rtkit grants priority to users of an active local session, within its limits; or " + DoctorChecks.realtimeLimitsFix)
+    }
+
+    @Test func holdersAreToldApartByWhatTheyAreAndHowTheyOpenedThePad() throws {
+        let root = try Self.machine(rule: true, rtprio: "0", holder: false)
+        defer { root.remove() }
+        // A game linked with SDL, the pad open for reading and writing; evtest, reading only.
+        try root.write("game\n", to: "proc/500/comm")
+        try root.write("7f00-7f10 r-xp 00000000 08:01 42 /usr/lib/x86_64-linux-gnu/libSDL2-2.0.so.0.2800.4\n", to: "proc/500/maps")
+        try root.write("pos:\t0\nflags:\t02004002\nmnt_id:\t25\n", to: "proc/500/fdinfo/9")
+        try root.write("", to: "proc/500/fd/.keep")
+        #expect(symlink(root.path + "/dev/input/event3", root.path + "/proc/500/fd/9") == 0)
+        try root.write("evtest\n", to: "proc/501/comm")
+        try root.write("pos:\t0\nflags:\t02004000\nmnt_id:\t25\n", to: "proc/501/fdinfo/3")
+        try root.write("", to: "proc/501/fd/.keep")
+        #expect(symlink(root.path + "/dev/input/event3", root.path + "/proc/501/fd/3") == 0)
+        let result = try doctor(root, groups: "1000,104")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("warning  holders: ") })
+        #expect(lines[index] == "warning  holders: /dev/input/event3 is open in game (pid 500, SDL, open for writing), evtest (pid 501, read only)")
+        #expect(lines[index + 1] == "         fix: an SDL program (a game) may upload its own effects and use the pad's slots: quit it; 'haptics stop' ends what it plays")
+    }
+
+    @Test func aReadOnlyHolderCannotPlaySoStopIsNotTheFix() throws {
+        let root = try Self.machine(rule: true, rtprio: "0", holder: false)
+        defer { root.remove() }
+        try root.write("evtest\n", to: "proc/501/comm")
+        try root.write("pos:\t0\nflags:\t0100000\nmnt_id:\t25\n", to: "proc/501/fdinfo/3")
+        try root.write("", to: "proc/501/fd/.keep")
+        #expect(symlink(root.path + "/dev/input/event3", root.path + "/proc/501/fd/3") == 0)
+        let result = try doctor(root, groups: "1000,104", json: true)
+        #expect(result.output.split(separator: "\n").contains(
+            #"{"schema":1,"type":"doctor-finding","check":"holders","status":"warning","message":"/dev/input/event3 is open in evtest (pid 501, read only)","fix":"a program holding the pad may play its own effects and use its slots: close it"}"#))
     }
 
     @Test func noPadIsAProblem() throws {
