@@ -28,12 +28,16 @@ public final class FakeRealtimeKit: Sendable {
     }
 
     /// What it answers: its limits, and an error to refuse every call with (`nil`: grant).
+    ///
+    /// Its run-time limit is 60 s by default, not rtkit's 200 ms: the client lowers its process's
+    /// RLIMIT_RTTIME to it, and in a test process that is every test's realtime threads (slowed
+    /// down by sanitizers, the kernel would stop them).
     public struct Behaviour: Sendable {
         public var maximumPriority: Int32
         public var runTimeLimit: Int64
         public var refusal: (name: String, message: String)?
 
-        public init(maximumPriority: Int32 = 20, runTimeLimit: Int64 = 200_000, refusal: (name: String, message: String)? = nil) {
+        public init(maximumPriority: Int32 = 20, runTimeLimit: Int64 = 60_000_000, refusal: (name: String, message: String)? = nil) {
             self.maximumPriority = maximumPriority
             self.runTimeLimit = runTimeLimit
             self.refusal = refusal
