@@ -43,10 +43,9 @@ struct ChannelSlot {
     /// instants in nanoseconds: every level processing writes goes through here.
     @inline(__always)
     static func perform(_ command: ActuatorCommand, on slot: UnsafeMutablePointer<ChannelSlot>, channel: Int,
-                        deadline: Int64, now: Int64) {
+                        deadline: MonotonicInstant, now: MonotonicInstant) {
         withOutput(of: slot) {
-            $0.perform(command, channel: ChannelID(rawValue: channel),
-                       deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
+            $0.perform(command, channel: ChannelID(rawValue: channel), deadline: deadline, now: now)
         }
     }
 }

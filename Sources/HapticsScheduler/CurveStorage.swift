@@ -1,4 +1,5 @@
 import Synchronization
+import HapticsSystem
 
 /// Preallocated space for runtime parameter curves: `capacity` curves of up to `pointCapacity`
 /// control points each, allocated once when the scheduler is made.
@@ -16,9 +17,9 @@ final class CurveStorage: @unchecked Sendable {
     let times: UnsafeMutablePointer<Double>
     let values: UnsafeMutablePointer<Double>
     let counts: UnsafeMutablePointer<Int>
-    /// Per slot: the curve's origin (its time 0) and its last point, `CLOCK_MONOTONIC` nanoseconds.
-    let origins: UnsafeMutablePointer<Int64>
-    let ends: UnsafeMutablePointer<Int64>
+    /// Per slot: the curve's origin (its time 0) and its last point.
+    let origins: UnsafeMutablePointer<MonotonicInstant>
+    let ends: UnsafeMutablePointer<MonotonicInstant>
 
     init(capacity: Int, pointCapacity: Int) {
         self.capacity = capacity
@@ -32,9 +33,9 @@ final class CurveStorage: @unchecked Sendable {
         counts = .allocate(capacity: capacity)
         counts.initialize(repeating: 0, count: capacity)
         origins = .allocate(capacity: capacity)
-        origins.initialize(repeating: 0, count: capacity)
+        origins.initialize(repeating: MonotonicInstant(nanoseconds: 0), count: capacity)
         ends = .allocate(capacity: capacity)
-        ends.initialize(repeating: 0, count: capacity)
+        ends.initialize(repeating: MonotonicInstant(nanoseconds: 0), count: capacity)
     }
 
     deinit {
@@ -90,10 +91,10 @@ final class CurveStorage: @unchecked Sendable {
 /// interpolation cursor. Plain values, part of `PlayerState`.
 struct CurvePlayback {
     var slot = -1
-    /// The next tick, `CLOCK_MONOTONIC` nanoseconds.
-    var next: Int64 = 0
-    /// The channel profile's control interval (at least 1 ms), nanoseconds.
-    var step: Int64 = 0
+    /// The next tick.
+    var next = MonotonicInstant(nanoseconds: 0)
+    /// The channel profile's control interval (at least 1 ms).
+    var stepNanoseconds: Int64 = 0
     var cursor = 0
     /// What each value is multiplied by (the engine gain for an intensity curve).
     var scale = 1.0

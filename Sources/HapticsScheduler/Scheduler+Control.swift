@@ -48,7 +48,7 @@ extension Scheduler {
             let endsWithStop = count > 0 && program.commands[count - 1].command == .stop
             // Published to the processing side by the release store of a player binding that names it.
             programs[index] = ProgramStorage(
-                commands: storage, count: count, duration: program.duration.nanoseconds,
+                commands: storage, count: count, duration: program.durationNanoseconds,
                 loopEnd: endsWithStop ? count - 1 : count)
             book.programLoaded[index] = true
             book.programGenerations[index] &+= 1
@@ -130,14 +130,14 @@ extension Scheduler {
     /// Checks that a program's times stay within ``SchedulerLimits/maximumProgramLength``, in order.
     static func validate(_ program: Program) throws(SchedulerError) {
         let limit = SchedulerLimits.maximumProgramNanoseconds
-        let duration = program.duration.nanoseconds
-        guard duration >= 0 && duration <= limit else { throw .programDurationOutOfRange(program.duration) }
+        let duration = program.durationNanoseconds
+        guard duration >= 0 && duration <= limit else { throw .programDurationOutOfRange(.nanoseconds(duration)) }
         var previous: Int64 = 0
         for (index, timed) in program.commands.enumerated() {
-            guard timed.offset >= previous && timed.offset <= limit else {
-                throw .commandOffsetOutOfRange(index: index, offset: timed.offset)
+            guard timed.offsetNanoseconds >= previous && timed.offsetNanoseconds <= limit else {
+                throw .commandOffsetOutOfRange(index: index, offset: timed.offsetNanoseconds)
             }
-            previous = timed.offset
+            previous = timed.offsetNanoseconds
         }
     }
 

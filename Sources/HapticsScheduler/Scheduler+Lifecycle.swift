@@ -84,12 +84,12 @@ extension Scheduler {
             curves.values[base + index] = point.value
         }
         curves.counts[slot] = points.count
-        let zero = SchedulerLimits.clampedNanoseconds(origin) + Duration(patternSeconds: curve.time).nanoseconds
+        let zero = SchedulerLimits.clamped(origin).advanced(by: Duration(patternSeconds: curve.time).nanoseconds)
         curves.origins[slot] = zero
-        curves.ends[slot] = zero + Duration(patternSeconds: last.time).nanoseconds
+        curves.ends[slot] = zero.advanced(by: Duration(patternSeconds: last.time).nanoseconds)
         let command = SchedulerCommand(
             kind: kind, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: zero + Duration(patternSeconds: first.time).nanoseconds, argument: Int64(slot), value: scale)
+            time: zero.advanced(by: Duration(patternSeconds: first.time).nanoseconds), argument: Int64(slot), value: scale)
         guard push(command) else {
             curves.release(slot)
             return false
@@ -149,7 +149,7 @@ extension Scheduler {
         let rate = Double(bitPattern: UInt64(bitPattern: rateBits))
         switch state & 3 {
         case 1:
-            let now = SchedulerLimits.clampedNanoseconds(instant ?? clock.now())
+            let now = SchedulerLimits.clamped(instant ?? clock.now()).nanoseconds
             let (elapsed, overflow) = now.subtractingReportingOverflow(anchor)
             let span = overflow ? Int64.max : max(0, elapsed)
             let advanced = rate == 1 ? min(span, 1 << 62) : Int64(min(Double(span) * rate, 0x1p62).rounded())
@@ -173,7 +173,7 @@ extension Scheduler {
             while let record = self.endings.pop() {
                 endings.append(PlayerEnding(
                     player: PlayerID(index: Int(record.player), generation: record.generation), tag: record.tag,
-                    reason: PlayerEnding.Reason(rawValue: record.reason) ?? .stopped, time: MonotonicInstant(nanoseconds: record.time)))
+                    reason: PlayerEnding.Reason(rawValue: record.reason) ?? .stopped, time: record.time))
                 count += 1
             }
             return count

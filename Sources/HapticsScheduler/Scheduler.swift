@@ -73,7 +73,7 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let completedPassCount = Atomic<UInt64>(0)
     /// The next instant the latest processing pass found due (`.max`: nothing), whichever thread
     /// ran it: what the realtime thread waits for.
-    let nextDeadline = Atomic<Int64>(.max)
+    let nextDeadline = Atomic<MonotonicInstant>(.max)
     /// Whether the pending list had room after the latest pass: the realtime thread's check for
     /// waiting submissions, which must not read the list a caller's pass may be changing.
     let pendingHasRoom = Atomic<Bool>(true)

@@ -28,11 +28,11 @@ struct LifecycleTests {
         #expect(endings(rig).isEmpty)
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 50 * ms, now: t0 + 50 * ms),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 55 * ms, now: t0 + 55 * ms),
-            Emission(.stop, deadline: t0 + 65 * ms, now: t0 + 65 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 50 * ms, nowNanoseconds: t0 + 50 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 55 * ms, nowNanoseconds: t0 + 55 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 65 * ms, nowNanoseconds: t0 + 65 * ms),
         ])
         #expect(endings(rig) == [PlayerEnding(player: player, tag: 7, reason: .finished, time: rig.at(t0 + 65 * ms))])
     }
@@ -49,12 +49,12 @@ struct LifecycleTests {
         rig.scheduler.stop(player, at: rig.at(t0 + 20 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 4 * ms, now: t0 + 4 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 4 * ms, nowNanoseconds: t0 + 4 * ms),
             // Paused at program time 8 ms; at rate 2 the 10 ms command comes 1 ms after the resume.
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 11 * ms, now: t0 + 11 * ms),
-            Emission(.stop, deadline: t0 + 12 * ms, now: t0 + 12 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 11 * ms, nowNanoseconds: t0 + 11 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 12 * ms, nowNanoseconds: t0 + 12 * ms),
         ])
         #expect(endings(rig) == [PlayerEnding(player: player, tag: 1, reason: .stopped, time: rig.at(t0 + 20 * ms))])
         #expect(rig.scheduler.progress(of: player) == PlayerProgress(state: .stopped, position: .zero, rate: 2))
@@ -150,11 +150,11 @@ struct RuntimeCurveTests {
         // testRumble's control interval is 10 ms: ticks at 0, 10, …, 6 990 ms and the last point, 6 993 ms.
         var ticks = (0...699).map { Int64($0) * 10 * ms }
         ticks.append(6_993 * ms)
-        var expected = [Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0)]
+        var expected = [Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0)]
         for tick in ticks {
             let value = curve.value(atOffset: Duration.nanoseconds(tick).patternSeconds) * 0.5
             let level = testRumble.command(intensity: min(max(Float(0.8) * Float(max(0, value)), 0), 1), sharpness: 0.5)
-            expected.append(Emission(level, deadline: t0 + tick, now: t0 + tick))
+            expected.append(Emission(level, deadlineNanoseconds: t0 + tick, nowNanoseconds: t0 + tick))
         }
         #expect(rig.output.recorded.count == 702)
         #expect(rig.output.recorded == expected)
@@ -172,8 +172,8 @@ struct RuntimeCurveTests {
         rig.scheduler.start(player, at: rig.at(t0 + 15 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(testRumble.command(intensity: 0.8 * 0.75, sharpness: 0.5), deadline: t0 + 15 * ms, now: t0 + 15 * ms),
-            Emission(testRumble.command(intensity: 0.8 * 0.5, sharpness: 0.5), deadline: t0 + 20 * ms, now: t0 + 20 * ms),
+            Emission(testRumble.command(intensity: 0.8 * 0.75, sharpness: 0.5), deadlineNanoseconds: t0 + 15 * ms, nowNanoseconds: t0 + 15 * ms),
+            Emission(testRumble.command(intensity: 0.8 * 0.5, sharpness: 0.5), deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
         ])
     }
 
@@ -189,8 +189,8 @@ struct RuntimeCurveTests {
         rig.runOnDeadlines(until: t0 + 100 * ms)
         let shifted = testRumble.command(intensity: 0.8, sharpness: 0.75)
         #expect(rig.output.recorded.suffix(2) == [
-            Emission(shifted, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
-            Emission(shifted, deadline: t0 + 30 * ms, now: t0 + 30 * ms),
+            Emission(shifted, deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
+            Emission(shifted, deadlineNanoseconds: t0 + 30 * ms, nowNanoseconds: t0 + 30 * ms),
         ])
         #expect(rig.output.recorded.count == 5)
         #expect(rig.scheduler.curves.heldCount == 0)

@@ -15,10 +15,10 @@ struct OverlapPolicyTests {
         rig.scheduler.start(second, at: rig.at(t0 + 10 * ms))
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms),
-            Emission(.rumble(strong: 1_000, weak: 2_000), deadline: t0 + 15 * ms, now: t0 + 15 * ms),
-            Emission(.stop, deadline: t0 + 60 * ms, now: t0 + 60 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
+            Emission(.rumble(strong: 1_000, weak: 2_000), deadlineNanoseconds: t0 + 15 * ms, nowNanoseconds: t0 + 15 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 60 * ms, nowNanoseconds: t0 + 60 * ms),
         ])
     }
 
@@ -31,10 +31,10 @@ struct OverlapPolicyTests {
         rig.scheduler.start(short, at: rig.at(t0 + 10 * ms))
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 40_000, weak: 100), deadline: t0, now: t0),
-            Emission(.rumble(strong: 65_535, weak: 300), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
-            Emission(.rumble(strong: 40_000, weak: 100), deadline: t0 + 40 * ms, now: t0 + 40 * ms),
-            Emission(.stop, deadline: t0 + 50 * ms, now: t0 + 50 * ms),
+            Emission(.rumble(strong: 40_000, weak: 100), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 65_535, weak: 300), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
+            Emission(.rumble(strong: 40_000, weak: 100), deadlineNanoseconds: t0 + 40 * ms, nowNanoseconds: t0 + 40 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 50 * ms, nowNanoseconds: t0 + 50 * ms),
         ])
     }
 
@@ -49,10 +49,10 @@ struct OverlapPolicyTests {
         rig.scheduler.stop(b, at: rig.at(t0 + 7 * ms))
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 1_000, weak: 0), deadline: t0, now: t0),
-            Emission(.rumble(strong: 1_000, weak: 2_000), deadline: t0, now: t0),
-            Emission(.rumble(strong: 0, weak: 2_000), deadline: t0 + 5 * ms, now: t0 + 5 * ms),
-            Emission(.stop, deadline: t0 + 7 * ms, now: t0 + 7 * ms),
+            Emission(.rumble(strong: 1_000, weak: 0), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 1_000, weak: 2_000), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 0, weak: 2_000), deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 7 * ms, nowNanoseconds: t0 + 7 * ms),
         ])
     }
 
@@ -74,9 +74,9 @@ struct OverlapPolicyTests {
         rig.run(to: t0 + 25 * ms)
         rig.run(to: t0 + 40 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 12 * ms),
-            Emission(.stop, deadline: t0 + 30 * ms, now: t0 + 40 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 12 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 30 * ms, nowNanoseconds: t0 + 40 * ms),
         ])
         #expect(rig.scheduler.statistics.droppedStale == 1)
         var trace: [TraceRecord] = []
@@ -95,8 +95,8 @@ struct OverlapPolicyTests {
         rig.run(to: t0 + 5 * ms)
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
-            Emission(.stop, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
         ])
         #expect(rig.scheduler.statistics.droppedStale == 1)
     }
@@ -110,10 +110,10 @@ struct OverlapPolicyTests {
         rig.scheduler.start(second, at: rig.at(t0 + 1 * ms))
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 1 * ms, now: t0 + 1 * ms),
-            Emission(.rumble(strong: 9, weak: 9), deadline: t0 + 1 * ms, now: t0 + 1 * ms),
-            Emission(.stop, deadline: t0 + 6 * ms, now: t0 + 6 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
+            Emission(.rumble(strong: 9, weak: 9), deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 6 * ms, nowNanoseconds: t0 + 6 * ms),
         ])
     }
 }

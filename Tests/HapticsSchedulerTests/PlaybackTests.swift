@@ -15,9 +15,9 @@ struct PlaybackTests {
         #expect(rig.scheduler.start(player, at: rig.at(t0)))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
-            Emission(.stop, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
         ])
         #expect(rig.scheduler.process() == nil)
         let statistics = rig.scheduler.statistics
@@ -33,8 +33,8 @@ struct PlaybackTests {
         rig.scheduler.start(player, at: rig.at(t0))
         #expect(rig.run(to: t0 + 15 * ms) == t0 + 20 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0 + 15 * ms),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 15 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0 + 15 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 15 * ms),
         ])
         #expect(rig.scheduler.statistics.maximumLateness == .milliseconds(15))
     }
@@ -48,7 +48,7 @@ struct PlaybackTests {
         #expect(rig.run(to: t0 + 50 * ms - 1) == t0 + 50 * ms)
         #expect(rig.output.recorded.isEmpty)
         #expect(rig.run(to: t0 + 50 * ms) == t0 + 60 * ms)
-        #expect(rig.output.recorded == [Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 50 * ms, now: t0 + 50 * ms)])
+        #expect(rig.output.recorded == [Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 50 * ms, nowNanoseconds: t0 + 50 * ms)])
     }
 
     @Test func stopAtSilencesAndSkipsTheRest() throws {
@@ -59,8 +59,8 @@ struct PlaybackTests {
         rig.scheduler.stop(player, at: rig.at(t0 + 5 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
         ])
     }
 
@@ -81,13 +81,13 @@ struct PlaybackTests {
         rig.scheduler.setLoop(player, false, at: rig.at(t0 + 45 * ms))
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 20 * ms, now: t0 + 20 * ms),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 30 * ms, now: t0 + 30 * ms),
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 40 * ms, now: t0 + 40 * ms),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 50 * ms, now: t0 + 50 * ms),
-            Emission(.stop, deadline: t0 + 60 * ms, now: t0 + 60 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 30 * ms, nowNanoseconds: t0 + 30 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 40 * ms, nowNanoseconds: t0 + 40 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 50 * ms, nowNanoseconds: t0 + 50 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 60 * ms, nowNanoseconds: t0 + 60 * ms),
         ])
     }
 
@@ -99,10 +99,10 @@ struct PlaybackTests {
         rig.scheduler.seek(player, to: .milliseconds(15), at: rig.at(t0 + 5 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 5 * ms, now: t0 + 5 * ms),
-            Emission(.rumble(strong: 500, weak: 600), deadline: t0 + 20 * ms, now: t0 + 20 * ms),
-            Emission(.stop, deadline: t0 + 30 * ms, now: t0 + 30 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
+            Emission(.rumble(strong: 500, weak: 600), deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 30 * ms, nowNanoseconds: t0 + 30 * ms),
         ])
     }
 
@@ -114,9 +114,9 @@ struct PlaybackTests {
         rig.scheduler.start(player, at: rig.at(t0 + 1 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 1 * ms, now: t0 + 1 * ms),
-            Emission(.rumble(strong: 500, weak: 600), deadline: t0 + 21 * ms, now: t0 + 21 * ms),
-            Emission(.stop, deadline: t0 + 31 * ms, now: t0 + 31 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
+            Emission(.rumble(strong: 500, weak: 600), deadlineNanoseconds: t0 + 21 * ms, nowNanoseconds: t0 + 21 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 31 * ms, nowNanoseconds: t0 + 31 * ms),
         ])
     }
 
@@ -128,8 +128,8 @@ struct PlaybackTests {
         rig.scheduler.seek(player, to: .milliseconds(90), at: rig.at(t0 + 2 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 2 * ms, now: t0 + 2 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 2 * ms),
         ])
     }
 
@@ -141,10 +141,10 @@ struct PlaybackTests {
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 5 * ms, now: t0 + 5 * ms),
-            Emission(.rumble(strong: 500, weak: 600), deadline: t0 + 15 * ms, now: t0 + 15 * ms),
-            Emission(.stop, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
+            Emission(.rumble(strong: 500, weak: 600), deadlineNanoseconds: t0 + 15 * ms, nowNanoseconds: t0 + 15 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
         ])
     }
 
@@ -156,10 +156,10 @@ struct PlaybackTests {
         try rig.scheduler.setRate(player, 2.0, at: rig.at(t0 + 10 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
-            Emission(.rumble(strong: 500, weak: 600), deadline: t0 + 20 * ms, now: t0 + 20 * ms),
-            Emission(.stop, deadline: t0 + 25 * ms, now: t0 + 25 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
+            Emission(.rumble(strong: 500, weak: 600), deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 25 * ms, nowNanoseconds: t0 + 25 * ms),
         ])
     }
 
@@ -173,10 +173,10 @@ struct PlaybackTests {
         rig.scheduler.stop(player, at: rig.at(t0 + 50 * ms))
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 20 * ms, now: t0 + 20 * ms),
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 40 * ms, now: t0 + 40 * ms),
-            Emission(.stop, deadline: t0 + 50 * ms, now: t0 + 50 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 40 * ms, nowNanoseconds: t0 + 40 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 50 * ms, nowNanoseconds: t0 + 50 * ms),
         ])
     }
 
@@ -188,11 +188,11 @@ struct PlaybackTests {
         rig.scheduler.start(player, at: rig.at(t0 + 15 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 15 * ms, now: t0 + 15 * ms),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 25 * ms, now: t0 + 25 * ms),
-            Emission(.stop, deadline: t0 + 35 * ms, now: t0 + 35 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 15 * ms, nowNanoseconds: t0 + 15 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 25 * ms, nowNanoseconds: t0 + 25 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 35 * ms, nowNanoseconds: t0 + 35 * ms),
         ])
     }
 
@@ -201,14 +201,14 @@ struct PlaybackTests {
         let t0 = rig.now
         let program = Program(
             profileName: "test-rumble",
-            commands: [TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: .rumble(strong: 7, weak: 8))],
-            duration: .milliseconds(12), leadTime: .zero)
+            commands: [TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: .rumble(strong: 7, weak: 8))],
+            durationNanoseconds: 12_000_000, leadTimeNanoseconds: 0)
         let player = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 7, weak: 8), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 12 * ms, now: t0 + 12 * ms),
+            Emission(.rumble(strong: 7, weak: 8), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 12 * ms, nowNanoseconds: t0 + 12 * ms),
         ])
     }
 }

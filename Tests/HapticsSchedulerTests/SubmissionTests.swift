@@ -39,12 +39,12 @@ struct SubmissionTests {
         rig.scheduler.stopAll(at: rig.at(t0 + 5 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), channel: 0, deadline: t0, now: t0),
-            Emission(.stop, channel: 0, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(.rumble(strong: 100, weak: 200), channel: 0, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, channel: 0, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
         ])
         #expect(second.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), channel: 1, deadline: t0, now: t0),
-            Emission(.stop, channel: 1, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(.rumble(strong: 100, weak: 200), channel: 1, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, channel: 1, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
         ])
     }
 
@@ -61,7 +61,7 @@ struct SubmissionTests {
             }
         }
         rig.run(to: base + Int64(threads * perThread))
-        let deadlines = rig.output.recorded.map(\.deadline)
+        let deadlines = rig.output.recorded.map(\.deadlineNanoseconds)
         #expect(deadlines == (0..<Int64(threads * perThread)).map { base + $0 })
         #expect(rig.output.recorded.allSatisfy { $0.command == .stop })
         #expect(rig.scheduler.statistics.submitted == threads * perThread)
@@ -78,8 +78,8 @@ struct SubmissionTests {
         rig.scheduler.start(player, at: rig.at(t0 + 2 * ms))
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0, now: t0),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0, nowNanoseconds: t0),
         ])
         #expect(rig.scheduler.statistics.ignored == 1)
     }
@@ -96,6 +96,6 @@ struct SubmissionTests {
         #expect(new != old)
         rig.scheduler.start(new, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)
-        #expect(rig.output.recorded.map(\.deadline) == [t0, t0 + 10 * ms, t0 + 20 * ms])
+        #expect(rig.output.recorded.map(\.deadlineNanoseconds) == [t0, t0 + 10 * ms, t0 + 20 * ms])
     }
 }

@@ -23,7 +23,7 @@ extension EvdevActuator {
         }
         defer { isPerforming.store(false, ordering: .releasing) }
         _ActuatorCounters.advance(counters.commands)
-        _play(_EffectLevel.key(command), now: now.nanoseconds)
+        _play(_EffectLevel.key(command), now: now)
         let state = realtime.pointee
         expiry.store(state.playingEntry >= 0 || state.streamPlaying ? state.expiresAt : .min, ordering: .relaxed)
     }
@@ -36,9 +36,9 @@ extension EvdevActuator {
         return .nanoseconds(end - now.nanoseconds)
     }
 
-    /// Plays level `key` (0: silence) now, `now` in nanoseconds.
+    /// Plays level `key` (0: silence) now.
     @inline(__always)
-    func _play(_ key: UInt64, now: Int64) {
+    func _play(_ key: UInt64, now: MonotonicInstant) {
         guard key != 0 else {
             _silence()
             return
@@ -50,7 +50,7 @@ extension EvdevActuator {
             table.touch(entry, at: now)
             _ActuatorCounters.advance(counters.preparedTriggers)
             if _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1) {
-                state.pointee.expiresAt = now + table.length(entry)
+                state.pointee.expiresAt = now.nanoseconds + table.length(entry)
             }
             return
         }
@@ -73,7 +73,7 @@ extension EvdevActuator {
             table.touch(entry, at: now)
             state.pointee.playingEntry = entry
             _ActuatorCounters.advance(counters.preparedTriggers)
-            state.pointee.expiresAt = played ? now + table.length(entry) : .min
+            state.pointee.expiresAt = played ? now.nanoseconds + table.length(entry) : .min
             return
         }
         _stream(key, now: now)
@@ -103,7 +103,7 @@ extension EvdevActuator {
 
     /// Plays a level that was not prepared through the streaming effect.
     @inline(__always)
-    func _stream(_ key: UInt64, now: Int64) {
+    func _stream(_ key: UInt64, now: MonotonicInstant) {
         let state = realtime
         _ActuatorCounters.advance(counters.streamedLevels)
         // A prepared level playing now is stopped only right before the play below, after any
@@ -146,7 +146,7 @@ extension EvdevActuator {
             if state.pointee.streamPlaying {
                 // An in-place update of a playing effect takes effect at once: no second play. It
                 // restarts the length on ff-memless, not on every driver: count from the last play.
-                state.pointee.expiresAt = min(state.pointee.expiresAt, now + state.pointee.streamLength)
+                state.pointee.expiresAt = min(state.pointee.expiresAt, now.nanoseconds + state.pointee.streamLength)
                 return
             }
         }
@@ -157,7 +157,7 @@ extension EvdevActuator {
         state.pointee.streamPlaying = _write(playing: UInt16(bitPattern: state.pointee.streamEffect.id),
                                              stopping: previous >= 0 ? UInt16(bitPattern: table.effectID(previous)) : nil)
         if previous >= 0 { table.releaseFromPlaying(previous) }
-        if state.pointee.streamPlaying { state.pointee.expiresAt = now + state.pointee.streamLength }
+        if state.pointee.streamPlaying { state.pointee.expiresAt = now.nanoseconds + state.pointee.streamLength }
     }
 
     /// Stops the prepared level playing now, if one does: one write, or none.
