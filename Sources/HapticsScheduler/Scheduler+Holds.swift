@@ -18,7 +18,7 @@ extension Scheduler {
         let states = realtime.pointee.channelStates
         var time = MonotonicInstant.max
         var channel = -1
-        for index in 0..<channelCount.load(ordering: .acquiring) where states[index].nextEventTime < time {
+        for index in 0..<channelTable.count.load(ordering: .acquiring) where states[index].nextEventTime < time {
             time = states[index].nextEventTime
             channel = index
         }
@@ -42,13 +42,13 @@ extension Scheduler {
     /// and tells the output when that changes what it plays.
     func applyMotorLevels(_ command: SchedulerCommand, now: MonotonicInstant) {
         let channel = Int(command.player)
-        guard channel >= 0 && channel < channelCount.load(ordering: .acquiring) else {
+        guard channel >= 0 && channel < channelTable.count.load(ordering: .acquiring) else {
             counters.ignored.add(1, ordering: .relaxed)
             return
         }
         counters.applied.add(1, ordering: .relaxed)
         let time = command.time
-        let level = channels[channel].profile.command(
+        let level = channelTable.slots[channel].profile.command(
             lowMotor: UInt16(truncatingIfNeeded: command.motorLevels >> 16),
             highMotor: UInt16(truncatingIfNeeded: command.motorLevels))
         let end = MonotonicInstant(nanoseconds: command.argument)
@@ -73,7 +73,7 @@ extension Scheduler {
         let command = combined(state.playerLevel, state.direct)
         let traced = tracing.load(ordering: .relaxed)
         let began = traced ? clock.now() : now
-        ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: deadline, now: now)
+        ChannelSlot.perform(command, on: channelTable.slots + channel, channel: channel, deadline: deadline, now: now)
         realtime.pointee.channelStates[channel].last = command
         realtime.pointee.channelStates[channel].silent = command.isSilent
         counters.emitted.add(1, ordering: .relaxed)
@@ -100,7 +100,7 @@ extension Scheduler {
         }
         let traced = tracing.load(ordering: .relaxed)
         let began = traced ? clock.now() : now
-        ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: time, now: now)
+        ChannelSlot.perform(command, on: channelTable.slots + channel, channel: channel, deadline: time, now: now)
         counters.renewed.add(1, ordering: .relaxed)
         let lateness = now.nanoseconds - time.nanoseconds
         counters.noteRenewalLateness(lateness)
@@ -117,7 +117,7 @@ extension Scheduler {
     @inline(__always)
     private func armRenewal(_ channel: Int, holding command: ActuatorCommand, now: MonotonicInstant) {
         guard !command.isSilent,
-              let lifetime = ChannelSlot.withOutput(of: channels + channel, {
+              let lifetime = ChannelSlot.withOutput(of: channelTable.slots + channel, {
                   $0.lifetimeOfPerformedLevel(on: ChannelID(rawValue: channel), now: now)
               })
         else {

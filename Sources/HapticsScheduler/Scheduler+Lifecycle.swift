@@ -6,10 +6,6 @@ import Synchronization
 // runtime curves in one submission, and the progress the realtime side publishes. Submissions
 // here follow the rules of `Scheduler+Submission.swift`: any thread, lock-free, no allocation.
 extension Scheduler {
-    /// Words per player slot in `publications`: sequence, state, anchor, position, rate, duration
-    /// (and padding to a cache line).
-    static var publicationStride: Int { 8 }
-
     /// Starts `player` at `instant`, as ``start(_:at:)``, and, when `tag` is not 0, reports how
     /// this start ends: exactly one ``PlayerEnding`` with this tag, finished or stopped, waits in
     /// ``drainEndings(into:)`` once the realtime side has ended it. A start that is never applied
@@ -128,9 +124,9 @@ extension Scheduler {
     package func progress(of player: PlayerID, at instant: MonotonicInstant? = nil) -> PlayerProgress? {
         let index = player.index
         guard index < configuration.maximumPlayers else { return nil }
-        let binding = playerBindings[index].load(ordering: .acquiring)
+        let binding = playerTable.bindings[index].load(ordering: .acquiring)
         guard UInt32(truncatingIfNeeded: binding >> 32) == player.generation, player.generation & 1 == 1 else { return nil }
-        let words = publications + index * Self.publicationStride
+        let words = playerTable.publications + index * PlayerTable.publicationStride
         var state: Int64, anchor: Int64, position: Int64, rateBits: Int64, duration: Int64
         while true {
             let before = words[0].load(ordering: .acquiring)

@@ -16,7 +16,7 @@ extension Scheduler {
             return
         }
         reanchor(slot, at: time)
-        let storage = programs[players[slot].program]
+        let storage = programTable.entries[players[slot].program]
         var position = players[slot].anchorPosition
         if players[slot].loops && storage.duration > 0 { position %= storage.duration }
         position = min(position, storage.duration)
@@ -67,7 +67,7 @@ extension Scheduler {
     @inline(__always)
     func publish(_ slot: Int) {
         let player = realtime.pointee.players[slot]
-        let words = publications + slot * Self.publicationStride
+        let words = playerTable.publications + slot * PlayerTable.publicationStride
         let state: Int64 = player.active ? 1 : player.paused ? 2 : 0
         let sequence = words[0].load(ordering: .relaxed)
         words[0].store(sequence &+ 1, ordering: .relaxed)
@@ -78,7 +78,7 @@ extension Scheduler {
         words[4].store(Int64(bitPattern: player.rate.bitPattern), ordering: .relaxed)
         // Only an active player holds its program (`programInUse`): a stopped or paused one may have
         // had it unloaded, and its position needs no duration.
-        words[5].store(player.active ? programs[player.program].duration : 0, ordering: .relaxed)
+        words[5].store(player.active ? programTable.entries[player.program].duration : 0, ordering: .relaxed)
         words[0].store(sequence &+ 2, ordering: .releasing)
     }
 
@@ -96,7 +96,7 @@ extension Scheduler {
             realtime.pointee.curvePlayers[realtime.pointee.curvePlayerCount] = slot
             realtime.pointee.curvePlayerCount += 1
         }
-        let interval = channels[players[slot].channel].profile.controlInterval.nanoseconds
+        let interval = channelTable.slots[players[slot].channel].profile.controlInterval.nanoseconds
         let playback = CurvePlayback(
             slot: Int(command.argument), next: command.time, stepNanoseconds: max(interval, 1_000_000), cursor: 0,
             scale: command.value)
@@ -153,7 +153,7 @@ extension Scheduler {
     /// Performs the player's curve ticks due at `time`. A released player's curves are given back.
     func tickCurves(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
-        let generation = UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .acquiring) >> 32)
+        let generation = UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .acquiring) >> 32)
         guard generation == players[slot].generation else {
             releaseCurves(slot)
             return

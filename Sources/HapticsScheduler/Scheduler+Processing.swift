@@ -140,7 +140,7 @@ extension Scheduler {
         if command.kind == .stopAll { return .min }
         if command.kind == .setMotorLevels {
             let channel = Int(command.player)
-            guard channel >= 0 && channel < channelCount.load(ordering: .acquiring) else { return .max }
+            guard channel >= 0 && channel < channelTable.count.load(ordering: .acquiring) else { return .max }
             return state.channelStates[channel].nextEventTime
         }
         if state.eventsElsewhere {
@@ -150,7 +150,7 @@ extension Scheduler {
         let slot = Int(command.player)
         guard slot >= 0 && slot < configuration.maximumPlayers else { return .max }
         let player = state.players[slot]
-        guard player.channel >= 0 && player.channel < channelCount.load(ordering: .acquiring) else { return .max }
+        guard player.channel >= 0 && player.channel < channelTable.count.load(ordering: .acquiring) else { return .max }
         var earliest = state.channelStates[player.channel].nextEventTime
         if player.active { earliest = min(earliest, nextEventTime(slot)) }
         if player.intensityCurve.isBound { earliest = min(earliest, player.intensityCurve.next) }
@@ -271,7 +271,7 @@ extension Scheduler {
     private func claim(_ command: SchedulerCommand, now: MonotonicInstant) -> Int? {
         let slot = Int(command.player)
         guard slot >= 0 && slot < configuration.maximumPlayers else { return nil }
-        let binding = playerBindings[slot].load(ordering: .acquiring)
+        let binding = playerTable.bindings[slot].load(ordering: .acquiring)
         let generation = UInt32(truncatingIfNeeded: binding >> 32)
         guard generation == command.generation, generation & 1 == 1 else { return nil }
         let players = realtime.pointee.players
@@ -293,7 +293,7 @@ extension Scheduler {
         while position > 0 {
             position -= 1
             let slot = realtime.pointee.activePlayers[position]
-            let generation = UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .acquiring) >> 32)
+            let generation = UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .acquiring) >> 32)
             if generation != realtime.pointee.players[slot].generation { retire(slot, at: now, now: now) }
         }
     }
@@ -311,9 +311,9 @@ extension Scheduler {
     /// `false`.
     @inline(__always)
     func announceProgram(_ program: Int, slot: Int, generation: UInt32) -> Bool {
-        programInUse[slot].store(program, ordering: .sequentiallyConsistent)
-        guard UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == generation else {
-            programInUse[slot].store(-1, ordering: .releasing)
+        playerTable.programInUse[slot].store(program, ordering: .sequentiallyConsistent)
+        guard UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == generation else {
+            playerTable.programInUse[slot].store(-1, ordering: .releasing)
             return false
         }
         return true
@@ -352,7 +352,7 @@ extension Scheduler {
 
     private func seekPlayer(_ slot: Int, to offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
-        let storage = programs[players[slot].program]
+        let storage = programTable.entries[players[slot].program]
         let target = min(max(0, offset), storage.duration)
         guard players[slot].active else {
             players[slot].idlePosition = target
@@ -366,7 +366,7 @@ extension Scheduler {
     @inline(__always)
     private func place(_ slot: Int, to offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
-        let storage = programs[players[slot].program]
+        let storage = programTable.entries[players[slot].program]
         var target = offset
         if target >= storage.duration && storage.count > 0 {
             guard loopsPlayable(players[slot], storage) else {
@@ -429,7 +429,7 @@ extension Scheduler {
     @inline(__always)
     private func nextEventTime(_ slot: Int) -> MonotonicInstant {
         let player = realtime.pointee.players[slot]
-        let storage = programs[player.program]
+        let storage = programTable.entries[player.program]
         if player.cursor < storage.loopEnd { return deadline(player, storage.commands![player.cursor].offsetNanoseconds) }
         if player.cursor == storage.loopEnd && loopsPlayable(player, storage) { return deadline(player, storage.duration) }
         if player.cursor < storage.count { return deadline(player, storage.commands![player.cursor].offsetNanoseconds) }
@@ -439,7 +439,7 @@ extension Scheduler {
     /// Performs the player's next event (due at `time`): a command, a loop wrap, or the end.
     private func advance(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
-        let storage = programs[players[slot].program]
+        let storage = programTable.entries[players[slot].program]
         let cursor = players[slot].cursor
         if cursor == storage.loopEnd && loopsPlayable(players[slot], storage) {
             wrap(slot, at: time, now: now, duration: storage.duration)
@@ -483,7 +483,7 @@ extension Scheduler {
     @inline(__always)
     private func dropsStale(_ command: ActuatorCommand, player slot: Int, deadline: MonotonicInstant, now: MonotonicInstant) -> Bool {
         let channel = realtime.pointee.players[slot].channel
-        guard let maximumLateness = channels[channel].staleLimit,
+        guard let maximumLateness = channelTable.slots[channel].staleLimit,
               !command.isSilent, now.nanoseconds - deadline.nanoseconds > maximumLateness else { return false }
         counters.droppedStale.add(1, ordering: .relaxed)
         if tracing.load(ordering: .relaxed) {
@@ -509,7 +509,7 @@ extension Scheduler {
         players[slot].cursor = 0
         if removeActive(slot) { realtime.pointee.channelStates[channel].activePlayerCount -= 1 }
         // Nothing reads the program for this slot any more.
-        programInUse[slot].store(-1, ordering: .releasing)
+        playerTable.programInUse[slot].store(-1, ordering: .releasing)
 
         if realtime.pointee.channelStates[channel].activePlayerCount > 0 {
             if wasSounding && isMixing(channel) { performPlayersLevel(mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now) }
@@ -540,13 +540,13 @@ extension Scheduler {
             players[slot].base = nil
             players[slot].cursor = 0
             players[slot].idlePosition = 0
-            programInUse[slot].store(-1, ordering: .releasing)
+            playerTable.programInUse[slot].store(-1, ordering: .releasing)
             realtime.pointee.activeCount -= 1
             pushEnding(slot, .stopped, at: time)
             publish(slot)
         }
         endPausedPlayers(at: time)
-        for channel in 0..<channelCount.load(ordering: .acquiring) {
+        for channel in 0..<channelTable.count.load(ordering: .acquiring) {
             realtime.pointee.channelStates[channel].activePlayerCount = 0
             realtime.pointee.channelStates[channel].direct = .stop
             realtime.pointee.channelStates[channel].directEnd = .max
@@ -568,7 +568,7 @@ extension Scheduler {
         let player = realtime.pointee.players[slot]
         // The profile's own first check, made before reading the profile (which copies it).
         if command.command.isSilent || (intensityScale == 1 && player.sharpnessShift == 0) { return command.command }
-        return channels[player.channel].profile.command(command, intensityScale: intensityScale,
+        return channelTable.slots[player.channel].profile.command(command, intensityScale: intensityScale,
                                                         sharpnessShift: player.sharpnessShift)
     }
 
@@ -595,7 +595,7 @@ extension Scheduler {
 
     @inline(__always)
     private func isMixing(_ channel: Int) -> Bool {
-        if case .mix = channels[channel].policy { return true }
+        if case .mix = channelTable.slots[channel].policy { return true }
         return false
     }
 

@@ -115,7 +115,7 @@ extension Scheduler {
     ) throws(SchedulerError) -> SchedulerCommand {
         guard low.isFinite else { throw .invalidMotorLevel(motor: "low", low) }
         guard high.isFinite else { throw .invalidMotorLevel(motor: "high", high) }
-        guard channel.rawValue >= 0 && channel.rawValue < channelCount.load(ordering: .acquiring) else {
+        guard channel.rawValue >= 0 && channel.rawValue < channelTable.count.load(ordering: .acquiring) else {
             throw .unknownChannel(channel)
         }
         let levels = UInt32(Self.motorLevel(low)) << 16 | UInt32(Self.motorLevel(high))
