@@ -31,7 +31,7 @@ struct CallerValueTests {
         let rig = SchedulerRig()
         let player = try rig.player(twoLevels)
         guard case let .invalidRate(refused)? = thrown({ () throws(SchedulerError) in
-            try rig.scheduler.setRate(player, rate, at: rig.at(rig.now))
+            try rig.scheduler.setRate(player, rate, at: rig.at(rig.nowNanoseconds))
         }) else {
             Issue.record("rate \(rate) was accepted")
             return
@@ -44,7 +44,7 @@ struct CallerValueTests {
     func rateRangeEnds() throws {
         for (rate, scale) in [(64.0, 1.0 / 64), (1.0 / 64, 64.0)] {
             let rig = SchedulerRig()
-            let t0 = rig.now
+            let t0 = rig.nowNanoseconds
             let player = try rig.player(rumbleProgram([(0, 100, 200), (640 * ms, 300, 400)], duration: 1_280 * ms))
             #expect(try rig.scheduler.setRate(player, rate, at: rig.at(t0)))
             rig.scheduler.start(player, at: rig.at(t0))
@@ -63,7 +63,7 @@ struct CallerValueTests {
             guard case let .invalidParameterValue(refusedID, refused)? = thrown({ () throws(SchedulerError) in
                 try rig.scheduler.setParameter(
                     player, kind == 0 ? .hapticIntensityControl : kind == 1 ? .hapticSharpnessControl : .audioVolumeControl,
-                    value: value, at: rig.at(rig.now))
+                    value: value, at: rig.at(rig.nowNanoseconds))
             }) else {
                 Issue.record("\(name) \(value) was accepted")
                 continue
@@ -86,7 +86,7 @@ struct CallerValueTests {
     ])
     func clampedParameterValues(sharpnessControl: Bool, value: Double, intensity: Float, sharpness: Float) throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.run(to: t0)
@@ -103,7 +103,7 @@ struct CallerValueTests {
     ])
     func seeks(offset: Duration, toTheEnd: Bool) throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.scheduler.seek(player, to: offset, at: rig.at(t0 + 5 * ms))
@@ -118,7 +118,7 @@ struct CallerValueTests {
     @Test("an instant beyond 2⁶² ns waits at 2⁶²; one far in the past plays at once, an hour late at most")
     func extremeInstants() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: MonotonicInstant(nanoseconds: .max))
         #expect(rig.scheduler.process() == SchedulerLimits.instants.upperBound)
@@ -145,7 +145,7 @@ struct CallerValueTests {
     @Test("a looping player started far in the past resumes in the pass playing now, at any rate", arguments: [1.0, 64])
     func loopFromFarPast(rate: Double) throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         #expect(try rig.scheduler.setRate(player, rate, at: MonotonicInstant(nanoseconds: .min)))
         rig.scheduler.setLoop(player, true, at: MonotonicInstant(nanoseconds: .min))
@@ -163,7 +163,7 @@ struct CallerValueTests {
     @Test("skipping passes stops at a pending submission, which sees the pass it was meant for")
     func skipStopsAtPendingSubmission() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.setLoop(player, true, at: MonotonicInstant(nanoseconds: .min))
         rig.scheduler.start(player, at: MonotonicInstant(nanoseconds: .min))
@@ -180,7 +180,7 @@ struct CallerValueTests {
     @Test("a rate change dated before the player's anchor applies from the anchor")
     func rateChangeBeforeTheAnchor() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.run(to: t0)
@@ -236,7 +236,7 @@ struct CallerValueTests {
         var wild = testRumble
         wild.magnitudeExponent = .nan
         let rig = SchedulerRig(profile: wild)
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         #expect(try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0)))
@@ -258,7 +258,7 @@ struct CallerValueTests {
 
         let rig = SchedulerRig(configuration: small)
         #expect(rig.scheduler.configuration == small.clamped)
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)
@@ -270,7 +270,7 @@ struct CallerValueTests {
         for (lateness, played) in [(Duration.seconds(-1), [levelA, .stop]), (.seconds(Int64.min), [levelA, .stop]),
                                    (.seconds(Int64.max), [levelA, levelB, .stop])] {
             let rig = SchedulerRig(policy: .dropStale(maximumLateness: lateness))
-            let t0 = rig.now
+            let t0 = rig.nowNanoseconds
             let player = try rig.player(twoLevels)
             rig.scheduler.start(player, at: rig.at(t0))
             rig.run(to: t0)

@@ -20,7 +20,7 @@ struct HoldTests {
 
     @Test func aLevelHeldLongerThanTheLifetimeIsPerformedAgainFiftyMillisecondsBeforeItRunsOut() throws {
         let rig = SchedulerRig(levelLifetime: .seconds(2))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let level = ActuatorCommand.rumble(strong: 1000, weak: 2000)
         let player = try rig.player(rumbleProgram([(0, 1000, 2000)], duration: 10_000 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
@@ -39,7 +39,7 @@ struct HoldTests {
 
     @Test func anOutputWithoutALifetimeIsNeverRenewed() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 1000, 2000)], duration: 10_000 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         #expect(rig.run(to: t0) == t0 + 10_000 * ms)
@@ -53,7 +53,7 @@ struct HoldTests {
 
     @Test func aLoopingPlayerWhoseIntensityChangesAtRuntimeKeepsPlayingPastTheLifetime() throws {
         let rig = SchedulerRig(levelLifetime: .seconds(2))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let full = ActuatorCommand.rumble(strong: 0xFFFF, weak: 0xFFFF)
         let player = try rig.player(rumbleProgram([(0, 0xFFFF, 0xFFFF)], duration: 3_000 * ms))
         rig.scheduler.setLoop(player, true, at: rig.at(t0))
@@ -70,7 +70,7 @@ struct HoldTests {
 
     @Test func aSlowPlaybackRateHoldsEachLevelEightTimesAsLongWithoutAGap() throws {
         let rig = SchedulerRig(levelLifetime: .milliseconds(200))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let first = ActuatorCommand.rumble(strong: 100, weak: 200)
         let second = ActuatorCommand.rumble(strong: 300, weak: 400)
         let player = try rig.player(rumbleProgram([(0, 100, 200), (100 * ms, 300, 400)], duration: 200 * ms))
@@ -88,7 +88,7 @@ struct HoldTests {
 
     @Test func aShortLifetimeIsRenewedHalfwayAndALateRenewalIsMeasured() throws {
         let rig = SchedulerRig(levelLifetime: .milliseconds(60))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let level = ActuatorCommand.rumble(strong: 1000, weak: 2000)
         let player = try rig.player(rumbleProgram([(0, 1000, 2000)], duration: 100 * ms))
         rig.scheduler.startTracing()
@@ -122,7 +122,7 @@ struct HoldTests {
 struct DirectLevelTests {
     @Test func aThirtySecondRumbleHoldsToItsEndWithRenewalsAndEndsInAStop() throws {
         let rig = SchedulerRig(levelLifetime: .seconds(2))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         #expect(try rig.scheduler.setMotorLevels(low: 0.25, high: 0.75, on: rig.channel, at: rig.at(t0),
                                                  until: rig.at(t0 + 30_000 * ms)))
         rig.runOnDeadlines(until: t0 + 60_000 * ms)
@@ -140,7 +140,7 @@ struct DirectLevelTests {
 
     @Test func eachCallReplacesTheLastAndTheSameLevelsOnlyMoveTheEnd() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         try rig.scheduler.setMotorLevels(low: 1, high: 0, on: rig.channel, at: rig.at(t0), until: rig.at(t0 + 100 * ms))
         rig.run(to: t0)
         rig.run(to: t0 + 50 * ms)
@@ -156,7 +156,7 @@ struct DirectLevelTests {
 
     @Test func zeroLevelsStopAtOnce() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         try rig.scheduler.setMotorLevels(low: 0.5, high: 0.5, on: rig.channel, at: rig.at(t0), until: rig.at(t0 + 10_000 * ms))
         try rig.scheduler.setMotorLevels(low: 0, high: 0, on: rig.channel, at: rig.at(t0 + 10 * ms), until: rig.at(t0 + 10_000 * ms))
         rig.runOnDeadlines(until: t0 + 20_000 * ms)
@@ -168,7 +168,7 @@ struct DirectLevelTests {
 
     @Test func stopAllEndsTheDirectLevel() throws {
         let rig = SchedulerRig(levelLifetime: .seconds(2))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         try rig.scheduler.setMotorLevels(low: 1, high: 1, on: rig.channel, at: rig.at(t0), until: rig.at(t0 + 10_000 * ms))
         rig.scheduler.stopAll(at: rig.at(t0 + 500 * ms))
         rig.runOnDeadlines(until: t0 + 20_000 * ms)
@@ -181,7 +181,7 @@ struct DirectLevelTests {
 
     @Test func theDirectLevelIsAddedToThePlayersLevelSaturatingPerMotor() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 0x8000, 0x1000)], duration: 100 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         try rig.scheduler.setMotorLevels(low: 0.75, high: 0, on: rig.channel, at: rig.at(t0 + 10 * ms), until: rig.at(t0 + 200 * ms))
@@ -212,7 +212,7 @@ struct DirectLevelTests {
 
     @Test func levelsThatAreNotNumbersAreRefusedAndFiniteOnesClamped() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         // NaN equals nothing, not even itself: the error is compared by what it says.
         let notANumber = #expect(throws: SchedulerError.self) {
             try rig.scheduler.setMotorLevels(low: .nan, high: 0, on: rig.channel, at: rig.at(t0), until: rig.at(t0 + ms))

@@ -24,7 +24,7 @@ struct ThreeChannelRig {
         self.channels = channels
     }
 
-    var now: Int64 { clock.now().nanoseconds }
+    var nowNanoseconds: Int64 { clock.now().nanoseconds }
 
     func player(_ levels: [(Int64, UInt16, UInt16)], duration: Int64, on channel: Int) throws -> PlayerID {
         try scheduler.makePlayer(program: scheduler.load(rumbleProgram(levels, duration: duration)), channel: channels[channel])
@@ -34,7 +34,7 @@ struct ThreeChannelRig {
     func runOnDeadlines(until limit: Int64) {
         var next = scheduler.process()?.nanoseconds
         while let deadline = next, deadline <= limit {
-            clock.advance(to: MonotonicInstant(nanoseconds: max(deadline, now)))
+            clock.advance(to: MonotonicInstant(nanoseconds: max(deadline, nowNanoseconds)))
             next = scheduler.process()?.nanoseconds
         }
     }
@@ -62,7 +62,7 @@ struct ImmediateGroupTests {
     func startIsWrittenByTheGroupsPass() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let passes = rig.scheduler.completedPassCount.load(ordering: .acquiring)
         var group = rig.scheduler.beginImmediateGroup()
         #expect(group.owner)
@@ -92,7 +92,7 @@ struct ImmediateGroupTests {
     func restartInAGroup() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         #expect(try play(rig, player, tag: 7, intensity: 0.5) == .processedHere)
         #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadlineNanoseconds: t0, nowNanoseconds: t0)])
         // Started again while it plays: its level re-mapped to the new intensity, then the
@@ -142,7 +142,7 @@ struct ImmediateGroupTests {
             let b1 = try rig.player([(0, 1_000, 2_000), (2 * ms, 1_500, 2_500)], duration: 5 * ms, on: 1)
             let b2 = try rig.player([(0, 10, 20)], duration: 5 * ms, on: 1)
             let c1 = try rig.player([(0, 7, 8)], duration: 5 * ms, on: 2)
-            let t0 = rig.now
+            let t0 = rig.nowNanoseconds
             let at = { (offset: Int64) in MonotonicInstant(nanoseconds: t0 + offset) }
             rig.scheduler.start(a1, at: at(0))
             rig.scheduler.start(b1, at: at(0))
@@ -214,7 +214,7 @@ struct ImmediateGroupTests {
         let rig = SchedulerRig()
         let first = try rig.player(rumbleProgram([(0, 100, 200), (3 * ms, 300, 400)], duration: 8 * ms))
         let second = try rig.player(rumbleProgram([(0, 500, 600)], duration: 2 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         rig.scheduler.start(first, at: rig.at(t0))
         rig.scheduler.process()
         #expect(rig.output.take() == [Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0)])
@@ -238,7 +238,7 @@ struct ImmediateGroupTests {
         let second = try rig.player(rumbleProgram([(0, 1, 2)], duration: 10 * ms))
         let third = try rig.player(rumbleProgram([(0, 10, 20)], duration: 10 * ms))
         rig.clock.advance(by: .milliseconds(5))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         var group = rig.scheduler.beginImmediateGroup()
         #expect(try rig.scheduler.start(first, at: rig.at(t0), tag: 0, intensity: 1, in: &group))
         #expect(try rig.scheduler.start(second, at: rig.at(t0 - 1 * ms), tag: 0, intensity: 1, in: &group))
@@ -334,7 +334,7 @@ struct ImmediateGroupTests {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         rig.scheduler.startTracing()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         var group = rig.scheduler.beginImmediateGroup()
         _ = try rig.scheduler.start(player, at: rig.at(t0), tag: 0, intensity: 1, in: &group)
         rig.scheduler.endImmediateGroup(group)

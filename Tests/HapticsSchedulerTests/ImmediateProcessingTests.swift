@@ -53,7 +53,7 @@ struct ImmediateProcessingTests {
     func startDueNowPlaysOnTheCallersThread() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         rig.clock.advance(by: .microseconds(3))
         var group = rig.scheduler.beginImmediateGroup()
         #expect(try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0), in: &group))
@@ -82,7 +82,7 @@ struct ImmediateProcessingTests {
         let rig = SchedulerRig()
         let first = try rig.player(rumbleProgram([(0, 100, 200), (4 * ms, 300, 400)], duration: 8 * ms))
         let second = try rig.player(rumbleProgram([(0, 500, 600)], duration: 2 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         #expect(playFromCaller(rig.scheduler, first, at: rig.at(t0)) == .processedHere)
         rig.clock.advance(to: rig.at(t0 + 1 * ms))
         // A start dated 5 ms ahead is timed: the caller's pass leaves it to its instant.

@@ -17,7 +17,7 @@ struct LifecycleTests {
 
     @Test func pauseSilencesAtOnceAndResumeContinuesInPhase() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0), tag: 7)
         rig.scheduler.pause(player, at: rig.at(t0 + 5 * ms))
@@ -39,7 +39,7 @@ struct LifecycleTests {
 
     @Test func aPausedPlayerResumesAtItsRateAndAStopEndsItAsStopped() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         _ = try rig.scheduler.setRate(player, 2, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0), tag: 1)
@@ -62,7 +62,7 @@ struct LifecycleTests {
 
     @Test func positionFollowsTheRateAndWrapsWithTheLoop() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 1_000 * ms))
         #expect(rig.scheduler.progress(of: player) == PlayerProgress(state: .stopped, position: .zero, rate: 1))
         rig.scheduler.seek(player, to: .milliseconds(30), at: rig.at(t0))
@@ -90,7 +90,7 @@ struct LifecycleTests {
 
     @Test func everyTaggedStartEndsExactlyOnceFinishedOrStopped() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         let other = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0), tag: 1)
@@ -140,7 +140,7 @@ struct RuntimeCurveTests {
 
     @Test func aThousandPointCurveIsOneSubmissionPlayedAtEveryControlTick() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(held)
         rig.scheduler.start(player, at: rig.at(t0))
         #expect(try rig.scheduler.setCurve(player, curve, startingAt: rig.at(t0), scale: 0.5))
@@ -165,7 +165,7 @@ struct RuntimeCurveTests {
 
     @Test func aCurveOnAStoppedPlayerSetsTheParameterItStartsWith() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(held)
         let ramp = ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [.init(time: 0, value: 1), .init(time: 0.02, value: 0.5)])
         try rig.scheduler.setCurve(player, ramp, startingAt: rig.at(t0))
@@ -179,7 +179,7 @@ struct RuntimeCurveTests {
 
     @Test func aNewCurveReplacesTheOneOfItsParameterAndReleasedPlayersGiveTheirsBack() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(held)
         let long = ParameterCurve(id: .hapticSharpnessControl, time: 0, controlPoints: [.init(time: 0, value: 0), .init(time: 10, value: 0.5)])
         let flat = ParameterCurve(id: .hapticSharpnessControl, time: 0, controlPoints: [.init(time: 0, value: 0.25), .init(time: 0.01, value: 0.25)])
@@ -205,7 +205,7 @@ struct RuntimeCurveTests {
 
     @Test func aFullQueueOrFullCurveSpaceReturnsFalseAndIsCounted() throws {
         let rig = SchedulerRig(configuration: SchedulerConfiguration(queueCapacity: 2, maximumCurves: 1))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(held)
         let ramp = ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [.init(time: 0, value: 1), .init(time: 1, value: 0)])
         #expect(try rig.scheduler.setCurve(player, ramp, startingAt: rig.at(t0)))
@@ -238,10 +238,10 @@ struct RuntimeCurveTests {
             (curve([(0, -1e308), (1, 1e308)]), .invalidParameterValue(.hapticIntensityControl, .infinity)),
         ]
         for (refused, error) in cases {
-            #expect(throws: error) { try rig.scheduler.setCurve(player, refused, startingAt: rig.at(rig.now)) }
+            #expect(throws: error) { try rig.scheduler.setCurve(player, refused, startingAt: rig.at(rig.nowNanoseconds)) }
         }
         #expect(throws: SchedulerError.invalidParameterValue(.hapticIntensityControl, .infinity)) {
-            try rig.scheduler.setCurve(player, curve([(0, 1)]), startingAt: rig.at(rig.now), scale: .infinity)
+            try rig.scheduler.setCurve(player, curve([(0, 1)]), startingAt: rig.at(rig.nowNanoseconds), scale: .infinity)
         }
         #expect(rig.scheduler.statistics.submitted == 0)
         #expect(rig.scheduler.curves.heldCount == 0)
@@ -252,8 +252,8 @@ struct RuntimeCurveTests {
         #expect(SchedulerError.curveTimeOutOfRange(seconds: -1).description
             == "scheduler: curve time -1.0 s is negative, not finite or after 2 h")
         // Audio parameters and empty curves are accepted and submit nothing.
-        #expect(try rig.scheduler.setCurve(player, ParameterCurve(id: .audioVolumeControl, time: 0, controlPoints: [.init(time: 0, value: 1)]), startingAt: rig.at(rig.now)))
-        #expect(try rig.scheduler.setCurve(player, curve([]), startingAt: rig.at(rig.now)))
+        #expect(try rig.scheduler.setCurve(player, ParameterCurve(id: .audioVolumeControl, time: 0, controlPoints: [.init(time: 0, value: 1)]), startingAt: rig.at(rig.nowNanoseconds)))
+        #expect(try rig.scheduler.setCurve(player, curve([]), startingAt: rig.at(rig.nowNanoseconds)))
         #expect(rig.scheduler.statistics.submitted == 0)
     }
 }

@@ -8,7 +8,7 @@ import HapticsTestSupport
 struct OverlapPolicyTests {
     @Test func replaceSilencesAndRetiresThePreviousPlayer() throws {
         let rig = SchedulerRig(policy: .replace)
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
         let second = try rig.player(rumbleProgram([(5 * ms, 1_000, 2_000)], duration: 50 * ms))
         rig.scheduler.start(first, at: rig.at(t0))
@@ -24,7 +24,7 @@ struct OverlapPolicyTests {
 
     @Test func mixSumsLevelsPerMotorWithSaturation() throws {
         let rig = SchedulerRig(policy: .mix)
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let long = try rig.player(rumbleProgram([(0, 40_000, 100)], duration: 50 * ms))
         let short = try rig.player(rumbleProgram([(0, 40_000, 200)], duration: 30 * ms))
         rig.scheduler.start(long, at: rig.at(t0))
@@ -40,7 +40,7 @@ struct OverlapPolicyTests {
 
     @Test func mixStopOfOnePlayerKeepsTheOther() throws {
         let rig = SchedulerRig(policy: .mix)
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let a = try rig.player(rumbleProgram([(0, 1_000, 0)], duration: 50 * ms))
         let b = try rig.player(rumbleProgram([(0, 0, 2_000)], duration: 50 * ms))
         rig.scheduler.start(a, at: rig.at(t0))
@@ -65,7 +65,7 @@ struct OverlapPolicyTests {
 
     @Test func dropStaleDropsLateLevelsButNeverStops() throws {
         let rig = SchedulerRig(policy: .dropStale(maximumLateness: .milliseconds(2)))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400), (20 * ms, 500, 600)], duration: 30 * ms))
         rig.scheduler.startTracing()
         rig.scheduler.start(player, at: rig.at(t0))
@@ -89,7 +89,7 @@ struct OverlapPolicyTests {
 
     @Test func dropStaleDropsTheLevelOfALateStart() throws {
         let rig = SchedulerRig(policy: .dropStale(maximumLateness: .milliseconds(2)))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.run(to: t0 + 5 * ms)
@@ -103,7 +103,7 @@ struct OverlapPolicyTests {
 
     @Test func dropStaleReplacesLikeReplace() throws {
         let rig = SchedulerRig(policy: .dropStale(maximumLateness: .milliseconds(1)))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
         let second = try rig.player(rumbleProgram([(0, 9, 9)], duration: 5 * ms))
         rig.scheduler.start(first, at: rig.at(t0))

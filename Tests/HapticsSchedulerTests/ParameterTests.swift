@@ -9,7 +9,7 @@ struct ParameterTests {
 
     @Test func intensityControlScalesThePlayingLevelAndTheNextCommands() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0))
         try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0 + 5 * ms))
@@ -26,7 +26,7 @@ struct ParameterTests {
 
     @Test func sharpnessControlIsAddedToTheSharpness() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         try rig.scheduler.setParameter(player, .hapticSharpnessControl, value: 0.25, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0))
@@ -41,7 +41,7 @@ struct ParameterTests {
 
     @Test func resultsAreClampedToTheNormalizedRange() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 3, at: rig.at(t0))
         try rig.scheduler.setParameter(player, .hapticSharpnessControl, value: -2, at: rig.at(t0))
@@ -52,7 +52,7 @@ struct ParameterTests {
 
     @Test func neutralValuesPlayTheProgramAsRendered() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0))
@@ -68,7 +68,7 @@ struct ParameterTests {
 
     @Test func audioParametersLeaveHapticsUnchanged() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0))
         try rig.scheduler.setParameter(player, .audioVolumeControl, value: 0.1, at: rig.at(t0 + 1 * ms))
@@ -80,7 +80,7 @@ struct ParameterTests {
 
     @Test func periodicProfilesRemapToPeriodicCommands() throws {
         let rig = SchedulerRig(profile: testVibra)
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let vibraProgram = Program(
             profileName: "test-vibra",
             commands: [

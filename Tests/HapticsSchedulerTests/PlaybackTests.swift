@@ -10,7 +10,7 @@ struct PlaybackTests {
 
     @Test func emitsEveryCommandAtItsDeadline() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         #expect(rig.scheduler.start(player, at: rig.at(t0)))
         rig.runOnDeadlines(until: t0 + 100 * ms)
@@ -28,7 +28,7 @@ struct PlaybackTests {
 
     @Test func lateProcessingEmitsWithTheOriginalDeadlines() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         #expect(rig.run(to: t0 + 15 * ms) == t0 + 20 * ms)
@@ -41,7 +41,7 @@ struct PlaybackTests {
 
     @Test func startInTheFutureWaitsForItsInstant() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: rig.at(t0 + 50 * ms))
         #expect(rig.run(to: t0) == t0 + 50 * ms)
@@ -53,7 +53,7 @@ struct PlaybackTests {
 
     @Test func stopAtSilencesAndSkipsTheRest() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.scheduler.stop(player, at: rig.at(t0 + 5 * ms))
@@ -67,14 +67,14 @@ struct PlaybackTests {
     @Test func stoppingAStoppedPlayerSendsNothing() throws {
         let rig = SchedulerRig()
         let player = try rig.player(twoLevels)
-        rig.scheduler.stop(player, at: rig.at(rig.now))
+        rig.scheduler.stop(player, at: rig.at(rig.nowNanoseconds))
         #expect(rig.scheduler.process() == nil)
         #expect(rig.output.recorded.isEmpty)
     }
 
     @Test func loopWrapsExactlyAtTheDuration() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.setLoop(player, true, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0))
@@ -93,7 +93,7 @@ struct PlaybackTests {
 
     @Test func seekWhilePlayingJumpsToTheLevelInEffect() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(threeLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.scheduler.seek(player, to: .milliseconds(15), at: rig.at(t0 + 5 * ms))
@@ -108,7 +108,7 @@ struct PlaybackTests {
 
     @Test func seekWhileStoppedChoosesWhereTheNextStartBegins() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(threeLevels)
         rig.scheduler.seek(player, to: .milliseconds(10), at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0 + 1 * ms))
@@ -122,7 +122,7 @@ struct PlaybackTests {
 
     @Test func seekToTheEndFinishesInSilence() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(threeLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.scheduler.seek(player, to: .milliseconds(90), at: rig.at(t0 + 2 * ms))
@@ -135,7 +135,7 @@ struct PlaybackTests {
 
     @Test func rateTwoHalvesEveryOffset() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(threeLevels)
         try rig.scheduler.setRate(player, 2.0, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0))
@@ -150,7 +150,7 @@ struct PlaybackTests {
 
     @Test func rateChangeWhilePlayingAppliesFromItsInstant() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(threeLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         try rig.scheduler.setRate(player, 2.0, at: rig.at(t0 + 10 * ms))
@@ -165,7 +165,7 @@ struct PlaybackTests {
 
     @Test func loopingAtHalfRateWrapsAtTwiceTheDuration() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         try rig.scheduler.setRate(player, 0.5, at: rig.at(t0))
         rig.scheduler.setLoop(player, true, at: rig.at(t0))
@@ -182,7 +182,7 @@ struct PlaybackTests {
 
     @Test func startingAPlayingPlayerRestartsIt() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(twoLevels)
         rig.scheduler.start(player, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0 + 15 * ms))
@@ -198,7 +198,7 @@ struct PlaybackTests {
 
     @Test func aProgramWithoutTrailingStopStillEndsInSilence() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let program = Program(
             profileName: "test-rumble",
             commands: [TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: .rumble(strong: 7, weak: 8))],

@@ -10,7 +10,7 @@ struct SubmissionTests {
     @Test func aFullQueueRefusesAndCountsTheDrop() throws {
         let rig = SchedulerRig(configuration: SchedulerConfiguration(queueCapacity: 4))
         let player = try rig.player(rumbleProgram([(0, 1, 1)], duration: 10 * ms))
-        let later = rig.at(rig.now + 1_000 * ms)
+        let later = rig.at(rig.nowNanoseconds + 1_000 * ms)
         #expect((0..<4).map { _ in rig.scheduler.setLoop(player, true, at: later) } == [true, true, true, true])
         #expect(rig.scheduler.setLoop(player, true, at: later) == false)
         #expect(rig.scheduler.stopAll(at: later) == false)
@@ -28,7 +28,7 @@ struct SubmissionTests {
 
     @Test func stopAllSilencesEveryChannel() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let second = RecordingActuator()
         let secondChannel = try rig.scheduler.addChannel(output: second, profile: testRumble, policy: .mix)
         let program = try rig.scheduler.load(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
@@ -52,7 +52,7 @@ struct SubmissionTests {
         let threads = 4
         let perThread = 1_000
         let rig = SchedulerRig(configuration: SchedulerConfiguration(queueCapacity: threads * perThread))
-        let base = rig.now
+        let base = rig.nowNanoseconds
         let scheduler = rig.scheduler
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in 0..<perThread {
@@ -70,7 +70,7 @@ struct SubmissionTests {
 
     @Test func submissionsForAReleasedPlayerAreIgnored() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.run(to: t0)
@@ -86,7 +86,7 @@ struct SubmissionTests {
 
     @Test func aReusedPlayerSlotStartsWithFreshSettings() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let program = try rig.scheduler.load(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
         let old = try rig.scheduler.makePlayer(program: program, channel: rig.channel)
         try rig.scheduler.setRate(old, 2, at: rig.at(t0))
