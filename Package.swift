@@ -3,7 +3,7 @@
 //
 // Modules follow the data flow (see docs/internals/architecture.md); every arrow points one way:
 //
-//   HapticsSystem ← HapticsPatterns ← HapticsRendering ← HapticsScheduler ← HapticsDevices ← Haptics
+//   CHapticsDBus (libdbus-1, loaded at run time for rtkit) ← HapticsSystem ← HapticsPatterns ← HapticsRendering ← HapticsScheduler ← HapticsDevices ← Haptics
 //   HapticsPatterns ← HapticsAudio (beside the devices: neither imports the other) ← Haptics
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
@@ -34,6 +34,9 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // libdbus-1, loaded at run time to ask rtkit for realtime priority: nothing links against it,
+        // so a program builds without its development files and runs where it is absent.
+        .target(name: "CHapticsDBus", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(
             name: "CEvdev",
             pkgConfig: "libevdev",
@@ -41,7 +44,7 @@ let package = Package(
         ),
 
         // The bottom: errno, file descriptors, the monotonic clock, the lock-free queue, the realtime thread.
-        .target(name: "HapticsSystem", dependencies: ["CHapticsSystem"]),
+        .target(name: "HapticsSystem", dependencies: ["CHapticsSystem", "CHapticsDBus"]),
         // Pure: vocabulary, pattern IR, AHAP codec. No I/O beyond reading a file.
         .target(name: "HapticsPatterns", dependencies: ["HapticsSystem"]),
         // Pure: pattern × device profile → program of timed actuator commands.
@@ -103,7 +106,7 @@ let package = Package(
 
         // What every test target shares: a manual clock, recording actuators, temporary folders,
         // the repository's path, WAV bytes written by hand.
-        .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsSystem"], path: "Tests/HapticsTestSupport"),
+        .target(name: "HapticsTestSupport", dependencies: ["HapticsDevices", "HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsDBus", "CEvdev"], path: "Tests/HapticsTestSupport"),
 
         // Every Swift block of README.md, extracted by Tools/generate-readme-examples: built by
         // `swift build --build-tests`, never run. `Haptics` alone, since it is the one import a game needs.

@@ -6,6 +6,7 @@
  * calls SDL's rumble or haptic functions.
  *
  *   ./sdl2-game              every pad SDL and the engine see; a scripted 60 Hz round on each
+ *   ./sdl2-game --by-guid    matches by GUID only, as with an SDL older than 2.24
  *
  * With no joystick it says so, runs the round on the engine's simulated fallback and exits 0. */
 #define _POSIX_C_SOURCE 200809L
@@ -18,23 +19,32 @@
 
 #define MAX_PADS 8
 
-/* The engine's device id for an SDL joystick, or a negative code. By its node when SDL names it;
- * before SDL 2.24, by the GUID of SDL's evdev backend, and only when one available device has it
- * (twin pads share a GUID: never guess by order). */
-static int device_for_joystick(haptics_engine *engine, SDL_Joystick *joystick) {
+/* Two GUIDs in SDL's hex form, equal but for hex digits 4-7: the CRC of a name, which SDL before
+ * 2.24 leaves 0 and which SDL's HIDAPI backend takes from its own name for the pad. */
+static int same_guid_but_name(const char *a, const char *b) {
+    return strlen(a) == 32 && strlen(b) == 32 && strncmp(a, b, 4) == 0 && strcmp(a + 8, b + 8) == 0;
+}
+
+/* The engine's device id for an SDL joystick, or a negative code. By its node when SDL names it
+ * (SDL 2.24 and later); else by the GUID SDL computed for the backend driving it: 'h' in byte 14
+ * (hex digits 28-29) marks its HIDAPI backend, anything else is its evdev backend. Only when one
+ * available device has that GUID: twin pads share one, and guessing by order could swap players. */
+static int device_for_joystick(haptics_engine *engine, SDL_Joystick *joystick, int by_guid) {
     char guid[33];
     haptics_device_info info;
-    int index, found = -ENODEV;
+    int index, hidapi, found = -ENODEV;
 #if SDL_VERSION_ATLEAST(2, 24, 0)
     const char *path = SDL_JoystickPath(joystick);
-    if (path != NULL && path[0] != '\0') return haptics_device_find_by_path(engine, path);
+    if (!by_guid && path != NULL && path[0] != '\0') return haptics_device_find_by_path(engine, path);
 #endif
+    (void)by_guid;
     SDL_JoystickGetGUIDString(SDL_JoystickGetGUID(joystick), guid, sizeof guid);
+    hidapi = strncmp(guid + 28, "68", 2) == 0;
     for (index = 0; index < haptics_device_count(engine); index++) {
         memset(&info, 0, sizeof info);
         info.size = sizeof info;
         if (haptics_device_get_info(engine, index, &info) != 0 || info.state != HAPTICS_DEVICE_AVAILABLE) continue;
-        if (strcmp(info.sdl_guid, guid) != 0) continue;
+        if (!same_guid_but_name(hidapi ? info.sdl_hidapi_guid : info.sdl_guid, guid)) continue;
         if (found >= 0) return -EEXIST; /* two pads with this GUID: cannot tell them apart */
         found = info.id;
     }
@@ -51,10 +61,11 @@ static const char *joystick_node(SDL_Joystick *joystick) {
     return "?";
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     haptics_engine *engine = NULL;
     int pads[MAX_PADS];
     int count = 0, joysticks, index, frame, result;
+    int by_guid = argc > 1 && strcmp(argv[1], "--by-guid") == 0;
     Uint64 next;
 
     SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
@@ -72,14 +83,15 @@ int main(void) {
         SDL_Joystick *joystick = SDL_JoystickOpen(index);
         int device;
         if (joystick == NULL) continue;
-        device = device_for_joystick(engine, joystick);
+        device = device_for_joystick(engine, joystick, by_guid);
         if (device >= 0) {
             printf("SDL joystick %d \"%s\" at %s: haptic device %d\n", index, SDL_JoystickName(joystick),
                    joystick_node(joystick), device);
             pads[count++] = device;
         } else {
             printf("SDL joystick %d \"%s\": no haptic device (%s)\n", index, SDL_JoystickName(joystick),
-                   device == -EEXIST ? "two pads share its GUID and this SDL names no node" : haptics_strerror(device));
+                   device == -EEXIST ? "two pads share its GUID; without their nodes they cannot be told apart"
+                                     : haptics_strerror(device));
         }
     }
     joysticks = SDL_NumJoysticks();

@@ -111,6 +111,18 @@ static inline int CEvdev_uhidMakeCreate2(void *event, const char *name, const ch
     return 0;
 }
 
+/// Fills a UHID_INPUT2 request: an input report from the device, report id in byte 0.
+/// Returns 0, or -1 when the report does not fit (UHID_DATA_MAX).
+static inline int CEvdev_uhidMakeInput2(void *event, const uint8_t *data, uint16_t size) {
+    struct uhid_event *e = (struct uhid_event *)event;
+    if (size > UHID_DATA_MAX) return -1;
+    memset(e, 0, sizeof(*e));
+    e->type = UHID_INPUT2;
+    e->u.input2.size = size;
+    memcpy(e->u.input2.data, data, size);
+    return 0;
+}
+
 /// Fills a UHID_DESTROY request (the virtual device is unplugged).
 static inline void CEvdev_uhidMakeDestroy(void *event) {
     struct uhid_event *e = (struct uhid_event *)event;

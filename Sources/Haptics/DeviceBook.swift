@@ -71,6 +71,7 @@ struct DeviceBook {
             id: HapticDevice.ID(rawValue: id), name: node?.name ?? output.name, path: output.path,
             uniqueIdentifier: node?.uniqueIdentifier ?? "", inputID: node?.id,
             physicalLocation: node?.physicalLocation ?? "", joystickGUID: node?.joystickGUID,
+            hidapiJoystickGUID: node.flatMap { DeviceCatalog.hidapiJoystickGUID(of: $0) },
             forceFeedbackCodes: node?.forceFeedbackCodes ?? [], effectSlots: node?.slots ?? 0,
             isSimulatedFallback: output.isFallback, state: .available, settings: DeviceSettings(),
             profile: output.profile)
@@ -83,6 +84,7 @@ struct DeviceBook {
             id: HapticDevice.ID(rawValue: id), name: info.name.isEmpty ? info.path : info.name, path: info.path,
             uniqueIdentifier: info.uniqueIdentifier, inputID: known ? info.id : nil,
             physicalLocation: info.physicalLocation, joystickGUID: known ? info.joystickGUID : nil,
+            hidapiJoystickGUID: known ? DeviceCatalog.hidapiJoystickGUID(of: info) : nil,
             forceFeedbackCodes: info.forceFeedbackCodes, effectSlots: info.slots,
             isSimulatedFallback: false, state: .unavailable(error), settings: DeviceSettings(), profile: nil)
     }

@@ -72,6 +72,12 @@ public struct HapticDevice: Sendable, Hashable, Identifiable {
     /// The joystick GUID SDL gives the same event node, to match SDL's joystick (or a
     /// `gamecontrollerdb.txt` mapping); `nil` for devices without an event node.
     public var joystickGUID: JoystickGUID?
+    /// The GUID SDL's HIDAPI backend gives the pad when it drives it through hidraw, with the name
+    /// CRC zeroed (SDL's name for the pad is its own); `nil` where SDL's HIDAPI cannot list it.
+    /// For SDL builds without `SDL_JoystickPath` (before 2.24): match a joystick whose GUID has
+    /// `'h'` in byte 14 against this one, ignoring the CRC
+    /// (``JoystickGUID/matchesIgnoringName(_:)``).
+    public var hidapiJoystickGUID: JoystickGUID?
     /// The force-feedback codes the driver advertises (`.rumble`, `.periodic`, `.constant`,
     /// `.gain`…): claims, not proof (`haptics verify` tries each). Empty without an event node.
     public var forceFeedbackCodes: Set<ForceFeedbackCode>

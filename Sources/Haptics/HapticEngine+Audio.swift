@@ -96,9 +96,6 @@ extension HapticEngine {
         for event in audio.output.drainEvents() {
             switch event {
             case let .deviceLost(errno): eventHub.deliver(.audioDeviceLost(errno: errno))
-            case let .voiceDropped(audibleAt):
-                withdrawAudible(at: audibleAt)
-                eventHub.deliver(.soundDropped(audibleAt: audibleAt))
             case .underrunRecovered, .voiceLate: break
             }
         }

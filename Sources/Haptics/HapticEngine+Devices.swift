@@ -138,6 +138,7 @@ extension HapticEngine {
                     record.device.inputID = node.id
                     record.device.physicalLocation = node.physicalLocation
                     record.device.joystickGUID = node.joystickGUID
+                    record.device.hidapiJoystickGUID = DeviceCatalog.hidapiJoystickGUID(of: node)
                     record.device.forceFeedbackCodes = node.forceFeedbackCodes
                     record.device.effectSlots = node.slots
                 } else {

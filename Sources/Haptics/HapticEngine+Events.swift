@@ -20,10 +20,6 @@ extension HapticEngine {
         /// The audio output's device stopped working (`errno`, e.g. `ENODEV`): sound is no
         /// longer scheduled (outcomes say `.deviceLost`); haptics go on, undelayed.
         case audioDeviceLost(errno: Errno)
-        /// A sound whose play said `.scheduled` was let go unheard on the audio thread: every voice
-        /// slot of the audio output was taken (`AudioOutputConfiguration.maximumVoices`) when it
-        /// came due at `audibleAt`. Its haptic half played as scheduled.
-        case soundDropped(audibleAt: MonotonicInstant)
     }
 
     /// Events from now on, as an async sequence. Every access makes a new subscription; it ends

@@ -89,25 +89,11 @@ extension HapticEngine {
     /// instant the engine placed it on the audio output. `player` is the trace's id of the
     /// scheduler player whose timeline the sound follows (`PlayerID.traceSlot`: a pattern player's
     /// first output that plays, or its first output), −1 for none (a feedback's cue goes with every
-    /// device's start). A sound silenced or dropped before it is heard is taken back
-    /// (`withdrawAudible`).
+    /// device's start). A sound silenced before it is heard is taken back (`withdrawAudible`).
     /// Does nothing when not tracing. Lock-free, allocation-free.
     func recordAudible(at audible: MonotonicInstant, calledAt called: MonotonicInstant, player: Int32 = -1) {
         scheduler.recordTrace(TraceRecord(event: .audible, channel: -1, player: player, command: .stop,
                                           deadline: audible, time: audible, began: called))
-    }
-
-    /// Takes back the `audible` record of a sound the audio output let go unheard after it was
-    /// placed (no voice free when it came to be mixed): the latest one heard at `audible`. Does
-    /// nothing when not tracing. Control side (housekeeping, as the output reports the drop).
-    func withdrawAudible(at audible: MonotonicInstant) {
-        guard isTracing else { return }
-        collectTraceRecords()
-        traceLog.withLock { log in
-            if let index = log.records.lastIndex(where: { $0.event == .audible && $0.time == audible }) {
-                log.records.remove(at: index)
-            }
-        }
     }
 
     /// Takes back the `audible` records of the sounds a cancellation from `time` keeps from being

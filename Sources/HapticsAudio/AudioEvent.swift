@@ -10,10 +10,4 @@ public enum AudioEvent: Sendable, Hashable {
     /// A voice was placed `lateness` after the instant it should have been audible (it was
     /// scheduled too close to that instant for the output latency); it played from its start.
     case voiceLate(lateness: Duration)
-    /// A voice that was queued found every voice slot taken (`AudioOutputConfiguration.maximumVoices`)
-    /// and was let go unheard; `audibleAt` is when it was due. Counted in
-    /// `AudioOutputStatistics.dropped` and `noVoiceSlot` too. Not reported by this output: it
-    /// accepts a voice only with a slot held for it, and refuses the others at once
-    /// (`AudioVoiceRefusal.noVoiceSlot`).
-    case voiceDropped(audibleAt: MonotonicInstant)
 }

@@ -322,11 +322,11 @@ public final class AudioOutput: @unchecked Sendable {
                 active[activeCount] = _ActiveVoice(command: command, start: _ActiveVoice.unplaced)
                 activeCount += 1
             } else {
-                // Not reached: a voice is accepted only with a slot reserved (`reserveSlot()`). Were
-                // it, the voice is let go unheard, handed back and reported, never kept.
+                // Not reached: a voice is accepted only with a slot reserved (`reserveSlot()`), and a
+                // voice refused for want of one says so in its outcome. Were it reached, the voice
+                // is let go unheard, counted and handed back, never kept.
                 droppedCount.add(1, ordering: .relaxed)
                 noSlotCount.add(1, ordering: .relaxed)
-                report(.dropped, command.audibleAt)
                 retire(command)
             }
         }

@@ -24,7 +24,8 @@ public struct AudioOutputStatistics: Sendable, Hashable {
     /// Times the device's position jumped later without an underrun (the stream lost time: a
     /// stall longer than the device buffer) and the timing estimate started again from it.
     public var timingJumps: Int
-    /// What the system granted the audio thread (its timer slack, and `SCHED_FIFO` or why not),
+    /// What the system granted the audio thread (its id, timer slack, and `SCHED_FIFO` directly,
+    /// through rtkit, or why not),
     /// `nil` before it first started.
     public var realtimeThread: RealtimeThread.Grant?
 

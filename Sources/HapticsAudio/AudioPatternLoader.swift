@@ -74,7 +74,8 @@ public struct AudioPatternLoader: Sendable {
         return AudioPattern(pattern: pattern, sampleRate: outputRate, clips: clips)
     }
 
-    /// Reads `pattern`'s file at `patternPath` with the pattern decoder, then loads its sound.
+    /// Reads `pattern`'s file at `patternPath` with the pattern decoder, then loads its sound; a
+    /// waveform's error is located at the line and column of its event's `EventWaveformPath`.
     public func load(contentsOf patternPath: String) throws(AudioLoadError) -> AudioPattern {
         let decoded: DecodedPattern
         do {
@@ -83,7 +84,8 @@ public struct AudioPatternLoader: Sendable {
             throw .pattern(error)
         }
         do {
-            return try load(pattern: decoded.pattern, patternPath: patternPath)
+            return try load(pattern: decoded.pattern, patternPath: patternPath,
+                            waveformPathLocations: decoded.waveformPathLocations)
         } catch {
             throw .sound(error)
         }

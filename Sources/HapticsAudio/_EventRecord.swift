@@ -2,10 +2,9 @@ import HapticsSystem
 
 /// A fixed-size record of an ``AudioEvent`` for the event ring.
 struct _EventRecord: BitwiseCopyable {
-    enum Kind: UInt8 { case none, deviceLost, underrun, late, dropped }
+    enum Kind: UInt8 { case none, deviceLost, underrun, late }
     var kind: Kind
-    /// The errno's raw value, the underrun's instant, the lateness (nanoseconds) or the dropped
-    /// voice's audible instant, by `kind`.
+    /// The errno's raw value, the underrun's instant or the lateness (nanoseconds), by `kind`.
     var value: Int64
 
     static let empty = _EventRecord(kind: .none, value: 0)
@@ -16,7 +15,6 @@ struct _EventRecord: BitwiseCopyable {
         case .deviceLost: return .deviceLost(errno: Errno(rawValue: CInt(truncatingIfNeeded: value)))
         case .underrun: return .underrunRecovered(at: .init(nanoseconds: value))
         case .late: return .voiceLate(lateness: .nanoseconds(value))
-        case .dropped: return .voiceDropped(audibleAt: .init(nanoseconds: value))
         }
     }
 }

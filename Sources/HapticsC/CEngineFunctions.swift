@@ -237,6 +237,7 @@ private func fill(_ info: inout haptics_device_info, from device: HapticDevice) 
     CText.copy(device.uniqueIdentifier, into: &info.uniq)
     CText.copy(device.physicalLocation, into: &info.phys)
     CText.copy(device.joystickGUIDString ?? "", into: &info.sdl_guid)
+    CText.copy(device.hidapiJoystickGUID?.string ?? "", into: &info.sdl_hidapi_guid)
     CText.copy((device.settings.profile ?? device.profile)?.name ?? "", into: &info.profile)
     info.capabilities = CCapabilities.bits(of: device.forceFeedbackCodes)
     info.effect_slots = Int32(clamping: device.effectSlots)
@@ -351,9 +352,6 @@ public func haptics_poll_event(_ handle: OpaquePointer?, _ event: UnsafeMutableP
     case let .audioDeviceLost(errno):
         event.pointee.type = Int32(HAPTICS_EVENT_AUDIO_DEVICE_LOST.rawValue)
         event.pointee.error = CResult.code(errno.rawValue)
-    case let .soundDropped(audibleAt):
-        event.pointee.type = Int32(HAPTICS_EVENT_SOUND_DROPPED.rawValue)
-        event.pointee.time = audibleAt.nanoseconds
     }
     return 1
 }

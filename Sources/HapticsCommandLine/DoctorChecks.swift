@@ -2,8 +2,8 @@ import Glibc
 import HapticsSystem
 
 /// What `haptics doctor` checks, read from a root folder (`/`, or a fake tree in tests): the
-/// force-feedback nodes and who may open them, the udev rule, realtime priority, sound devices
-/// and the processes holding a pad.
+/// force-feedback nodes and who may open them, the udev rule, sound devices and the processes
+/// holding a pad; and, for this process whatever the root, what a realtime thread gets.
 struct DoctorChecks {
     /// One finding and its fix.
     struct Finding: Equatable {
@@ -36,16 +36,20 @@ struct DoctorChecks {
     /// The root the system is read from, without a trailing slash (`""` for `/`).
     let root: String
     let identity: Identity
+    /// Where the realtime probe asks rtkit.
+    let realtimeKit: RealtimeKit.Bus
 
-    init(root: String = "/", identity: Identity = .process()) {
+    init(root: String = "/", identity: Identity = .process(), realtimeKit: RealtimeKit.Bus = .system) {
         self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
         self.identity = identity
+        self.realtimeKit = realtimeKit
     }
 
-    /// Every check in order.
+    /// Every check in order. The realtime check starts a thread of this process, whatever the root.
     func run() -> [Finding] {
         let nodes = forceFeedbackNodes()
-        return devices(nodes) + access(nodes) + [udevRule(), realtime(), sound()] + holders(nodes)
+        let priority = Self.realtimeProbe(realtimeKit)
+        return devices(nodes) + access(nodes) + [udevRule(), realtime(priority), sound()] + holders(nodes)
     }
 
     // MARK: Devices
@@ -111,22 +115,51 @@ struct DoctorChecks {
 
     // MARK: Realtime
 
-    func realtime() -> Finding {
-        let rtkit = read(root + "/usr/share/dbus-1/system-services/org.freedesktop.RealtimeKit1.service") != nil
-        guard let limits = read(root + "/proc/self/limits"),
-              let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max realtime priority") }) else {
-            return Finding(check: "realtime", status: .warning, message: "the realtime priority limit cannot be read")
+    /// What a realtime thread started now gets, asking rtkit on `realtimeKit` when refused: the
+    /// engine's threads ask the same way, at the scheduler's default priority (50).
+    static func probeRealtimePriority(realtimeKit: RealtimeKit.Bus) -> RealtimeThread.Priority {
+        let configuration = RealtimeThread.Configuration(name: "haptics-doctor", priority: 50, realtimeKit: realtimeKit)
+        guard let thread = try? RealtimeThread.start(configuration, body: {}) else { return .normal }
+        thread.join()
+        return thread.grant.priority
+    }
+
+    /// How the realtime check probes: ``probeRealtimePriority(realtimeKit:)``; tests probe from a
+    /// thread that may not set `SCHED_FIFO`, as a desktop user's.
+    @TaskLocal static var realtimeProbe: @Sendable (RealtimeKit.Bus) -> RealtimeThread.Priority = {
+        probeRealtimePriority(realtimeKit: $0)
+    }
+
+    static let realtimeLimitsFix = "allow realtime priority: a file /etc/security/limits.d/95-haptics.conf with the line '@audio - rtprio 95' and yourself in the audio group, then log in again"
+
+    /// The finding for what a realtime thread got (`priority`), with the fix that fits the reason.
+    func realtime(_ priority: RealtimeThread.Priority) -> Finding {
+        switch priority {
+        case .fifo(let level):
+            return Finding(check: "realtime", status: .ok, message: "the realtime threads get SCHED_FIFO \(level) by themselves")
+        case .fifoThroughRealtimeKit(let level, let refusal):
+            return Finding(check: "realtime", status: .ok,
+                           message: "the realtime threads get SCHED_FIFO \(level) through rtkit (their own request is refused: \(refusal))")
+        case .normal:
+            return Finding(check: "realtime", status: .warning, message: "a realtime thread cannot be started")
+        case .refused(let refusal, let realtimeKit):
+            var message = "the realtime threads run at normal priority: SCHED_FIFO refused (\(refusal))"
+            var fix = Self.realtimeLimitsFix
+            switch realtimeKit {
+            case nil:
+                break
+            case .libraryMissing?:
+                fix = "install libdbus-1 and rtkit (Debian: sudo apt install libdbus-1-3 rtkit), or " + fix
+            case .busUnavailable?:
+                fix = "start the system bus and install rtkit (Debian: sudo apt install dbus rtkit), or " + fix
+            case .serviceMissing?:
+                fix = "install rtkit (Debian: sudo apt install rtkit), or " + fix
+            case .refused?, .noPriorityAllowed?, .runTimeLimit?, .unexpectedReply?:
+                fix = "rtkit grants priority to users of an active local session, within its limits; or " + fix
+            }
+            if let realtimeKit { message += "; \(realtimeKit)" }
+            return Finding(check: "realtime", status: .warning, message: message, fix: fix)
         }
-        let fields = line.dropFirst("Max realtime priority".count).split(separator: " ")
-        let soft = fields.first.map(String.init) ?? "0"
-        if identity.uid == 0 || soft == "unlimited" || (Int(soft) ?? 0) > 0 {
-            let what = identity.uid == 0 ? "running as root:" : "RLIMIT_RTPRIO is \(soft):"
-            return Finding(check: "realtime", status: .ok, message: "\(what) the realtime threads get SCHED_FIFO")
-        }
-        return Finding(check: "realtime", status: .warning,
-                       message: "RLIMIT_RTPRIO is 0: the realtime threads are refused SCHED_FIFO and run at normal priority"
-                           + (rtkit ? " (rtkit is installed, but this engine does not ask it)" : ""),
-                       fix: "allow realtime priority, e.g. a file /etc/security/limits.d/95-haptics.conf with the line '@audio - rtprio 95' and yourself in the audio group, then log in again")
     }
 
     // MARK: Sound
@@ -147,9 +180,26 @@ struct DoctorChecks {
 
     // MARK: Holders
 
-    /// Processes that have one of `nodes` open (those this user may look at).
+    /// A process holding a node: its name, id, whether it opened the node for writing (only then
+    /// can it play effects), and what it is when that can be told (Steam, an SDL program).
+    struct Holder {
+        var command: String
+        var pid: String
+        var writes: Bool?
+        var kind: String?
+
+        var text: String {
+            var details = ["pid \(pid)"]
+            if let kind { details.append(kind) }
+            if let writes { details.append(writes ? "open for writing" : "read only") }
+            return "\(PrintableText.escaped(command)) (\(details.joined(separator: ", ")))"
+        }
+    }
+
+    /// Processes that have one of `nodes` open (those this user may look at), and the fix for what
+    /// they are.
     func holders(_ nodes: [Node]) -> [Finding] {
-        var found: [String: [String]] = [:]
+        var found: [String: [Holder]] = [:]
         let targets = Dictionary(uniqueKeysWithValues: nodes.map { (root + $0.path, $0.path) })
         for process in FileDescriptor.numberedEntries(in: root + "/proc", prefix: "") {
             let pid = String(process.split(separator: "/").last!)
@@ -157,16 +207,49 @@ struct DoctorChecks {
             for fd in FileDescriptor.numberedEntries(in: process + "/fd", prefix: "") {
                 guard let target = link(fd), let node = targets[target] else { continue }
                 let command = read(process + "/comm")?.trimmingCharacters("\n") ?? "?"
-                found[node, default: []].append("\(PrintableText.escaped(command)) (pid \(pid))")
+                found[node, default: []].append(Holder(command: command, pid: pid, writes: writes(fdinfo: process + "/fdinfo/" + fd.split(separator: "/").last!),
+                                                       kind: kind(of: process, command: command)))
             }
         }
         guard !found.isEmpty else {
             return [Finding(check: "holders", status: .ok, message: "no other process has a force-feedback node open")]
         }
         return found.keys.sorted().map { node in
-            Finding(check: "holders", status: .warning, message: "\(node) is open in \(found[node]!.joined(separator: ", "))",
-                    fix: "a game, SDL or Steam holding the pad may play its own effects and use its slots; close it, or 'haptics stop' to end what it plays")
+            let holders = found[node]!
+            var fixes: [String] = []
+            if holders.contains(where: { $0.kind == "Steam" }) {
+                fixes.append("Steam Input drives the pads it configures: turn it off for this pad in Steam's controller settings, or quit Steam")
+            }
+            if holders.contains(where: { $0.kind == "SDL" }) {
+                fixes.append("an SDL program (a game) may upload its own effects and use the pad's slots: quit it")
+            }
+            if fixes.isEmpty {
+                fixes.append("a program holding the pad may play its own effects and use its slots: close it")
+            }
+            if holders.contains(where: { $0.writes != false }) {
+                fixes.append("'haptics stop' ends what it plays")
+            }
+            return Finding(check: "holders", status: .warning,
+                           message: "\(node) is open in \(holders.map(\.text).joined(separator: ", "))",
+                           fix: fixes.joined(separator: "; "))
         }
+    }
+
+    /// Whether the descriptor described by `fdinfo` was opened for writing (`flags:` in octal,
+    /// O_WRONLY or O_RDWR in its low bits), or `nil` when that cannot be read.
+    private func writes(fdinfo: String) -> Bool? {
+        guard let text = read(fdinfo),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
+              let flags = Int(line.dropFirst("flags:".count).trimmingCharacters(" \t"), radix: 8) else { return nil }
+        return flags & Int(O_ACCMODE) != Int(O_RDONLY)
+    }
+
+    /// `Steam` for Steam's processes, `SDL` for a program that loaded SDL (its memory maps name
+    /// libSDL2 or libSDL3), else `nil`.
+    private func kind(of process: String, command: String) -> String? {
+        if command.lowercased().hasPrefix("steam") { return "Steam" }
+        if let maps = read(process + "/maps"), maps.contains("libSDL2") || maps.contains("libSDL3") { return "SDL" }
+        return nil
     }
 
     // MARK: Files
@@ -197,7 +280,7 @@ struct DoctorChecks {
     }
 }
 
-extension String {
+extension StringProtocol {
     /// The string without `characters` at either end.
     func trimmingCharacters(_ characters: String) -> String {
         let set = Set(characters)

@@ -88,6 +88,9 @@ public enum HapticsTool {
               HAPTICS_INPUT_DIRECTORY  Where event nodes are looked for instead of /dev/input.
               XDG_CONFIG_HOME, XDG_DATA_DIRS
                                        Where feedbackd themes are found (feedbackd/themes in each).
+              HAPTICS_RTKIT_BUS_ADDRESS
+                                       Where rtkit is asked for realtime priority instead of the
+                                       system bus (a D-Bus address).
 
             A feedback is written notification.success, impact.heavy, impact.light:0.5, selection.
             To bench a pad: haptics doctor, haptics test, haptics rumble 0.5 0.5, haptics stop.

@@ -77,19 +77,31 @@ struct LatencyMeasurement {
     /// What the system granted the engine's realtime thread.
     var realtime: RealtimeThread.Grant?
 
-    /// `SCHED_FIFO` or why not, for people: what `latency` prints under its table.
+    /// `SCHED_FIFO` (and how) or why not, for people: what `latency` prints under its table.
     static func describe(_ grant: RealtimeThread.Grant?) -> String {
         guard let grant else { return "realtime thread: not started" }
-        if grant.hasRealtimePriority { return "realtime thread: SCHED_FIFO" }
-        let why = grant.priorityRefusal.map { "SCHED_FIFO refused (\($0))" } ?? "SCHED_FIFO not asked for"
-        return "realtime thread: normal priority, \(why); 'haptics doctor' says how to allow it"
+        if grant.hasRealtimePriority { return "realtime thread: \(grant.priority)" }
+        return "realtime thread: \(grant.priority); 'haptics doctor' says how to allow it"
     }
 
-    /// Adds `realtime` (`fifo`, `refused` or `not-started`) and, when refused, `realtime_error`.
+    /// Adds `realtime` (`fifo`, `rtkit`, `refused`, `normal` or `not-started`), the priority when
+    /// realtime, and when refused `realtime_error` (the thread's own request) and `rtkit_error`.
     static func add(_ grant: RealtimeThread.Grant?, to line: inout JSONLine) {
         guard let grant else { return line.add("realtime", "not-started") }
-        line.add("realtime", grant.hasRealtimePriority ? "fifo" : "refused")
-        if !grant.hasRealtimePriority, let refusal = grant.priorityRefusal { line.add("realtime_error", refusal.description) }
+        switch grant.priority {
+        case .normal:
+            line.add("realtime", "normal")
+        case .fifo(let priority):
+            line.add("realtime", "fifo")
+            line.add("realtime_priority", Int(priority))
+        case .fifoThroughRealtimeKit(let priority, _):
+            line.add("realtime", "rtkit")
+            line.add("realtime_priority", Int(priority))
+        case .refused(let errno, let realtimeKit):
+            line.add("realtime", "refused")
+            line.add("realtime_error", errno.description)
+            if let realtimeKit { line.add("rtkit_error", realtimeKit.description) }
+        }
     }
 
     /// Plays `feedback` `count` times on a new engine over `output`, one every `spacing`, tracing,

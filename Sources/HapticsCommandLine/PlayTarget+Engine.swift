@@ -5,15 +5,6 @@ import HapticsRendering
 import HapticsSystem
 
 extension PlayTarget {
-    /// `error` with its sound's problem located at the line and column of the event's
-    /// `EventWaveformPath` in the pattern file (read again: the engine's loader does not keep them).
-    static func located(_ error: AudioLoadError) -> AudioLoadError {
-        guard case var .sound(problem) = error, problem.location == nil,
-              let decoded = try? decodePattern(contentsOf: problem.patternFile) else { return error }
-        problem.location = decoded.waveformPathLocations[problem.eventIndex]
-        return .sound(problem)
-    }
-
     /// Starts the target on `engine`, with its sound on `sound`'s output when given (a file's sound
     /// is then read from next to it). `prepare`: get the device ready first (real devices).
     func start(on engine: HapticEngine, sound: PlaySound?, prepare: Bool) throws(CommandLineError) -> PlayStart {
@@ -30,8 +21,8 @@ extension PlayTarget {
             do {
                 player = sound == nil ? try engine.makePlayer(pattern: pattern) : try engine.makePlayer(contentsOf: path)
             } catch let error as AudioLoadError {
-                // Located at the event's EventWaveformPath: the same line `validate` prints.
-                throw .failure(Self.located(error).description)
+                // Located at the event's EventWaveformPath by the loader: the line `validate` prints.
+                throw .failure(error.description)
             } catch {
                 throw .failure("\(PrintableText.escaped(path)): cannot load the pattern: \(error)")
             }

@@ -167,6 +167,9 @@ enum ShellCompletions {
             .TP
             .B XDG_CONFIG_HOME, XDG_DATA_DIRS
             Where feedbackd themes and their parents are found (feedbackd/themes in each).
+            .TP
+            .B HAPTICS_RTKIT_BUS_ADDRESS
+            The D-Bus address where rtkit is asked for realtime priority, instead of the system bus.
             .SH EXIT STATUS
             0 when it worked, 1 when the command ran and something failed, 64 when the command line
             was wrong.

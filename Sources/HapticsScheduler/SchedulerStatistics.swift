@@ -53,7 +53,8 @@ public struct SchedulerStatistics: Sendable, Hashable {
     /// Immediate groups that left the work to the realtime thread, because
     /// another thread was processing (or the realtime thread had been stopped).
     public var immediateFallbacks: Int = 0
-    /// What the system granted the realtime thread (its timer slack, and `SCHED_FIFO` or why not),
+    /// What the system granted the realtime thread (its id, timer slack, and `SCHED_FIFO` directly,
+    /// through rtkit, or why not),
     /// `nil` before it first started.
     public var realtimeThread: RealtimeThread.Grant?
 }

@@ -8,8 +8,9 @@ import Synchronization
 /// Both realtime threads of the engine are this type (the scheduler's `haptics-rt` and the audio
 /// output's `haptics-audio`). ``start(_:body:)`` returns once the thread has its name, slack and the
 /// answer to its priority request (``grant``), so a caller's statistics describe a configured
-/// thread; `body` then runs on it until it returns. A refusal of `SCHED_FIFO` (`EPERM` in containers
-/// and for most desktop users) is kept in ``grant`` and the thread carries on at normal priority.
+/// thread; `body` then runs on it until it returns. When `SCHED_FIFO` is refused with `EPERM` (most
+/// desktop users, whose `RLIMIT_RTPRIO` is 0), the thread asks rtkit for it (``RealtimeKit``), as
+/// sound servers do; refused there too, it carries on at normal priority, and ``grant`` says why.
 ///
 /// The thread owns nothing of the caller's: `body` holds what it needs. ``join()`` waits for `body`
 /// to return; a thread that is never joined keeps running until its body returns.
@@ -23,13 +24,51 @@ public final class RealtimeThread: Sendable {
         /// The timer slack (`PR_SET_TIMERSLACK`, in whole nanoseconds): 1 ns makes absolute deadlines
         /// precise; `.zero` (or less) gives the thread the process's default slack.
         public var timerSlack: Duration
+        /// Where to ask rtkit when `SCHED_FIFO` is refused with `EPERM`, or `nil` not to ask.
+        public var realtimeKit: RealtimeKit.Bus?
 
         /// Creates a configuration. `name` must be at most 15 bytes long.
-        public init(name: String, priority: Int32? = nil, timerSlack: Duration = .nanoseconds(1)) {
+        public init(name: String, priority: Int32? = nil, timerSlack: Duration = .nanoseconds(1),
+                    realtimeKit: RealtimeKit.Bus? = .system) {
             precondition(name.utf8.count <= 15, "thread name '\(name)' is longer than 15 bytes")
             self.name = name
             self.priority = priority
             self.timerSlack = timerSlack
+            self.realtimeKit = realtimeKit
+        }
+    }
+
+    /// The scheduling a thread got, and how.
+    public enum Priority: Sendable, Hashable, CustomStringConvertible {
+        /// Normal priority, as asked (no `SCHED_FIFO` priority was asked for).
+        case normal
+        /// `SCHED_FIFO` at this priority, set by the thread itself.
+        case fifo(Int32)
+        /// `SCHED_FIFO` at this priority, granted by rtkit after the thread's own request was refused
+        /// (`refusal`, `EPERM`). rtkit lowers the priority asked to its maximum (20 by default).
+        case fifoThroughRealtimeKit(Int32, refusal: Errno)
+        /// Normal priority: `SCHED_FIFO` was refused with `refusal`, and rtkit did not grant it
+        /// (`realtimeKit` says why; `nil` when it was not asked).
+        case refused(Errno, realtimeKit: RealtimeKitError?)
+
+        /// Whether the thread runs with `SCHED_FIFO`.
+        public var isRealtime: Bool {
+            switch self {
+            case .fifo, .fifoThroughRealtimeKit: return true
+            case .normal, .refused: return false
+            }
+        }
+
+        /// For example `SCHED_FIFO 20 through rtkit`, or `normal priority: SCHED_FIFO refused (EPERM
+        /// (Operation not permitted)); rtkit is not on the bus (…)`.
+        public var description: String {
+            switch self {
+            case .normal: return "normal priority (no realtime priority asked for)"
+            case .fifo(let priority): return "SCHED_FIFO \(priority)"
+            case .fifoThroughRealtimeKit(let priority, _): return "SCHED_FIFO \(priority) through rtkit"
+            case .refused(let errno, let realtimeKit):
+                return "normal priority: SCHED_FIFO refused (\(errno))" + (realtimeKit.map { "; \($0)" } ?? "")
+            }
         }
     }
 
@@ -37,16 +76,25 @@ public final class RealtimeThread: Sendable {
     public struct Grant: Sendable, Hashable {
         /// The timer slack the thread has (`PR_GET_TIMERSLACK`), or `nil` if unknown.
         public var timerSlack: Duration?
-        /// Why `SCHED_FIFO` was refused (usually `EPERM`), or `nil` when it was granted or not asked.
-        public var priorityRefusal: Errno?
-        /// Whether the thread runs with the `SCHED_FIFO` priority it asked for.
-        public var hasRealtimePriority: Bool
+        /// The thread's kernel id (`gettid`), as `top -H` and rtkit know it.
+        public var threadID: Int32
+        /// The scheduling the thread got, and how.
+        public var priority: Priority
+
+        /// Whether the thread runs with `SCHED_FIFO` (set by itself or by rtkit).
+        public var hasRealtimePriority: Bool { priority.isRealtime }
+        /// Why the thread's own `SCHED_FIFO` request was refused (usually `EPERM`), when it runs at
+        /// normal priority; `nil` when it runs with `SCHED_FIFO` or did not ask.
+        public var priorityRefusal: Errno? {
+            if case .refused(let errno, _) = priority { return errno }
+            return nil
+        }
 
         /// Creates a grant.
-        public init(timerSlack: Duration?, priorityRefusal: Errno?, hasRealtimePriority: Bool) {
+        public init(timerSlack: Duration?, threadID: Int32, priority: Priority) {
             self.timerSlack = timerSlack
-            self.priorityRefusal = priorityRefusal
-            self.hasRealtimePriority = hasRealtimePriority
+            self.threadID = threadID
+            self.priority = priority
         }
     }
 
@@ -55,7 +103,7 @@ public final class RealtimeThread: Sendable {
     /// What the system granted; set before ``start(_:body:)`` returns.
     public var grant: Grant { _grant.withLock { $0 } }
 
-    private let _grant = OrderedMutex(Grant(timerSlack: nil, priorityRefusal: nil, hasRealtimePriority: false))
+    private let _grant = OrderedMutex(Grant(timerSlack: nil, threadID: 0, priority: .normal))
     private let configured = Atomic<Bool>(false)
     private let handle = OrderedMutex<pthread_t?>(nil)
     private let body: @Sendable () -> Void
@@ -81,7 +129,18 @@ public final class RealtimeThread: Sendable {
             throw SystemCallError(call: "pthread_create", errno: Errno(rawValue: result))
         }
         thread.handle.withLock { $0 = pthread }
-        while !thread.configured.load(ordering: .acquiring) { sched_yield() }
+        // Configuring takes microseconds, or a few D-Bus round trips when rtkit is asked: yield
+        // first, then sleep rather than spin.
+        var spins = 0
+        while !thread.configured.load(ordering: .acquiring) {
+            if spins < 1_000 {
+                spins += 1
+                sched_yield()
+            } else {
+                var pause = timespec(tv_sec: 0, tv_nsec: 100_000)
+                nanosleep(&pause, nil)
+            }
+        }
         return thread
     }
 
@@ -115,17 +174,37 @@ public final class RealtimeThread: Sendable {
         configuration.name.withCString { _ = CHapticsSystem_setThreadName($0) }
         _ = CHapticsSystem_setTimerSlack(UInt64(clamping: configuration.timerSlack.nanoseconds))
         let slack = CHapticsSystem_timerSlack()
-        var refusal: Errno?
-        var granted = false
-        if let priority = configuration.priority {
-            let result = CHapticsSystem_requestRealtimePriority(priority)
-            if result == 0 { granted = true } else { refusal = Errno(rawValue: result) }
-        }
+        let thread = ThreadIdentity.current
+        let priority = configuration.priority.map { requestPriority($0, thread: thread) } ?? .normal
         _grant.withLock {
-            $0 = Grant(timerSlack: slack >= 0 ? .nanoseconds(slack) : nil, priorityRefusal: refusal, hasRealtimePriority: granted)
+            $0 = Grant(timerSlack: slack >= 0 ? .nanoseconds(slack) : nil, threadID: thread, priority: priority)
         }
         configured.store(true, ordering: .releasing)
         body()
+    }
+
+    /// `SCHED_FIFO` at `wanted`, set by the thread itself, else through rtkit when the refusal is
+    /// `EPERM` (a missing privilege, which rtkit exists to lend).
+    private func requestPriority(_ wanted: Int32, thread: Int32) -> Priority {
+        let result = CHapticsSystem_requestRealtimePriority(wanted)
+        guard result != 0 else { return .fifo(wanted) }
+        let refusal = Errno(rawValue: result)
+        guard refusal == .notPermitted, let bus = configuration.realtimeKit else {
+            return .refused(refusal, realtimeKit: nil)
+        }
+        do {
+            let granted = try RealtimeKit.makeRealtime(thread: thread, priority: wanted, on: bus)
+            // rtkit's yes is checked against the kernel's view of the thread.
+            var parameter = sched_param()
+            let policy = sched_getscheduler(0) & ~Int32(0x4000_0000)  // Without SCHED_RESET_ON_FORK.
+            guard policy == SCHED_FIFO, sched_getparam(0, &parameter) == 0, parameter.sched_priority == granted else {
+                return .refused(refusal, realtimeKit: .unexpectedReply(
+                    "it accepted thread \(thread) at priority \(granted), but the thread is not SCHED_FIFO \(granted)"))
+            }
+            return .fifoThroughRealtimeKit(granted, refusal: refusal)
+        } catch {
+            return .refused(refusal, realtimeKit: error)
+        }
     }
 }
 

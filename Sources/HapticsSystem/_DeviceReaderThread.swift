@@ -1,7 +1,8 @@
 import CHapticsSystem
 import Glibc
 
-/// A named thread that calls `handle` whenever a device descriptor is readable, until stopped.
+/// A named thread that calls `handle` whenever a device descriptor is readable, and `tick` every
+/// interval when given one, until stopped.
 ///
 /// The hotplug monitor needs one for inotify; virtual devices need one: a uinput upload blocks the uploader in `EVIOCSFF` until the device
 /// owner answers, and a uhid probe blocks the kernel until its feature reports are answered, so the
@@ -13,14 +14,27 @@ package final class _DeviceReaderThread: @unchecked Sendable {
     private let wakeWriter: FileDescriptor
     private let name: String
     private let handle: () -> Void
+    private let tick: (interval: Int64, call: () -> Void)?
     private var thread: pthread_t?
 
-    /// Starts the thread. `name` is at most 15 characters (the kernel's limit).
-    package init(name: String, device: FileDescriptor, handle: @escaping () -> Void) throws(SystemCallError) {
+    /// Starts the thread. `name` is at most 15 characters (the kernel's limit). With `interval`,
+    /// `tick` runs on the thread every interval (a virtual device sending its periodic reports),
+    /// between the calls to `handle`, never beside them.
+    package init(
+        name: String, device: FileDescriptor, every interval: Duration? = nil, tick: (() -> Void)? = nil,
+        handle: @escaping () -> Void
+    ) throws(SystemCallError) {
         precondition(name.utf8.count <= 15, "thread name '\(name)' is longer than 15 characters")
+        precondition((interval == nil) == (tick == nil), "a tick needs an interval, and an interval a tick")
+        precondition(interval.map { $0 >= .milliseconds(1) } ?? true, "a tick interval is at least 1 ms")
         self.device = device
         self.name = name
         self.handle = handle
+        if let interval, let tick {
+            self.tick = (interval.nanoseconds, tick)
+        } else {
+            self.tick = nil
+        }
         var ends: [CInt] = [-1, -1]
         _ = try _SystemCall.run("pipe", fileDescriptor: -1) { Int(pipe(&ends)) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -59,12 +73,25 @@ package final class _DeviceReaderThread: @unchecked Sendable {
             pollfd(fd: device.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0),
         ]
+        var nextTick = tick.map { MonotonicInstant.now.nanoseconds + $0.interval }
         while true {
-            let ready = poll(&entries, 2, -1)
+            var timeout: CInt = -1
+            if let tick, let due = nextTick {
+                let now = MonotonicInstant.now.nanoseconds
+                if now >= due {
+                    tick.call()
+                    // Late by more than an interval: start again from now rather than catch up.
+                    nextTick = now - due >= tick.interval ? now + tick.interval : due + tick.interval
+                    continue
+                }
+                timeout = CInt(clamping: (due - now + 999_999) / 1_000_000)
+            }
+            let ready = poll(&entries, 2, timeout)
             if ready < 0 {
                 if Errno.current == .interrupted { continue }
                 return
             }
+            if ready == 0 { continue }  // the tick is due
             if entries[1].revents != 0 { return }
             if entries[0].revents & Int16(POLLIN) != 0 {
                 handle()

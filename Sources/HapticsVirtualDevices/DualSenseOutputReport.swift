@@ -1,10 +1,13 @@
 import HapticsSystem
 
-/// A report the kernel's hid-playstation driver sent to a (virtual) DualSense over USB.
+/// A report the kernel's hid-playstation driver sent to a (virtual) DualSense.
 ///
-/// Layout of the 63-byte USB output report 0x02: byte 1 and 2 are valid-flags saying which fields
-/// the controller should apply; byte 3 is the weak (right, high-frequency) motor and byte 4 the
-/// strong (left, low-frequency) motor, each the effect's 16-bit magnitude divided by 256.
+/// Over USB it is the 63-byte output report 0x02, over Bluetooth the 78-byte report 0x31: a
+/// sequence byte, the tag 0x10 and a CRC-32 around the same fields. In those fields, byte 0 and 1
+/// are valid-flags saying which fields the controller should apply; byte 2 is the weak (right,
+/// high-frequency) motor and byte 3 the strong (left, low-frequency) motor, each the effect's
+/// 16-bit magnitude divided by 256. The fields start at byte 1 over USB and at byte 3 over
+/// Bluetooth.
 public struct DualSenseOutputReport: Hashable, Sendable {
     /// The raw report, report id in byte 0.
     public var bytes: [UInt8]
@@ -17,18 +20,32 @@ public struct DualSenseOutputReport: Hashable, Sendable {
         self.receivedAt = receivedAt
     }
 
-    /// The report id (0x02 for USB output reports).
+    /// The report id: 0x02 over USB, 0x31 over Bluetooth.
     public var reportID: UInt8 { bytes.first ?? 0 }
+
+    /// Where the fields shared by both connections start: byte 1 in a USB report, byte 3 in a
+    /// Bluetooth report the driver wrote (tag 0x10 in byte 2), `nil` for anything else — such as
+    /// the reports SDL writes through hidraw, which lay the Bluetooth report out differently.
+    public var fieldsOffset: Int? {
+        switch reportID {
+        case 0x02 where bytes.count >= 48: 1
+        case 0x31 where bytes.count >= 50 && bytes[2] == 0x10: 3
+        default: nil
+        }
+    }
 
     /// `true` when the report sets the motors. The driver flags rumble with "haptics select"
     /// (valid_flag0 bit 1), plus either "compatible vibration" in the same byte (firmware update
-    /// version < 0x0215) or "compatible vibration 2" in byte 39 (newer firmware). Reports for the
-    /// lightbar and player LEDs carry neither and leave the motor bytes meaningless.
-    public var setsMotors: Bool { bytes.count > 4 && reportID == 0x02 && bytes[1] & 0x02 != 0 }
+    /// version < 0x0215) or "compatible vibration 2" in valid_flag2 (newer firmware). Reports for
+    /// the lightbar and player LEDs carry neither and leave the motor bytes meaningless.
+    public var setsMotors: Bool {
+        guard let offset = fieldsOffset else { return false }
+        return bytes[offset] & 0x02 != 0
+    }
 
     /// The weak (right) motor, 0…255. Meaningful when ``setsMotors``.
-    public var weakMotor: UInt8 { bytes.count > 3 ? bytes[3] : 0 }
+    public var weakMotor: UInt8 { fieldsOffset.map { bytes[$0 + 2] } ?? 0 }
 
     /// The strong (left) motor, 0…255. Meaningful when ``setsMotors``.
-    public var strongMotor: UInt8 { bytes.count > 4 ? bytes[4] : 0 }
+    public var strongMotor: UInt8 { fieldsOffset.map { bytes[$0 + 3] } ?? 0 }
 }

@@ -3,12 +3,16 @@ import Glibc
 import Synchronization
 import HapticsSystem
 
-/// A DualSense controller on USB, made with uhid, that the kernel's own hid-playstation driver binds.
+/// A DualSense controller on USB or Bluetooth, made with uhid, that the kernel's own
+/// hid-playstation driver binds.
 ///
-/// It presents the real report descriptor and answers the feature reports the driver reads while
-/// probing (pairing 0x09, firmware 0x20, calibration 0x05), so the driver creates its evdev
-/// gamepad node with force feedback through ff-memless. Every report the driver sends back —
-/// rumble and lights — is recorded, so tests read the exact motor bytes a controller would receive.
+/// It presents the controller's USB report descriptor (on Bluetooth, one declaring the reports the
+/// drivers use) and answers the feature reports the driver reads while probing (pairing 0x09,
+/// firmware 0x20, calibration 0x05), so the driver creates its evdev gamepad node with force
+/// feedback through ff-memless. On request it also sends input reports at a steady rate, as a
+/// controller does: SDL's HIDAPI driver reads one to tell the connection. Every report sent back —
+/// rumble and lights, from the driver or through hidraw — is recorded, so tests read the exact
+/// motor bytes a controller would receive.
 /// ``unplug()`` removes it as if the cable were pulled. Needs write access to `/dev/uhid` and the
 /// `hid-playstation` module loaded before creation (otherwise `hid-generic` binds).
 public final class VirtualDualSense: @unchecked Sendable {
@@ -29,14 +33,16 @@ public final class VirtualDualSense: @unchecked Sendable {
     public let hardwareVersion: UInt32 = 0x0000_0411
     /// The firmware version reported in feature report 0x20.
     public let firmwareVersion: UInt32 = 0x0110_002A
+    /// The bus the controller is on.
+    public let connection: Connection
 
     private let device: FileDescriptor
     private let log: _RecordLog<VirtualDualSenseEvent>
     private let requestBuffer: UnsafeMutableRawPointer
     private let state = OrderedMutex(_State())
     private var reader: _DeviceReaderThread?
-    /// The reader thread's own event buffers (read, reply), freed once the thread has stopped.
-    private var readerBuffers: (UnsafeMutableRawPointer, UnsafeMutableRawPointer)?
+    /// The reader thread's own event buffers (read, reply, input), freed once the thread has stopped.
+    private var readerBuffers: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer)?
 
     private struct _State {
         var isPlugged = true
@@ -59,12 +65,20 @@ public final class VirtualDualSense: @unchecked Sendable {
     ///     and instance (the driver rejects duplicates).
     ///   - firmwareUpdateVersion: 0x0215 and later make the driver use the "compatible vibration 2"
     ///     rumble flags (byte 39), as current controllers do; earlier versions the original ones.
+    ///   - connection: USB (the default) or Bluetooth.
+    ///   - inputReportInterval: when given, an input report (sticks centred, nothing pressed) every
+    ///     interval once the kernel has started the device; by default none, as before a user
+    ///     touches the pad.
     ///
     /// The corresponding uhid request is `UHID_CREATE2`.
-    public init(macAddress: [UInt8]? = nil, firmwareUpdateVersion: UInt16 = 0x0224) throws(SystemCallError) {
+    public init(
+        macAddress: [UInt8]? = nil, firmwareUpdateVersion: UInt16 = 0x0224, connection: Connection = .usb,
+        inputReportInterval: Duration? = nil
+    ) throws(SystemCallError) {
         precondition(macAddress.map { $0.count == 6 } ?? true, "a MAC address has 6 bytes")
         self.macAddress = macAddress ?? Self.nextMACAddress()
         self.firmwareUpdateVersion = firmwareUpdateVersion
+        self.connection = connection
         let eventSize = CEvdev_uhidEventSize()
         requestBuffer = .allocate(byteCount: eventSize, alignment: 8)
         let device: FileDescriptor
@@ -79,18 +93,28 @@ public final class VirtualDualSense: @unchecked Sendable {
         self.log = log
         do throws(SystemCallError) {
             // The probe blocks on our answers to its feature reports: answer from the first moment.
-            let replies = Replies(pairing: pairingReport(), firmware: firmwareReport(), calibration: calibrationReport())
+            let replies = Replies(
+                pairing: Self.framedFeatureReport(pairingReport(), on: connection),
+                firmware: Self.framedFeatureReport(firmwareReport(), on: connection),
+                calibration: Self.framedFeatureReport(calibrationReport(), on: connection))
             let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: eventSize, alignment: 8)
             let replyBuffer = UnsafeMutableRawPointer.allocate(byteCount: eventSize, alignment: 8)
-            readerBuffers = (readBuffer, replyBuffer)
-            reader = try _DeviceReaderThread(name: "haptics-uhid", device: device) {
-                Self.drain(device, readBuffer: readBuffer, replyBuffer: replyBuffer, replies: replies, log: log)
+            let inputBuffer = UnsafeMutableRawPointer.allocate(byteCount: eventSize, alignment: 8)
+            readerBuffers = (readBuffer, replyBuffer, inputBuffer)
+            // The reader thread owns the input sequence number: ticks and reads never overlap.
+            let input = _InputReports(connection: connection, buffer: inputBuffer, device: device)
+            reader = try _DeviceReaderThread(
+                name: "haptics-uhid", device: device, every: inputReportInterval,
+                tick: inputReportInterval.map { _ in { input.send() } }
+            ) {
+                Self.drain(device, readBuffer: readBuffer, replyBuffer: replyBuffer, replies: replies, input: input, log: log)
             }
-            let descriptor = Self.usbReportDescriptor
+            let descriptor = connection.reportDescriptor
             let uniq = uniqueIdentifier
+            let physical = connection == .usb ? "haptics-virtual/usb0" : "haptics-virtual/bluetooth0"
             let filled = descriptor.withUnsafeBufferPointer { bytes in
-                CEvdev_uhidMakeCreate2(requestBuffer, Self.deviceName, "haptics-virtual/usb0", uniq,
-                                       bytes.baseAddress, UInt16(bytes.count), UInt16(BUS_USB),
+                CEvdev_uhidMakeCreate2(requestBuffer, Self.deviceName, physical, uniq,
+                                       bytes.baseAddress, UInt16(bytes.count), connection.bus,
                                        Self.vendorID, Self.productID, 0x0100)
             }
             precondition(filled == 0, "the DualSense report descriptor fits a uhid request")
@@ -133,6 +157,18 @@ public final class VirtualDualSense: @unchecked Sendable {
         try EventNodeLookup.waitForNode(name: Self.deviceName, uniqueIdentifier: uniqueIdentifier, timeout: timeout)
     }
 
+    /// Waits for the gamepad's event node, then returns the controller's hidraw node
+    /// (`/dev/hidraw1`): the node SDL's HIDAPI backend opens and names in `SDL_JoystickPath`.
+    /// Found through sysfs, where both hang under the same HID device; `nil` after `timeout`.
+    public func waitForHidrawNode(timeout: Duration = .seconds(10)) throws(SystemCallError) -> String? {
+        guard let gamepad = try waitForGamepadNode(timeout: timeout) else { return nil }
+        let event = gamepad.split(separator: "/").last.map(String.init) ?? gamepad
+        let entries = FileDescriptor.numberedEntries(in: "/sys/class/input/\(event)/device/device/hidraw", prefix: "hidraw")
+        guard let entry = entries.first, let name = entry.split(separator: "/").last else { return nil }
+        let path = "/dev/\(name)"
+        return access(path, F_OK) == 0 ? path : nil
+    }
+
     /// Unplugs the controller: the driver unbinds, its nodes disappear, and descriptors still open
     /// on them fail with `ENODEV`. Idempotent.
     ///
@@ -160,9 +196,10 @@ public final class VirtualDualSense: @unchecked Sendable {
         reader?.stop()
         reader = nil
         try? device.close()
-        if let (readBuffer, replyBuffer) = readerBuffers {
+        if let (readBuffer, replyBuffer, inputBuffer) = readerBuffers {
             readBuffer.deallocate()
             replyBuffer.deallocate()
+            inputBuffer.deallocate()
             readerBuffers = nil
         }
     }
@@ -175,6 +212,36 @@ public final class VirtualDualSense: @unchecked Sendable {
     }
 
     // MARK: Reader thread
+
+    /// The input reports the reader thread sends, and their sequence number.
+    private final class _InputReports: @unchecked Sendable {
+        let connection: Connection
+        let buffer: UnsafeMutableRawPointer
+        let device: FileDescriptor
+        var sequence: UInt8 = 0
+        /// Between `UHID_START` and `UHID_STOP`: before and after, uhid refuses input.
+        var isStarted = false
+
+        init(connection: Connection, buffer: UnsafeMutableRawPointer, device: FileDescriptor) {
+            self.connection = connection
+            self.buffer = buffer
+            self.device = device
+        }
+
+        /// Sends the next report while the kernel has the device started. A report the kernel
+        /// refuses is dropped, as a controller's would be.
+        func send() {
+            guard isStarted else { return }
+            let report = VirtualDualSense.inputReport(sequence: sequence, on: connection)
+            sequence &+= 1
+            _ = report.withUnsafeBufferPointer { bytes in
+                CEvdev_uhidMakeInput2(buffer, bytes.baseAddress, UInt16(bytes.count))
+            }
+            _ = try? _SystemCall.run("UHID_INPUT2", fileDescriptor: device.rawValue) {
+                Glibc.write(device.rawValue, buffer, CEvdev_uhidEventSize())
+            }
+        }
+    }
 
     private struct Replies: Sendable {
         var pairing: [UInt8]
@@ -193,7 +260,7 @@ public final class VirtualDualSense: @unchecked Sendable {
 
     private static func drain(
         _ device: FileDescriptor, readBuffer: UnsafeMutableRawPointer, replyBuffer: UnsafeMutableRawPointer,
-        replies: Replies, log: _RecordLog<VirtualDualSenseEvent>
+        replies: Replies, input: _InputReports, log: _RecordLog<VirtualDualSenseEvent>
     ) {
         let size = CEvdev_uhidEventSize()
         while true {
@@ -202,8 +269,12 @@ public final class VirtualDualSense: @unchecked Sendable {
             else { return }  // EAGAIN: drained.
             let receivedAt = MonotonicInstant.now
             switch CEvdev_uhidEventType(readBuffer) {
-            case UHID_START.rawValue: log.append(.started)
-            case UHID_STOP.rawValue: log.append(.stopped)
+            case UHID_START.rawValue:
+                input.isStarted = true
+                log.append(.started)
+            case UHID_STOP.rawValue:
+                input.isStarted = false
+                log.append(.stopped)
             case UHID_OPEN.rawValue: log.append(.opened)
             case UHID_CLOSE.rawValue: log.append(.closed)
             case UHID_OUTPUT.rawValue:

@@ -118,6 +118,7 @@ static void test_devices(haptics_engine *engine) {
     CHECK_STR(info.name, "simulated");
     CHECK_STR(info.path, "");
     CHECK_STR(info.sdl_guid, "");
+    CHECK_STR(info.sdl_hidapi_guid, "");
     CHECK_STR(info.profile, "simulated");
     CHECK_INT(info.capabilities, 0); /* simulated: no kernel force feedback */
     CHECK_INT(info.effect_slots, 0);
@@ -134,13 +135,14 @@ static void test_devices(haptics_engine *engine) {
         memset(&info, 0xAB, sizeof info);
         info.size = (uint32_t)old_size;
         CHECK_INT(old_size, 416);
-        CHECK_INT(sizeof info, 424);
+        CHECK_INT(sizeof info, 460);
         CHECK_INT(haptics_device_get_info(engine, 1, &info), 0);
         CHECK_INT(info.size, old_size);
         CHECK_INT(info.id, second_device);
         CHECK_STR(info.profile, "simulated");
         CHECK_INT(info.capabilities, 0xABABABABu);
         CHECK_INT(info.effect_slots, (int32_t)0xABABABABu);
+        CHECK_INT((unsigned char)info.sdl_hidapi_guid[0], 0xAB);
         info.size = (uint32_t)old_size - 1;
         CHECK_INT(haptics_device_get_info(engine, 1, &info), -EINVAL);
     }

@@ -264,7 +264,8 @@ import HapticsTestSupport
             {"Pattern": [{"Event": {"Time": 0.5, "EventType": "AudioCustom", "EventWaveformPath": "nope.wav"}}]}
             """, to: "q.ahap")
         #expect(throws: AudioLoadError.sound(AudioPatternError(
-            patternFile: folder.path + "/q.ahap", eventIndex: 0, eventTime: 0.5, waveformPath: "nope.wav", problem: .missing))) {
+            patternFile: folder.path + "/q.ahap", eventIndex: 0, eventTime: 0.5, waveformPath: "nope.wav", problem: .missing,
+            location: SourceLocation(line: 1, column: 87)))) {
             try AudioPatternLoader().load(contentsOf: folder.path + "/q.ahap")
         }
     }

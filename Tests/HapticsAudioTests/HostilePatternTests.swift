@@ -38,7 +38,7 @@ import Testing
                            data: Array(repeating: 0, count: 1_000))
         let (folder, result) = try load(custom("ghz.wav"), waveforms: ["ghz.wav": wav])
         defer { folder.remove() }
-        #expect(failure(result) == "\(folder.path)/p.ahap: AudioCustom event at 0.25 s (events[1]): "
+        #expect(failure(result) == "\(folder.path)/p.ahap:2:88: AudioCustom event at 0.25 s: "
             + "EventWaveformPath \"ghz.wav\": WAV \"fmt \" chunk at byte 12: sample rate 4294967295 Hz "
             + "(expected 4000 to 384000 Hz)")
     }
@@ -48,7 +48,7 @@ import Testing
         let wav = wavBytes(formatTag: 1, channels: 1, sampleRate: 1, bits: 16, data: Array(repeating: 0, count: 4_000))
         let (folder, result) = try load(custom("slow.wav"), waveforms: ["slow.wav": wav])
         defer { folder.remove() }
-        #expect(failure(result) == "\(folder.path)/p.ahap: AudioCustom event at 0.25 s (events[1]): "
+        #expect(failure(result) == "\(folder.path)/p.ahap:2:88: AudioCustom event at 0.25 s: "
             + "EventWaveformPath \"slow.wav\": WAV \"fmt \" chunk at byte 12: sample rate 1 Hz "
             + "(expected 4000 to 384000 Hz)")
     }
@@ -114,7 +114,7 @@ import Testing
         let (folder, result) = try load(custom("long.wav"), waveforms: ["long.wav": wav])
         defer { folder.remove() }
         let left = (32 << 20) - AudioVoice.programByteCount
-        #expect(failure(result) == "\(folder.path)/p.ahap: AudioCustom event at 0.25 s (events[1]): "
+        #expect(failure(result) == "\(folder.path)/p.ahap:2:88: AudioCustom event at 0.25 s: "
             + "EventWaveformPath \"long.wav\": its sound needs 48000000 bytes, more than the \(left) bytes left "
             + "of the pattern's sound budget of 32 MiB")
     }
@@ -132,7 +132,7 @@ import Testing
         }
         #expect(error.problem == .overBudget(needed: 240, budget: AudioMemoryBudget(scope: .pattern, limit: voice + 100,
                                                                                     available: 100)))
-        #expect(error.description == "\(folder.path)/p.ahap: AudioCustom event at 0.25 s (events[1]): "
+        #expect(error.description == "\(folder.path)/p.ahap:2:88: AudioCustom event at 0.25 s: "
             + "EventWaveformPath \"tick.wav\": its sound needs 240 bytes, more than the 100 bytes left "
             + "of the pattern's sound budget of \(voice + 100) bytes")
     }

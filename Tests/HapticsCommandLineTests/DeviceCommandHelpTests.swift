@@ -23,6 +23,8 @@ struct DeviceCommandHelpTests {
             nothing is found: {"devices":N,"denied":M,"directory":"/dev/input"} (M of the N without access).
             Each JSON line also has the version, uniq (often a MAC address), phys and sdl_guid: the joystick
             GUID SDL gives the same node, to match a game's SDL joystick or a gamecontrollerdb.txt row.
+            sdl_hidapi_guid, when SDL's HIDAPI backend could drive the pad through hidraw, is the GUID it
+            gives the pad then, with its name CRC (bytes 2-3) zeroed.
 
             """)
     }
@@ -75,13 +77,14 @@ struct DeviceCommandHelpTests {
             OVERVIEW: Create a virtual device and print what it is sent, until Ctrl-C.
 
             USAGE:
-              haptics emulate dualsense|rumble-pad [--json]
+              haptics emulate dualsense|rumble-pad [--bluetooth] [--json]
 
             ARGUMENTS AND OPTIONS:
-              dualsense   A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor bytes of every output report.
-              rumble-pad  A 16-slot rumble pad over uinput: prints every upload, play, stop, erase and gain.
-              --json      One JSON object per line.
-              -h, --help  Show this help.
+              dualsense    A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor bytes of every output report.
+              rumble-pad   A 16-slot rumble pad over uinput: prints every upload, play, stop, erase and gain.
+              --bluetooth  The DualSense on Bluetooth, sending input reports: SDL's HIDAPI backend can take it.
+              --json       One JSON object per line.
+              -h, --help   Show this help.
 
             Needs root (write access to /dev/uhid or /dev/uinput) and, for dualsense, the hid-playstation
             module loaded. Ctrl-C (SIGINT) or SIGTERM destroys the device and exits 0. Other programs

@@ -30,12 +30,22 @@ struct DeviceListingTests {
 
     @Test("--json has the identity with the SDL GUID, every capability code by name, the profile, and the access, then the summary")
     func json() {
-        #expect(DevicesCommand.format([Self.dualSense, Self.locked], directory: "/dev/input", json: true) == """
+        // No sysfs: a USB pad's release number (for sdl_hidapi_guid) is not read from this machine's.
+        #expect(DevicesCommand.format([Self.dualSense, Self.locked], directory: "/dev/input", json: true,
+                                      sysfsRoot: "/nonexistent") == """
             {"schema":1,"type":"device","path":"/dev/input/event5","name":"Sony Interactive Entertainment Wireless Controller","bus":"0003","vendor":"054c","product":"0ce6","version":"8111","uniq":"c0:ff:ee:00:00:01","phys":"usb-1/input0","sdl_guid":"0300d0424c050000e60c000011810000","ff":["rumble","periodic","square","triangle","sine","gain"],"slots":16,"profile":"dualsense","access":"read-write"}
             {"schema":1,"type":"device","path":"/dev/input/event12","name":"Wheel","bus":"0003","vendor":"046d","product":"c24f","version":"0001","uniq":"","phys":"","sdl_guid":"030052ce6d0400004fc2000001000000","ff":["constant","autocenter"],"slots":8,"profile":"constant-force-wheel","access":"denied","error":"/dev/input/event12: permission denied; install Tools/udev/70-haptics.rules (TAG+=\\"uaccess\\" for force-feedback event nodes) and re-plug the device, or add yourself to the 'input' group"}
             {"schema":1,"type":"devices","devices":2,"denied":1,"directory":"/dev/input"}
 
             """)
+    }
+
+    @Test("--json has the GUID SDL's HIDAPI backend gives a Bluetooth pad")
+    func hidapiGUID() {
+        var pad = Self.dualSense
+        pad.id.bus = 0x05
+        let line = DevicesCommand.jsonLine(pad, sysfsRoot: "/nonexistent")
+        #expect(line.contains(#""sdl_guid":"0500d0424c050000e60c000011810000","sdl_hidapi_guid":"030000004c050000e60c000000006800","#))
     }
 
     /// A device whose name and strings (the kernel's, set by whoever made the device: a uinput or

@@ -23,8 +23,10 @@ struct LatencyCommandTests {
         }
         let last = try #require(lines.last)
         #expect(last.hasPrefix(#"{"schema":1,"type":"latency","feedback":"impact.heavy","device":"simulated","count":5,"missed":0,"realtime":"#))
-        // Whatever the machine granted, it is said: fifo, or refused with the errno.
-        #expect(last.contains(#""realtime":"fifo","stages":"#) || last.contains(#""realtime":"refused","realtime_error":"#))
+        // Whatever the machine granted, it is said: fifo (directly or through rtkit) and the priority,
+        // or refused with the errno.
+        #expect(last.contains(#""realtime":"fifo","realtime_priority":50,"stages":"#) || last.contains(#""realtime":"rtkit","realtime_priority":"#)
+            || last.contains(#""realtime":"refused","realtime_error":"#))
         for stage in ["call", "dequeued", "written", "felt", "lateness"] {
             #expect(last.contains("\"\(stage)\":{\"p50_us\":"), "\(stage)")
         }
@@ -59,14 +61,20 @@ struct LatencyCommandTests {
 
     @Test("what the realtime thread got is said in words and in JSON")
     func realtimeGrant() {
-        let granted = RealtimeThread.Grant(timerSlack: .nanoseconds(1), priorityRefusal: nil, hasRealtimePriority: true)
-        let refused = RealtimeThread.Grant(timerSlack: .nanoseconds(1), priorityRefusal: Errno(rawValue: EPERM), hasRealtimePriority: false)
-        #expect(LatencyMeasurement.describe(granted) == "realtime thread: SCHED_FIFO")
-        #expect(LatencyMeasurement.describe(refused) == "realtime thread: normal priority, SCHED_FIFO refused (EPERM (Operation not permitted)); 'haptics doctor' says how to allow it")
+        let granted = RealtimeThread.Grant(timerSlack: .nanoseconds(1), threadID: 7, priority: .fifo(50))
+        let lent = RealtimeThread.Grant(timerSlack: .nanoseconds(1), threadID: 7, priority: .fifoThroughRealtimeKit(20, refusal: .notPermitted))
+        let refused = RealtimeThread.Grant(timerSlack: .nanoseconds(1), threadID: 7, priority: .refused(
+            .notPermitted, realtimeKit: .serviceMissing(message: "org.freedesktop.DBus.Error.ServiceUnknown: no rtkit")))
+        #expect(LatencyMeasurement.describe(granted) == "realtime thread: SCHED_FIFO 50")
+        #expect(LatencyMeasurement.describe(lent) == "realtime thread: SCHED_FIFO 20 through rtkit")
+        #expect(LatencyMeasurement.describe(refused) == "realtime thread: normal priority: SCHED_FIFO refused (EPERM (Operation not permitted)); rtkit is not on the bus (org.freedesktop.DBus.Error.ServiceUnknown: no rtkit); 'haptics doctor' says how to allow it")
         #expect(LatencyMeasurement.describe(nil) == "realtime thread: not started")
         var line = JSONLine()
         LatencyMeasurement.add(refused, to: &line)
-        #expect(line.text == #"{"realtime":"refused","realtime_error":"EPERM (Operation not permitted)"}"#)
+        #expect(line.text == #"{"realtime":"refused","realtime_error":"EPERM (Operation not permitted)","rtkit_error":"rtkit is not on the bus (org.freedesktop.DBus.Error.ServiceUnknown: no rtkit)"}"#)
+        var lentLine = JSONLine()
+        LatencyMeasurement.add(lent, to: &lentLine)
+        #expect(lentLine.text == #"{"realtime":"rtkit","realtime_priority":20}"#)
     }
 
     @Test("latency refuses a count it cannot run")
@@ -103,5 +111,46 @@ struct LatencyCommandTests {
         // One flow ends at the motor per item played.
         let ends = events.filter { $0["ph"] as? String == "f" && $0["pid"] as? Int == 2 }
         #expect(ends.count == Feedback.vocabulary.count)
+    }
+}
+
+/// The installed tool as a user without realtime privileges runs it: a child process the kernel
+/// refuses `SCHED_FIFO` (no CAP_SYS_NICE, RLIMIT_RTPRIO 0), pointed at a fake rtkit on a private bus
+/// by `HAPTICS_RTKIT_BUS_ADDRESS`.
+@Suite("latency with rtkit")
+struct LatencyRealtimeKitTests {
+    @Test(.enabled(if: canDropPrivileges && access("/usr/bin/setpriv", X_OK) == 0,
+                   "the fake rtkit sets SCHED_FIFO on another process's thread, which takes root (and setpriv to drop it from the tool)"))
+    func latencyReportsTheRealtimeThreadRtkitGranted() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        // rtkit's own limits: this process is the tool's, not the tests'.
+        let rtkit = try FakeRealtimeKit(on: bus, behaviour: .init(maximumPriority: 20, runTimeLimit: 200_000))
+        defer { rtkit.stop() }
+        // The test bundle and the tool are built side by side.
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        var tool = folder.appendingPathComponent("haptics").path
+        if !FileManager.default.isExecutableFile(atPath: tool) {
+            tool = folder.deletingLastPathComponent().appendingPathComponent("haptics").path
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"ulimit -r 0 && exec /usr/bin/setpriv --bounding-set=-sys_nice --inh-caps=-sys_nice "$@""#, "sh",
+                             tool, "latency", "--device", "simulated", "--count", "3", "--json"]
+        process.environment = ["HAPTICS_RTKIT_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let last = try #require(text.split(separator: "\n").last)
+        #expect(last.contains(#""missed":0,"realtime":"rtkit","realtime_priority":20,"stages":"#), "\(last)")
+        // One call, for the engine's realtime thread, at rtkit's maximum, with RLIMIT_RTTIME set.
+        let calls = rtkit.receivedCalls
+        #expect(calls.map(\.threadName) == ["haptics-rt"])
+        #expect(calls.map(\.priority) == [20])
+        #expect(calls.map(\.runTimeLimit) == [200_000])
     }
 }

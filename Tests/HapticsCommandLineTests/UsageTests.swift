@@ -20,6 +20,7 @@ struct UsageTests {
         (["emulate"], "haptics emulate: missing the device kind (dualsense or rumble-pad). See 'haptics emulate --help'.\n"),
         (["emulate", "joystick"], "haptics emulate: unknown device kind 'joystick' (available: dualsense, rumble-pad). See 'haptics emulate --help'.\n"),
         (["emulate", "dualsense", "rumble-pad"], "haptics emulate: unexpected argument 'rumble-pad'. See 'haptics emulate --help'.\n"),
+        (["emulate", "rumble-pad", "--bluetooth"], "haptics emulate: --bluetooth is for dualsense only. See 'haptics emulate --help'.\n"),
         (["play", "impact.huge"], "haptics play: unknown feedback \"impact.huge\"; valid names: notification.success, notification.warning, notification.error, impact.light, impact.medium, impact.heavy, impact.soft, impact.rigid, selection. See 'haptics play --help'.\n"),
         (["validate"], "haptics validate: missing the files to validate. See 'haptics validate --help'.\n"),
         (["plot", "selection"], "haptics plot: missing -o <out.svg>. See 'haptics plot --help'.\n"),
@@ -118,6 +119,9 @@ struct UsageTests {
               HAPTICS_INPUT_DIRECTORY  Where event nodes are looked for instead of /dev/input.
               XDG_CONFIG_HOME, XDG_DATA_DIRS
                                        Where feedbackd themes are found (feedbackd/themes in each).
+              HAPTICS_RTKIT_BUS_ADDRESS
+                                       Where rtkit is asked for realtime priority instead of the
+                                       system bus (a D-Bus address).
 
             A feedback is written notification.success, impact.heavy, impact.light:0.5, selection.
             To bench a pad: haptics doctor, haptics test, haptics rumble 0.5 0.5, haptics stop.

@@ -54,4 +54,35 @@ struct JoystickGUIDTests {
                                    forceFeedbackCodes: [.rumble], slots: 16)
         #expect(info.joystickGUID.string == "030081b85e0400008e02000010010000")
     }
+
+    @Test("a DualSense under SDL's HIDAPI gets the GUIDs SDL reports for it")
+    func dualSenseHIDAPI() {
+        // SDL 2.26 names the pad "PS5 Controller"; later SDL "DualSense Wireless Controller".
+        let sdl226 = JoystickGUID.hidapi(vendor: 0x054C, product: 0x0CE6, releaseNumber: 0x0100, name: "PS5 Controller")
+        #expect(sdl226.string == "030072264c050000e60c000000016800")
+        let later = JoystickGUID.hidapi(vendor: 0x054C, product: 0x0CE6, releaseNumber: 0x0100, name: "DualSense Wireless Controller")
+        #expect(later.string == "030057564c050000e60c000000016800")
+        // Over Bluetooth the release is 0 and the bus still USB; mapping databases drop the CRC.
+        let bluetooth = JoystickGUID.hidapi(vendor: 0x054C, product: 0x0CE6, releaseNumber: 0)
+        #expect(bluetooth.string == "030000004c050000e60c000000006800")
+        #expect(sdl226.isHIDAPI && bluetooth.isHIDAPI)
+        #expect(sdl226.matchesIgnoringName(later))
+        #expect(!sdl226.matchesIgnoringName(bluetooth))
+    }
+
+    @Test("SDL before 2.24 has no name CRC: its GUIDs match the engine's with the CRC ignored")
+    func beforeSDL224() throws {
+        let evdev = JoystickGUID(id: InputID(bus: 0x03, vendor: 0x054C, product: 0x0CE6, version: 0x8111),
+                                 name: "Sony Interactive Entertainment DualSense Wireless Controller")
+        let old = try #require(JoystickGUID(string: "030000004c050000e60c000011810000"))
+        #expect(!old.isHIDAPI && !evdev.isHIDAPI)
+        #expect(evdev.matchesIgnoringName(old))
+        #expect(evdev != old)
+        #expect(!evdev.matchesIgnoringName(JoystickGUID.hidapi(vendor: 0x054C, product: 0x0CE6, releaseNumber: 0x8111)))
+        // SDL 2.26's own mapping database has the pad on Bluetooth through evdev (hid-playstation's
+        // version 0x8100) in the same form.
+        let bluetooth = JoystickGUID(id: InputID(bus: 0x05, vendor: 0x054C, product: 0x0CE6, version: 0x8100),
+                                     name: "Sony Interactive Entertainment Wireless Controller")
+        #expect(bluetooth.withoutNameCRC.string == "050000004c050000e60c000000810000")
+    }
 }

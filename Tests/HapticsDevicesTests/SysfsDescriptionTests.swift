@@ -45,4 +45,36 @@ struct SysfsDescriptionTests {
         #expect(DeviceCatalog.describeFromSysfs(path: "/dev/input/event9", sysfsRoot: folder.path) == nil)
         #expect(DeviceCatalog.describeFromSysfs(path: "/dev/input/js0", sysfsRoot: folder.path) == nil)
     }
+
+    @Test("the HIDAPI GUID of a USB pad carries the release number of the USB device above it")
+    func hidapiGUID() throws {
+        let folder = try TemporaryFolder(prefix: "haptics-sysfs")
+        defer { folder.remove() }
+        // usb1/1-2 (the USB device) / 1-2:1.3 (its interface) / the HID device / input/input9.
+        let usb = "devices/usb1/1-2"
+        let input = "\(usb)/1-2:1.3/0003:054C:0CE6.0004/input/input9"
+        var path = folder.path
+        for part in input.split(separator: "/") {
+            path += "/" + part
+            #expect(mkdir(path, 0o755) == 0)
+        }
+        try folder.write("0100\n", to: "\(usb)/bcdDevice")
+        #expect(mkdir(folder.path + "/class", 0o755) == 0)
+        #expect(mkdir(folder.path + "/class/event9", 0o755) == 0)
+        #expect(symlink(folder.path + "/" + input, folder.path + "/class/event9/device") == 0)
+        let name = "Sony Interactive Entertainment DualSense Wireless Controller"
+        var info = EvdevDeviceInfo(path: "/dev/input/event9", name: name,
+                                   id: InputID(bus: 0x03, vendor: 0x054C, product: 0x0CE6, version: 0x8100),
+                                   physicalLocation: "", uniqueIdentifier: "", forceFeedbackCodes: [.rumble], slots: 16)
+        let usbGUID = DeviceCatalog.hidapiJoystickGUID(of: info, sysfsRoot: folder.path + "/class")
+        #expect(usbGUID?.string == "030000004c050000e60c000000016800")
+        // Without a USB device above it (a uhid pad) SDL's HIDAPI does not list it.
+        #expect(unlink(folder.path + "/\(usb)/bcdDevice") == 0)
+        #expect(DeviceCatalog.hidapiJoystickGUID(of: info, sysfsRoot: folder.path + "/class") == nil)
+        // Over Bluetooth the release is 0, and sysfs is not read.
+        info.id.bus = 0x05
+        #expect(DeviceCatalog.hidapiJoystickGUID(of: info, sysfsRoot: "/nonexistent")?.string == "030000004c050000e60c000000006800")
+        info.id.bus = 0x06
+        #expect(DeviceCatalog.hidapiJoystickGUID(of: info, sysfsRoot: folder.path + "/class") == nil)
+    }
 }

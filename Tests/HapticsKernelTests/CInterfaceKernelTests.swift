@@ -78,21 +78,50 @@ struct CInterfaceKernelTests {
         #expect(reports[off...].allSatisfy { [$0.weakMotor, $0.strongMotor] == [0, 0] })
     }
 
-    /// The SDL2 example on two identical DualSense pads: SDL names each joystick's node, the
-    /// example finds the engine's device by it, and each pad gets its own round — joystick 0's
-    /// first (its selection at frame 10, joystick 1's at frame 15), nothing on the wrong pad.
-    @Test func theSDLExampleMatchesEachOfTwoIdenticalPadsByItsNode() throws {
-        let one = try VirtualDualSense()
+    /// SDL's joystick backends, as the SDL2 example's kernel tests run them.
+    enum SDLBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// Two USB pads: SDL reads their event nodes (SDL's HIDAPI cannot list a uhid device on USB).
+        case evdevOverUSB
+        /// Two Bluetooth pads with `SDL_JOYSTICK_HIDAPI=0`: SDL reads their event nodes.
+        case evdevOverBluetooth
+        /// Two Bluetooth pads with `SDL_JOYSTICK_HIDAPI=1`: SDL's PS5 driver reads their hidraw nodes.
+        case hidapiOverBluetooth
+
+        var testDescription: String { rawValue }
+
+        var connection: VirtualDualSense.Connection { self == .evdevOverUSB ? .usb : .bluetooth }
+
+        /// The guest runs no udev daemon: SDL watches /dev itself, as it does in a container.
+        var environment: [String] {
+            ["SDL_JOYSTICK_DISABLE_UDEV=1", "SDL_HIDAPI_JOYSTICK_DISABLE_UDEV=1",
+             "SDL_JOYSTICK_HIDAPI=\(self == .hidapiOverBluetooth ? 1 : 0)"]
+        }
+
+        /// The node SDL names for `pad` (`SDL_JoystickPath`).
+        func node(of pad: VirtualDualSense) throws -> String? {
+            self == .hidapiOverBluetooth ? try pad.waitForHidrawNode() : try pad.waitForGamepadNode()
+        }
+    }
+
+    /// The SDL2 example on two identical DualSense pads, under each of SDL's backends: SDL names
+    /// each joystick's node (the event node, or the hidraw node under HIDAPI), the example finds the
+    /// engine's device by it, and each pad gets its own round — joystick 0's first (its selection
+    /// at frame 10, joystick 1's at frame 15), nothing on the wrong pad.
+    @Test(arguments: SDLBackend.allCases)
+    func theSDLExampleMatchesEachOfTwoIdenticalPadsByItsNode(backend: SDLBackend) throws {
+        // Bluetooth pads send input reports, as SDL's PS5 driver expects of a connected controller.
+        let interval: Duration? = backend.connection == .bluetooth ? .milliseconds(8) : nil
+        let one = try VirtualDualSense(connection: backend.connection, inputReportInterval: interval)
         defer { one.close() }
-        let two = try VirtualDualSense()
+        let two = try VirtualDualSense(connection: backend.connection, inputReportInterval: interval)
         defer { two.close() }
-        let nodes = [try #require(try one.waitForGamepadNode()), try #require(try two.waitForGamepadNode())]
-        let program = try CProgram(Self.folder + "/sdl2-game", arguments: [])
+        let nodes = [try #require(try backend.node(of: one)), try #require(try backend.node(of: two))]
+        let program = try CProgram(Self.folder + "/sdl2-game", arguments: [], environment: backend.environment)
         #expect(program.waitForExit() == 0, "stderr: \(program.standardError)")
         // "SDL joystick 0 "…" at /dev/input/event5: haptic device 1"
         let matched = program.standardOutput.split(separator: "\n").filter { $0.hasPrefix("SDL joystick ") }
         let paths = matched.compactMap { line in line.split(separator: " at ").last?.split(separator: ":").first.map(String.init) }
-        try #require(paths.count == 2 && Set(paths) == Set(nodes), "stdout: \(program.standardOutput)")
+        try #require(paths.count == 2 && Set(paths) == Set(nodes), "nodes \(nodes), stdout: \(program.standardOutput)")
         let pads = paths.map { path in nodes[0] == path ? one : two }
         let rounds = pads.map { pad in
             pad.waitForOutputReports { reports in motorStates(reports).filter { $0 != [0, 0] }.count >= 2 && motorStates(reports).last == [0, 0] }
@@ -105,6 +134,50 @@ struct CInterfaceKernelTests {
         }
         let firstOn = rounds.map { $0.first { [$0.weakMotor, $0.strongMotor] != [0, 0] }?.receivedAt.nanoseconds ?? .max }
         #expect(firstOn[0] < firstOn[1], "joystick 0's pad must play first: \(firstOn)")
+        if backend == .hidapiOverBluetooth {
+            for pad in [one, two] {
+                // After the driver's probe (0x09, 0x20, 0x05), SDL's PS5 driver read the serial
+                // number and firmware through hidraw, saw input reports and switched to enhanced
+                // mode: it wrote its own report 0x31 (the lights), which sets no motor.
+                let answered = pad.events.compactMap { event -> UInt8? in
+                    if case .featureReportRequested(let id, answered: true) = event { id } else { nil }
+                }
+                #expect(answered == [0x09, 0x20, 0x05, 0x09, 0x20])
+                #expect(pad.outputReports.contains { $0.reportID == 0x31 && $0.fieldsOffset == nil })
+            }
+        }
+    }
+
+    /// The SDL2 example matching by GUID, as with an SDL older than 2.24 (no SDL_JoystickPath):
+    /// under each backend it computes the GUID SDL gives the pad there — evdev's, or HIDAPI's with
+    /// its 'h' mark — and finds the one pad; twin pads share a GUID, so it refuses to guess.
+    @Test(arguments: [SDLBackend.evdevOverBluetooth, .hidapiOverBluetooth])
+    func theSDLExampleMatchesByGUIDOnlyWhenThePadIsTheOnlyOneWithIt(backend: SDLBackend) throws {
+        let one = try VirtualDualSense(connection: .bluetooth, inputReportInterval: .milliseconds(8))
+        defer { one.close() }
+        let two = try VirtualDualSense(connection: .bluetooth, inputReportInterval: .milliseconds(8))
+        defer { two.close() }
+        _ = [try #require(try backend.node(of: one)), try #require(try backend.node(of: two))]
+        let twins = try CProgram(Self.folder + "/sdl2-game", arguments: ["--by-guid"], environment: backend.environment)
+        #expect(twins.waitForExit() == 0, "stderr: \(twins.standardError)")
+        let refused = twins.standardOutput.split(separator: "\n").filter { $0.hasPrefix("SDL joystick ") }
+        #expect(refused.count == 2 && refused.allSatisfy { $0.hasSuffix("without their nodes they cannot be told apart)") },
+                "stdout: \(twins.standardOutput)")
+        #expect(twins.standardOutput.contains("no joystick matched a haptic device: nothing to play on"))
+        #expect((one.outputReports + two.outputReports).allSatisfy { !$0.setsMotors || [$0.weakMotor, $0.strongMotor] == [0, 0] })
+
+        two.close()
+        let single = try CProgram(Self.folder + "/sdl2-game", arguments: ["--by-guid"], environment: backend.environment)
+        #expect(single.waitForExit() == 0, "stderr: \(single.standardError)")
+        let matched = single.standardOutput.split(separator: "\n").filter { $0.hasPrefix("SDL joystick ") }
+        // The node SDL read it from says which backend drove it, and so which GUID was compared.
+        let node = backend == .hidapiOverBluetooth ? " at /dev/hidraw" : " at /dev/input/event"
+        #expect(matched.count == 1 && matched.allSatisfy { $0.contains(node) && $0.contains(": haptic device ") },
+                "stdout: \(single.standardOutput)")
+        let round = one.waitForOutputReports { reports in
+            motorStates(reports).filter { $0 != [0, 0] }.count >= 2 && motorStates(reports).last == [0, 0]
+        }
+        #expect(motorStates(round).filter { $0 != [0, 0] }.count == 2, "\(motorStates(round))")
     }
 
     @Test func aCProgramSeesItsPadLostMidPlayAndStopsCleanly() throws {
@@ -155,7 +228,9 @@ final class CProgram {
     private var err: [UInt8] = []
     private var status: Int32?
 
-    init(_ path: String, arguments: [String]) throws {
+    /// Starts `path` with `arguments`, in its own folder, with this process's environment plus
+    /// `environment` (`NAME=value` entries, which win over inherited ones).
+    init(_ path: String, arguments: [String], environment: [String] = []) throws {
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw CProgramError.pipe(errno) }
         var actions = posix_spawn_file_actions_t()
@@ -170,7 +245,16 @@ final class CProgram {
         let argv = (["/bin/sh", "-c", #"cd "$0" && exec "$@""#, folder, path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var child: pid_t = 0
-        let result = posix_spawn(&child, "/bin/sh", &actions, nil, argv, environ)
+        var inherited: [String] = []
+        var entry = environ
+        while let variable = entry.pointee {
+            inherited.append(String(cString: variable))
+            entry += 1
+        }
+        let names = Set(environment.map { $0.prefix { $0 != "=" } })
+        let envp = (inherited.filter { !names.contains($0.prefix { $0 != "=" }) } + environment).map { strdup($0) } + [nil]
+        defer { for variable in envp { free(variable) } }
+        let result = posix_spawn(&child, "/bin/sh", &actions, nil, argv, envp)
         close(inPipe[0])
         close(outPipe[1])
         close(errPipe[1])
@@ -219,6 +303,13 @@ final class CProgram {
             if !pump(milliseconds: 50) { break }
         }
         return standardOutput.split(separator: "\n").contains(Substring(line))
+    }
+
+    /// Sends `signal` to the program (SIGKILL: it ends at once, cleaning up nothing), then reaps
+    /// it; its status (128 + the signal when it killed it).
+    func signal(_ signal: Int32) -> Int32 {
+        if status == nil { Glibc.kill(pid, signal) }
+        return waitForExit()
     }
 
     func send(_ text: String) {

@@ -140,6 +140,35 @@ extension EngineKernelTests {
         // Ending destroyed the device.
         #expect(DeviceCatalog.discover().allSatisfy { $0.name != "haptics rumble pad" })
     }
+
+    @Test func emulateBluetoothDualSenseNamesBothNodesAndPrintsTheMotorBytes() throws {
+        let console = SharedConsole()
+        let finished = DispatchSemaphore(value: 0)
+        let status = Mutex<Int32>(-1)
+        let thread = Thread {
+            let code = HapticsTool.main(arguments: ["emulate", "dualsense", "--bluetooth"], context: CommandContext(console: console))
+            status.withLock { $0 = code }
+            finished.signal()
+        }
+        thread.start()
+        // "emulating Bluetooth DualSense on /dev/input/event5 and /dev/hidraw0; Ctrl-C to stop"
+        #expect(waitUntil { console.text.contains("; Ctrl-C to stop") })
+        let banner = try #require(console.text.split(separator: "\n").first.map(String.init))
+        let words = banner.split(separator: " ").map(String.init)
+        try #require(words.count == 10, "\(banner)")
+        #expect(Array(words[0...3]) == ["emulating", "Bluetooth", "DualSense", "on"])
+        #expect(words[4].hasPrefix("/dev/input/event") && words[6].hasPrefix("/dev/hidraw"), "\(banner)")
+
+        let pad = try FileDescriptor.open(words[4], .readWrite)
+        var effect = rawRumble(strong: 0x8000, weak: 0x4000)
+        try pad.uploadEffect(&effect)
+        try pad.writeInputEvent(type: UInt16(EV_FF), code: UInt16(effect.id), value: 1)
+        #expect(waitUntil { console.text.contains("motors weak 64 strong 128") })
+        try pad.close()
+        kill(getpid(), SIGTERM)
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect(status.withLock { $0 } == 0)
+    }
 }
 }
 

@@ -324,6 +324,28 @@ struct EvdevTriggerKernelTests {
         #expect(VirtualDualSenseTests.motorStates(reports) == [[0x7F, 0x7F], [0, 0], [0x1F, 0x3F], [0, 0], [0x40, 0x80]])
     }
 
+    /// ff-memless marks an effect updated in place as not playing until its next timer tick (a
+    /// jiffy, 4 ms at 250 Hz) and drops a stop written before that tick: without the play after
+    /// each update, the pad would keep the last streamed level for good. Levels nobody prepared,
+    /// changed and stopped within the same millisecond, as a game's held levels are.
+    @Test func aStreamedLevelChangedAndStoppedAtOnceLeavesTheDualSenseSilent() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        let actuator = try EvdevActuator(path: node)
+        defer { actuator.close() }
+        for round in 0..<20 {
+            let strong = UInt16(0x1000 + round * 0x400), weak = UInt16(0x8000 + round * 0x200)
+            EvdevKernel.perform(actuator, .rumble(strong: strong, weak: weak))
+            EvdevKernel.perform(actuator, .rumble(strong: weak, weak: strong))  // In place, while it plays.
+            EvdevKernel.perform(actuator, .stop)
+            let reports = controller.waitForOutputReports(timeout: .seconds(2)) { VirtualDualSenseTests.motorStates($0).last == [0, 0] }
+            #expect(VirtualDualSenseTests.motorStates(reports).last == [0, 0], "round \(round)")
+        }
+        #expect(actuator.statistics.streamingUploads == 40)
+        #expect(actuator.statistics.failedCalls == 0)
+    }
+
     @Test func unplugMidPatternPublishesTheLossAndAnotherDeviceGoesOn() throws {
         let controller = try VirtualDualSense()
         defer { controller.close() }

@@ -144,8 +144,8 @@ struct HoldKernelTests {
         let full = rig.rumblerProfile.command(intensity: 1, sharpness: 0.5)
         let strong = rig.rumblerProfile.command(intensity: 0.6, sharpness: 0.5)
         let soft = rig.rumblerProfile.command(intensity: 0.3, sharpness: 0.5)
-        // Prepared, the full level; then the streaming effect, updated in place at 5.5 s and played
-        // again at each loop pass (1 s), which restarts its length.
+        // Prepared, the full level; then the streaming effect, updated in place at 5.5 s (and played
+        // at once) and played again at each loop pass (1 s), which restarts its length.
         var expected: [UInputForceFeedbackEvent] = [
             .upload(Self.rumble(full, id: 0, length: 1_100), previous: nil),
             .play(effectID: 0, count: 1),
@@ -153,6 +153,7 @@ struct HoldKernelTests {
         ]
         expected += Array(repeating: .play(effectID: 1, count: 1), count: 5)  // Passes at 1…5 s.
         expected.append(.upload(Self.rumble(soft, id: 1, length: 2_000), previous: Self.rumble(strong, id: 1, length: 2_000)))
+        expected.append(.play(effectID: 1, count: 1))  // 5.5 s: the update applied at once.
         expected += Array(repeating: .play(effectID: 1, count: 1), count: 5)  // Passes at 6…10 s.
         expected.append(.stop(effectID: 1))
         let records = rig.sink.waitForRecords(count: expected.count, timeout: .seconds(20))
@@ -190,14 +191,14 @@ struct HoldKernelTests {
         }
         let first = ActuatorCommand.rumble(strong: 16_384, weak: 49_151)
         let second = ActuatorCommand.rumble(strong: 32_768, weak: 32_768)
-        // The streaming effect (2 s) played again every 1.95 s; the change is an in-place update,
-        // which the renewal does not count as restarting the length.
+        // The streaming effect (2 s) played again every 1.95 s; the change is an in-place update
+        // played at once, which restarts the length.
         var expected: [UInputForceFeedbackEvent] = [
             .upload(Self.rumble(first, id: 0, length: 2_000), previous: nil),
             .play(effectID: 0, count: 1), .play(effectID: 0, count: 1), .play(effectID: 0, count: 1),  // 0, 1.95, 3.9 s
             .upload(Self.rumble(second, id: 0, length: 2_000), previous: Self.rumble(first, id: 0, length: 2_000)),  // 5 s
         ]
-        expected += Array(repeating: .play(effectID: 0, count: 1), count: 3)  // 5.85, 7.8, 9.75 s
+        expected += Array(repeating: .play(effectID: 0, count: 1), count: 3)  // 5 s (the update), 6.95, 8.9 s
         expected.append(.stop(effectID: 0))  // 10 s
         let records = rig.sink.waitForRecords(count: expected.count, timeout: .seconds(20))
         #expect(records.map(\.event) == expected)

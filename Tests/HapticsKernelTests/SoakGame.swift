@@ -45,6 +45,11 @@ struct SoakGame: CustomStringConvertible {
         case applicationActive(Bool)
         /// The game waits.
         case pause(milliseconds: Int)
+        /// Another game, a C program with an engine of its own on the same pads, rumbles them and
+        /// is killed with SIGKILL `killAfter` ms after its rumble started.
+        case killedGame(low: Double, high: Double, milliseconds: Int, killAfter: Int)
+        /// The DualSense unplugged mid-play; a new one plugged in and added to the engine.
+        case replugPad
 
         var description: String {
             switch self {
@@ -58,6 +63,9 @@ struct SoakGame: CustomStringConvertible {
             case let .enabled(value): return "enabled \(value)"
             case let .applicationActive(value): return "active \(value)"
             case let .pause(milliseconds): return "pause \(milliseconds) ms"
+            case let .killedGame(low, high, milliseconds, killAfter):
+                return "a C game rumbles \(low)/\(high) \(milliseconds) ms, killed after \(killAfter) ms"
+            case .replugPad: return "pad unplugged and another plugged in"
             }
         }
     }
@@ -81,7 +89,21 @@ struct SoakGame: CustomStringConvertible {
         self.seed = seed
         var steps: [Step] = []
         for _ in 0..<(4 + random.below(12)) {
-            switch random.below(12) {
+            // Each of the twelve plain steps comes twice as often as a killed game or a re-plug,
+            // which cost a process or a pad's probe.
+            let pick = random.below(26)
+            switch pick {
+            case 24:
+                let milliseconds = 100 * (1 + random.below(10))
+                steps.append(.killedGame(low: random.level(), high: random.level(), milliseconds: milliseconds,
+                                         killAfter: 10 * random.below(2 * milliseconds / 10)))
+                continue
+            case 25:
+                steps.append(.replugPad)
+                continue
+            default: break
+            }
+            switch pick / 2 {
             case 0, 1: steps.append(.play(index: random.below(Feedback.vocabulary.count)))
             case 2: steps.append(.rumble(low: random.level(), high: random.level(), milliseconds: 20 * (1 + random.below(25))))
             case 3: steps.append(.holdLevels(low: random.level(), high: random.level()))

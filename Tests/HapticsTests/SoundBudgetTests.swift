@@ -55,7 +55,7 @@ struct SoundBudgetTests {
             _ = try engine.makePlayer(contentsOf: path)
             Issue.record("a third player fit a budget of two")
         } catch let error as AudioLoadError {
-            #expect(error.description == "\(path): AudioCustom event at 0.5 s (events[0]): EventWaveformPath \"second.wav\": "
+            #expect(error.description == "\(path):1:87: AudioCustom event at 0.5 s: EventWaveformPath \"second.wav\": "
                 + "its sound needs 192000 bytes, more than the 1000 bytes left of the engine's sound budget of "
                 + "\(cues + 2 * each + voice + 1_000) bytes")
         }

@@ -97,7 +97,8 @@ struct SoundSyncTests {
         do {
             _ = try fixture.engine.makePlayer(contentsOf: path)
         } catch let error as AudioLoadError {
-            #expect("\(error)".hasPrefix("\(path): AudioCustom event at 0.5 s (events[0]): "))
+            // Located at the line and column of the event's EventWaveformPath value.
+            #expect("\(error)" == "\(path):1:103: AudioCustom event at 0.5 s: EventWaveformPath \"gone.wav\": no such file")
         }
     }
 

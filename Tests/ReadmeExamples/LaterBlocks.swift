@@ -42,7 +42,6 @@ import Haptics
         case let .deviceUnavailable(name, _, error): print("\(name): \(error)")  // e.g. no permission, with the fix
         case .fallbackToSimulatedDevice: print("no device: playing on a simulated one")
         case let .audioDeviceLost(errno): print("sound device lost: \(errno)")         // haptics go on
-        default: break                             // the rest of HapticEngine.Event
         }
     }
 }

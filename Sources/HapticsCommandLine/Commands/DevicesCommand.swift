@@ -15,6 +15,8 @@ struct DevicesCommand: Command {
         nothing is found: {"devices":N,"denied":M,"directory":"/dev/input"} (M of the N without access).
         Each JSON line also has the version, uniq (often a MAC address), phys and sdl_guid: the joystick
         GUID SDL gives the same node, to match a game's SDL joystick or a gamecontrollerdb.txt row.
+        sdl_hidapi_guid, when SDL's HIDAPI backend could drive the pad through hidraw, is the GUID it
+        gives the pad then, with its name CRC (bytes 2-3) zeroed.
         """
 
     var json = false
@@ -32,8 +34,13 @@ struct DevicesCommand: Command {
 
     /// The listing of `devices` found in `directory`: a table followed by a note per node that
     /// cannot be opened, or one JSON line per device followed by the summary line.
-    static func format(_ devices: [EvdevDeviceInfo], directory: String, json: Bool) -> String {
-        if json { return devices.map { jsonLine($0) + "\n" }.joined() + summaryLine(devices, directory: directory) + "\n" }
+    /// `sysfsRoot` is where the release number of a USB pad is read for `sdl_hidapi_guid`.
+    static func format(
+        _ devices: [EvdevDeviceInfo], directory: String, json: Bool, sysfsRoot: String = DeviceCatalog.sysfsInputRoot
+    ) -> String {
+        if json {
+            return devices.map { jsonLine($0, sysfsRoot: sysfsRoot) + "\n" }.joined() + summaryLine(devices, directory: directory) + "\n"
+        }
         guard !devices.isEmpty else { return "no force-feedback devices in \(PrintableText.escaped(directory))\n" }
         var rows = [["PATH", "NAME", "ID", "FF", "SLOTS", "PROFILE"]]
         for device in devices {
@@ -57,7 +64,7 @@ struct DevicesCommand: Command {
     }
 
     /// One device as a JSON line.
-    static func jsonLine(_ device: EvdevDeviceInfo) -> String {
+    static func jsonLine(_ device: EvdevDeviceInfo, sysfsRoot: String = DeviceCatalog.sysfsInputRoot) -> String {
         var line = JSONLine(record: "device")
         line.add("path", device.path)
         line.add("name", device.name)
@@ -69,6 +76,9 @@ struct DevicesCommand: Command {
         line.add("phys", device.physicalLocation)
         // What SDL calls the same node; a node nothing could be read of has none.
         if !device.name.isEmpty || device.id.vendor != 0 { line.add("sdl_guid", device.joystickGUID.string) }
+        if let hidapi = DeviceCatalog.hidapiJoystickGUID(of: device, sysfsRoot: sysfsRoot) {
+            line.add("sdl_hidapi_guid", hidapi.string)
+        }
         line.add("ff", raw: "[" + ForceFeedbackNames.names(device.forceFeedbackCodes).map(JSONLine.quote).joined(separator: ",") + "]")
         line.add("slots", device.slots)
         line.add("profile", DeviceCatalog.profile(for: device).name)

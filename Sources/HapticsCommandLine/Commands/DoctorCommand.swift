@@ -1,4 +1,5 @@
 import HapticsMeasurement
+import HapticsSystem
 /// `haptics doctor`: what this user needs to play haptics here, and the fix for each finding.
 struct DoctorCommand: Command {
     static let name = "doctor"
@@ -8,7 +9,9 @@ struct DoctorCommand: Command {
     static let discussion = """
         Each finding is ok, a warning or a problem, with what to do about it. Exit status 1 when
         there is a problem. HAPTICS_DOCTOR_ROOT reads another root folder instead of / (a fake
-        /sys, /dev, /proc and /etc for tests).
+        /sys, /dev, /proc and /etc for tests). The realtime check starts a thread asking for
+        SCHED_FIFO as the engine does, then rtkit when refused: on the system bus, or at the D-Bus
+        address in HAPTICS_RTKIT_BUS_ADDRESS.
         """
 
     var json = false
@@ -18,13 +21,14 @@ struct DoctorCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
-        var checks = DoctorChecks()
+        let realtimeKit = context.environment["HAPTICS_RTKIT_BUS_ADDRESS"].map { RealtimeKit.Bus.address($0) } ?? .system
+        var checks = DoctorChecks(realtimeKit: realtimeKit)
         if let root = context.environment["HAPTICS_DOCTOR_ROOT"] {
             // Another root is another machine: the permissions are judged for a user named by the
             // environment (uid and groups), not by this process.
             let uid = context.environment["HAPTICS_DOCTOR_UID"].flatMap { UInt32($0) } ?? 1000
             let groups = (context.environment["HAPTICS_DOCTOR_GROUPS"] ?? "1000").split(separator: ",").compactMap { UInt32($0) }
-            checks = DoctorChecks(root: root, identity: .init(uid: uid, groups: groups, isProcess: false))
+            checks = DoctorChecks(root: root, identity: .init(uid: uid, groups: groups, isProcess: false), realtimeKit: realtimeKit)
         }
         let findings = checks.run()
         let problems = findings.filter { $0.status == .problem }.count

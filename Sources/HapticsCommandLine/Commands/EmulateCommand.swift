@@ -9,10 +9,11 @@ import HapticsVirtualDevices
 struct EmulateCommand: Command {
     static let name = "emulate"
     static let abstract = "Create a virtual device and print what it is sent, until Ctrl-C."
-    static let usage = ["emulate dualsense|rumble-pad [--json]"]
+    static let usage = ["emulate dualsense|rumble-pad [--bluetooth] [--json]"]
     static let options = [
         HelpRow("dualsense", "A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor bytes of every output report."),
         HelpRow("rumble-pad", "A 16-slot rumble pad over uinput: prints every upload, play, stop, erase and gain."),
+        HelpRow("--bluetooth", "The DualSense on Bluetooth, sending input reports: SDL's HIDAPI backend can take it."),
         HelpRow("--json", "One JSON object per line."),
     ]
     static let discussion = """
@@ -28,6 +29,7 @@ struct EmulateCommand: Command {
 
     var kind: Kind
     var json = false
+    var bluetooth = false
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
@@ -35,6 +37,7 @@ struct EmulateCommand: Command {
         while let item = cursor.next() {
             switch item {
             case .option("json", nil): json = true
+            case .option("bluetooth", nil): bluetooth = true
             case let .option(name, _): throw .usage("unknown option --\(name)")
             case let .shortOption(letter): throw .usage("unknown option -\(letter)")
             case let .positional(value):
@@ -46,6 +49,7 @@ struct EmulateCommand: Command {
             }
         }
         guard let kind else { throw .usage("missing the device kind (dualsense or rumble-pad)") }
+        guard !bluetooth || kind == .dualsense else { throw .usage("--bluetooth is for dualsense only") }
         self.kind = kind
     }
 
@@ -57,13 +61,19 @@ struct EmulateCommand: Command {
         case .dualsense:
             let controller: VirtualDualSense
             do {
-                controller = try VirtualDualSense()
+                // A Bluetooth pad reports at 250 Hz, as the controller does.
+                controller = bluetooth
+                    ? try VirtualDualSense(connection: .bluetooth, inputReportInterval: .milliseconds(4))
+                    : try VirtualDualSense()
             } catch {
                 throw .failure("cannot create the DualSense: \(error) (needs root and /dev/uhid)")
             }
             defer { controller.close() }
             let node = (try? controller.waitForGamepadNode()) ?? nil
-            announce(node.map { "DualSense on \($0)" } ?? "DualSense (no gamepad node: is hid-playstation loaded?)", context)
+            let hidraw = bluetooth ? ((try? controller.waitForHidrawNode()) ?? nil) : nil
+            let bus = bluetooth ? "Bluetooth DualSense" : "DualSense"
+            announce(node.map { "\(bus) on \($0)" + (hidraw.map { " and \($0)" } ?? "") }
+                         ?? "\(bus) (no gamepad node: is hid-playstation loaded?)", context)
             var shown = 0
             waitForInterrupt {
                 let reports = controller.outputReports

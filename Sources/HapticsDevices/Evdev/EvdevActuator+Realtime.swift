@@ -12,7 +12,8 @@ extension EvdevActuator {
     /// - a prepared level: one `write()` (play; when another level plays, its stop and this play
     ///   are two events of that one `write()`);
     /// - any other level: an in-place `EVIOCSFF` of the streaming effect, then a play `write()`
-    ///   (with the stop of a prepared level playing now in it) unless the streaming effect already plays;
+    ///   (with the stop of a prepared level playing now in it), also when the streaming effect
+    ///   plays already (see `_stream`);
     /// - the level that plays already (a renewal): one play `write()` of its effect, which restarts
     ///   its `replay.length`.
     /// After close or loss, nothing (the command is counted as dropped).
@@ -143,21 +144,22 @@ extension EvdevActuator {
             }
             state.pointee.streamKey = key
             state.pointee.streamLength = Int64(length) * 1_000_000
-            if state.pointee.streamPlaying {
-                // An in-place update of a playing effect takes effect at once: no second play. It
-                // restarts the length on ff-memless, not on every driver: count from the last play.
-                state.pointee.expiresAt = min(state.pointee.expiresAt, now.nanoseconds + state.pointee.streamLength)
-                return
-            }
         }
-        // Not playing yet, or the same level again (a renewal): one play, which restarts the length;
-        // a prepared level playing now is stopped in the same `write()`.
+        // A play follows every upload, also the in-place update of the playing effect. ff-memless,
+        // the driver core under most gamepads (hid-playstation's DualSense among them), marks an
+        // updated effect as not playing and applies the update only at its next timer tick; a stop
+        // written before that tick finds nothing playing and is dropped, and the motors keep the
+        // old level for good. The play applies the update at once and restarts the length.
+        // A prepared level playing now is stopped in the same `write()`.
         let previous = state.pointee.playingEntry
+        let wasPlaying = state.pointee.streamPlaying
         state.pointee.playingEntry = -1
-        state.pointee.streamPlaying = _write(playing: UInt16(bitPattern: state.pointee.streamEffect.id),
-                                             stopping: previous >= 0 ? UInt16(bitPattern: table.effectID(previous)) : nil)
+        let played = _write(playing: UInt16(bitPattern: state.pointee.streamEffect.id),
+                            stopping: previous >= 0 ? UInt16(bitPattern: table.effectID(previous)) : nil)
+        // A failed play leaves an updated effect playing: it must still be stopped.
+        state.pointee.streamPlaying = played || wasPlaying
         if previous >= 0 { table.releaseFromPlaying(previous) }
-        if state.pointee.streamPlaying { state.pointee.expiresAt = now.nanoseconds + state.pointee.streamLength }
+        if played { state.pointee.expiresAt = now.nanoseconds + state.pointee.streamLength }
     }
 
     /// Stops the prepared level playing now, if one does: one write, or none.

@@ -10,8 +10,7 @@ struct _RealtimeState {
     var streamKey: UInt64 = 0
     /// The streaming effect's `replay.length` as last uploaded, nanoseconds.
     var streamLength: Int64 = 0
-    /// When the kernel ends what plays on its own (its last play + its `replay.length`, or sooner
-    /// after an in-place update, which not every driver restarts), nanoseconds.
+    /// When the kernel ends what plays on its own (its last play + its `replay.length`), nanoseconds.
     var expiresAt: Int64 = .min
     /// The streaming effect as last uploaded; `id` -1 until the first upload allocates a slot.
     var streamEffect: ff_effect = {

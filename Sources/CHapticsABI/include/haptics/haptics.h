@@ -223,6 +223,10 @@ typedef struct haptics_device_info {
      * fields above only. */
     uint32_t capabilities;    /* haptics_capability bits; 0 for a simulated device */
     int32_t effect_slots;     /* effects the device holds at once (EVIOCGEFFECTS); 0 when unknown */
+    char sdl_hidapi_guid[33]; /* the GUID SDL's HIDAPI backend gives the pad (hidraw), name CRC 0;
+                               * "" where SDL's HIDAPI cannot list it. For SDL before 2.24, which has
+                               * no SDL_JoystickPath: a joystick GUID with 'h' in byte 14 (hex digits
+                               * 28-29 "68") is SDL's HIDAPI; compare all but digits 4-7 (the CRC). */
 } haptics_device_info;
 
 /*
@@ -657,7 +661,8 @@ typedef enum haptics_event_type {
     HAPTICS_EVENT_DEVICE_ADDED = 1,         /* name, path */
     HAPTICS_EVENT_DEVICE_LOST = 2,          /* name, path, error (negative errno) */
     HAPTICS_EVENT_AUDIO_DEVICE_LOST = 3,    /* error */
-    HAPTICS_EVENT_SOUND_DROPPED = 4,        /* time: when it was due; every voice slot was taken */
+    /* 4 is not used: a sound that finds every voice slot taken is refused when it is played
+       (HAPTICS_REASON_NO_VOICE_SLOT in its outcome), never dropped later. */
     HAPTICS_EVENT_EVENTS_LOST = 5,          /* error: how many events were dropped (queue full) */
     HAPTICS_EVENT_DEVICE_UNAVAILABLE = 6,   /* name, path, error: it exists but cannot be opened
                                                (-EACCES: install the udev rule) */
