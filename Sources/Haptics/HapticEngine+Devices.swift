@@ -110,7 +110,7 @@ extension HapticEngine {
                         let player = try scheduler.makePlayer(program: programID, channel: channel)
                         device.players.append(player)
                         entry.fill(channel.rawValue, with: VocabularySlot(
-                            player: player, leadTime: program.leadTime.nanoseconds,
+                            player: player, leadTime: program.leadTimeNanoseconds,
                             playable: program.commands.contains { !$0.command.isSilent },
                             hardwareGain: gainOutput != nil))
                     }

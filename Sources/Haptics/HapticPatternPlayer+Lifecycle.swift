@@ -211,7 +211,7 @@ extension HapticPatternPlayer {
             _ = try? scheduler.setParameter(player, id, value: sent, at: now)
         }
         // The same pattern time is felt on both: each device sends it its own lead time early.
-        let offset = max(.zero, progress.position + program.leadTime - reference.program.leadTime)
+        let offset = max(.zero, progress.position + .nanoseconds(program.leadTimeNanoseconds - reference.program.leadTimeNanoseconds))
         _ = scheduler.seek(player, to: offset, at: now)
         if progress.state == .paused {
             _ = scheduler.pause(player, at: now)

@@ -105,10 +105,10 @@ public final class HapticPatternPlayer: Sendable {
     }
 
     /// How early the first command goes out before the felt onset, the longest over the outputs.
-    public var leadTime: Duration { outputs.map(\.program.leadTime).max() ?? .zero }
+    public var leadTime: Duration { .nanoseconds(outputs.map(\.program.leadTimeNanoseconds).max() ?? 0) }
 
     /// The pattern's length as played (longest program, from the first command to the final stop).
-    public var duration: Duration { outputs.map(\.program.duration).max() ?? .zero }
+    public var duration: Duration { .nanoseconds(outputs.map(\.program.durationNanoseconds).max() ?? 0) }
 
     /// The programs rendered for each output, in output order.
     public var programs: [Program] { outputs.map(\.program) }
@@ -177,7 +177,7 @@ public final class HapticPatternPlayer: Sendable {
         }
         let state = engine.soundState(requested: withSound, hasSound: sound != nil)
         let now = engine.scheduler.currentTime()
-        var lead = playable.map(\.program.leadTime).max() ?? .zero
+        var lead = Duration.nanoseconds(playable.map(\.program.leadTimeNanoseconds).max() ?? 0)
         if let audio = state.audio { lead = max(lead, audio.output.minimumLeadTime) }
         lead = min(lead, HapticEngine.schedulingHorizon)
         let earliest = now + lead
@@ -191,7 +191,7 @@ public final class HapticPatternPlayer: Sendable {
             // unless another thread is processing (`Scheduler.beginImmediateGroup()`).
             var group = engine.scheduler.beginImmediateGroup(now: now)
             for output in playable {
-                let start = onset - output.program.leadTime
+                let start = onset.advanced(by: -output.program.leadTimeNanoseconds)
                 // The gain is finite in 0…1, so the level is never refused.
                 let level = output.hardwareGain ? 1 : engine.gain * engine.roster.gain(output.channel.rawValue)
                 guard (try? engine.scheduler.start(output.player, at: start, tag: tag, intensity: level, in: &group)) == true else {
@@ -227,7 +227,7 @@ public final class HapticPatternPlayer: Sendable {
             // first output that plays (outputs of other profiles may wrap at other lengths).
             if case .scheduled = audio, case .scheduled = haptics, loop.rate == 1,
                let program = playable.first?.program, let length = program.loopLength {
-                loop.passes = SoundLoop.Passes(onset: onset, length: length, leadTime: program.leadTime, scheduled: 0,
+                loop.passes = SoundLoop.Passes(onset: onset, length: length, leadTime: .nanoseconds(program.leadTimeNanoseconds), scheduled: 0,
                                                player: soundPlayer)
                 renewSoundLoop(&loop)
             }

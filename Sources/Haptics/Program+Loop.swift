@@ -8,6 +8,6 @@ extension Program {
     var loopLength: Duration? {
         let endsWithStop = commands.last?.command == .stop
         let loopEnd = endsWithStop ? commands.count - 1 : commands.count
-        return loopEnd > 0 && duration > .zero ? duration : nil
+        return loopEnd > 0 && durationNanoseconds > 0 ? .nanoseconds(durationNanoseconds) : nil
     }
 }

@@ -12,7 +12,7 @@ extension PlayTarget {
         switch self {
         case let .feedback(feedback):
             if prepare { engine.prepare(feedback) }
-            let length = Renderer(profile: profile).render(feedback.canonicalPattern).duration
+            let length = Duration.nanoseconds(Renderer(profile: profile).render(feedback.canonicalPattern).durationNanoseconds)
             guard let sound else { return PlayStart(outcome: engine.play(feedback), audio: nil, player: nil, length: length) }
             let both = engine.play(feedback, withSound: true, at: sound.requestedOnset)
             return PlayStart(outcome: both.haptics, audio: both.audio, player: nil, length: length)

@@ -63,14 +63,14 @@ extension FuzzTarget {
         let name = program.profileName
         guard let last = program.commands.last else { preconditionFailure("\(name): a program without commands") }
         precondition(last.command == .stop, "\(name): the last command is \(last.command), not .stop")
-        precondition(program.duration == .nanoseconds(last.offset),
-                     "\(name): duration \(program.duration), the final stop at \(last.offset) ns")
+        precondition(program.durationNanoseconds == last.offsetNanoseconds,
+                     "\(name): duration \(program.durationNanoseconds) ns, the final stop at \(last.offsetNanoseconds) ns")
         var previous = Int64.min
         for command in program.commands {
-            precondition(command.offset >= previous, "\(name): a command at \(command.offset) ns after one at \(previous) ns")
+            precondition(command.offsetNanoseconds >= previous, "\(name): a command at \(command.offsetNanoseconds) ns after one at \(previous) ns")
             precondition((0...1).contains(command.intensity) && (0...1).contains(command.sharpness),
                          "\(name): intensity \(command.intensity), sharpness \(command.sharpness)")
-            previous = command.offset
+            previous = command.offsetNanoseconds
         }
     }
 

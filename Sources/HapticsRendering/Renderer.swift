@@ -77,7 +77,7 @@ public struct Renderer: Sendable {
     }
 
     private func renderWithValidProfile(_ pattern: Pattern) -> Program {
-        // Rendering counts in whole nanoseconds, the unit of `TimedCommand.offset`.
+        // Rendering counts in whole nanoseconds, the unit of `TimedCommand.offsetNanoseconds`.
         let interval = max(profile.controlInterval.nanoseconds, 1)
         let controls = DynamicControls(pattern)
         var timeline = TickTimeline()
@@ -112,7 +112,7 @@ public struct Renderer: Sendable {
         let sharpness = DynamicControls.clamp(
             event.parameters.resolvedSharpness + controls.sharpnessShift(at: event.time), 0, 1)
         for tick in onset..<(onset + ticks) {
-            timeline.add(intensity: intensity, sharpness: sharpness, at: tick)
+            timeline.add(intensity: intensity, sharpness: sharpness, tick: tick)
         }
     }
 
@@ -147,7 +147,7 @@ public struct Renderer: Sendable {
             let time = event.time + local
             let intensity = baseIntensity * envelope.gain(at: local) * controls.intensityScale(at: time)
             let sharpness = DynamicControls.clamp(baseSharpness + controls.sharpnessShift(at: time), 0, 1)
-            timeline.add(intensity: intensity, sharpness: sharpness, at: onset + Int64(index))
+            timeline.add(intensity: intensity, sharpness: sharpness, tick: onset + Int64(index))
         }
     }
 
@@ -160,7 +160,7 @@ public struct Renderer: Sendable {
 
         func send(_ command: ActuatorCommand, intensity: Float, sharpness: Float, tick: Int64) {
             guard command != current else { return }
-            commands.append(TimedCommand(offset: tick * interval, intensity: intensity, sharpness: sharpness, command: command))
+            commands.append(TimedCommand(offsetNanoseconds: tick * interval, intensity: intensity, sharpness: sharpness, command: command))
             current = command
         }
 
@@ -189,13 +189,13 @@ public struct Renderer: Sendable {
 
         let endTick = previousTick.map { $0 + 1 } ?? 0
         if current != .stop || commands.isEmpty {
-            commands.append(TimedCommand(offset: endTick * interval, intensity: 0, sharpness: 0, command: .stop))
+            commands.append(TimedCommand(offsetNanoseconds: endTick * interval, intensity: 0, sharpness: 0, command: .stop))
         }
         return Program(
             profileName: profile.name,
             commands: commands,
-            duration: .nanoseconds(commands[commands.count - 1].offset),
-            leadTime: max(.zero, profile.riseTime)
+            durationNanoseconds: commands[commands.count - 1].offsetNanoseconds,
+            leadTimeNanoseconds: max(0, profile.riseTime.nanoseconds)
         )
     }
 

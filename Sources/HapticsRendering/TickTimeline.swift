@@ -27,7 +27,7 @@ struct TickTimeline: Sendable {
     private var lastChunk: Int64 = -1
     private var lastStart = 0
 
-    mutating func add(intensity: Double, sharpness: Double, at tick: Int64) {
+    mutating func add(intensity: Double, sharpness: Double, tick: Int64) {
         // NaN and negative intensities count as silence.
         let loudness = intensity > 0 ? min(intensity, 1) : 0
         let chunk = tick >> Self.chunkShift

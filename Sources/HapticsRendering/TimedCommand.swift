@@ -3,10 +3,9 @@ public struct TimedCommand: Sendable, Hashable {
     /// Nanoseconds from the program start at which the command must reach the device.
     /// Lead-time compensation (actuator rise) is already applied: this is the *send* time.
     ///
-    /// An integer rather than a `Duration` by design: the scheduler's realtime thread copies and
-    /// compares these offsets on every command it plays, and the engine's whole realtime path
-    /// counts time in `Int64` nanoseconds (`Duration.nanoseconds` converts at the public API).
-    public var offset: Int64
+    /// An integer rather than a `Duration`, like every time in a ``Program``: the scheduler's
+    /// realtime thread copies and compares these offsets on every command it plays.
+    public var offsetNanoseconds: Int64
     /// The normalized intensity (0…1) the command was rendered from, before the magnitude curve.
     /// Kept so that dynamic parameters can re-map it at play time without re-rendering.
     public var intensity: Float
@@ -16,8 +15,8 @@ public struct TimedCommand: Sendable, Hashable {
     public var command: ActuatorCommand
 
     /// Creates a timed command.
-    public init(offset: Int64, intensity: Float, sharpness: Float, command: ActuatorCommand) {
-        self.offset = offset
+    public init(offsetNanoseconds: Int64, intensity: Float, sharpness: Float, command: ActuatorCommand) {
+        self.offsetNanoseconds = offsetNanoseconds
         self.intensity = intensity
         self.sharpness = sharpness
         self.command = command

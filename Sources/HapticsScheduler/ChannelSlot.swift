@@ -39,14 +39,13 @@ struct ChannelSlot {
         slot.pointee.unretainedBox._withUnsafeGuaranteedRef { body($0.output) }
     }
 
-    /// Performs `command` on the output of channel `channel`, whose slot `slot` points to, the
-    /// instants in nanoseconds: every level processing writes goes through here.
+    /// Performs `command` on the output of channel `channel`, whose slot `slot` points to: every
+    /// level processing writes goes through here.
     @inline(__always)
     static func perform(_ command: ActuatorCommand, on slot: UnsafeMutablePointer<ChannelSlot>, channel: Int,
-                        deadline: Int64, now: Int64) {
+                        deadline: MonotonicInstant, now: MonotonicInstant) {
         withOutput(of: slot) {
-            $0.perform(command, channel: ChannelID(rawValue: channel),
-                       deadline: MonotonicInstant(nanoseconds: deadline), now: MonotonicInstant(nanoseconds: now))
+            $0.perform(command, channel: ChannelID(rawValue: channel), deadline: deadline, now: now)
         }
     }
 }

@@ -1,4 +1,5 @@
 import HapticsRendering
+@_spi(Realtime) import HapticsSystem
 
 /// What the realtime side knows about a channel beyond its players: what the output plays now,
 /// the channel's direct level (rumble and motor levels), and when the level it holds must be
@@ -11,15 +12,15 @@ struct ChannelState {
     var playerLevel: ActuatorCommand = .stop
     /// The direct level (`setMotorLevels`), already mapped to the channel's device; `.stop` when none.
     var direct: ActuatorCommand = .stop
-    /// When the direct level ends, nanoseconds; `.max` when there is none.
-    var directEnd: Int64 = .max
-    /// When the held level must be performed again, nanoseconds; `.max` when the output holds it
-    /// on its own (or nothing plays).
-    var renewal: Int64 = .max
+    /// When the direct level ends; `.max` when there is none.
+    var directEnd = MonotonicInstant.max
+    /// When the held level must be performed again; `.max` when the output holds it on its own
+    /// (or nothing plays).
+    var renewal = MonotonicInstant.max
     /// How many of `RealtimeState.activePlayers` play on the channel: whether another player plays
     /// here, without a walk of every active player.
     var activePlayerCount = 0
 
     /// The channel's next event: the direct level's end or the renewal, whichever comes first.
-    var nextEventTime: Int64 { min(directEnd, renewal) }
+    var nextEventTime: MonotonicInstant { min(directEnd, renewal) }
 }

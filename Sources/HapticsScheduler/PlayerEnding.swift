@@ -39,7 +39,7 @@ struct EndingRecord {
     var tag: Int64
     /// `PlayerEnding.Reason`'s raw value (a public enum is not `BitwiseCopyable` to the queue).
     var reason: UInt8
-    var time: Int64
+    var time: MonotonicInstant
 
-    static let empty = EndingRecord(player: -1, generation: 0, tag: 0, reason: 0, time: 0)
+    static let empty = EndingRecord(player: -1, generation: 0, tag: 0, reason: 0, time: MonotonicInstant(nanoseconds: 0))
 }

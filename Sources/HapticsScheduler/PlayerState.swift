@@ -1,4 +1,5 @@
 import HapticsRendering
+import HapticsSystem
 
 /// A player as the realtime side runs it. Plain values only.
 struct PlayerState {
@@ -9,7 +10,7 @@ struct PlayerState {
     /// Index of the next command to play.
     var cursor = 0
     /// The instant at which the program position was `anchorPosition`.
-    var anchor: Int64 = 0
+    var anchor = MonotonicInstant(nanoseconds: 0)
     /// Program position (nanoseconds of program time in the current loop pass) at `anchor`.
     var anchorPosition: Int64 = 0
     var rate = 1.0

@@ -16,7 +16,7 @@ struct ProgramStorage: @unchecked Sendable {
     @inline(__always)
     func cursor(after offset: Int64) -> Int {
         var cursor = 0
-        while cursor < loopEnd && commands![cursor].offset <= offset { cursor += 1 }
+        while cursor < loopEnd && commands![cursor].offsetNanoseconds <= offset { cursor += 1 }
         return cursor
     }
 }

@@ -12,19 +12,15 @@ extension Scheduler {
         output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy = .replace
     ) throws(SchedulerError) -> ChannelID {
         try control.withLock { (_: inout ControlBook) throws(SchedulerError) -> ChannelID in
-            let index = channelCount.load(ordering: .relaxed)
-            guard index < configuration.maximumChannels else {
+            guard let index = channelTable.add(ChannelSlot(output: output, profile: profile.clamped, policy: policy)) else {
                 throw .tooManyChannels(maximum: configuration.maximumChannels)
             }
-            (channels + index).initialize(to: ChannelSlot(output: output, profile: profile.clamped, policy: policy))
-            // Publishes the slot before any player can name it.
-            channelCount.store(index + 1, ordering: .releasing)
             return ChannelID(rawValue: index)
         }
     }
 
     /// The number of channels added so far.
-    package var channelTotal: Int { channelCount.load(ordering: .acquiring) }
+    package var channelTotal: Int { channelTable.count.load(ordering: .acquiring) }
 
     /// Copies `program`'s commands into storage the processing side reads without locks. Control side.
     ///
@@ -47,8 +43,8 @@ extension Scheduler {
             }
             let endsWithStop = count > 0 && program.commands[count - 1].command == .stop
             // Published to the processing side by the release store of a player binding that names it.
-            programs[index] = ProgramStorage(
-                commands: storage, count: count, duration: program.duration.nanoseconds,
+            programTable.entries[index] = ProgramStorage(
+                commands: storage, count: count, duration: program.durationNanoseconds,
                 loopEnd: endsWithStop ? count - 1 : count)
             book.programLoaded[index] = true
             book.programGenerations[index] &+= 1
@@ -92,7 +88,7 @@ extension Scheduler {
                   book.programGenerations[programIndex] == program.generation else {
                 throw .unknownProgram(program)
             }
-            guard channel.rawValue >= 0, channel.rawValue < channelCount.load(ordering: .acquiring) else {
+            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.load(ordering: .acquiring) else {
                 throw .unknownChannel(channel)
             }
             guard let index = book.playerGenerations.indices.first(where: { !book.isLive(player: $0) }) else {
@@ -101,7 +97,7 @@ extension Scheduler {
             book.playerGenerations[index] &+= 1
             book.playerProgram[index] = programIndex
             let generation = book.playerGenerations[index]
-            playerBindings[index].store(
+            playerTable.bindings[index].store(
                 Self.binding(generation: generation, program: programIndex, channel: channel.rawValue),
                 ordering: .sequentiallyConsistent)
             return PlayerID(index: index, generation: generation)
@@ -118,7 +114,7 @@ extension Scheduler {
                   book.isLive(player: index) else { return false }
             book.playerGenerations[index] &+= 1
             book.playerProgram[index] = -1
-            playerBindings[index].store(
+            playerTable.bindings[index].store(
                 Self.binding(generation: book.playerGenerations[index], program: 0, channel: 0),
                 ordering: .sequentiallyConsistent)
             return true
@@ -130,14 +126,14 @@ extension Scheduler {
     /// Checks that a program's times stay within ``SchedulerLimits/maximumProgramLength``, in order.
     static func validate(_ program: Program) throws(SchedulerError) {
         let limit = SchedulerLimits.maximumProgramNanoseconds
-        let duration = program.duration.nanoseconds
-        guard duration >= 0 && duration <= limit else { throw .programDurationOutOfRange(program.duration) }
+        let duration = program.durationNanoseconds
+        guard duration >= 0 && duration <= limit else { throw .programDurationOutOfRange(.nanoseconds(duration)) }
         var previous: Int64 = 0
         for (index, timed) in program.commands.enumerated() {
-            guard timed.offset >= previous && timed.offset <= limit else {
-                throw .commandOffsetOutOfRange(index: index, offset: timed.offset)
+            guard timed.offsetNanoseconds >= previous && timed.offsetNanoseconds <= limit else {
+                throw .commandOffsetOutOfRange(index: index, offset: timed.offsetNanoseconds)
             }
-            previous = timed.offset
+            previous = timed.offsetNanoseconds
         }
     }
 
@@ -150,13 +146,13 @@ extension Scheduler {
         for index in 0..<configuration.maximumPrograms where book.programRetiring[index] {
             var reading = false
             for player in 0..<configuration.maximumPlayers
-            where programInUse[player].load(ordering: .sequentiallyConsistent) == index {
+            where playerTable.programInUse[player].load(ordering: .sequentiallyConsistent) == index {
                 reading = true
                 break
             }
             guard !reading else { continue }
-            programs[index].commands?.deallocate()
-            programs[index] = .empty
+            programTable.entries[index].commands?.deallocate()
+            programTable.entries[index] = .empty
             book.programRetiring[index] = false
         }
     }
@@ -188,7 +184,7 @@ extension Scheduler {
         control.withLock { book -> [PlayerID] in
             (0..<configuration.maximumPlayers).compactMap { index in
                 guard book.isLive(player: index) else { return nil }
-                let binding = playerBindings[index].load(ordering: .relaxed)
+                let binding = playerTable.bindings[index].load(ordering: .relaxed)
                 guard binding & 0xFFFF == channel.rawValue else { return nil }
                 return PlayerID(index: index, generation: UInt32(truncatingIfNeeded: binding >> 32))
             }
@@ -215,16 +211,16 @@ extension Scheduler {
     ///   ``SchedulerError/unknownChannel(_:)`` for a channel that does not exist.
     package func setChannelProfile(_ channel: ChannelID, _ profile: DeviceProfile, after mark: ProcessingMark) throws(SchedulerError) {
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
-            guard channel.rawValue >= 0, channel.rawValue < channelCount.load(ordering: .acquiring) else {
+            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.load(ordering: .acquiring) else {
                 throw .unknownChannel(channel)
             }
             guard hasPassed(mark) else { throw .channelInUse(channel) }
             for index in 0..<configuration.maximumPlayers where book.isLive(player: index)
-            && playerBindings[index].load(ordering: .relaxed) & 0xFFFF == channel.rawValue {
+            && playerTable.bindings[index].load(ordering: .relaxed) & 0xFFFF == channel.rawValue {
                 throw .channelInUse(channel)
             }
             // Published to processing by the binding store of the next player made for the channel.
-            (channels + channel.rawValue).pointee.profile = profile.clamped
+            (channelTable.slots + channel.rawValue).pointee.profile = profile.clamped
         }
     }
 

@@ -1,5 +1,5 @@
 import HapticsRendering
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 
 // Holds, on the processing side: a channel's output is the combination of what its players ask
 // for and its direct level (`setMotorLevels`), and whatever it holds is performed again before
@@ -14,11 +14,11 @@ extension Scheduler {
 
     /// The earliest channel event (a direct level's end or a renewal) and its channel; `(.max, -1)`
     /// when no channel has one.
-    func nextChannelEvent() -> (time: Int64, channel: Int) {
+    func nextChannelEvent() -> (time: MonotonicInstant, channel: Int) {
         let states = realtime.pointee.channelStates
-        var time = Int64.max
+        var time = MonotonicInstant.max
         var channel = -1
-        for index in 0..<channelCount.load(ordering: .acquiring) where states[index].nextEventTime < time {
+        for index in 0..<channelTable.count.load(ordering: .acquiring) where states[index].nextEventTime < time {
             time = states[index].nextEventTime
             channel = index
         }
@@ -27,7 +27,7 @@ extension Scheduler {
 
     /// Performs the channel's event due at `time`: its direct level ends, or its held level is
     /// renewed.
-    func serviceChannel(_ channel: Int, at time: Int64, now: Int64) {
+    func serviceChannel(_ channel: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let state = realtime.pointee.channelStates[channel]
         guard state.directEnd > state.renewal else {
             realtime.pointee.channelStates[channel].direct = .stop
@@ -40,18 +40,18 @@ extension Scheduler {
 
     /// Applies a `setMotorLevels` submission: replaces the channel's direct level (or removes it),
     /// and tells the output when that changes what it plays.
-    func applyMotorLevels(_ command: SchedulerCommand, now: Int64) {
+    func applyMotorLevels(_ command: SchedulerCommand, now: MonotonicInstant) {
         let channel = Int(command.player)
-        guard channel >= 0 && channel < channelCount.load(ordering: .acquiring) else {
+        guard channel >= 0 && channel < channelTable.count.load(ordering: .acquiring) else {
             counters.ignored.add(1, ordering: .relaxed)
             return
         }
         counters.applied.add(1, ordering: .relaxed)
         let time = command.time
-        let level = channels[channel].profile.command(
+        let level = channelTable.slots[channel].profile.command(
             lowMotor: UInt16(truncatingIfNeeded: command.motorLevels >> 16),
             highMotor: UInt16(truncatingIfNeeded: command.motorLevels))
-        let end = command.argument
+        let end = MonotonicInstant(nanoseconds: command.argument)
         if level.isSilent || end <= time || end <= now {
             realtime.pointee.channelStates[channel].direct = .stop
             realtime.pointee.channelStates[channel].directEnd = .max
@@ -68,16 +68,16 @@ extension Scheduler {
     /// Tells the channel's output the combination of its players' level and its direct level, and
     /// arms the renewal of what it holds now.
     @inline(__always)
-    func performLevel(_ channel: Int, player: Int, deadline: Int64, now: Int64) {
+    func performLevel(_ channel: Int, player: Int, deadline: MonotonicInstant, now: MonotonicInstant) {
         let state = realtime.pointee.channelStates[channel]
         let command = combined(state.playerLevel, state.direct)
         let traced = tracing.load(ordering: .relaxed)
-        let began = traced ? clock.now() : MonotonicInstant(nanoseconds: now)
-        ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: deadline, now: now)
+        let began = traced ? clock.now() : now
+        ChannelSlot.perform(command, on: channelTable.slots + channel, channel: channel, deadline: deadline, now: now)
         realtime.pointee.channelStates[channel].last = command
         realtime.pointee.channelStates[channel].silent = command.isSilent
         counters.emitted.add(1, ordering: .relaxed)
-        let lateness = now - deadline
+        let lateness = now.nanoseconds - deadline.nanoseconds
         counters.noteLateness(lateness)
         if traced {
             // A start that first silences the player it replaces writes that stop, then its level:
@@ -85,28 +85,28 @@ extension Scheduler {
             let sequence = realtime.pointee.traceSequence
             if !command.isSilent { realtime.pointee.traceSequence = 0 }
             trace(TraceRecord(event: .emitted, channel: Int32(channel), player: Int32(player), command: command,
-                              deadline: MonotonicInstant(nanoseconds: deadline), time: clock.now(), began: began,
+                              deadline: deadline, time: clock.now(), began: began,
                               sequence: sequence))
         }
         armRenewal(channel, holding: command, now: now)
     }
 
     /// Performs the level the channel holds once more, before the output would end it on its own.
-    private func renew(_ channel: Int, at time: Int64, now: Int64) {
+    private func renew(_ channel: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let command = realtime.pointee.channelStates[channel].last
         guard !command.isSilent else {
             realtime.pointee.channelStates[channel].renewal = .max
             return
         }
         let traced = tracing.load(ordering: .relaxed)
-        let began = traced ? clock.now() : MonotonicInstant(nanoseconds: now)
-        ChannelSlot.perform(command, on: channels + channel, channel: channel, deadline: time, now: now)
+        let began = traced ? clock.now() : now
+        ChannelSlot.perform(command, on: channelTable.slots + channel, channel: channel, deadline: time, now: now)
         counters.renewed.add(1, ordering: .relaxed)
-        let lateness = now - time
+        let lateness = now.nanoseconds - time.nanoseconds
         counters.noteRenewalLateness(lateness)
         if traced {
             trace(TraceRecord(event: .renewed, channel: Int32(channel), player: -1, command: command,
-                              deadline: MonotonicInstant(nanoseconds: time), time: clock.now(), began: began))
+                              deadline: time, time: clock.now(), began: began))
         }
         armRenewal(channel, holding: command, now: now)
     }
@@ -115,10 +115,10 @@ extension Scheduler {
     /// lifetime) before the output's own end of it; never, for silence or an output that holds
     /// levels until told otherwise.
     @inline(__always)
-    private func armRenewal(_ channel: Int, holding command: ActuatorCommand, now: Int64) {
+    private func armRenewal(_ channel: Int, holding command: ActuatorCommand, now: MonotonicInstant) {
         guard !command.isSilent,
-              let lifetime = ChannelSlot.withOutput(of: channels + channel, {
-                  $0.lifetimeOfPerformedLevel(on: ChannelID(rawValue: channel), now: MonotonicInstant(nanoseconds: now))
+              let lifetime = ChannelSlot.withOutput(of: channelTable.slots + channel, {
+                  $0.lifetimeOfPerformedLevel(on: ChannelID(rawValue: channel), now: now)
               })
         else {
             realtime.pointee.channelStates[channel].renewal = .max
@@ -126,7 +126,7 @@ extension Scheduler {
         }
         let span = min(max(lifetime.nanoseconds, 0), Self.longestRenewalSpan)
         let lead = min(configuration.renewalLead.nanoseconds, span / 2)
-        realtime.pointee.channelStates[channel].renewal = now + max(span - lead, Self.shortestRenewalSpan)
+        realtime.pointee.channelStates[channel].renewal = now.advanced(by: max(span - lead, Self.shortestRenewalSpan))
     }
 
     /// What the output plays: the players' level plus the direct level, saturating per motor. Of

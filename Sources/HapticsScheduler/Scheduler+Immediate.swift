@@ -1,6 +1,6 @@
 import CHapticsSystem
 import HapticsPatterns
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 
 // The caller's pass: what a caller plays now is applied on its own thread by the pass the realtime
 // thread runs (`processPass`), when no other thread is processing — or, when one is, queued for
@@ -27,7 +27,7 @@ extension Scheduler {
             endProcessing(countsPass: false)
             return ImmediateGroup()
         }
-        let now = (reading ?? clock.now()).nanoseconds
+        let now = reading ?? clock.now()
         return ImmediateGroup(owner: true, now: now, deadlineBefore: nextDeadline.load(ordering: .relaxed))
     }
 
@@ -87,12 +87,12 @@ extension Scheduler {
     /// Returns `false` (and counts a drop) when it had to be queued and the queue is full.
     @discardableResult
     package func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64, in group: inout ImmediateGroup) -> Bool {
-        submit(Self.startCommand(player, time: SchedulerLimits.clampedNanoseconds(instant), tag: tag), in: &group)
+        submit(Self.startCommand(player, at: SchedulerLimits.clamped(instant), tag: tag), in: &group)
     }
 
-    /// The start of `player` at `time` (nanoseconds, clamped) with `tag`.
+    /// The start of `player` at `time` (clamped) with `tag`.
     @inline(__always)
-    static func startCommand(_ player: PlayerID, time: Int64, tag: Int64) -> SchedulerCommand {
+    static func startCommand(_ player: PlayerID, at time: MonotonicInstant, tag: Int64) -> SchedulerCommand {
         SchedulerCommand(kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
                          time: time, argument: tag, value: 0)
     }
@@ -109,11 +109,11 @@ extension Scheduler {
         _ player: PlayerID, at instant: MonotonicInstant, tag: Int64, intensity: Double, in group: inout ImmediateGroup
     ) throws(SchedulerError) -> Bool {
         guard intensity.isFinite else { throw .invalidParameterValue(.hapticIntensityControl, intensity) }
-        let time = SchedulerLimits.clampedNanoseconds(instant)
+        let time = SchedulerLimits.clamped(instant)
         let parameter = SchedulerCommand(
             kind: .setIntensity, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
             time: time, argument: 0, value: intensity)
-        return submit(parameter, in: &group) && submit(Self.startCommand(player, time: time, tag: tag), in: &group)
+        return submit(parameter, in: &group) && submit(Self.startCommand(player, at: time, tag: tag), in: &group)
     }
 
     /// Sets `channel`'s direct level from `instant` until `end` as part of `group`; levels,
@@ -138,7 +138,7 @@ extension Scheduler {
         guard value.isFinite else { throw .invalidParameterValue(id, value) }
         return submit(SchedulerCommand(
             kind: Self.parameterKind(id), player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: SchedulerLimits.clampedNanoseconds(instant), argument: 0, value: value), in: &group)
+            time: SchedulerLimits.clamped(instant), argument: 0, value: value), in: &group)
     }
 
     /// With processing owned, hands `submitted` to the group's pass as the pass takes a queued
@@ -154,10 +154,9 @@ extension Scheduler {
         if tracing.load(ordering: .relaxed) {
             let began = clock.now()
             command.sequence = makeTraceSequence()
-            taken = clock.now().nanoseconds
+            taken = clock.now()
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
-                              deadline: MonotonicInstant(nanoseconds: command.time),
-                              time: MonotonicInstant(nanoseconds: taken), began: began, sequence: command.sequence))
+                              deadline: command.time, time: taken, began: began, sequence: command.sequence))
         }
         counters.submitted.add(1, ordering: .relaxed)
         // Traced, `dequeued` is dated when it is taken, not before its `submitted`.
@@ -172,12 +171,12 @@ package struct ImmediateGroup: Sendable {
     /// Whether the group owns processing: its end runs the pass on the calling thread.
     package let owner: Bool
     /// The clock reading the group began at.
-    let now: Int64
+    let now: MonotonicInstant
     /// The next deadline when the group began: a sooner one after its pass moves the realtime
     /// thread's wake-up.
-    let deadlineBefore: Int64
+    let deadlineBefore: MonotonicInstant
 
-    init(owner: Bool = false, now: Int64 = 0, deadlineBefore: Int64 = .max) {
+    init(owner: Bool = false, now: MonotonicInstant = MonotonicInstant(nanoseconds: 0), deadlineBefore: MonotonicInstant = .max) {
         self.owner = owner
         self.now = now
         self.deadlineBefore = deadlineBefore

@@ -6,10 +6,6 @@ import Synchronization
 // runtime curves in one submission, and the progress the realtime side publishes. Submissions
 // here follow the rules of `Scheduler+Submission.swift`: any thread, lock-free, no allocation.
 extension Scheduler {
-    /// Words per player slot in `publications`: sequence, state, anchor, position, rate, duration
-    /// (and padding to a cache line).
-    static var publicationStride: Int { 8 }
-
     /// Starts `player` at `instant`, as ``start(_:at:)``, and, when `tag` is not 0, reports how
     /// this start ends: exactly one ``PlayerEnding`` with this tag, finished or stopped, waits in
     /// ``drainEndings(into:)`` once the realtime side has ended it. A start that is never applied
@@ -84,12 +80,12 @@ extension Scheduler {
             curves.values[base + index] = point.value
         }
         curves.counts[slot] = points.count
-        let zero = SchedulerLimits.clampedNanoseconds(origin) + Duration(patternSeconds: curve.time).nanoseconds
+        let zero = SchedulerLimits.clamped(origin).advanced(by: Duration(patternSeconds: curve.time).nanoseconds)
         curves.origins[slot] = zero
-        curves.ends[slot] = zero + Duration(patternSeconds: last.time).nanoseconds
+        curves.ends[slot] = zero.advanced(by: Duration(patternSeconds: last.time).nanoseconds)
         let command = SchedulerCommand(
             kind: kind, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: zero + Duration(patternSeconds: first.time).nanoseconds, argument: Int64(slot), value: scale)
+            time: zero.advanced(by: Duration(patternSeconds: first.time).nanoseconds), argument: Int64(slot), value: scale)
         guard push(command) else {
             curves.release(slot)
             return false
@@ -128,9 +124,9 @@ extension Scheduler {
     package func progress(of player: PlayerID, at instant: MonotonicInstant? = nil) -> PlayerProgress? {
         let index = player.index
         guard index < configuration.maximumPlayers else { return nil }
-        let binding = playerBindings[index].load(ordering: .acquiring)
+        let binding = playerTable.bindings[index].load(ordering: .acquiring)
         guard UInt32(truncatingIfNeeded: binding >> 32) == player.generation, player.generation & 1 == 1 else { return nil }
-        let words = publications + index * Self.publicationStride
+        let words = playerTable.publications + index * PlayerTable.publicationStride
         var state: Int64, anchor: Int64, position: Int64, rateBits: Int64, duration: Int64
         while true {
             let before = words[0].load(ordering: .acquiring)
@@ -149,7 +145,7 @@ extension Scheduler {
         let rate = Double(bitPattern: UInt64(bitPattern: rateBits))
         switch state & 3 {
         case 1:
-            let now = SchedulerLimits.clampedNanoseconds(instant ?? clock.now())
+            let now = SchedulerLimits.clamped(instant ?? clock.now()).nanoseconds
             let (elapsed, overflow) = now.subtractingReportingOverflow(anchor)
             let span = overflow ? Int64.max : max(0, elapsed)
             let advanced = rate == 1 ? min(span, 1 << 62) : Int64(min(Double(span) * rate, 0x1p62).rounded())
@@ -173,7 +169,7 @@ extension Scheduler {
             while let record = self.endings.pop() {
                 endings.append(PlayerEnding(
                     player: PlayerID(index: Int(record.player), generation: record.generation), tag: record.tag,
-                    reason: PlayerEnding.Reason(rawValue: record.reason) ?? .stopped, time: MonotonicInstant(nanoseconds: record.time)))
+                    reason: PlayerEnding.Reason(rawValue: record.reason) ?? .stopped, time: record.time))
                 count += 1
             }
             return count

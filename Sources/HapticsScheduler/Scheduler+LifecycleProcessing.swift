@@ -8,7 +8,7 @@ extension Scheduler {
 
     /// Silences an active player at `time` and keeps its position there; a player that is not
     /// playing pauses where its next start would begin.
-    func pausePlayer(_ slot: Int, at time: Int64, now: Int64) {
+    func pausePlayer(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
         guard !players[slot].paused else { return }
         guard players[slot].active else {
@@ -16,7 +16,7 @@ extension Scheduler {
             return
         }
         reanchor(slot, at: time)
-        let storage = programs[players[slot].program]
+        let storage = programTable.entries[players[slot].program]
         var position = players[slot].anchorPosition
         if players[slot].loops && storage.duration > 0 { position %= storage.duration }
         position = min(position, storage.duration)
@@ -26,7 +26,7 @@ extension Scheduler {
     }
 
     /// Starts a paused player again from where it paused, with the start tag it paused with.
-    func resumePlayer(_ slot: Int, at time: Int64, now: Int64) {
+    func resumePlayer(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
         guard players[slot].paused else { return }
         players[slot].paused = false
@@ -34,13 +34,13 @@ extension Scheduler {
     }
 
     /// Ends a paused player's start (stop, or a new start) as stopped.
-    func endPause(_ slot: Int, at time: Int64) {
+    func endPause(_ slot: Int, at time: MonotonicInstant) {
         realtime.pointee.players[slot].paused = false
         pushEnding(slot, .stopped, at: time)
     }
 
     /// `stopAll`: every paused player's start ends too.
-    func endPausedPlayers(at time: Int64) {
+    func endPausedPlayers(at time: MonotonicInstant) {
         let players = realtime.pointee.players
         for slot in 0..<configuration.maximumPlayers where players[slot].paused {
             endPause(slot, at: time)
@@ -52,7 +52,7 @@ extension Scheduler {
     // MARK: Endings
 
     /// Reports the end of the player's current start, once, when it was tagged.
-    func pushEnding(_ slot: Int, _ reason: PlayerEnding.Reason, at time: Int64) {
+    func pushEnding(_ slot: Int, _ reason: PlayerEnding.Reason, at time: MonotonicInstant) {
         let players = realtime.pointee.players
         let tag = players[slot].startTag
         guard tag != 0 else { return }
@@ -67,18 +67,18 @@ extension Scheduler {
     @inline(__always)
     func publish(_ slot: Int) {
         let player = realtime.pointee.players[slot]
-        let words = publications + slot * Self.publicationStride
+        let words = playerTable.publications + slot * PlayerTable.publicationStride
         let state: Int64 = player.active ? 1 : player.paused ? 2 : 0
         let sequence = words[0].load(ordering: .relaxed)
         words[0].store(sequence &+ 1, ordering: .relaxed)
         atomicMemoryFence(ordering: .releasing)
         words[1].store(Int64(player.generation) << 8 | (player.loops ? 4 : 0) | state, ordering: .relaxed)
-        words[2].store(player.anchor, ordering: .relaxed)
+        words[2].store(player.anchor.nanoseconds, ordering: .relaxed)
         words[3].store(player.active ? player.anchorPosition : player.idlePosition, ordering: .relaxed)
         words[4].store(Int64(bitPattern: player.rate.bitPattern), ordering: .relaxed)
         // Only an active player holds its program (`programInUse`): a stopped or paused one may have
         // had it unloaded, and its position needs no duration.
-        words[5].store(player.active ? programs[player.program].duration : 0, ordering: .relaxed)
+        words[5].store(player.active ? programTable.entries[player.program].duration : 0, ordering: .relaxed)
         words[0].store(sequence &+ 2, ordering: .releasing)
     }
 
@@ -86,7 +86,7 @@ extension Scheduler {
 
     /// Binds a submitted curve to its player (replacing the one it had for that parameter) and
     /// applies its first value at once.
-    func bindCurve(_ slot: Int, _ command: SchedulerCommand, now: Int64) {
+    func bindCurve(_ slot: Int, _ command: SchedulerCommand, now: MonotonicInstant) {
         let players = realtime.pointee.players
         let intensity = command.kind == .intensityCurve
         let held = players[slot].intensityCurve.isBound || players[slot].sharpnessCurve.isBound
@@ -96,24 +96,25 @@ extension Scheduler {
             realtime.pointee.curvePlayers[realtime.pointee.curvePlayerCount] = slot
             realtime.pointee.curvePlayerCount += 1
         }
-        let interval = channels[players[slot].channel].profile.controlInterval.nanoseconds
+        let interval = channelTable.slots[players[slot].channel].profile.controlInterval.nanoseconds
         let playback = CurvePlayback(
-            slot: Int(command.argument), next: command.time, step: max(interval, 1_000_000), cursor: 0, scale: command.value)
+            slot: Int(command.argument), next: command.time, stepNanoseconds: max(interval, 1_000_000), cursor: 0,
+            scale: command.value)
         if intensity { players[slot].intensityCurve = playback } else { players[slot].sharpnessCurve = playback }
         tickCurve(slot, intensity: intensity, at: command.time, now: now)
     }
 
-    /// The earliest control tick of any bound curve (`Int64.max` when none), and how many players
+    /// The earliest control tick of any bound curve (`.max` when none), and how many players
     /// have a curve due then, listed in `dueCurves` in the order of `curvePlayers`.
-    func nextCurveTick() -> (time: Int64, count: Int) {
+    func nextCurveTick() -> (time: MonotonicInstant, count: Int) {
         let state = realtime.pointee
-        var time = Int64.max
+        var time = MonotonicInstant.max
         var count = 0
         for position in 0..<state.curvePlayerCount {
             let slot = state.curvePlayers[position]
             let intensity = state.players[slot].intensityCurve
             let sharpness = state.players[slot].sharpnessCurve
-            var next = Int64.max
+            var next = MonotonicInstant.max
             if intensity.isBound { next = intensity.next }
             if sharpness.isBound && sharpness.next < next { next = sharpness.next }
             if next < time {
@@ -136,7 +137,7 @@ extension Scheduler {
     /// moves. So a scan after it would pick the next player of the list due at `time`, until a
     /// curve given back changes the list's order: then the scan decides. (`DuePlayersTests`
     /// compares this with a scan before every event.)
-    func tickDueCurves(_ count: Int, at time: Int64, now: Int64) {
+    func tickDueCurves(_ count: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let state = realtime.pointee
         if state.scansBeforeEveryEvent {
             tickCurves(state.dueCurves[0], at: time, now: now)
@@ -150,9 +151,9 @@ extension Scheduler {
     }
 
     /// Performs the player's curve ticks due at `time`. A released player's curves are given back.
-    func tickCurves(_ slot: Int, at time: Int64, now: Int64) {
+    func tickCurves(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
-        let generation = UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .acquiring) >> 32)
+        let generation = UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .acquiring) >> 32)
         guard generation == players[slot].generation else {
             releaseCurves(slot)
             return
@@ -168,10 +169,10 @@ extension Scheduler {
     /// Applies the curve's value at `time` (as a `setParameter` would), then schedules its next
     /// tick one control interval on (never before `now`: a late pass catches up in one step, not
     /// tick by tick), or gives the curve back at its last point.
-    private func tickCurve(_ slot: Int, intensity: Bool, at time: Int64, now: Int64) {
+    private func tickCurve(_ slot: Int, intensity: Bool, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
         var curve = intensity ? players[slot].intensityCurve : players[slot].sharpnessCurve
-        let seconds = Double(time - curves.origins[curve.slot]) / 1e9
+        let seconds = Double(time.nanoseconds - curves.origins[curve.slot].nanoseconds) / 1e9
         let value = curves.value(curve.slot, atSeconds: seconds, cursor: &curve.cursor) * curve.scale
         if intensity {
             players[slot].intensityScale = Self.intensityFactor(value)
@@ -183,7 +184,7 @@ extension Scheduler {
             curves.release(curve.slot)
             curve = CurvePlayback()
         } else {
-            curve.next = min(max(time + curve.step, now), end)
+            curve.next = min(max(time.advanced(by: curve.stepNanoseconds), now), end)
         }
         if intensity { players[slot].intensityCurve = curve } else { players[slot].sharpnessCurve = curve }
         if !players[slot].intensityCurve.isBound && !players[slot].sharpnessCurve.isBound { removeCurvePlayer(slot) }

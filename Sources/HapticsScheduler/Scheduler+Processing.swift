@@ -19,21 +19,21 @@ extension Scheduler {
         takeProcessing()
         defer { endProcessing() }
         let next = processPass()
-        return next == .max ? nil : MonotonicInstant(nanoseconds: next)
+        return next == .max ? nil : next
     }
 
     /// One processing pass, by the thread that owns processing (``beginProcessing()``): returns
     /// the next instant something is due (`.max` when nothing is) and publishes it in
     /// `nextDeadline` for the realtime thread's wait.
-    func processPass() -> Int64 {
+    func processPass() -> MonotonicInstant {
         let next = processDue()
         pendingHasRoom.store(realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, ordering: .releasing)
         nextDeadline.store(next, ordering: .sequentiallyConsistent)
         return next
     }
 
-    private func processDue() -> Int64 {
-        let now = clock.now().nanoseconds
+    private func processDue() -> MonotonicInstant {
+        let now = clock.now()
         takeSubmissions(now: now)
         retireReleasedPlayers(now: now)
         // A lower bound of the earliest player, channel and curve event (`.min`: unknown): while
@@ -41,16 +41,16 @@ extension Scheduler {
         // a submission only adds events of its own player and channel (`eventsAfter`); a scan
         // makes the bound exact again. A pass of N submissions on N channels scans twice, not N
         // times.
-        var bound = Int64.min
+        var bound = MonotonicInstant.min
         while true {
             let state = realtime.pointee
-            let submissionTime = state.pendingCount > 0 ? state.pending[state.pendingCount - 1].time : Int64.max
+            let submissionTime = state.pendingCount > 0 ? state.pending[state.pendingCount - 1].time : MonotonicInstant.max
             if submissionTime <= now && submissionTime <= bound {
                 applyNextSubmission(now: now, bound: &bound)
                 continue
             }
             // The earliest player event, and every player due then, in the order of the list.
-            var playerTime = Int64.max
+            var playerTime = MonotonicInstant.max
             var dueCount = 0
             for position in 0..<state.activeCount {
                 let slot = state.activePlayers[position]
@@ -96,7 +96,7 @@ extension Scheduler {
     /// channel events it passed over were later, or are channel events at `time`, which come after
     /// players'. 32 pads changing level in the same millisecond cost one scan of the players, not 32.
     /// (`DuePlayersTests` compares this with a scan before every event.)
-    private func advanceDue(_ count: Int, at time: Int64, now: Int64) {
+    private func advanceDue(_ count: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let state = realtime.pointee
         if state.scansBeforeEveryEvent {
             advance(state.dueAlike[0], at: time, now: now)
@@ -124,7 +124,7 @@ extension Scheduler {
     /// Applies the earliest pending submission and lowers `bound` to the earliest event it may
     /// have added.
     @inline(__always)
-    private func applyNextSubmission(now: Int64, bound: inout Int64) {
+    private func applyNextSubmission(now: MonotonicInstant, bound: inout MonotonicInstant) {
         realtime.pointee.pendingCount -= 1
         let command = realtime.pointee.pending[realtime.pointee.pendingCount]
         apply(command, now: now)
@@ -135,12 +135,12 @@ extension Scheduler {
     /// channel's, its player's next curve tick; `.min` (scan again) after a `stopAll`, or when it
     /// retired a player bound before to another channel (`claim`).
     @inline(__always)
-    func eventsAfter(_ command: SchedulerCommand) -> Int64 {
+    func eventsAfter(_ command: SchedulerCommand) -> MonotonicInstant {
         let state = realtime.pointee
         if command.kind == .stopAll { return .min }
         if command.kind == .setMotorLevels {
             let channel = Int(command.player)
-            guard channel >= 0 && channel < channelCount.load(ordering: .acquiring) else { return .max }
+            guard channel >= 0 && channel < channelTable.count.load(ordering: .acquiring) else { return .max }
             return state.channelStates[channel].nextEventTime
         }
         if state.eventsElsewhere {
@@ -150,7 +150,7 @@ extension Scheduler {
         let slot = Int(command.player)
         guard slot >= 0 && slot < configuration.maximumPlayers else { return .max }
         let player = state.players[slot]
-        guard player.channel >= 0 && player.channel < channelCount.load(ordering: .acquiring) else { return .max }
+        guard player.channel >= 0 && player.channel < channelTable.count.load(ordering: .acquiring) else { return .max }
         var earliest = state.channelStates[player.channel].nextEventTime
         if player.active { earliest = min(earliest, nextEventTime(slot)) }
         if player.intensityCurve.isBound { earliest = min(earliest, player.intensityCurve.next) }
@@ -173,7 +173,7 @@ extension Scheduler {
     /// A command more than `SchedulerLimits.maximumCatchUp` late takes effect that long before `now`:
     /// everything due is played late either way, and it bounds how far back an anchor can lie, so
     /// that rescaling the time since it by the rate cannot overflow.
-    private func takeSubmissions(now: Int64) {
+    private func takeSubmissions(now: MonotonicInstant) {
         while realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, let command = queue.pop() {
             takeSubmission(command, now: now)
         }
@@ -182,14 +182,13 @@ extension Scheduler {
     /// Puts `submitted` among the pending submissions in time order, taken at `now`: one from the
     /// queue, or one a caller's immediate group hands its own pass. There must be room.
     @inline(__always)
-    func takeSubmission(_ submitted: SchedulerCommand, now: Int64) {
+    func takeSubmission(_ submitted: SchedulerCommand, now: MonotonicInstant) {
         var command = submitted
         if command.sequence != 0 {
             trace(TraceRecord(event: .dequeued, channel: -1, player: command.player, command: .stop,
-                              deadline: MonotonicInstant(nanoseconds: command.time),
-                              time: MonotonicInstant(nanoseconds: now), sequence: command.sequence))
+                              deadline: command.time, time: now, sequence: command.sequence))
         }
-        let earliest = now - SchedulerLimits.maximumCatchUpNanoseconds
+        let earliest = now.advanced(by: -SchedulerLimits.maximumCatchUpNanoseconds)
         if command.time < earliest { command.time = earliest }
         let state = realtime.pointee
         // Sorted by time descending: the insertion point is after every later command and before
@@ -204,7 +203,7 @@ extension Scheduler {
     }
 
     @inline(__always)
-    func apply(_ command: SchedulerCommand, now: Int64) {
+    func apply(_ command: SchedulerCommand, now: MonotonicInstant) {
         // The first output this command causes continues its trace flow.
         realtime.pointee.traceSequence = command.sequence
         defer { realtime.pointee.traceSequence = 0 }
@@ -223,8 +222,7 @@ extension Scheduler {
             counters.ignored.add(1, ordering: .relaxed)
             if tracing.load(ordering: .relaxed) {
                 trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop,
-                                  deadline: MonotonicInstant(nanoseconds: time), time: MonotonicInstant(nanoseconds: now),
-                                  sequence: command.sequence))
+                                  deadline: time, time: now, sequence: command.sequence))
             }
             return
         }
@@ -270,10 +268,10 @@ extension Scheduler {
     /// binding (a new player in a reused slot starts from fresh settings). Returns the slot, or `nil`
     /// for a released or unknown player.
     @inline(__always)
-    private func claim(_ command: SchedulerCommand, now: Int64) -> Int? {
+    private func claim(_ command: SchedulerCommand, now: MonotonicInstant) -> Int? {
         let slot = Int(command.player)
         guard slot >= 0 && slot < configuration.maximumPlayers else { return nil }
-        let binding = playerBindings[slot].load(ordering: .acquiring)
+        let binding = playerTable.bindings[slot].load(ordering: .acquiring)
         let generation = UInt32(truncatingIfNeeded: binding >> 32)
         guard generation == command.generation, generation & 1 == 1 else { return nil }
         let players = realtime.pointee.players
@@ -290,20 +288,18 @@ extension Scheduler {
     }
 
     /// Retires active players whose binding changed (released on the control side).
-    private func retireReleasedPlayers(now: Int64) {
+    private func retireReleasedPlayers(now: MonotonicInstant) {
         var position = realtime.pointee.activeCount
         while position > 0 {
             position -= 1
             let slot = realtime.pointee.activePlayers[position]
-            let generation = UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .acquiring) >> 32)
+            let generation = UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .acquiring) >> 32)
             if generation != realtime.pointee.players[slot].generation { retire(slot, at: now, now: now) }
         }
     }
 
     // MARK: Players
 
-    /// Starts (or restarts) a player; a nonzero `tag` reports how this start ends. A restart ends
-    /// the start before it as stopped.
     /// The intensity factor a player plays at for an intensity parameter `value` (finite): below 0
     /// counts as 0.
     @inline(__always)
@@ -315,16 +311,18 @@ extension Scheduler {
     /// `false`.
     @inline(__always)
     func announceProgram(_ program: Int, slot: Int, generation: UInt32) -> Bool {
-        programInUse[slot].store(program, ordering: .sequentiallyConsistent)
-        guard UInt32(truncatingIfNeeded: playerBindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == generation else {
-            programInUse[slot].store(-1, ordering: .releasing)
+        playerTable.programInUse[slot].store(program, ordering: .sequentiallyConsistent)
+        guard UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == generation else {
+            playerTable.programInUse[slot].store(-1, ordering: .releasing)
             return false
         }
         return true
     }
 
+    /// Starts (or restarts) a player; a nonzero `tag` reports how this start ends. A restart ends
+    /// the start before it as stopped.
     @inline(__always)
-    func startPlayer(_ slot: Int, at time: Int64, now: Int64, tag: Int64) {
+    func startPlayer(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant, tag: Int64) {
         let players = realtime.pointee.players
         if players[slot].active {
             pushEnding(slot, .stopped, at: time)
@@ -349,26 +347,26 @@ extension Scheduler {
         realtime.pointee.channelStates[channel].activePlayerCount += 1
         let position = players[slot].idlePosition
         players[slot].idlePosition = 0
-        place(slot, at: position, time: time, now: now)
+        place(slot, to: position, at: time, now: now)
     }
 
-    private func seekPlayer(_ slot: Int, to offset: Int64, at time: Int64, now: Int64) {
+    private func seekPlayer(_ slot: Int, to offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
-        let storage = programs[players[slot].program]
+        let storage = programTable.entries[players[slot].program]
         let target = min(max(0, offset), storage.duration)
         guard players[slot].active else {
             players[slot].idlePosition = target
             return
         }
-        place(slot, at: target, time: time, now: now)
+        place(slot, to: target, at: time, now: now)
     }
 
     /// Places an active player at program time `offset` at `time`, and sets its level to the one in
     /// effect there (so a start at offset 0 plays the offset-0 command at once).
     @inline(__always)
-    private func place(_ slot: Int, at offset: Int64, time: Int64, now: Int64) {
+    private func place(_ slot: Int, to offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
-        let storage = programs[players[slot].program]
+        let storage = programTable.entries[players[slot].program]
         var target = offset
         if target >= storage.duration && storage.count > 0 {
             guard loopsPlayable(players[slot], storage) else {
@@ -405,10 +403,10 @@ extension Scheduler {
     /// old rate, and going back would move the position backwards — over and over, for a caller
     /// alternating such changes, until it overflowed. So the position only grows, and never beyond
     /// the player's next command.
-    func reanchor(_ slot: Int, at requested: Int64) {
+    func reanchor(_ slot: Int, at requested: MonotonicInstant) {
         let players = realtime.pointee.players
         let time = max(requested, players[slot].anchor)
-        let elapsed = time - players[slot].anchor
+        let elapsed = time.nanoseconds - players[slot].anchor.nanoseconds
         let rate = players[slot].rate
         let advanced = rate == 1 ? elapsed : Int64((Double(elapsed) * rate).rounded())
         players[slot].anchorPosition += advanced
@@ -422,26 +420,26 @@ extension Scheduler {
     /// wrap starts over), offsets within `SchedulerLimits.maximumProgramLength`, and the rate within
     /// 1/64…64 — all checked when submitted or loaded — so the sum stays below 2⁶³ by far.
     @inline(__always)
-    private func deadline(_ player: PlayerState, _ programTime: Int64) -> Int64 {
+    private func deadline(_ player: PlayerState, _ programTime: Int64) -> MonotonicInstant {
         let distance = programTime - player.anchorPosition
-        if player.rate == 1 { return player.anchor + distance }
-        return player.anchor + Int64((Double(distance) / player.rate).rounded())
+        if player.rate == 1 { return player.anchor.advanced(by: distance) }
+        return player.anchor.advanced(by: Int64((Double(distance) / player.rate).rounded()))
     }
 
     @inline(__always)
-    private func nextEventTime(_ slot: Int) -> Int64 {
+    private func nextEventTime(_ slot: Int) -> MonotonicInstant {
         let player = realtime.pointee.players[slot]
-        let storage = programs[player.program]
-        if player.cursor < storage.loopEnd { return deadline(player, storage.commands![player.cursor].offset) }
+        let storage = programTable.entries[player.program]
+        if player.cursor < storage.loopEnd { return deadline(player, storage.commands![player.cursor].offsetNanoseconds) }
         if player.cursor == storage.loopEnd && loopsPlayable(player, storage) { return deadline(player, storage.duration) }
-        if player.cursor < storage.count { return deadline(player, storage.commands![player.cursor].offset) }
+        if player.cursor < storage.count { return deadline(player, storage.commands![player.cursor].offsetNanoseconds) }
         return deadline(player, storage.duration)
     }
 
     /// Performs the player's next event (due at `time`): a command, a loop wrap, or the end.
-    private func advance(_ slot: Int, at time: Int64, now: Int64) {
+    private func advance(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
-        let storage = programs[players[slot].program]
+        let storage = programTable.entries[players[slot].program]
         let cursor = players[slot].cursor
         if cursor == storage.loopEnd && loopsPlayable(players[slot], storage) {
             wrap(slot, at: time, now: now, duration: storage.duration)
@@ -465,7 +463,7 @@ extension Scheduler {
     /// past) skips them, instead of playing every one of them at once: the pass it resumes in is the
     /// one playing now. It never skips past a pending submission, which must see the pass it was
     /// meant for (a loop switched off there ends that pass).
-    private func wrap(_ slot: Int, at time: Int64, now: Int64, duration: Int64) {
+    private func wrap(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant, duration: Int64) {
         defer { publish(slot) }
         let players = realtime.pointee.players
         players[slot].cursor = 0
@@ -474,24 +472,24 @@ extension Scheduler {
         let state = realtime.pointee
         let horizon = state.pendingCount > 0 ? min(now, state.pending[state.pendingCount - 1].time) : now
         let pass = Double(duration) / players[slot].rate
-        let behind = Double(horizon - time)
+        let behind = Double(horizon.nanoseconds - time.nanoseconds)
         guard behind >= pass else { return }
         let skipped = (behind / pass).rounded(.down)
-        players[slot].anchor = time + Int64((skipped * pass).rounded(.down))
+        players[slot].anchor = time.advanced(by: Int64((skipped * pass).rounded(.down)))
     }
 
     /// Whether a `dropStale` channel drops this level command because it is too late (counted and
     /// traced). Silent commands are never dropped.
     @inline(__always)
-    private func dropsStale(_ command: ActuatorCommand, player slot: Int, deadline: Int64, now: Int64) -> Bool {
+    private func dropsStale(_ command: ActuatorCommand, player slot: Int, deadline: MonotonicInstant, now: MonotonicInstant) -> Bool {
         let channel = realtime.pointee.players[slot].channel
-        guard let maximumLateness = channels[channel].staleLimit,
-              !command.isSilent, now - deadline > maximumLateness else { return false }
+        guard let maximumLateness = channelTable.slots[channel].staleLimit,
+              !command.isSilent, now.nanoseconds - deadline.nanoseconds > maximumLateness else { return false }
         counters.droppedStale.add(1, ordering: .relaxed)
         if tracing.load(ordering: .relaxed) {
             trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
-                              command: command, deadline: MonotonicInstant(nanoseconds: deadline),
-                              time: MonotonicInstant(nanoseconds: now), sequence: realtime.pointee.traceSequence))
+                              command: command, deadline: deadline, time: now,
+                              sequence: realtime.pointee.traceSequence))
         }
         return true
     }
@@ -499,7 +497,7 @@ extension Scheduler {
     /// Ends an active player at `time`. Its channel gets `.stop` when no other player plays there
     /// and the channel is not already silent (the engine-enforced stop), or the new mix otherwise.
     /// `ending` is how its start ended (reported when the start was tagged); `nil` for a pause.
-    func retire(_ slot: Int, at time: Int64, now: Int64, ending: PlayerEnding.Reason? = .stopped) {
+    func retire(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant, ending: PlayerEnding.Reason? = .stopped) {
         defer { publish(slot) }
         if let ending { pushEnding(slot, ending, at: time) }
         let players = realtime.pointee.players
@@ -511,7 +509,7 @@ extension Scheduler {
         players[slot].cursor = 0
         if removeActive(slot) { realtime.pointee.channelStates[channel].activePlayerCount -= 1 }
         // Nothing reads the program for this slot any more.
-        programInUse[slot].store(-1, ordering: .releasing)
+        playerTable.programInUse[slot].store(-1, ordering: .releasing)
 
         if realtime.pointee.channelStates[channel].activePlayerCount > 0 {
             if wasSounding && isMixing(channel) { performPlayersLevel(mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now) }
@@ -533,7 +531,7 @@ extension Scheduler {
 
     /// Stops every player without per-player output, removes every direct level, then sends
     /// `.stop` to every channel.
-    func stopEverything(at time: Int64, now: Int64) {
+    func stopEverything(at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
         while realtime.pointee.activeCount > 0 {
             let slot = realtime.pointee.activePlayers[realtime.pointee.activeCount - 1]
@@ -542,13 +540,13 @@ extension Scheduler {
             players[slot].base = nil
             players[slot].cursor = 0
             players[slot].idlePosition = 0
-            programInUse[slot].store(-1, ordering: .releasing)
+            playerTable.programInUse[slot].store(-1, ordering: .releasing)
             realtime.pointee.activeCount -= 1
             pushEnding(slot, .stopped, at: time)
             publish(slot)
         }
         endPausedPlayers(at: time)
-        for channel in 0..<channelCount.load(ordering: .acquiring) {
+        for channel in 0..<channelTable.count.load(ordering: .acquiring) {
             realtime.pointee.channelStates[channel].activePlayerCount = 0
             realtime.pointee.channelStates[channel].direct = .stop
             realtime.pointee.channelStates[channel].directEnd = .max
@@ -570,19 +568,19 @@ extension Scheduler {
         let player = realtime.pointee.players[slot]
         // The profile's own first check, made before reading the profile (which copies it).
         if command.command.isSilent || (intensityScale == 1 && player.sharpnessShift == 0) { return command.command }
-        return channels[player.channel].profile.command(command, intensityScale: intensityScale,
+        return channelTable.slots[player.channel].profile.command(command, intensityScale: intensityScale,
                                                         sharpnessShift: player.sharpnessShift)
     }
 
     /// Re-maps the level a playing player holds after a parameter change.
-    func remapLevel(_ slot: Int, at time: Int64, now: Int64) {
+    func remapLevel(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
         guard players[slot].active, let base = players[slot].base else { return }
         setLevel(slot, level(of: base, for: slot), at: time, now: now)
     }
 
     @inline(__always)
-    private func setLevel(_ slot: Int, _ level: ActuatorCommand, at time: Int64, now: Int64) {
+    private func setLevel(_ slot: Int, _ level: ActuatorCommand, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
         players[slot].level = level
         let channel = players[slot].channel
@@ -597,7 +595,7 @@ extension Scheduler {
 
     @inline(__always)
     private func isMixing(_ channel: Int) -> Bool {
-        if case .mix = channels[channel].policy { return true }
+        if case .mix = channelTable.slots[channel].policy { return true }
         return false
     }
 
@@ -647,7 +645,7 @@ extension Scheduler {
 
     /// Sends the players' new level to the channel, combined with the channel's direct level.
     @inline(__always)
-    private func performPlayersLevel(_ command: ActuatorCommand, channel: Int, player: Int, deadline: Int64, now: Int64) {
+    private func performPlayersLevel(_ command: ActuatorCommand, channel: Int, player: Int, deadline: MonotonicInstant, now: MonotonicInstant) {
         realtime.pointee.channelStates[channel].playerLevel = command
         let state = realtime.pointee.channelStates[channel]
         // With a direct level holding the device, a players' change it hides is no change at all.

@@ -94,9 +94,9 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// The instant to arm the wake timer for, to act at `deadline`: ahead of it by the wake-up
     /// latency measured so far (``WakeLatencyFloor``), or the deadline itself.
     @inline(__always)
-    private func wakeTarget(for deadline: Int64) -> Int64 {
+    private func wakeTarget(for deadline: MonotonicInstant) -> MonotonicInstant {
         guard deadline != .max, wake.floor.pointee.ahead > 0 else { return deadline }
-        return wake.target(for: deadline, now: clock.now().nanoseconds)
+        return wake.target(for: deadline, now: clock.now())
     }
 
     /// A wake-up with the thread still marked parked, its timer last armed for `target` to act at
@@ -104,20 +104,19 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// wake-ahead, it is traced (`woke`), and one that came before the deadline is counted and
     /// returns `true`: the thread spins the rest of the way (``spin(until:)``). One before `target`
     /// is not (the thread did not wait, or the timer was re-armed as it woke).
-    private func timerWoke(target: Int64, deadline: Int64) -> Bool {
+    private func timerWoke(target: MonotonicInstant, deadline: MonotonicInstant) -> Bool {
         guard target != .max else { return false }
-        let woke = clock.now().nanoseconds
+        let woke = clock.now()
         guard woke >= target else { return false }
         var early = false
         if wake.learns {
-            wake.record(latency: woke - target)
+            wake.record(latency: woke.nanoseconds - target.nanoseconds)
             early = woke < deadline
             if early { counters.earlyWakeUps.add(1, ordering: .relaxed) }
         }
         if tracing.load(ordering: .relaxed) {
             trace(TraceRecord(event: .woke, channel: -1, player: -1, command: .stop,
-                              deadline: MonotonicInstant(nanoseconds: deadline), time: MonotonicInstant(nanoseconds: woke),
-                              began: MonotonicInstant(nanoseconds: target)))
+                              deadline: deadline, time: woke, began: target))
         }
         return early
     }
@@ -127,8 +126,8 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// timer wake-up would make that deadline late by a whole wake-up latency. Ends sooner when a
     /// submission waits, a caller's pass brought the next deadline forward, or the thread is
     /// stopping: the pass that follows takes care of those.
-    private func spin(until deadline: Int64) {
-        while clock.now().nanoseconds < deadline {
+    private func spin(until deadline: MonotonicInstant) {
+        while clock.now() < deadline {
             if hasWaitingSubmissions || nextDeadline.load(ordering: .relaxed) < deadline
                 || !running.load(ordering: .relaxed) { return }
             CHapticsSystem_spinPause()
@@ -149,7 +148,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
         realtime.pointee.pendingCount = 0
         releaseAllCurves()
         counters.discarded.add(discarded, ordering: .relaxed)
-        let now = clock.now().nanoseconds
+        let now = clock.now()
         stopEverything(at: now, now: now)
     }
 }

@@ -85,7 +85,7 @@ extension Scheduler {
     @discardableResult
     package func stopAll(at instant: MonotonicInstant) -> Bool {
         push(SchedulerCommand(kind: .stopAll, player: -1, generation: 0,
-                              time: SchedulerLimits.clampedNanoseconds(instant), argument: 0, value: 0))
+                              time: SchedulerLimits.clamped(instant), argument: 0, value: 0))
     }
 
     /// Sets `channel`'s direct level from `instant` until `end`: the game's two motor levels
@@ -115,14 +115,14 @@ extension Scheduler {
     ) throws(SchedulerError) -> SchedulerCommand {
         guard low.isFinite else { throw .invalidMotorLevel(motor: "low", low) }
         guard high.isFinite else { throw .invalidMotorLevel(motor: "high", high) }
-        guard channel.rawValue >= 0 && channel.rawValue < channelCount.load(ordering: .acquiring) else {
+        guard channel.rawValue >= 0 && channel.rawValue < channelTable.count.load(ordering: .acquiring) else {
             throw .unknownChannel(channel)
         }
         let levels = UInt32(Self.motorLevel(low)) << 16 | UInt32(Self.motorLevel(high))
         return SchedulerCommand(
             kind: .setMotorLevels, player: Int32(truncatingIfNeeded: channel.rawValue), generation: 0,
-            motorLevels: levels, time: SchedulerLimits.clampedNanoseconds(instant),
-            argument: SchedulerLimits.clampedNanoseconds(end), value: 0)
+            motorLevels: levels, time: SchedulerLimits.clamped(instant),
+            argument: SchedulerLimits.clamped(end).nanoseconds, value: 0)
     }
 
     /// A finite level clamped to 0…1, as 0…0xFFFF rounded to nearest.
@@ -136,7 +136,7 @@ extension Scheduler {
     ) -> Bool {
         push(SchedulerCommand(
             kind: kind, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: SchedulerLimits.clampedNanoseconds(instant), argument: argument, value: value))
+            time: SchedulerLimits.clamped(instant), argument: argument, value: value))
     }
 
     /// Queues `submitted` and, unless the caller ends an immediate group next (which runs the pass
@@ -144,9 +144,9 @@ extension Scheduler {
     func push(_ submitted: SchedulerCommand, wakingRealtimeThread wakes: Bool = true) -> Bool {
         var command = submitted
         let traced = tracing.load(ordering: .relaxed)
-        var began: Int64 = 0
+        var began = MonotonicInstant(nanoseconds: 0)
         if traced {
-            began = clock.now().nanoseconds
+            began = clock.now()
             command.sequence = makeTraceSequence()
         }
         guard queue.push(command) else {
@@ -157,8 +157,7 @@ extension Scheduler {
         if wakes { wakeRealtimeThread() }
         if traced {
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
-                              deadline: MonotonicInstant(nanoseconds: command.time), time: clock.now(),
-                              began: MonotonicInstant(nanoseconds: began), sequence: command.sequence))
+                              deadline: command.time, time: clock.now(), began: began, sequence: command.sequence))
         }
         return true
     }

@@ -28,43 +28,23 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let traceRing: TraceRing
     let control: OrderedMutex<ControlBook>
 
-    // Published by the control side, read by the processing side.
-    let channels: UnsafeMutablePointer<ChannelSlot>
-    let channelCount = Atomic<Int>(0)
+    // The tables, each a type that owns its storage and frees it (stored in place: reading a
+    // table's stored pointer is one load, in code specialized for a clock or not).
+    /// The channels: outputs published by the control side, and what processing holds on each.
+    let channelTable: ChannelTable
     /// Loaded programs, by program id.
-    let programs: UnsafeMutablePointer<ProgramStorage>
-    /// Per player slot: generation << 32 | program << 16 | channel. Odd generations are live players.
-    let playerBindings: UnsafeMutablePointer<Atomic<Int>>
-    /// Per player slot: the program the processing side reads for it, or −1. Lets the control side
-    /// free a program only once nothing reads it.
-    let programInUse: UnsafeMutablePointer<Atomic<Int>>
-
+    let programTable: ProgramTable
+    /// The players: bindings, the state processing plays them with, and their published progress.
+    let playerTable: PlayerTable
     /// Runtime curves' control points, filled by submitters and played by the processing side.
-    let curves: CurveStorage
+    let curves: CurveTable
     /// How tagged starts ended, pushed by the processing side, drained by the control side.
     let endings: BoundedMPSCQueue<EndingRecord>
-    /// Per player slot, `publicationStride` words the processing side publishes its playback in
-    /// (a sequence lock), so that any thread reads a player's progress without a lock.
-    let publications: UnsafeMutablePointer<Atomic<Int64>>
 
-    /// The processing side's state. Processing side only, like the per-player and per-channel
-    /// tables its pointers reach.
+    /// The processing side's state, which points into the tables above. Processing side only.
     let realtime: UnsafeMutablePointer<RealtimeState>
-
-    // What the pointers above and `realtime`'s reach: stored in place, freed with the scheduler.
-    // Read through the pointers only (a pointer in this class is one load where these, in code not
-    // specialized for a clock, are a call each).
-    let programStorage: FixedArray<ProgramStorage>
-    let bindingStorage: FixedArray<Atomic<Int>>
-    let programInUseStorage: FixedArray<Atomic<Int>>
-    let publicationStorage: FixedArray<Atomic<Int64>>
     let realtimeStorage: FixedArray<RealtimeState>
-    let playerStates: FixedArray<PlayerState>
-    let channelStates: FixedArray<ChannelState>
-    let activePlayers: FixedArray<Int>
-    let dueAlike: FixedArray<Int>
-    let curvePlayers: FixedArray<Int>
-    let dueCurves: FixedArray<Int>
+    /// The pending list `realtime` points to.
     let pendingCommands: FixedArray<SchedulerCommand>
     /// Who owns processing.
     let owner = ProcessingOwner()
@@ -73,7 +53,7 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let completedPassCount = Atomic<UInt64>(0)
     /// The next instant the latest processing pass found due (`.max`: nothing), whichever thread
     /// ran it: what the realtime thread waits for.
-    let nextDeadline = Atomic<Int64>(.max)
+    let nextDeadline = Atomic<MonotonicInstant>(.max)
     /// Whether the pending list had room after the latest pass: the realtime thread's check for
     /// waiting submissions, which must not read the list a caller's pass may be changing.
     let pendingHasRoom = Atomic<Bool>(true)
@@ -108,59 +88,29 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         traceRing = TraceRing(capacity: configuration.traceCapacity)
         control = OrderedMutex(ControlBook(configuration: configuration))
 
-        channels = .allocate(capacity: configuration.maximumChannels)
-        let programStorage = FixedArray(repeating: ProgramStorage.empty, count: configuration.maximumPrograms)
-        programs = programStorage.base
-        self.programStorage = programStorage
         let playerCount = configuration.maximumPlayers
-        let bindingStorage = FixedArray(count: playerCount) { _ in Atomic(0) }
-        playerBindings = bindingStorage.base
-        self.bindingStorage = bindingStorage
-        let programInUseStorage = FixedArray(count: playerCount) { _ in Atomic(-1) }
-        programInUse = programInUseStorage.base
-        self.programInUseStorage = programInUseStorage
-
-        curves = CurveStorage(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints)
-        // Two endings per player slot: a restart's and the restarted start's can both be waiting.
-        endings = BoundedMPSCQueue(minimumCapacity: 2 * playerCount, filler: .empty)
-        let publicationStorage = FixedArray(count: playerCount * Self.publicationStride) { _ in Atomic<Int64>(0) }
-        publications = publicationStorage.base
-        self.publicationStorage = publicationStorage
-
         // The tables first, then the state that points into them (their addresses never move).
-        let players = FixedArray(repeating: PlayerState(), count: playerCount)
-        let channelStates = FixedArray(repeating: ChannelState(), count: configuration.maximumChannels)
-        let activePlayers = FixedArray(repeating: -1, count: playerCount)
-        let dueAlike = FixedArray(repeating: -1, count: playerCount)
-        let curvePlayers = FixedArray(repeating: -1, count: playerCount)
-        let dueCurves = FixedArray(repeating: -1, count: playerCount)
+        let channelTable = ChannelTable(capacity: configuration.maximumChannels)
+        let playerTable = PlayerTable(count: playerCount)
+        let curves = CurveTable(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints,
+                                playerCount: playerCount)
         let pending = FixedArray(repeating: SchedulerCommand.empty, count: queue.capacity)
         let state = RealtimeState(
-            players: players.base, channelStates: channelStates.base, activePlayers: activePlayers.base,
-            dueAlike: dueAlike.base, pending: pending.base, pendingCapacity: queue.capacity,
-            curvePlayers: curvePlayers.base, dueCurves: dueCurves.base)
+            players: playerTable.states, channelStates: channelTable.states, activePlayers: playerTable.active,
+            dueAlike: playerTable.dueAlike, pending: pending.base, pendingCapacity: queue.capacity,
+            curvePlayers: curves.players, dueCurves: curves.due)
         let realtimeStorage = FixedArray(repeating: state, count: 1)
         realtime = realtimeStorage.base
         self.realtimeStorage = realtimeStorage
-        playerStates = players
-        self.channelStates = channelStates
-        self.activePlayers = activePlayers
-        self.dueAlike = dueAlike
-        self.curvePlayers = curvePlayers
-        self.dueCurves = dueCurves
         pendingCommands = pending
+        self.channelTable = channelTable
+        self.playerTable = playerTable
+        self.curves = curves
+        programTable = ProgramTable(count: configuration.maximumPrograms)
+        // Two endings per player slot: a restart's and the restarted start's can both be waiting.
+        endings = BoundedMPSCQueue(minimumCapacity: 2 * playerCount, filler: .empty)
 
         wake = WakeTimer(wakeAheadLimit: configuration.wakeAheadLimit.nanoseconds)
-    }
-
-    deinit {
-        // Every other table frees itself (`FixedArray`): the channels were initialized one by one,
-        // and programs hold their commands' storage.
-        for index in 0..<configuration.maximumPrograms {
-            programs[index].commands?.deallocate()
-        }
-        channels.deinitialize(count: channelCount.load(ordering: .acquiring))
-        channels.deallocate()
     }
 
     /// A snapshot of the counters. Control side.

@@ -1,3 +1,4 @@
+import HapticsSystem
 /// A submission as it travels through the command queue: a plain value, no references, so that
 /// copying it never touches the heap or reference counts.
 struct SchedulerCommand: Sendable {
@@ -17,8 +18,8 @@ struct SchedulerCommand: Sendable {
     /// `setMotorLevels`: the low motor's level << 16 | the high motor's, each 0…0xFFFF. Sits in
     /// the padding after `generation`.
     var motorLevels: UInt32 = 0
-    /// When the command takes effect, `CLOCK_MONOTONIC` nanoseconds.
-    var time: Int64
+    /// When the command takes effect.
+    var time: MonotonicInstant
     /// Seek offset (nanoseconds), loop flag (0/1), start tag, curve slot, or the end of a direct
     /// level (instant, nanoseconds).
     var argument: Int64
@@ -27,5 +28,5 @@ struct SchedulerCommand: Sendable {
     /// The submission's trace number (``TraceRecord/sequence``); 0 when tracing is off.
     var sequence: UInt32 = 0
 
-    static let empty = SchedulerCommand(kind: .stopAll, player: -1, generation: 0, time: 0, argument: 0, value: 0)
+    static let empty = SchedulerCommand(kind: .stopAll, player: -1, generation: 0, time: MonotonicInstant(nanoseconds: 0), argument: 0, value: 0)
 }

@@ -36,9 +36,9 @@ public enum SchedulerLimits {
     /// `maximumProgramLength` in nanoseconds.
     static let maximumProgramNanoseconds: Int64 = 7_200 * 1_000_000_000
 
-    /// `instant` clamped to `instants`, in nanoseconds.
+    /// `instant` clamped to `instants`.
     @inline(__always)
-    static func clampedNanoseconds(_ instant: MonotonicInstant) -> Int64 {
-        min(max(instant.nanoseconds, earliestNanoseconds), latestNanoseconds)
+    static func clamped(_ instant: MonotonicInstant) -> MonotonicInstant {
+        MonotonicInstant(nanoseconds: Swift.min(Swift.max(instant.nanoseconds, earliestNanoseconds), latestNanoseconds))
     }
 }

@@ -1,4 +1,5 @@
 import HapticsRendering
+import HapticsSystem
 @_spi(Realtime) import HapticsSystem
 
 /// A multi-producer, single-consumer ring of trace records: any thread appends without allocating
@@ -44,15 +45,16 @@ struct _TraceEntry: BitwiseCopyable {
     var player: Int32
     var sequence: UInt32
     var thread: Int32
-    var deadline: Int64
-    var began: Int64
-    var time: Int64
+    var deadline: MonotonicInstant
+    var began: MonotonicInstant
+    var time: MonotonicInstant
 
     static let empty = _TraceEntry(event: 0, commandKind: 0, waveform: 0, first: 0, second: 0, channel: -1, player: -1,
-                                   sequence: 0, thread: 0, deadline: 0, began: 0, time: 0)
+                                   sequence: 0, thread: 0, deadline: MonotonicInstant(nanoseconds: 0),
+                                   began: MonotonicInstant(nanoseconds: 0), time: MonotonicInstant(nanoseconds: 0))
 
     init(event: UInt8, commandKind: UInt8, waveform: UInt8, first: UInt16, second: UInt16, channel: Int32, player: Int32,
-         sequence: UInt32, thread: Int32, deadline: Int64, began: Int64, time: Int64) {
+         sequence: UInt32, thread: Int32, deadline: MonotonicInstant, began: MonotonicInstant, time: MonotonicInstant) {
         self.event = event
         self.commandKind = commandKind
         self.waveform = waveform
@@ -78,7 +80,7 @@ struct _TraceEntry: BitwiseCopyable {
         }
         self.init(event: record.event.rawValue, commandKind: kind, waveform: waveform, first: first, second: second,
                   channel: record.channel, player: record.player, sequence: record.sequence, thread: record.thread,
-                  deadline: record.deadline.nanoseconds, began: record.began.nanoseconds, time: record.time.nanoseconds)
+                  deadline: record.deadline, began: record.began, time: record.time)
     }
 
     var record: TraceRecord {
@@ -91,8 +93,7 @@ struct _TraceEntry: BitwiseCopyable {
         default: command = .stop
         }
         return TraceRecord(event: TraceRecord.Event(rawValue: event) ?? .emitted, channel: channel, player: player,
-                           command: command, deadline: MonotonicInstant(nanoseconds: deadline),
-                           time: MonotonicInstant(nanoseconds: time), began: MonotonicInstant(nanoseconds: began),
+                           command: command, deadline: deadline, time: time, began: began,
                            sequence: sequence, thread: thread)
     }
 }

@@ -1,3 +1,5 @@
+@_spi(Realtime) import HapticsSystem
+
 /// The realtime thread's wake-ahead (docs/internals/scheduler.md, "Waking ahead"): how much sooner than a
 /// deadline it arms its wake timer, learned from its own wake-ups.
 ///
@@ -49,9 +51,9 @@ struct WakeLatencyFloor {
     /// The instant to arm the wake timer for, to act at `deadline` (`.max`: none) when it is `now`:
     /// `deadline − ahead`, or `deadline` itself when that is no later than `now` — a thread that
     /// parks within its wake-ahead of a deadline sleeps to the deadline itself.
-    func target(for deadline: Int64, now: Int64) -> Int64 {
+    func target(for deadline: MonotonicInstant, now: MonotonicInstant) -> MonotonicInstant {
         guard deadline != .max, ahead > 0 else { return deadline }
-        let early = deadline - ahead
+        let early = deadline.advanced(by: -ahead)
         return early > now ? early : deadline
     }
 }

@@ -1,7 +1,7 @@
 import CHapticsSystem
 import Glibc
 import Synchronization
-import HapticsSystem
+@_spi(Realtime) import HapticsSystem
 
 /// Where the realtime thread parks, and the timer that wakes it (docs/internals/scheduler.md, "Waking ahead").
 ///
@@ -26,8 +26,8 @@ struct WakeTimer: ~Copyable {
     /// The instant the timer was last armed for and the deadline it was armed ahead of, stored by
     /// whoever armed it (the parking thread, or a caller's pass moving it forward): what the woken
     /// thread measures its wake-up against.
-    let armedFor = Atomic<Int64>(.max)
-    let armedDeadline = Atomic<Int64>(.max)
+    let armedFor = Atomic<MonotonicInstant>(.max)
+    let armedDeadline = Atomic<MonotonicInstant>(.max)
 
     /// A wake timer whose wake-ahead is at most `wakeAheadLimit` nanoseconds (0: never ahead).
     init(wakeAheadLimit: Int64) {
@@ -67,8 +67,8 @@ struct WakeTimer: ~Copyable {
 
     /// Blocks the parked thread until `instant` (`.max`: none) or a wake, unless `stillWaits` says
     /// otherwise once the timer is armed.
-    func wait(until instant: Int64, stillWaits: () -> Bool) {
-        let limit = instant == .max ? -1 : instant
+    func wait(until instant: MonotonicInstant, stillWaits: () -> Bool) {
+        let limit = instant == .max ? -1 : instant.nanoseconds
         guard descriptor >= 0 else {
             _ = CHapticsSystem_futexWaitUntil(parked, 1, limit)
             return
@@ -83,22 +83,22 @@ struct WakeTimer: ~Copyable {
     /// Moves a parked thread's wake-up forward to act at `deadline`, ahead of it by the published
     /// wake-ahead, without waking it now (a wake when there is no timerfd). Called by a caller's
     /// pass while it owns processing, so that passes arm the timer in the order they ran.
-    func bringForward(to deadline: Int64) {
+    func bringForward(to deadline: MonotonicInstant) {
         guard descriptor >= 0 else {
             wakeIfParked()
             return
         }
         guard isParked else { return }
-        let target = max(deadline - ahead.load(ordering: .relaxed), 0)
+        let target = MonotonicInstant(nanoseconds: max(deadline.nanoseconds - ahead.load(ordering: .relaxed), 0))
         noteArmed(for: target, deadline: deadline)
-        _ = CHapticsSystem_armWakeTimer(descriptor, target)
+        _ = CHapticsSystem_armWakeTimer(descriptor, target.nanoseconds)
     }
 
     /// Keeps the instant the timer is about to be armed for, and the deadline it is ahead of, for
     /// the woken thread to measure its wake-up against. A wake-up that reads a later arm than its
     /// own measures itself too short, which only makes the wake-ahead smaller.
     @inline(__always)
-    func noteArmed(for target: Int64, deadline: Int64) {
+    func noteArmed(for target: MonotonicInstant, deadline: MonotonicInstant) {
         armedFor.store(target, ordering: .relaxed)
         armedDeadline.store(deadline, ordering: .relaxed)
     }
@@ -106,7 +106,7 @@ struct WakeTimer: ~Copyable {
     /// The instant to arm the timer for, to act at `deadline` when it is `now`: ahead of it by the
     /// wake-ahead learned so far, or the deadline itself. The realtime thread's only.
     @inline(__always)
-    func target(for deadline: Int64, now: Int64) -> Int64 {
+    func target(for deadline: MonotonicInstant, now: MonotonicInstant) -> MonotonicInstant {
         floor.pointee.target(for: deadline, now: now)
     }
 

@@ -1,4 +1,5 @@
 import CHapticsSystem
+import Synchronization
 
 /// An instant on `CLOCK_MONOTONIC`, in nanoseconds since an unspecified start (the system boot,
 /// excluding suspend).
@@ -6,7 +7,10 @@ import CHapticsSystem
 /// The engine uses this one clock for deadlines, traces and device timestamps. Swift's
 /// `ContinuousClock` reads `CLOCK_BOOTTIME` on Linux, which runs ahead after a suspend, so it is never
 /// mixed in.
-public struct MonotonicInstant: Sendable, Hashable, Comparable {
+///
+/// It is the one spelling of an instant, from the public API down to the realtime path: a struct
+/// over one `Int64`, so storing, comparing and offsetting it costs what the integer does.
+public struct MonotonicInstant: Sendable, Hashable, Comparable, BitwiseCopyable {
     /// `CLOCK_MONOTONIC` now.
     ///
     /// The corresponding C function is `clock_gettime`.
@@ -59,5 +63,39 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
     @inlinable
     public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
+    }
+
+    /// Whether two instants are the same.
+    @inlinable
+    public static func == (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
+        lhs.nanoseconds == rhs.nanoseconds
+    }
+
+    /// Later than every instant the engine schedules: "nothing due".
+    @_spi(Realtime) public static var max: MonotonicInstant {
+        @inline(__always) get { MonotonicInstant(nanoseconds: .max) }
+    }
+
+    /// Earlier than every instant the engine schedules: "not known yet".
+    @_spi(Realtime) public static var min: MonotonicInstant {
+        @inline(__always) get { MonotonicInstant(nanoseconds: .min) }
+    }
+}
+
+/// An instant is stored in an `Atomic` as its nanoseconds.
+extension MonotonicInstant: AtomicRepresentable {
+    /// The atomic storage of an instant: its nanoseconds'.
+    public typealias AtomicRepresentation = Int64.AtomicRepresentation
+
+    /// Its nanoseconds, as an `Atomic` stores them.
+    @inlinable
+    public static func encodeAtomicRepresentation(_ value: consuming MonotonicInstant) -> AtomicRepresentation {
+        Int64.encodeAtomicRepresentation(value.nanoseconds)
+    }
+
+    /// The instant an `Atomic` stored.
+    @inlinable
+    public static func decodeAtomicRepresentation(_ storage: consuming AtomicRepresentation) -> MonotonicInstant {
+        MonotonicInstant(nanoseconds: Int64.decodeAtomicRepresentation(storage))
     }
 }

@@ -4,7 +4,7 @@ import HapticsSystem
 /// A labelled moment on a plot: usually a pattern event ("transient I=0.47 S=0.80").
 ///
 /// On the timeline of a `Program`, a pattern event at pattern time `t` belongs at
-/// `t + program.leadTime`: the program starts that much early so the felt onset lands on time.
+/// `t + program.leadTimeNanoseconds`: the program starts that much early so the felt onset lands on time.
 public struct PlotMarker: Sendable, Hashable {
     /// The span from the timeline's origin.
     public var time: Duration

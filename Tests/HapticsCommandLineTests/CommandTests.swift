@@ -117,7 +117,7 @@ struct CommandTests {
         #expect(result.status == 0)
         let program = Renderer(profile: .genericRumble).render(Feedback.impact(.heavy).canonicalPattern)
         #expect(result.output == "\(folder)/h.svg: \(program.commands.count) commands over 160 ms\n")
-        #expect(program.duration == .milliseconds(160))
+        #expect(program.durationNanoseconds == 160_000_000)
         let svg = try String(contentsOfFile: folder + "/h.svg", encoding: .utf8)
         #expect(svg.contains("continuous 160 ms"))
         #expect(result.error == "wrote \(folder)/h.svg (\(svg.utf8.count) bytes)\n")

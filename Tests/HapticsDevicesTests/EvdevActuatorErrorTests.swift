@@ -16,9 +16,9 @@ import HapticsTestSupport
     static let t0 = MonotonicInstant(nanoseconds: 1_000_000_000)
     static let level = ActuatorCommand.rumble(strong: 0x8000, weak: 0x4000)
     static let program = Program(profileName: "generic-rumble", commands: [
-        TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: level),
-        TimedCommand(offset: 60_000_000, intensity: 0, sharpness: 0, command: .stop),
-    ], duration: .milliseconds(60), leadTime: .zero)
+        TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: level),
+        TimedCommand(offsetNanoseconds: 60_000_000, intensity: 0, sharpness: 0, command: .stop),
+    ], durationNanoseconds: 60_000_000, leadTimeNanoseconds: 0)
 
     /// An actuator whose device descriptor is a pipe's write end; returns the read end too.
     static func makeActuator(codes: Set<ForceFeedbackCode> = [.rumble, .gain], slots: Int = 4) throws -> (EvdevActuator, FileDescriptor) {
@@ -181,9 +181,9 @@ struct DeviceCallerValueTests {
     func holds() {
         let level = EvdevActuatorErrorTests.level
         let program = Program(profileName: "wild", commands: [
-            TimedCommand(offset: Int64.min, intensity: 1, sharpness: 0.5, command: level),
-            TimedCommand(offset: Int64.max, intensity: 1, sharpness: 0.5, command: .rumble(strong: 1, weak: 1)),
-        ], duration: .seconds(Int64.min), leadTime: .zero)
+            TimedCommand(offsetNanoseconds: Int64.min, intensity: 1, sharpness: 0.5, command: level),
+            TimedCommand(offsetNanoseconds: Int64.max, intensity: 1, sharpness: 0.5, command: .rumble(strong: 1, weak: 1)),
+        ], durationNanoseconds: Int64.min, leadTimeNanoseconds: 0)
         let levels = EvdevActuator.levels(of: program)
         #expect(levels.map(\.hold) == [Int64.max / 2, 0])
     }

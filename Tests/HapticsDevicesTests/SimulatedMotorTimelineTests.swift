@@ -17,12 +17,12 @@ import HapticsSystem
         let program = Program(
             profileName: "test-rumble",
             commands: [
-                TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0)),
-                TimedCommand(offset: 30 * ms, intensity: 0.5, sharpness: 1, command: .rumble(strong: 0, weak: 0x8000)),
-                TimedCommand(offset: 50 * ms, intensity: 0, sharpness: 0, command: .stop),
+                TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0)),
+                TimedCommand(offsetNanoseconds: 30 * ms, intensity: 0.5, sharpness: 1, command: .rumble(strong: 0, weak: 0x8000)),
+                TimedCommand(offsetNanoseconds: 50 * ms, intensity: 0, sharpness: 0, command: .stop),
             ],
-            duration: .milliseconds(60),
-            leadTime: .zero
+            durationNanoseconds: 60_000_000,
+            leadTimeNanoseconds: 0
         )
         let timeline = MotorTimeline(program: program)
         #expect(timeline.start == .zero)
@@ -43,11 +43,11 @@ import HapticsSystem
 
     @Test func silentBeforeTheFirstCommandLastOfTiesWinsAndRepeatsMerge() {
         let timeline = MotorTimeline(commands: [
-            TimedCommand(offset: 20 * ms, intensity: 1, sharpness: 0, command: .constant(level: 0x7FFF)),
-            TimedCommand(offset: 10 * ms, intensity: 1, sharpness: 0, command: .constant(level: 100)),
-            TimedCommand(offset: 10 * ms, intensity: 1, sharpness: 0, command: .constant(level: -0x7FFF)),
-            TimedCommand(offset: 15 * ms, intensity: 1, sharpness: 0, command: .constant(level: -0x7FFF)),
-            TimedCommand(offset: 25 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 20 * ms, intensity: 1, sharpness: 0, command: .constant(level: 0x7FFF)),
+            TimedCommand(offsetNanoseconds: 10 * ms, intensity: 1, sharpness: 0, command: .constant(level: 100)),
+            TimedCommand(offsetNanoseconds: 10 * ms, intensity: 1, sharpness: 0, command: .constant(level: -0x7FFF)),
+            TimedCommand(offsetNanoseconds: 15 * ms, intensity: 1, sharpness: 0, command: .constant(level: -0x7FFF)),
+            TimedCommand(offsetNanoseconds: 25 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
         #expect(timeline.end == .milliseconds(25))
         #expect(timeline.motors == [.level])
@@ -63,11 +63,11 @@ import HapticsSystem
 
     @Test func periodicLevelsKeepPeriodAndWaveformAndClampTheMostNegativeMagnitude() {
         let timeline = MotorTimeline(commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0,
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .square, periodMilliseconds: 40, magnitude: Int16.min)),
-            TimedCommand(offset: 5 * ms, intensity: 1, sharpness: 0,
+            TimedCommand(offsetNanoseconds: 5 * ms, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 10, magnitude: 0x2000)),
-            TimedCommand(offset: 8 * ms, intensity: 1, sharpness: 0,
+            TimedCommand(offsetNanoseconds: 8 * ms, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 90, magnitude: 0)),
         ], end: .milliseconds(12), actuator: .periodic(minimumPeriodMilliseconds: 5, maximumPeriodMilliseconds: 100))
         #expect(timeline.end == .milliseconds(12))
@@ -82,7 +82,7 @@ import HapticsSystem
     }
 
     @Test func actuatorMotorsShowEvenWhenOnlyStopsArrive() {
-        let timeline = MotorTimeline(commands: [TimedCommand(offset: 0, intensity: 0, sharpness: 0, command: .stop)],
+        let timeline = MotorTimeline(commands: [TimedCommand(offsetNanoseconds: 0, intensity: 0, sharpness: 0, command: .stop)],
                                      actuator: .dualRumble)
         #expect(timeline.motors == [.strong, .weak])
         #expect(timeline.steps == [MotorTimeline.Step(time: .zero, levels: .silent)])

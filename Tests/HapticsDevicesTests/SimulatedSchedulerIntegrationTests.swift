@@ -13,9 +13,9 @@ import HapticsTestSupport
         let device = SimulatedDevice(profile: testRumbleProfile)
         let channel = try scheduler.addChannel(output: device, profile: testRumbleProfile)
         let program = Program(profileName: "test-rumble", commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0)),
-            TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: .milliseconds(20), leadTime: .zero)
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0)),
+            TimedCommand(offsetNanoseconds: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
+        ], durationNanoseconds: 20_000_000, leadTimeNanoseconds: 0)
         let player = try scheduler.makePlayer(program: try scheduler.load(program), channel: channel)
         #expect(scheduler.start(player, at: MonotonicInstant(nanoseconds: 1_010 * ms)))
         _ = scheduler.process()

@@ -30,11 +30,11 @@ enum EvdevKernel {
     static func levels(of program: Program) -> [(command: ActuatorCommand, hold: Int64)] {
         var levels: [(command: ActuatorCommand, hold: Int64)] = []
         for (index, timed) in program.commands.enumerated() where !timed.command.isSilent {
-            let end = index + 1 < program.commands.count ? program.commands[index + 1].offset : program.duration.nanoseconds
+            let end = index + 1 < program.commands.count ? program.commands[index + 1].offsetNanoseconds : program.durationNanoseconds
             if let existing = levels.firstIndex(where: { $0.command == timed.command }) {
-                levels[existing].hold = max(levels[existing].hold, end - timed.offset)
+                levels[existing].hold = max(levels[existing].hold, end - timed.offsetNanoseconds)
             } else {
-                levels.append((timed.command, end - timed.offset))
+                levels.append((timed.command, end - timed.offsetNanoseconds))
             }
         }
         return levels

@@ -15,9 +15,9 @@ struct EvdevTriggerKernelTests {
     /// A one-pulse program: `level` for 20 ms, then silence.
     static func pulse(_ level: ActuatorCommand) -> Program {
         Program(profileName: "generic-rumble", commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: level),
-            TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: .nanoseconds(20 * ms), leadTime: .zero)
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: level),
+            TimedCommand(offsetNanoseconds: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
+        ], durationNanoseconds: 20 * ms, leadTimeNanoseconds: 0)
     }
 
     /// 50 distinct levels: different strong and weak magnitudes for each pattern.
@@ -187,10 +187,10 @@ struct EvdevTriggerKernelTests {
         actuator.expirePreparations(unusedSince: SystemMonotonicClock().now())
         try other.uploadEffect(&third)
         let twoLevels = Program(profileName: "generic-rumble", commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: levels[0]),
-            TimedCommand(offset: 20 * Self.ms, intensity: 1, sharpness: 0, command: levels[3]),
-            TimedCommand(offset: 40 * Self.ms, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: .nanoseconds(40 * Self.ms), leadTime: .zero)
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0, command: levels[0]),
+            TimedCommand(offsetNanoseconds: 20 * Self.ms, intensity: 1, sharpness: 0, command: levels[3]),
+            TimedCommand(offsetNanoseconds: 40 * Self.ms, intensity: 0, sharpness: 0, command: .stop),
+        ], durationNanoseconds: 40 * Self.ms, leadTimeNanoseconds: 0)
         #expect(throws: DeviceError.systemCall(path: sink.eventNodePath, SystemCallError(call: "EVIOCSFF", errno: .noSpace))) {
             try actuator.prepare(twoLevels)
         }

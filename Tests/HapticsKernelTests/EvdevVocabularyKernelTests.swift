@@ -68,13 +68,13 @@ struct EvdevVocabularyKernelTests {
         for command in program.commands {
             if let id = ids[command.command] {
                 if let playing, playing != id {
-                    timed.append((.stop(effectID: playing), command.offset))
+                    timed.append((.stop(effectID: playing), command.offsetNanoseconds))
                     changes += 1
                 }
-                timed.append((.play(effectID: id, count: 1), command.offset))
+                timed.append((.play(effectID: id, count: 1), command.offsetNanoseconds))
                 playing = id
             } else if let id = playing {
-                timed.append((.stop(effectID: id), command.offset))
+                timed.append((.stop(effectID: id), command.offsetNanoseconds))
                 playing = nil
             }
         }

@@ -53,9 +53,9 @@ struct HoldKernelTests {
     /// One second of `profile`'s full level at sharpness 0.5, then its end: looped, an engine hum.
     static func hum(_ profile: DeviceProfile) -> Program {
         Program(profileName: profile.name, commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: profile.command(intensity: 1, sharpness: 0.5)),
-            TimedCommand(offset: second, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: .seconds(1), leadTime: .zero)
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: profile.command(intensity: 1, sharpness: 0.5)),
+            TimedCommand(offsetNanoseconds: second, intensity: 0, sharpness: 0, command: .stop),
+        ], durationNanoseconds: 1_000_000_000, leadTimeNanoseconds: 0)
     }
 
     /// The DualSense's motor bytes for a rumble level: [weak / 256, strong / 256].
@@ -225,10 +225,10 @@ struct HoldKernelTests {
         defer { rig.close() }
         func program(_ profile: DeviceProfile) -> Program {
             Program(profileName: profile.name, commands: [
-                TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: profile.command(intensity: 1, sharpness: 0.5)),
-                TimedCommand(offset: 100 * Self.ms, intensity: 0.5, sharpness: 0.5, command: profile.command(intensity: 0.5, sharpness: 0.5)),
-                TimedCommand(offset: 200 * Self.ms, intensity: 0, sharpness: 0, command: .stop),
-            ], duration: .milliseconds(200), leadTime: .zero)
+                TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: profile.command(intensity: 1, sharpness: 0.5)),
+                TimedCommand(offsetNanoseconds: 100 * Self.ms, intensity: 0.5, sharpness: 0.5, command: profile.command(intensity: 0.5, sharpness: 0.5)),
+                TimedCommand(offsetNanoseconds: 200 * Self.ms, intensity: 0, sharpness: 0, command: .stop),
+            ], durationNanoseconds: 200_000_000, leadTimeNanoseconds: 0)
         }
         let start = rig.scheduler.clock.now().advanced(by: 100 * Self.ms)
         for (actuator, channel, profile) in [(rig.pad, rig.padChannel, rig.padProfile), (rig.rumbler, rig.rumblerChannel, rig.rumblerProfile)] {

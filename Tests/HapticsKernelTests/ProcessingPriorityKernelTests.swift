@@ -43,9 +43,9 @@ struct ProcessingPriorityKernelTests {
         let channel = try scheduler.addChannel(output: output, profile: profile)
         let level = ActuatorCommand.rumble(strong: 30_000, weak: 30_000)
         let program = try scheduler.load(Program(profileName: profile.name, commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: level),
-            TimedCommand(offset: Self.levelLength, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: .nanoseconds(Self.levelLength), leadTime: .zero))
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: level),
+            TimedCommand(offsetNanoseconds: Self.levelLength, intensity: 0, sharpness: 0, command: .stop),
+        ], durationNanoseconds: Self.levelLength, leadTimeNanoseconds: 0))
         let player = try scheduler.makePlayer(program: program, channel: channel)
 
         // Every thread of the scene on processor 0 (threads take their creator's processors).
@@ -96,12 +96,12 @@ struct ProcessingPriorityKernelTests {
         let recorded = output.recorded
         #expect(recorded.map(\.command) == [level, .stop])
         let stop = try #require(recorded.last)
-        #expect(stop.deadline == deadline)
+        #expect(stop.deadlineNanoseconds == deadline)
         // The pass ended and the stop went out while the other work still had most of its half
         // second to spin.
         #expect(seen.passEnded < seen.hogEnded - Self.hogLength / 2)
-        #expect(stop.now < seen.hogEnded - Self.hogLength / 2)
-        #expect(stop.now - deadline < 100 * Self.ms, "written \(Double(stop.now - deadline) / 1e6) ms after its deadline")
+        #expect(stop.nowNanoseconds < seen.hogEnded - Self.hogLength / 2)
+        #expect(stop.nowNanoseconds - deadline < 100 * Self.ms, "written \(Double(stop.nowNanoseconds - deadline) / 1e6) ms after its deadline")
     }
 }
 

@@ -149,8 +149,8 @@ struct RendererBoundsTests {
         }
         #expect(Renderer(profile: wild).render(pattern) == Renderer(profile: wild.clamped).render(pattern))
         let program = Renderer(profile: wild).render(pattern)
-        #expect(program.leadTime == .seconds(1))
-        #expect(program.commands.allSatisfy { $0.offset % 1_000_000 == 0 })
+        #expect(program.leadTimeNanoseconds == 1_000_000_000)
+        #expect(program.commands.allSatisfy { $0.offsetNanoseconds % 1_000_000 == 0 })
     }
 
     @Test("events ending after an hour are left out, the one ending at the hour is kept")
@@ -168,7 +168,7 @@ struct RendererBoundsTests {
         let profile = rumbleProfile()
         #expect(Renderer(profile: profile).render(late) == Renderer(profile: profile).render(kept))
         let program = Renderer(profile: profile).render(late)
-        #expect(program.commands.first?.offset == 3_600_000_000_000)
+        #expect(program.commands.first?.offsetNanoseconds == 3_600_000_000_000)
         #expect(Renderer.maximumPatternDuration == .seconds(3_600))
     }
 }

@@ -21,7 +21,7 @@ func goldenLiteral(_ command: TimedCommand) -> String {
     case let .constant(level): device = ".constant(level: \(level))"
     case .stop: device = ".stop"
     }
-    return "G(\(command.offset), \(device))"
+    return "G(\(command.offsetNanoseconds), \(device))"
 }
 
 /// A golden entry: a send offset in nanoseconds and the device command.
@@ -37,5 +37,5 @@ struct G: Equatable, CustomStringConvertible {
 
 extension Program {
     /// The commands as golden entries (offset and device command only).
-    var golden: [G] { commands.map { G($0.offset, $0.command) } }
+    var golden: [G] { commands.map { G($0.offsetNanoseconds, $0.command) } }
 }

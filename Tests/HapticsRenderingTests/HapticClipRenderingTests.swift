@@ -18,7 +18,7 @@ struct HapticClipRenderingTests {
     /// The intensity and sharpness a program holds at `offset`: the last command at or before it.
     static func level(_ program: Program, at offset: Int64) -> (intensity: Float, sharpness: Float) {
         var level: (Float, Float) = (0, 0)
-        for command in program.commands where command.offset <= offset { level = (command.intensity, command.sharpness) }
+        for command in program.commands where command.offsetNanoseconds <= offset { level = (command.intensity, command.sharpness) }
         return level
     }
 
@@ -30,8 +30,8 @@ struct HapticClipRenderingTests {
     static func expectSameRendering(_ original: Pattern, _ back: Pattern) {
         let before = Renderer(profile: .simulated).render(original)
         let after = Renderer(profile: .simulated).render(back)
-        #expect(before.duration == after.duration)
-        for offset in stride(from: Int64(0), through: before.duration.nanoseconds, by: 1_000_000) {
+        #expect(before.durationNanoseconds == after.durationNanoseconds)
+        for offset in stride(from: Int64(0), through: before.durationNanoseconds, by: 1_000_000) {
             let was = level(before, at: offset)
             let now = level(after, at: offset)
             #expect(abs(was.intensity - now.intensity) <= 1.0 / 255, "intensity at \(offset) ns")

@@ -23,7 +23,7 @@ private func pulseOnsets(_ program: Program) -> [Int64] {
     var silent = true
     var onsets: [Int64] = []
     for command in program.commands {
-        if silent && !command.command.isSilent { onsets.append(command.offset) }
+        if silent && !command.command.isSilent { onsets.append(command.offsetNanoseconds) }
         silent = command.command.isSilent
     }
     return onsets

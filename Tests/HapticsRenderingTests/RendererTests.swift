@@ -40,7 +40,7 @@ private let rampUp: [G] = [
     @Test func emptyPatternIsJustAStopAtZero() {
         let program = Renderer(profile: .genericRumble).render(Pattern())
         #expect(program.golden == [G(0, .stop)])
-        #expect(program.duration == .zero)
+        #expect(program.durationNanoseconds == 0)
         #expect(program.profileName == "generic-rumble")
     }
 
@@ -60,26 +60,26 @@ private let rampUp: [G] = [
 @Suite struct RendererTimingTests {
     @Test func leadTimeIsTheRiseTimeAndOffsetsArePatternTimes() {
         let program = Renderer(profile: .genericRumble).render(Pattern(events: [transient(at: 0.1)]))
-        #expect(program.leadTime == .milliseconds(60))
+        #expect(program.leadTimeNanoseconds == 60_000_000)
         #expect(program.golden == [G(100_000_000, .rumble(strong: 65535, weak: 65535)), G(160_000_000, .stop)])
         // To feel pattern time zero at T, the player starts sending at T − leadTime; the pulse is
         // written 100 ms later and felt one rise time after that: at T + 100 ms.
         let feltZero = MonotonicInstant(nanoseconds: 1_000_000_000)
-        let sendStart = feltZero - program.leadTime
-        let written = sendStart + .nanoseconds(program.commands[0].offset)
+        let sendStart = feltZero.advanced(by: -program.leadTimeNanoseconds)
+        let written = sendStart + .nanoseconds(program.commands[0].offsetNanoseconds)
         #expect(written == MonotonicInstant(nanoseconds: 1_040_000_000))
         #expect(written + DeviceProfile.genericRumble.riseTime == feltZero + .milliseconds(100))
     }
 
     @Test func idealDeviceHasNoLeadTime() {
-        #expect(Renderer(profile: .simulated).render(Feedback.selection.canonicalPattern).leadTime == .zero)
+        #expect(Renderer(profile: .simulated).render(Feedback.selection.canonicalPattern).leadTimeNanoseconds == 0)
     }
 
     @Test func onsetsSnapToTheNearestTick() {
         // genericRumble ticks every 20 ms; halves round up.
         let renderer = Renderer(profile: .genericRumble)
         let offsets = [0.009, 0.010, 0.013, 0.031].map {
-            renderer.render(Pattern(events: [transient(at: $0)])).commands[0].offset
+            renderer.render(Pattern(events: [transient(at: $0)])).commands[0].offsetNanoseconds
         }
         #expect(offsets == [0, 20_000_000, 20_000_000, 40_000_000])
     }
@@ -88,7 +88,7 @@ private let rampUp: [G] = [
         for profile in DeviceProfile.builtins {
             for feedback in Feedback.vocabulary {
                 let program = Renderer(profile: profile).render(feedback.canonicalPattern)
-                #expect(program.commands.allSatisfy { $0.offset % profile.controlInterval.nanoseconds == 0 }, "\(profile.name) \(feedback.name)")
+                #expect(program.commands.allSatisfy { $0.offsetNanoseconds % profile.controlInterval.nanoseconds == 0 }, "\(profile.name) \(feedback.name)")
             }
         }
     }
@@ -109,11 +109,11 @@ private let rampUp: [G] = [
 
 @Suite struct RendererMinimumPulseTests {
     @Test func transientsLastTheMinimumPulse() {
-        #expect(Renderer(profile: .genericRumble).render(Pattern(events: [transient()])).duration == .milliseconds(60))
-        #expect(Renderer(profile: .phoneVibra).render(Pattern(events: [transient()])).duration == .milliseconds(80))
-        #expect(Renderer(profile: .dualSense).render(Pattern(events: [transient()])).duration == .milliseconds(40))
+        #expect(Renderer(profile: .genericRumble).render(Pattern(events: [transient()])).durationNanoseconds == 60_000_000)
+        #expect(Renderer(profile: .phoneVibra).render(Pattern(events: [transient()])).durationNanoseconds == 80_000_000)
+        #expect(Renderer(profile: .dualSense).render(Pattern(events: [transient()])).durationNanoseconds == 40_000_000)
         // The ideal device's 4 ms minimum is below the nominal 20 ms transient.
-        #expect(Renderer(profile: .simulated).render(Pattern(events: [transient()])).duration == .milliseconds(20))
+        #expect(Renderer(profile: .simulated).render(Pattern(events: [transient()])).durationNanoseconds == 20_000_000)
     }
 
     @Test func shortContinuousEventsAreStretchedWithTheirEnvelope() {
@@ -340,9 +340,9 @@ private let rampUp: [G] = [
                 let program = Renderer(profile: profile).render(feedback.canonicalPattern)
                 let label = "\(profile.name) \(feedback.name)"
                 #expect(program.commands.last?.command == .stop, "\(label)")
-                #expect(program.duration.nanoseconds == program.commands.last?.offset, "\(label)")
+                #expect(program.durationNanoseconds == program.commands.last?.offsetNanoseconds, "\(label)")
                 #expect(zip(program.commands, program.commands.dropFirst()).allSatisfy {
-                    $0.offset < $1.offset && $0.command != $1.command
+                    $0.offsetNanoseconds < $1.offsetNanoseconds && $0.command != $1.command
                 }, "\(label)")
             }
         }
@@ -365,15 +365,15 @@ private let rampUp: [G] = [
     /// profile's name — and the same program whatever order the pattern lists its events in.
     @Test func errorOnDualSenseIsExactlyThisProgramWhateverTheEventOrder() {
         let expected = Program(profileName: "dualsense", commands: [
-            TimedCommand(offset: 0, intensity: 0.471, sharpness: 0.5, command: .rumble(strong: 32600, weak: 32600)),
-            TimedCommand(offset: 80_000_000, intensity: 0, sharpness: 0, command: .stop),
-            TimedCommand(offset: 120_000_000, intensity: 0.471, sharpness: 0.5, command: .rumble(strong: 32600, weak: 32600)),
-            TimedCommand(offset: 200_000_000, intensity: 0, sharpness: 0, command: .stop),
-            TimedCommand(offset: 240_000_000, intensity: 1, sharpness: 0.5, command: .rumble(strong: 65535, weak: 65535)),
-            TimedCommand(offset: 400_000_000, intensity: 0, sharpness: 0, command: .stop),
-            TimedCommand(offset: 440_000_000, intensity: 0.157, sharpness: 0.5, command: .rumble(strong: 13051, weak: 13051)),
-            TimedCommand(offset: 480_000_000, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: .milliseconds(480), leadTime: .milliseconds(30))
+            TimedCommand(offsetNanoseconds: 0, intensity: 0.471, sharpness: 0.5, command: .rumble(strong: 32600, weak: 32600)),
+            TimedCommand(offsetNanoseconds: 80_000_000, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 120_000_000, intensity: 0.471, sharpness: 0.5, command: .rumble(strong: 32600, weak: 32600)),
+            TimedCommand(offsetNanoseconds: 200_000_000, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 240_000_000, intensity: 1, sharpness: 0.5, command: .rumble(strong: 65535, weak: 65535)),
+            TimedCommand(offsetNanoseconds: 400_000_000, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 440_000_000, intensity: 0.157, sharpness: 0.5, command: .rumble(strong: 13051, weak: 13051)),
+            TimedCommand(offsetNanoseconds: 480_000_000, intensity: 0, sharpness: 0, command: .stop),
+        ], durationNanoseconds: 480_000_000, leadTimeNanoseconds: 30_000_000)
         let renderer = Renderer(profile: .dualSense)
         let pattern = Feedback.notification(.error).canonicalPattern
         #expect(renderer.render(pattern) == expected)
@@ -394,7 +394,7 @@ private let rampUp: [G] = [
     @Test func pacedProfilesKeepReportsFiftyMillisecondsApart() {
         for profile in [DeviceProfile.xboxController, .switchPro] {
             for feedback in Feedback.vocabulary {
-                let offsets = Renderer(profile: profile).render(feedback.canonicalPattern).commands.map(\.offset)
+                let offsets = Renderer(profile: profile).render(feedback.canonicalPattern).commands.map(\.offsetNanoseconds)
                 #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $1 - $0 >= 50_000_000 }, "\(profile.name) \(feedback.name)")
             }
         }
@@ -429,7 +429,7 @@ private let rampUp: [G] = [
         for profile in DeviceProfile.builtins {
             let program = Renderer(profile: profile).render(pattern)
             #expect(program.commands.last?.command == .stop, "\(profile.name)")
-            #expect(program.duration >= .seconds(599), "\(profile.name)")  // 600 s snapped to 52 ms ticks is 599.976 s
+            #expect(program.durationNanoseconds >= 599_000_000_000, "\(profile.name)")  // 600 s snapped to 52 ms ticks is 599.976 s
         }
     }
 }

@@ -10,7 +10,7 @@ struct ChannelReleaseTests {
         let rig = SchedulerRig()
         let other = RecordingActuator()
         let second = try rig.scheduler.addChannel(output: other, profile: testRumble)
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let program = try rig.scheduler.load(rumbleProgram([(0, 1, 1)], duration: 500 * ms))
         let first = try rig.scheduler.makePlayer(program: program, channel: rig.channel)
         let alsoFirst = try rig.scheduler.makePlayer(program: program, channel: rig.channel)
@@ -28,7 +28,7 @@ struct ChannelReleaseTests {
 
     @Test func stoppingAChannelsPlayersSilencesItAndKeepsThemUsable() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 1, 1)], duration: 500 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.run(to: t0)
@@ -45,19 +45,19 @@ struct ChannelReleaseTests {
         var louder = testRumble
         louder.magnitudeFloor = 0.5
         let early = rig.scheduler.processingMark()
-        rig.run(to: rig.now)
+        rig.run(to: rig.nowNanoseconds)
         #expect(throws: SchedulerError.channelInUse(rig.channel)) { try rig.scheduler.setChannelProfile(rig.channel, louder, after: early) }
         rig.scheduler.releasePlayers(on: rig.channel)
         let mark = rig.scheduler.processingMark()
         #expect(throws: SchedulerError.channelInUse(rig.channel)) { try rig.scheduler.setChannelProfile(rig.channel, louder, after: mark) }
-        rig.run(to: rig.now)
+        rig.run(to: rig.nowNanoseconds)
         try rig.scheduler.setChannelProfile(rig.channel, louder, after: mark)
         #expect(throws: SchedulerError.unknownChannel(ChannelID(rawValue: 5))) {
             try rig.scheduler.setChannelProfile(ChannelID(rawValue: 5), louder, after: mark)
         }
         // A new player's parameters re-map through the new profile.
         let next = try rig.player(rumbleProgram([(0, 1, 1)], duration: 500 * ms, intensity: 1))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         _ = try rig.scheduler.setParameter(next, .hapticIntensityControl, value: 0.25, at: rig.at(t0))
         rig.scheduler.start(next, at: rig.at(t0))
         rig.run(to: t0)
@@ -72,7 +72,7 @@ struct ChannelReleaseTests {
         #expect(!rig.scheduler.hasPassed(mark))
         rig.scheduler.requestProcessingPass()  // No realtime thread: nothing happens.
         #expect(!rig.scheduler.hasPassed(mark))
-        rig.run(to: rig.now)
+        rig.run(to: rig.nowNanoseconds)
         #expect(rig.scheduler.hasPassed(mark))
         let next = rig.scheduler.processingMark()
         #expect(!rig.scheduler.hasPassed(next))

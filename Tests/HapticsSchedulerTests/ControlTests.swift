@@ -23,7 +23,7 @@ struct ControlTests {
 
     @Test func aPlayingProgramIsFreedOnlyAfterItsPlayerRetired() throws {
         let rig = SchedulerRig(configuration: SchedulerConfiguration(maximumPrograms: 1))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let program = try rig.scheduler.load(rumbleProgram([(0, 1, 1)], duration: 10 * ms))
         let player = try rig.scheduler.makePlayer(program: program, channel: rig.channel)
         rig.scheduler.start(player, at: rig.at(t0))
@@ -64,7 +64,7 @@ struct ControlTests {
 
     @Test func aTraceFollowsEachSubmissionThroughItsStages() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         rig.scheduler.startTracing()
         rig.scheduler.start(player, at: rig.at(t0 + 2 * ms))
@@ -89,7 +89,7 @@ struct ControlTests {
 
     @Test func aStartThatReplacesAnotherPlayerFollowsItsSubmissionThroughTheStopToItsLevel() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
         let second = try rig.player(rumbleProgram([(0, 300, 400)], duration: 50 * ms))
         rig.scheduler.startTracing()
@@ -106,7 +106,7 @@ struct ControlTests {
 
     @Test func notTracingRecordsNothing() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)
@@ -122,7 +122,7 @@ struct ControlTests {
 
     @Test func aFullTraceCountsLostRecords() throws {
         let rig = SchedulerRig(configuration: SchedulerConfiguration(traceCapacity: 2))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         rig.scheduler.startTracing()
         for offset in 0..<3 { rig.scheduler.stopAll(at: rig.at(t0 + Int64(offset))) }
         var trace: [TraceRecord] = []

@@ -158,7 +158,7 @@ struct DuePlayersTests {
         #expect(batched == reference)
         // Not a vacuous comparison: some instant had players on several channels due together.
         var channelsAtInstant: [Int64: Set<Int>] = [:]
-        for emission in batched.emissions { channelsAtInstant[emission.deadline, default: []].insert(emission.channel) }
+        for emission in batched.emissions { channelsAtInstant[emission.deadlineNanoseconds, default: []].insert(emission.channel) }
         #expect(channelsAtInstant.values.contains { $0.count >= 3 })
         #expect(batched.emissions.count > 100)
     }
@@ -188,17 +188,17 @@ struct DuePlayersTests {
         scheduler.process()
         let level = { (strong: UInt16) in ActuatorCommand.rumble(strong: strong, weak: 0) }
         #expect(output.recorded == [
-            Emission(level(0x1000), channel: 0, deadline: t0, now: t0),
-            Emission(level(0x3000), channel: 1, deadline: t0, now: t0),
-            Emission(level(0x6000), channel: 2, deadline: t0, now: t0),
-            Emission(level(0x7000), channel: 3, deadline: t0, now: t0),
+            Emission(level(0x1000), channel: 0, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(level(0x3000), channel: 1, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(level(0x6000), channel: 2, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(level(0x7000), channel: 3, deadlineNanoseconds: t0, nowNanoseconds: t0),
             // At 2 ms, in list order: player 0; player 1's two commands; player 2's end; then the
             // renewal of channel 3's level (half its 4 ms lifetime after it was written).
-            Emission(level(0x2000), channel: 0, deadline: t0 + 2 * ms, now: t0 + 3 * ms),
-            Emission(level(0x4000), channel: 1, deadline: t0 + 2 * ms, now: t0 + 3 * ms),
-            Emission(level(0x5000), channel: 1, deadline: t0 + 2 * ms, now: t0 + 3 * ms),
-            Emission(.stop, channel: 2, deadline: t0 + 2 * ms, now: t0 + 3 * ms),
-            Emission(level(0x7000), channel: 3, deadline: t0 + 2 * ms, now: t0 + 3 * ms),
+            Emission(level(0x2000), channel: 0, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 3 * ms),
+            Emission(level(0x4000), channel: 1, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 3 * ms),
+            Emission(level(0x5000), channel: 1, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 3 * ms),
+            Emission(.stop, channel: 2, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 3 * ms),
+            Emission(level(0x7000), channel: 3, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 3 * ms),
         ])
     }
 
@@ -230,7 +230,7 @@ struct DuePlayersTests {
         let emissions = try Self.curvesTickingTogether(scanBeforeEveryEvent: false)
         let t10 = 1_000 * ms + 10 * ms
         // The testRumble profile's control interval (10 ms) is the curves' tick.
-        #expect(emissions.filter { $0.deadline == t10 }.map(\.channel) == [0, 2, 1])
+        #expect(emissions.filter { $0.deadlineNanoseconds == t10 }.map(\.channel) == [0, 2, 1])
         #expect(emissions == (try Self.curvesTickingTogether(scanBeforeEveryEvent: true)))
     }
 }

@@ -18,10 +18,10 @@ let ms: Int64 = 1_000_000
 /// A rumble program: one level per (offset, strong, weak), then `.stop` at `duration`.
 func rumbleProgram(_ levels: [(Int64, UInt16, UInt16)], duration: Int64, intensity: Float = 1, sharpness: Float = 0.5) -> Program {
     var commands = levels.map { offset, strong, weak in
-        TimedCommand(offset: offset, intensity: intensity, sharpness: sharpness, command: .rumble(strong: strong, weak: weak))
+        TimedCommand(offsetNanoseconds: offset, intensity: intensity, sharpness: sharpness, command: .rumble(strong: strong, weak: weak))
     }
-    commands.append(TimedCommand(offset: duration, intensity: 0, sharpness: 0, command: .stop))
-    return Program(profileName: "test-rumble", commands: commands, duration: .nanoseconds(duration), leadTime: .zero)
+    commands.append(TimedCommand(offsetNanoseconds: duration, intensity: 0, sharpness: 0, command: .stop))
+    return Program(profileName: "test-rumble", commands: commands, durationNanoseconds: duration, leadTimeNanoseconds: 0)
 }
 
 /// Waits until `condition` holds, checking every 100 µs for at most `limit` seconds.

@@ -10,7 +10,7 @@ import HapticsTestSupport
 struct HoldTests {
     /// The emissions of `command` performed again at `deadlines` (each processed on time).
     func renewals(_ command: ActuatorCommand, at deadlines: [Int64]) -> [Emission] {
-        deadlines.map { Emission(command, deadline: $0, now: $0) }
+        deadlines.map { Emission(command, deadlineNanoseconds: $0, nowNanoseconds: $0) }
     }
 
     /// Instants `milliseconds` after `origin`, in nanoseconds.
@@ -20,15 +20,15 @@ struct HoldTests {
 
     @Test func aLevelHeldLongerThanTheLifetimeIsPerformedAgainFiftyMillisecondsBeforeItRunsOut() throws {
         let rig = SchedulerRig(levelLifetime: .seconds(2))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let level = ActuatorCommand.rumble(strong: 1000, weak: 2000)
         let player = try rig.player(rumbleProgram([(0, 1000, 2000)], duration: 10_000 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 20_000 * ms)
         // 1.95 s after each perform: the 2 s lifetime minus the 50 ms lead, until the program's stop.
-        var expected = [Emission(level, deadline: t0, now: t0)]
+        var expected = [Emission(level, deadlineNanoseconds: t0, nowNanoseconds: t0)]
         expected += renewals(level, at: offsets([1_950, 3_900, 5_850, 7_800, 9_750], from: t0))
-        expected.append(Emission(.stop, deadline: t0 + 10_000 * ms, now: t0 + 10_000 * ms))
+        expected.append(Emission(.stop, deadlineNanoseconds: t0 + 10_000 * ms, nowNanoseconds: t0 + 10_000 * ms))
         #expect(rig.output.recorded == expected)
         let statistics = rig.scheduler.statistics
         #expect(statistics.renewed == 5)
@@ -39,21 +39,21 @@ struct HoldTests {
 
     @Test func anOutputWithoutALifetimeIsNeverRenewed() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 1000, 2000)], duration: 10_000 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         #expect(rig.run(to: t0) == t0 + 10_000 * ms)
         rig.runOnDeadlines(until: t0 + 20_000 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 1000, weak: 2000), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 10_000 * ms, now: t0 + 10_000 * ms),
+            Emission(.rumble(strong: 1000, weak: 2000), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 10_000 * ms, nowNanoseconds: t0 + 10_000 * ms),
         ])
         #expect(rig.scheduler.statistics.renewed == 0)
     }
 
     @Test func aLoopingPlayerWhoseIntensityChangesAtRuntimeKeepsPlayingPastTheLifetime() throws {
         let rig = SchedulerRig(levelLifetime: .seconds(2))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let full = ActuatorCommand.rumble(strong: 0xFFFF, weak: 0xFFFF)
         let player = try rig.player(rumbleProgram([(0, 0xFFFF, 0xFFFF)], duration: 3_000 * ms))
         rig.scheduler.setLoop(player, true, at: rig.at(t0))
@@ -62,7 +62,7 @@ struct HoldTests {
         rig.runOnDeadlines(until: t0 + 10_000 * ms)
         let half = testRumble.command(intensity: 0.5, sharpness: 0.5)
         // Renewed 1.95 s after each perform; each loop pass (every 3 s) performs the level anew.
-        var expected = [Emission(full, deadline: t0, now: t0)]
+        var expected = [Emission(full, deadlineNanoseconds: t0, nowNanoseconds: t0)]
         expected += renewals(half, at: offsets([1_000, 2_950, 3_000, 4_950, 6_000, 7_950, 9_000], from: t0))
         #expect(rig.output.recorded == expected)
         #expect(rig.scheduler.statistics.renewed == 3)
@@ -70,7 +70,7 @@ struct HoldTests {
 
     @Test func aSlowPlaybackRateHoldsEachLevelEightTimesAsLongWithoutAGap() throws {
         let rig = SchedulerRig(levelLifetime: .milliseconds(200))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let first = ActuatorCommand.rumble(strong: 100, weak: 200)
         let second = ActuatorCommand.rumble(strong: 300, weak: 400)
         let player = try rig.player(rumbleProgram([(0, 100, 200), (100 * ms, 300, 400)], duration: 200 * ms))
@@ -78,17 +78,17 @@ struct HoldTests {
         rig.scheduler.start(player, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 5_000 * ms)
         // Each 100 ms level lasts 800 ms at rate 1/8: renewed every 150 ms (lifetime − 50 ms).
-        var expected = [Emission(first, deadline: t0, now: t0)]
+        var expected = [Emission(first, deadlineNanoseconds: t0, nowNanoseconds: t0)]
         expected += renewals(first, at: offsets([150, 300, 450, 600, 750], from: t0))
-        expected.append(Emission(second, deadline: t0 + 800 * ms, now: t0 + 800 * ms))
+        expected.append(Emission(second, deadlineNanoseconds: t0 + 800 * ms, nowNanoseconds: t0 + 800 * ms))
         expected += renewals(second, at: offsets([950, 1_100, 1_250, 1_400, 1_550], from: t0))
-        expected.append(Emission(.stop, deadline: t0 + 1_600 * ms, now: t0 + 1_600 * ms))
+        expected.append(Emission(.stop, deadlineNanoseconds: t0 + 1_600 * ms, nowNanoseconds: t0 + 1_600 * ms))
         #expect(rig.output.recorded == expected)
     }
 
     @Test func aShortLifetimeIsRenewedHalfwayAndALateRenewalIsMeasured() throws {
         let rig = SchedulerRig(levelLifetime: .milliseconds(60))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let level = ActuatorCommand.rumble(strong: 1000, weak: 2000)
         let player = try rig.player(rumbleProgram([(0, 1000, 2000)], duration: 100 * ms))
         rig.scheduler.startTracing()
@@ -98,10 +98,10 @@ struct HoldTests {
         #expect(rig.run(to: t0 + 40 * ms) == t0 + 70 * ms)
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(level, deadline: t0, now: t0),
-            Emission(level, deadline: t0 + 30 * ms, now: t0 + 40 * ms),
-            Emission(level, deadline: t0 + 70 * ms, now: t0 + 70 * ms),
-            Emission(.stop, deadline: t0 + 100 * ms, now: t0 + 100 * ms),
+            Emission(level, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(level, deadlineNanoseconds: t0 + 30 * ms, nowNanoseconds: t0 + 40 * ms),
+            Emission(level, deadlineNanoseconds: t0 + 70 * ms, nowNanoseconds: t0 + 70 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 100 * ms, nowNanoseconds: t0 + 100 * ms),
         ])
         #expect(rig.scheduler.statistics.maximumRenewalLateness == .milliseconds(10))
         var records: [TraceRecord] = []
@@ -122,17 +122,17 @@ struct HoldTests {
 struct DirectLevelTests {
     @Test func aThirtySecondRumbleHoldsToItsEndWithRenewalsAndEndsInAStop() throws {
         let rig = SchedulerRig(levelLifetime: .seconds(2))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         #expect(try rig.scheduler.setMotorLevels(low: 0.25, high: 0.75, on: rig.channel, at: rig.at(t0),
                                                  until: rig.at(t0 + 30_000 * ms)))
         rig.runOnDeadlines(until: t0 + 60_000 * ms)
         let level = ActuatorCommand.rumble(strong: 16_384, weak: 49_151)
         let renewals: [Emission] = stride(from: 1_950 * ms, through: 29_250 * ms, by: Int(1_950 * ms)).map { (offset: Int64) in
-            Emission(level, deadline: t0 + offset, now: t0 + offset)
+            Emission(level, deadlineNanoseconds: t0 + offset, nowNanoseconds: t0 + offset)
         }
-        var expected = [Emission(level, deadline: t0, now: t0)]
+        var expected = [Emission(level, deadlineNanoseconds: t0, nowNanoseconds: t0)]
         expected += renewals
-        expected.append(Emission(.stop, deadline: t0 + 30_000 * ms, now: t0 + 30_000 * ms))
+        expected.append(Emission(.stop, deadlineNanoseconds: t0 + 30_000 * ms, nowNanoseconds: t0 + 30_000 * ms))
         #expect(rig.output.recorded == expected)
         #expect(renewals.count == 15)
         #expect(rig.scheduler.process() == nil)
@@ -140,7 +140,7 @@ struct DirectLevelTests {
 
     @Test func eachCallReplacesTheLastAndTheSameLevelsOnlyMoveTheEnd() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         try rig.scheduler.setMotorLevels(low: 1, high: 0, on: rig.channel, at: rig.at(t0), until: rig.at(t0 + 100 * ms))
         rig.run(to: t0)
         rig.run(to: t0 + 50 * ms)
@@ -148,51 +148,51 @@ struct DirectLevelTests {
         try rig.scheduler.setMotorLevels(low: 0, high: 1, on: rig.channel, at: rig.at(t0 + 80 * ms), until: rig.at(t0 + 120 * ms))
         rig.runOnDeadlines(until: t0 + 500 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 0xFFFF, weak: 0), deadline: t0, now: t0),
-            Emission(.rumble(strong: 0, weak: 0xFFFF), deadline: t0 + 80 * ms, now: t0 + 80 * ms),
-            Emission(.stop, deadline: t0 + 120 * ms, now: t0 + 120 * ms),
+            Emission(.rumble(strong: 0xFFFF, weak: 0), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 0, weak: 0xFFFF), deadlineNanoseconds: t0 + 80 * ms, nowNanoseconds: t0 + 80 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 120 * ms, nowNanoseconds: t0 + 120 * ms),
         ])
     }
 
     @Test func zeroLevelsStopAtOnce() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         try rig.scheduler.setMotorLevels(low: 0.5, high: 0.5, on: rig.channel, at: rig.at(t0), until: rig.at(t0 + 10_000 * ms))
         try rig.scheduler.setMotorLevels(low: 0, high: 0, on: rig.channel, at: rig.at(t0 + 10 * ms), until: rig.at(t0 + 10_000 * ms))
         rig.runOnDeadlines(until: t0 + 20_000 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.rumble(strong: 32_768, weak: 32_768), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
         ])
     }
 
     @Test func stopAllEndsTheDirectLevel() throws {
         let rig = SchedulerRig(levelLifetime: .seconds(2))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         try rig.scheduler.setMotorLevels(low: 1, high: 1, on: rig.channel, at: rig.at(t0), until: rig.at(t0 + 10_000 * ms))
         rig.scheduler.stopAll(at: rig.at(t0 + 500 * ms))
         rig.runOnDeadlines(until: t0 + 20_000 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 0xFFFF, weak: 0xFFFF), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 500 * ms, now: t0 + 500 * ms),
+            Emission(.rumble(strong: 0xFFFF, weak: 0xFFFF), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 500 * ms, nowNanoseconds: t0 + 500 * ms),
         ])
         #expect(rig.scheduler.process() == nil)
     }
 
     @Test func theDirectLevelIsAddedToThePlayersLevelSaturatingPerMotor() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 0x8000, 0x1000)], duration: 100 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         try rig.scheduler.setMotorLevels(low: 0.75, high: 0, on: rig.channel, at: rig.at(t0 + 10 * ms), until: rig.at(t0 + 200 * ms))
         rig.runOnDeadlines(until: t0 + 500 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 0x8000, weak: 0x1000), deadline: t0, now: t0),
+            Emission(.rumble(strong: 0x8000, weak: 0x1000), deadlineNanoseconds: t0, nowNanoseconds: t0),
             // 0x8000 + 49 151 saturates at 0xFFFF; the weak motor keeps the player's 0x1000.
-            Emission(.rumble(strong: 0xFFFF, weak: 0x1000), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.rumble(strong: 0xFFFF, weak: 0x1000), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
             // The player ends: the direct level alone.
-            Emission(.rumble(strong: 49_151, weak: 0), deadline: t0 + 100 * ms, now: t0 + 100 * ms),
-            Emission(.stop, deadline: t0 + 200 * ms, now: t0 + 200 * ms),
+            Emission(.rumble(strong: 49_151, weak: 0), deadlineNanoseconds: t0 + 100 * ms, nowNanoseconds: t0 + 100 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 200 * ms, nowNanoseconds: t0 + 200 * ms),
         ])
     }
 
@@ -212,7 +212,7 @@ struct DirectLevelTests {
 
     @Test func levelsThatAreNotNumbersAreRefusedAndFiniteOnesClamped() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         // NaN equals nothing, not even itself: the error is compared by what it says.
         let notANumber = #expect(throws: SchedulerError.self) {
             try rig.scheduler.setMotorLevels(low: .nan, high: 0, on: rig.channel, at: rig.at(t0), until: rig.at(t0 + ms))
@@ -230,8 +230,8 @@ struct DirectLevelTests {
         try rig.scheduler.setMotorLevels(low: -3, high: 7, on: rig.channel, at: rig.at(t0), until: rig.at(t0 + 10 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 0, weak: 0xFFFF), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.rumble(strong: 0, weak: 0xFFFF), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
         ])
     }
 }

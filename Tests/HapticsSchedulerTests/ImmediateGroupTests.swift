@@ -24,7 +24,7 @@ struct ThreeChannelRig {
         self.channels = channels
     }
 
-    var now: Int64 { clock.now().nanoseconds }
+    var nowNanoseconds: Int64 { clock.now().nanoseconds }
 
     func player(_ levels: [(Int64, UInt16, UInt16)], duration: Int64, on channel: Int) throws -> PlayerID {
         try scheduler.makePlayer(program: scheduler.load(rumbleProgram(levels, duration: duration)), channel: channels[channel])
@@ -34,7 +34,7 @@ struct ThreeChannelRig {
     func runOnDeadlines(until limit: Int64) {
         var next = scheduler.process()?.nanoseconds
         while let deadline = next, deadline <= limit {
-            clock.advance(to: MonotonicInstant(nanoseconds: max(deadline, now)))
+            clock.advance(to: MonotonicInstant(nanoseconds: max(deadline, nowNanoseconds)))
             next = scheduler.process()?.nanoseconds
         }
     }
@@ -62,7 +62,7 @@ struct ImmediateGroupTests {
     func startIsWrittenByTheGroupsPass() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let passes = rig.scheduler.completedPassCount.load(ordering: .acquiring)
         var group = rig.scheduler.beginImmediateGroup()
         #expect(group.owner)
@@ -70,12 +70,12 @@ struct ImmediateGroupTests {
         // Handed to the group's pass, which the end runs.
         #expect(rig.output.recorded.isEmpty)
         #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
-        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0)])
+        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadlineNanoseconds: t0, nowNanoseconds: t0)])
         // The next deadline is the player's stop, for the realtime thread.
-        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 10 * ms)
+        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed).nanoseconds == t0 + 10 * ms)
         #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes + 1)
         rig.runOnDeadlines(until: t0 + 20 * ms)
-        #expect(rig.output.take() == [Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms)])
+        #expect(rig.output.take() == [Emission(.stop, deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms)])
         var endings: [PlayerEnding] = []
         rig.scheduler.drainEndings(into: &endings)
         #expect(endings.map(\.tag) == [7])
@@ -92,17 +92,17 @@ struct ImmediateGroupTests {
     func restartInAGroup() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         #expect(try play(rig, player, tag: 7, intensity: 0.5) == .processedHere)
-        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0)])
+        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadlineNanoseconds: t0, nowNanoseconds: t0)])
         // Started again while it plays: its level re-mapped to the new intensity, then the
         // restart, which replaces the level with no stop between.
         rig.clock.advance(by: .milliseconds(2))
         #expect(try play(rig, player, tag: 8, intensity: 1) == .processedHere)
-        let restarted = Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 2 * ms, now: t0 + 2 * ms)
+        let restarted = Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 2 * ms)
         #expect(rig.output.take() == [restarted, restarted])
         rig.runOnDeadlines(until: t0 + 20 * ms)
-        #expect(rig.output.take() == [Emission(.stop, deadline: t0 + 12 * ms, now: t0 + 12 * ms)])
+        #expect(rig.output.take() == [Emission(.stop, deadlineNanoseconds: t0 + 12 * ms, nowNanoseconds: t0 + 12 * ms)])
         var endings: [PlayerEnding] = []
         rig.scheduler.drainEndings(into: &endings)
         #expect(endings.map(\.tag) == [7, 8])
@@ -142,7 +142,7 @@ struct ImmediateGroupTests {
             let b1 = try rig.player([(0, 1_000, 2_000), (2 * ms, 1_500, 2_500)], duration: 5 * ms, on: 1)
             let b2 = try rig.player([(0, 10, 20)], duration: 5 * ms, on: 1)
             let c1 = try rig.player([(0, 7, 8)], duration: 5 * ms, on: 2)
-            let t0 = rig.now
+            let t0 = rig.nowNanoseconds
             let at = { (offset: Int64) in MonotonicInstant(nanoseconds: t0 + offset) }
             rig.scheduler.start(a1, at: at(0))
             rig.scheduler.start(b1, at: at(0))
@@ -182,28 +182,28 @@ struct ImmediateGroupTests {
         // c1 is added to it, and the direct level alone is left after c1 and ends at 10 ms.
         let t0: Int64 = 1_000 * ms
         #expect(grouped.0[0] == [
-            Emission(.rumble(strong: 100, weak: 200), channel: 0, deadline: t0, now: t0),
-            Emission(.stop, channel: 0, deadline: t0 + 1 * ms, now: t0 + 1 * ms),
-            Emission(.rumble(strong: 32_768, weak: 32_768), channel: 0, deadline: t0 + 1 * ms, now: t0 + 1 * ms),
-            Emission(.stop, channel: 0, deadline: t0 + 2 * ms, now: t0 + 2 * ms),
-            Emission(.rumble(strong: 100, weak: 200), channel: 0, deadline: t0 + 2 * ms, now: t0 + 2 * ms),
-            Emission(.rumble(strong: 300, weak: 400), channel: 0, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
-            Emission(.stop, channel: 0, deadline: t0 + 8 * ms, now: t0 + 8 * ms),
+            Emission(.rumble(strong: 100, weak: 200), channel: 0, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, channel: 0, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
+            Emission(.rumble(strong: 32_768, weak: 32_768), channel: 0, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
+            Emission(.stop, channel: 0, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 2 * ms),
+            Emission(.rumble(strong: 100, weak: 200), channel: 0, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 2 * ms),
+            Emission(.rumble(strong: 300, weak: 400), channel: 0, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
+            Emission(.stop, channel: 0, deadlineNanoseconds: t0 + 8 * ms, nowNanoseconds: t0 + 8 * ms),
         ])
         #expect(grouped.0[1] == [
-            Emission(.rumble(strong: 1_000, weak: 2_000), channel: 1, deadline: t0, now: t0),
-            Emission(.rumble(strong: 1_010, weak: 2_020), channel: 1, deadline: t0 + 1 * ms, now: t0 + 1 * ms),
-            Emission(.rumble(strong: 16_394, weak: 16_404), channel: 1, deadline: t0 + 1 * ms, now: t0 + 1 * ms),
-            Emission(.rumble(strong: 16_394, weak: 16_404), channel: 1, deadline: t0 + 1 * ms, now: t0 + 1 * ms),
-            Emission(.rumble(strong: 16_394, weak: 16_404), channel: 1, deadline: t0 + 3 * ms, now: t0 + 3 * ms),
-            Emission(.rumble(strong: 10, weak: 20), channel: 1, deadline: t0 + 6 * ms, now: t0 + 6 * ms),
-            Emission(.stop, channel: 1, deadline: t0 + 6 * ms, now: t0 + 6 * ms),
+            Emission(.rumble(strong: 1_000, weak: 2_000), channel: 1, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 1_010, weak: 2_020), channel: 1, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
+            Emission(.rumble(strong: 16_394, weak: 16_404), channel: 1, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
+            Emission(.rumble(strong: 16_394, weak: 16_404), channel: 1, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
+            Emission(.rumble(strong: 16_394, weak: 16_404), channel: 1, deadlineNanoseconds: t0 + 3 * ms, nowNanoseconds: t0 + 3 * ms),
+            Emission(.rumble(strong: 10, weak: 20), channel: 1, deadlineNanoseconds: t0 + 6 * ms, nowNanoseconds: t0 + 6 * ms),
+            Emission(.stop, channel: 1, deadlineNanoseconds: t0 + 6 * ms, nowNanoseconds: t0 + 6 * ms),
         ])
         #expect(grouped.0[2] == [
-            Emission(.rumble(strong: 16_384, weak: 32_768), channel: 2, deadline: t0, now: t0),
-            Emission(.rumble(strong: 16_391, weak: 32_776), channel: 2, deadline: t0 + 1 * ms, now: t0 + 1 * ms),
-            Emission(.rumble(strong: 16_384, weak: 32_768), channel: 2, deadline: t0 + 6 * ms, now: t0 + 6 * ms),
-            Emission(.stop, channel: 2, deadline: t0 + 10 * ms, now: t0 + 10 * ms),
+            Emission(.rumble(strong: 16_384, weak: 32_768), channel: 2, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 16_391, weak: 32_776), channel: 2, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
+            Emission(.rumble(strong: 16_384, weak: 32_768), channel: 2, deadlineNanoseconds: t0 + 6 * ms, nowNanoseconds: t0 + 6 * ms),
+            Emission(.stop, channel: 2, deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
         ])
         #expect(grouped.1.map(\.tag) == [11, 13, 12, 14, 15])
         #expect(grouped.1.map(\.reason) == [.stopped, .finished, .finished, .finished, .finished])
@@ -214,10 +214,10 @@ struct ImmediateGroupTests {
         let rig = SchedulerRig()
         let first = try rig.player(rumbleProgram([(0, 100, 200), (3 * ms, 300, 400)], duration: 8 * ms))
         let second = try rig.player(rumbleProgram([(0, 500, 600)], duration: 2 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         rig.scheduler.start(first, at: rig.at(t0))
         rig.scheduler.process()
-        #expect(rig.output.take() == [Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0)])
+        #expect(rig.output.take() == [Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0)])
         // The first player's 3 ms step is due and not played yet when the game calls at 4 ms.
         rig.clock.advance(to: rig.at(t0 + 4 * ms))
         var group = rig.scheduler.beginImmediateGroup()
@@ -225,9 +225,9 @@ struct ImmediateGroupTests {
         #expect(rig.output.recorded.isEmpty)
         #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
         #expect(rig.output.take() == [
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 3 * ms, now: t0 + 4 * ms),
-            Emission(.stop, deadline: t0 + 4 * ms, now: t0 + 4 * ms),
-            Emission(.rumble(strong: 500, weak: 600), deadline: t0 + 4 * ms, now: t0 + 4 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 3 * ms, nowNanoseconds: t0 + 4 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 4 * ms, nowNanoseconds: t0 + 4 * ms),
+            Emission(.rumble(strong: 500, weak: 600), deadlineNanoseconds: t0 + 4 * ms, nowNanoseconds: t0 + 4 * ms),
         ])
     }
 
@@ -238,7 +238,7 @@ struct ImmediateGroupTests {
         let second = try rig.player(rumbleProgram([(0, 1, 2)], duration: 10 * ms))
         let third = try rig.player(rumbleProgram([(0, 10, 20)], duration: 10 * ms))
         rig.clock.advance(by: .milliseconds(5))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         var group = rig.scheduler.beginImmediateGroup()
         #expect(try rig.scheduler.start(first, at: rig.at(t0), tag: 0, intensity: 1, in: &group))
         #expect(try rig.scheduler.start(second, at: rig.at(t0 - 1 * ms), tag: 0, intensity: 1, in: &group))
@@ -246,9 +246,9 @@ struct ImmediateGroupTests {
         rig.scheduler.endImmediateGroup(group)
         // `second` first (1 ms late), then `first` and `third` in the order they were submitted.
         #expect(rig.output.take() == [
-            Emission(.rumble(strong: 1, weak: 2), deadline: t0 - 1 * ms, now: t0),
-            Emission(.rumble(strong: 101, weak: 202), deadline: t0, now: t0),
-            Emission(.rumble(strong: 111, weak: 222), deadline: t0, now: t0),
+            Emission(.rumble(strong: 1, weak: 2), deadlineNanoseconds: t0 - 1 * ms, nowNanoseconds: t0),
+            Emission(.rumble(strong: 101, weak: 202), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 111, weak: 222), deadlineNanoseconds: t0, nowNanoseconds: t0),
         ])
     }
 
@@ -334,7 +334,7 @@ struct ImmediateGroupTests {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         rig.scheduler.startTracing()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         var group = rig.scheduler.beginImmediateGroup()
         _ = try rig.scheduler.start(player, at: rig.at(t0), tag: 0, intensity: 1, in: &group)
         rig.scheduler.endImmediateGroup(group)
@@ -373,11 +373,11 @@ struct PassScanTests {
         let half = ActuatorCommand.rumble(strong: 32_768, weak: 32_768)
         let quarter = ActuatorCommand.rumble(strong: 16_384, weak: 16_384)
         let now = t0 + 3 * ms
-        var expected = (0..<8).map { Emission(half, channel: $0, deadline: t0 + 1 * ms, now: now) }
-        expected += stride(from: 0, to: 8, by: 2).map { Emission(quarter, channel: $0, deadline: t0 + 2 * ms, now: now) }
+        var expected = (0..<8).map { Emission(half, channel: $0, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: now) }
+        expected += stride(from: 0, to: 8, by: 2).map { Emission(quarter, channel: $0, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: now) }
         expected += (0..<8).map { channel in
             Emission(channel % 2 == 0 ? .rumble(strong: 16_384, weak: 16_384) : .rumble(strong: 32_768, weak: 32_768),
-                     channel: channel, deadline: t0 + 2 * ms, now: now)
+                     channel: channel, deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: now)
         }
         #expect(output.take() == expected)
     }

@@ -53,18 +53,18 @@ struct ImmediateProcessingTests {
     func startDueNowPlaysOnTheCallersThread() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         rig.clock.advance(by: .microseconds(3))
         var group = rig.scheduler.beginImmediateGroup()
         #expect(try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0), in: &group))
         #expect(rig.scheduler.start(player, at: rig.at(t0), tag: 7, in: &group))
         #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
-        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadline: t0, now: t0 + 3_000)])
-        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 10 * ms)
+        #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadlineNanoseconds: t0, nowNanoseconds: t0 + 3_000)])
+        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed).nanoseconds == t0 + 10 * ms)
 
         // The stop is the realtime side's, at its deadline.
         rig.runOnDeadlines(until: t0 + 20 * ms)
-        #expect(rig.output.take() == [Emission(.stop, deadline: t0 + 10 * ms, now: t0 + 10 * ms)])
+        #expect(rig.output.take() == [Emission(.stop, deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms)])
         var endings: [PlayerEnding] = []
         rig.scheduler.drainEndings(into: &endings)
         #expect(endings.map(\.tag) == [7])
@@ -82,20 +82,20 @@ struct ImmediateProcessingTests {
         let rig = SchedulerRig()
         let first = try rig.player(rumbleProgram([(0, 100, 200), (4 * ms, 300, 400)], duration: 8 * ms))
         let second = try rig.player(rumbleProgram([(0, 500, 600)], duration: 2 * ms))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         #expect(playFromCaller(rig.scheduler, first, at: rig.at(t0)) == .processedHere)
         rig.clock.advance(to: rig.at(t0 + 1 * ms))
         // A start dated 5 ms ahead is timed: the caller's pass leaves it to its instant.
         #expect(playFromCaller(rig.scheduler, second, at: rig.at(t0 + 5 * ms)) == .processedHere)
-        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed) == t0 + 4 * ms)
+        #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed).nanoseconds == t0 + 4 * ms)
         rig.runOnDeadlines(until: t0 + 20 * ms)
         // `replace`: the second start silences the first (one stop), then plays and stops itself.
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 4 * ms, now: t0 + 4 * ms),
-            Emission(.stop, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
-            Emission(.rumble(strong: 500, weak: 600), deadline: t0 + 5 * ms, now: t0 + 5 * ms),
-            Emission(.stop, deadline: t0 + 7 * ms, now: t0 + 7 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 4 * ms, nowNanoseconds: t0 + 4 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
+            Emission(.rumble(strong: 500, weak: 600), deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 7 * ms, nowNanoseconds: t0 + 7 * ms),
         ])
         #expect(rig.scheduler.statistics.immediatePasses == 2)
     }

@@ -17,7 +17,7 @@ struct LifecycleTests {
 
     @Test func pauseSilencesAtOnceAndResumeContinuesInPhase() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0), tag: 7)
         rig.scheduler.pause(player, at: rig.at(t0 + 5 * ms))
@@ -28,18 +28,18 @@ struct LifecycleTests {
         #expect(endings(rig).isEmpty)
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 50 * ms, now: t0 + 50 * ms),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 55 * ms, now: t0 + 55 * ms),
-            Emission(.stop, deadline: t0 + 65 * ms, now: t0 + 65 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 50 * ms, nowNanoseconds: t0 + 50 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 55 * ms, nowNanoseconds: t0 + 55 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 65 * ms, nowNanoseconds: t0 + 65 * ms),
         ])
         #expect(endings(rig) == [PlayerEnding(player: player, tag: 7, reason: .finished, time: rig.at(t0 + 65 * ms))])
     }
 
     @Test func aPausedPlayerResumesAtItsRateAndAStopEndsItAsStopped() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         _ = try rig.scheduler.setRate(player, 2, at: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0), tag: 1)
@@ -49,12 +49,12 @@ struct LifecycleTests {
         rig.scheduler.stop(player, at: rig.at(t0 + 20 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0 + 4 * ms, now: t0 + 4 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 4 * ms, nowNanoseconds: t0 + 4 * ms),
             // Paused at program time 8 ms; at rate 2 the 10 ms command comes 1 ms after the resume.
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0 + 10 * ms, now: t0 + 10 * ms),
-            Emission(.rumble(strong: 300, weak: 400), deadline: t0 + 11 * ms, now: t0 + 11 * ms),
-            Emission(.stop, deadline: t0 + 12 * ms, now: t0 + 12 * ms),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms),
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 + 11 * ms, nowNanoseconds: t0 + 11 * ms),
+            Emission(.stop, deadlineNanoseconds: t0 + 12 * ms, nowNanoseconds: t0 + 12 * ms),
         ])
         #expect(endings(rig) == [PlayerEnding(player: player, tag: 1, reason: .stopped, time: rig.at(t0 + 20 * ms))])
         #expect(rig.scheduler.progress(of: player) == PlayerProgress(state: .stopped, position: .zero, rate: 2))
@@ -62,7 +62,7 @@ struct LifecycleTests {
 
     @Test func positionFollowsTheRateAndWrapsWithTheLoop() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 1_000 * ms))
         #expect(rig.scheduler.progress(of: player) == PlayerProgress(state: .stopped, position: .zero, rate: 1))
         rig.scheduler.seek(player, to: .milliseconds(30), at: rig.at(t0))
@@ -90,7 +90,7 @@ struct LifecycleTests {
 
     @Test func everyTaggedStartEndsExactlyOnceFinishedOrStopped() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(program)
         let other = try rig.player(program)
         rig.scheduler.start(player, at: rig.at(t0), tag: 1)
@@ -140,7 +140,7 @@ struct RuntimeCurveTests {
 
     @Test func aThousandPointCurveIsOneSubmissionPlayedAtEveryControlTick() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(held)
         rig.scheduler.start(player, at: rig.at(t0))
         #expect(try rig.scheduler.setCurve(player, curve, startingAt: rig.at(t0), scale: 0.5))
@@ -150,11 +150,11 @@ struct RuntimeCurveTests {
         // testRumble's control interval is 10 ms: ticks at 0, 10, …, 6 990 ms and the last point, 6 993 ms.
         var ticks = (0...699).map { Int64($0) * 10 * ms }
         ticks.append(6_993 * ms)
-        var expected = [Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0)]
+        var expected = [Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0)]
         for tick in ticks {
             let value = curve.value(atOffset: Duration.nanoseconds(tick).patternSeconds) * 0.5
             let level = testRumble.command(intensity: min(max(Float(0.8) * Float(max(0, value)), 0), 1), sharpness: 0.5)
-            expected.append(Emission(level, deadline: t0 + tick, now: t0 + tick))
+            expected.append(Emission(level, deadlineNanoseconds: t0 + tick, nowNanoseconds: t0 + tick))
         }
         #expect(rig.output.recorded.count == 702)
         #expect(rig.output.recorded == expected)
@@ -165,21 +165,21 @@ struct RuntimeCurveTests {
 
     @Test func aCurveOnAStoppedPlayerSetsTheParameterItStartsWith() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(held)
         let ramp = ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [.init(time: 0, value: 1), .init(time: 0.02, value: 0.5)])
         try rig.scheduler.setCurve(player, ramp, startingAt: rig.at(t0))
         rig.scheduler.start(player, at: rig.at(t0 + 15 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(testRumble.command(intensity: 0.8 * 0.75, sharpness: 0.5), deadline: t0 + 15 * ms, now: t0 + 15 * ms),
-            Emission(testRumble.command(intensity: 0.8 * 0.5, sharpness: 0.5), deadline: t0 + 20 * ms, now: t0 + 20 * ms),
+            Emission(testRumble.command(intensity: 0.8 * 0.75, sharpness: 0.5), deadlineNanoseconds: t0 + 15 * ms, nowNanoseconds: t0 + 15 * ms),
+            Emission(testRumble.command(intensity: 0.8 * 0.5, sharpness: 0.5), deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
         ])
     }
 
     @Test func aNewCurveReplacesTheOneOfItsParameterAndReleasedPlayersGiveTheirsBack() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(held)
         let long = ParameterCurve(id: .hapticSharpnessControl, time: 0, controlPoints: [.init(time: 0, value: 0), .init(time: 10, value: 0.5)])
         let flat = ParameterCurve(id: .hapticSharpnessControl, time: 0, controlPoints: [.init(time: 0, value: 0.25), .init(time: 0.01, value: 0.25)])
@@ -189,8 +189,8 @@ struct RuntimeCurveTests {
         rig.runOnDeadlines(until: t0 + 100 * ms)
         let shifted = testRumble.command(intensity: 0.8, sharpness: 0.75)
         #expect(rig.output.recorded.suffix(2) == [
-            Emission(shifted, deadline: t0 + 20 * ms, now: t0 + 20 * ms),
-            Emission(shifted, deadline: t0 + 30 * ms, now: t0 + 30 * ms),
+            Emission(shifted, deadlineNanoseconds: t0 + 20 * ms, nowNanoseconds: t0 + 20 * ms),
+            Emission(shifted, deadlineNanoseconds: t0 + 30 * ms, nowNanoseconds: t0 + 30 * ms),
         ])
         #expect(rig.output.recorded.count == 5)
         #expect(rig.scheduler.curves.heldCount == 0)
@@ -205,7 +205,7 @@ struct RuntimeCurveTests {
 
     @Test func aFullQueueOrFullCurveSpaceReturnsFalseAndIsCounted() throws {
         let rig = SchedulerRig(configuration: SchedulerConfiguration(queueCapacity: 2, maximumCurves: 1))
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(held)
         let ramp = ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [.init(time: 0, value: 1), .init(time: 1, value: 0)])
         #expect(try rig.scheduler.setCurve(player, ramp, startingAt: rig.at(t0)))
@@ -238,10 +238,10 @@ struct RuntimeCurveTests {
             (curve([(0, -1e308), (1, 1e308)]), .invalidParameterValue(.hapticIntensityControl, .infinity)),
         ]
         for (refused, error) in cases {
-            #expect(throws: error) { try rig.scheduler.setCurve(player, refused, startingAt: rig.at(rig.now)) }
+            #expect(throws: error) { try rig.scheduler.setCurve(player, refused, startingAt: rig.at(rig.nowNanoseconds)) }
         }
         #expect(throws: SchedulerError.invalidParameterValue(.hapticIntensityControl, .infinity)) {
-            try rig.scheduler.setCurve(player, curve([(0, 1)]), startingAt: rig.at(rig.now), scale: .infinity)
+            try rig.scheduler.setCurve(player, curve([(0, 1)]), startingAt: rig.at(rig.nowNanoseconds), scale: .infinity)
         }
         #expect(rig.scheduler.statistics.submitted == 0)
         #expect(rig.scheduler.curves.heldCount == 0)
@@ -252,8 +252,8 @@ struct RuntimeCurveTests {
         #expect(SchedulerError.curveTimeOutOfRange(seconds: -1).description
             == "scheduler: curve time -1.0 s is negative, not finite or after 2 h")
         // Audio parameters and empty curves are accepted and submit nothing.
-        #expect(try rig.scheduler.setCurve(player, ParameterCurve(id: .audioVolumeControl, time: 0, controlPoints: [.init(time: 0, value: 1)]), startingAt: rig.at(rig.now)))
-        #expect(try rig.scheduler.setCurve(player, curve([]), startingAt: rig.at(rig.now)))
+        #expect(try rig.scheduler.setCurve(player, ParameterCurve(id: .audioVolumeControl, time: 0, controlPoints: [.init(time: 0, value: 1)]), startingAt: rig.at(rig.nowNanoseconds)))
+        #expect(try rig.scheduler.setCurve(player, curve([]), startingAt: rig.at(rig.nowNanoseconds)))
         #expect(rig.scheduler.statistics.submitted == 0)
     }
 }

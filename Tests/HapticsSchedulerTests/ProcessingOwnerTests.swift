@@ -43,7 +43,7 @@ struct ProcessingOwnerTests {
             let group = rig.scheduler.beginImmediateGroup()
             let owner = rig.scheduler.owner.value
             // Queued outside the group, while it owns processing: the group's pass plays it.
-            _ = rig.scheduler.start(player, at: rig.at(rig.now))
+            _ = rig.scheduler.start(player, at: rig.at(rig.nowNanoseconds))
             owned.store(true, ordering: .releasing)
             while rig.scheduler.owner.value & Self.waitersBit == 0 { usleep(100) }
             sighting.withLock {

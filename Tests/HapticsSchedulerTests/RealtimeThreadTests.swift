@@ -48,8 +48,8 @@ struct RealtimeThreadTests {
             #expect(recorded.map(\.command) == [
                 .rumble(strong: 100, weak: 200), .rumble(strong: 300, weak: 400), .rumble(strong: 500, weak: 600), .stop, .stop,
             ])
-            #expect(recorded.prefix(4).map(\.deadline) == [t0, t0 + 2 * ms, t0 + 4 * ms, t0 + 6 * ms])
-            #expect(recorded.allSatisfy { $0.channel == index && $0.now >= $0.deadline })
+            #expect(recorded.prefix(4).map(\.deadlineNanoseconds) == [t0, t0 + 2 * ms, t0 + 4 * ms, t0 + 6 * ms])
+            #expect(recorded.allSatisfy { $0.channel == index && $0.nowNanoseconds >= $0.deadlineNanoseconds })
             #expect(recorded.last?.command == .stop)
         }
         let statistics = scheduler.statistics
@@ -76,7 +76,7 @@ struct RealtimeThreadTests {
         #expect(waitUntil { output.recorded.count == 2 })
         let recorded = output.recorded
         #expect(recorded.map(\.command) == [.rumble(strong: 100, weak: 200), .stop])
-        #expect(recorded.last?.deadline == stopAt.nanoseconds)
+        #expect(recorded.last?.deadlineNanoseconds == stopAt.nanoseconds)
     }
 
     @Test func stoppingTheThreadSilencesAProgramStillPlaying() throws {

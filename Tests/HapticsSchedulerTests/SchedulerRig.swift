@@ -19,7 +19,7 @@ struct SchedulerRig {
         channel = try! scheduler.addChannel(output: output, profile: profile, policy: policy)
     }
 
-    var now: Int64 { clock.now().nanoseconds }
+    var nowNanoseconds: Int64 { clock.now().nanoseconds }
 
     func at(_ nanoseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: nanoseconds) }
 
@@ -35,11 +35,11 @@ struct SchedulerRig {
     }
 
     /// Processes at every deadline the scheduler reports, up to `limit`: the way the realtime thread
-    /// wakes, so `now` equals each deadline.
+    /// wakes, so `nowNanoseconds` equals each deadline.
     func runOnDeadlines(until limit: Int64) {
         var next = scheduler.process()?.nanoseconds
         while let deadline = next, deadline <= limit {
-            clock.advance(to: MonotonicInstant(nanoseconds: max(deadline, now)))
+            clock.advance(to: MonotonicInstant(nanoseconds: max(deadline, nowNanoseconds)))
             next = scheduler.process()?.nanoseconds
         }
     }

@@ -14,7 +14,7 @@ struct SubmissionAccountingTests {
         let player = try rig.player(program)
         let released = try rig.player(program)
         rig.scheduler.releasePlayer(released)
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         #expect(try rig.scheduler.setParameter(player, .hapticIntensityControl, value: 0.5, at: rig.at(t0)))
         #expect(rig.scheduler.start(player, at: rig.at(t0)))
         #expect(rig.scheduler.start(released, at: rig.at(t0)))

@@ -10,7 +10,7 @@ struct SubmissionTests {
     @Test func aFullQueueRefusesAndCountsTheDrop() throws {
         let rig = SchedulerRig(configuration: SchedulerConfiguration(queueCapacity: 4))
         let player = try rig.player(rumbleProgram([(0, 1, 1)], duration: 10 * ms))
-        let later = rig.at(rig.now + 1_000 * ms)
+        let later = rig.at(rig.nowNanoseconds + 1_000 * ms)
         #expect((0..<4).map { _ in rig.scheduler.setLoop(player, true, at: later) } == [true, true, true, true])
         #expect(rig.scheduler.setLoop(player, true, at: later) == false)
         #expect(rig.scheduler.stopAll(at: later) == false)
@@ -28,7 +28,7 @@ struct SubmissionTests {
 
     @Test func stopAllSilencesEveryChannel() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let second = RecordingActuator()
         let secondChannel = try rig.scheduler.addChannel(output: second, profile: testRumble, policy: .mix)
         let program = try rig.scheduler.load(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
@@ -39,12 +39,12 @@ struct SubmissionTests {
         rig.scheduler.stopAll(at: rig.at(t0 + 5 * ms))
         rig.runOnDeadlines(until: t0 + 100 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), channel: 0, deadline: t0, now: t0),
-            Emission(.stop, channel: 0, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(.rumble(strong: 100, weak: 200), channel: 0, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, channel: 0, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
         ])
         #expect(second.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), channel: 1, deadline: t0, now: t0),
-            Emission(.stop, channel: 1, deadline: t0 + 5 * ms, now: t0 + 5 * ms),
+            Emission(.rumble(strong: 100, weak: 200), channel: 1, deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, channel: 1, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
         ])
     }
 
@@ -52,7 +52,7 @@ struct SubmissionTests {
         let threads = 4
         let perThread = 1_000
         let rig = SchedulerRig(configuration: SchedulerConfiguration(queueCapacity: threads * perThread))
-        let base = rig.now
+        let base = rig.nowNanoseconds
         let scheduler = rig.scheduler
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in 0..<perThread {
@@ -61,7 +61,7 @@ struct SubmissionTests {
             }
         }
         rig.run(to: base + Int64(threads * perThread))
-        let deadlines = rig.output.recorded.map(\.deadline)
+        let deadlines = rig.output.recorded.map(\.deadlineNanoseconds)
         #expect(deadlines == (0..<Int64(threads * perThread)).map { base + $0 })
         #expect(rig.output.recorded.allSatisfy { $0.command == .stop })
         #expect(rig.scheduler.statistics.submitted == threads * perThread)
@@ -70,7 +70,7 @@ struct SubmissionTests {
 
     @Test func submissionsForAReleasedPlayerAreIgnored() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 50 * ms))
         rig.scheduler.start(player, at: rig.at(t0))
         rig.run(to: t0)
@@ -78,15 +78,15 @@ struct SubmissionTests {
         rig.scheduler.start(player, at: rig.at(t0 + 2 * ms))
         rig.runOnDeadlines(until: t0 + 200 * ms)
         #expect(rig.output.recorded == [
-            Emission(.rumble(strong: 100, weak: 200), deadline: t0, now: t0),
-            Emission(.stop, deadline: t0, now: t0),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0, nowNanoseconds: t0),
         ])
         #expect(rig.scheduler.statistics.ignored == 1)
     }
 
     @Test func aReusedPlayerSlotStartsWithFreshSettings() throws {
         let rig = SchedulerRig()
-        let t0 = rig.now
+        let t0 = rig.nowNanoseconds
         let program = try rig.scheduler.load(rumbleProgram([(0, 100, 200), (10 * ms, 300, 400)], duration: 20 * ms))
         let old = try rig.scheduler.makePlayer(program: program, channel: rig.channel)
         try rig.scheduler.setRate(old, 2, at: rig.at(t0))
@@ -96,6 +96,6 @@ struct SubmissionTests {
         #expect(new != old)
         rig.scheduler.start(new, at: rig.at(t0))
         rig.runOnDeadlines(until: t0 + 100 * ms)
-        #expect(rig.output.recorded.map(\.deadline) == [t0, t0 + 10 * ms, t0 + 20 * ms])
+        #expect(rig.output.recorded.map(\.deadlineNanoseconds) == [t0, t0 + 10 * ms, t0 + 20 * ms])
     }
 }

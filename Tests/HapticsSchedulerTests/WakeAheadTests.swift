@@ -11,8 +11,8 @@ final class ClockReadingActuator: Actuator {
     let emissions = Recorder<Emission>(reservingCapacity: 256)
 
     func perform(_ command: ActuatorCommand, channel: ChannelID, deadline: MonotonicInstant, now: MonotonicInstant) {
-        emissions.append(Emission(command, channel: channel.rawValue, deadline: deadline.nanoseconds,
-                                  now: SystemMonotonicClock().now().nanoseconds))
+        emissions.append(Emission(command, channel: channel.rawValue, deadlineNanoseconds: deadline.nanoseconds,
+                                  nowNanoseconds: SystemMonotonicClock().now().nanoseconds))
     }
 }
 
@@ -56,20 +56,20 @@ struct WakeAheadTests {
         var never = WakeLatencyFloor(limit: 0)
         for _ in 0..<64 { never.record(latency: 100_000) }
         #expect(never.ahead == 0)
-        #expect(never.target(for: 7_000_000, now: 1_000_000) == 7_000_000)
+        #expect(never.target(for: at(7_000_000), now: at(1_000_000)) == at(7_000_000))
         #expect(WakeLatencyFloor(limit: -1).limit == 0)
     }
 
     @Test("the timer is armed ahead of the deadline, or at the deadline itself once within the wake-ahead of it")
     func targets() {
         var floor = WakeLatencyFloor(limit: 1_000_000)
-        #expect(floor.target(for: 5_000_000, now: 1_000_000) == 5_000_000)
+        #expect(floor.target(for: at(5_000_000), now: at(1_000_000)) == at(5_000_000))
         for _ in 0..<8 { floor.record(latency: 120_000) }
-        #expect(floor.target(for: 5_000_000, now: 1_000_000) == 4_880_000)
+        #expect(floor.target(for: at(5_000_000), now: at(1_000_000)) == at(4_880_000))
         // Woke faster than the floor (before the deadline): sleeps the rest of the way, to the deadline.
-        #expect(floor.target(for: 5_000_000, now: 4_900_000) == 5_000_000)
-        #expect(floor.target(for: 5_000_000, now: 4_880_000) == 5_000_000)
-        #expect(floor.target(for: .max, now: 1_000_000) == .max)
+        #expect(floor.target(for: at(5_000_000), now: at(4_900_000)) == at(5_000_000))
+        #expect(floor.target(for: at(5_000_000), now: at(4_880_000)) == at(5_000_000))
+        #expect(floor.target(for: MonotonicInstant(nanoseconds: .max), now: at(1_000_000)) == MonotonicInstant(nanoseconds: .max))
     }
 
     @Test("the wake-ahead limit is clamped to 0…10 ms; 1 ms by default")
@@ -107,7 +107,7 @@ struct WakeAheadTests {
         let (recorded, statistics) = try playThroughTheRealtimeThread(wakeAheadLimit: .milliseconds(1))
         let expected: [ActuatorCommand] = (0..<100).map { index in .rumble(strong: UInt16(100 + index), weak: UInt16(200 + index)) }
         #expect(Array(recorded.prefix(100).map(\.command)) == expected)
-        let early = recorded.filter { $0.now < $0.deadline }
+        let early = recorded.filter { $0.nowNanoseconds < $0.deadlineNanoseconds }
         #expect(early.isEmpty, "written before their deadline: \(early)")
         #expect(statistics.wakeAhead > .zero)
         #expect(statistics.wakeAhead <= .milliseconds(1))
@@ -141,7 +141,7 @@ struct WakeAheadTests {
             #expect(wakes.count == 1, "timer wake-ups for the deadline: \(wakes)")
             let level = output.emissions.all.first
             #expect(level?.command == .rumble(strong: 100, weak: 200))
-            #expect(level.map { $0.now >= deadline.nanoseconds } == true, "written before its deadline: \(String(describing: level))")
+            #expect(level.map { $0.nowNanoseconds >= deadline.nanoseconds } == true, "written before its deadline: \(String(describing: level))")
             #expect(scheduler.statistics.earlyWakeUps >= 1)
         }
         #expect(early == 1, "no wake-up came before its deadline in 3 tries")
@@ -151,8 +151,11 @@ struct WakeAheadTests {
     func neverAhead() throws {
         let (recorded, statistics) = try playThroughTheRealtimeThread(wakeAheadLimit: .zero)
         #expect(recorded.count >= 101)
-        #expect(recorded.allSatisfy { $0.now >= $0.deadline })
+        #expect(recorded.allSatisfy { $0.nowNanoseconds >= $0.deadlineNanoseconds })
         #expect(statistics.wakeAhead == .zero)
         #expect(statistics.earlyWakeUps == 0)
     }
 }
+
+/// The instant `nanoseconds` on the clock.
+private func at(_ nanoseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: nanoseconds) }

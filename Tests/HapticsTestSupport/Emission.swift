@@ -7,18 +7,18 @@ public struct Emission: Equatable, Sendable, CustomStringConvertible {
     /// The raw value of the channel it was performed on.
     public var channel: Int
     /// The instant it was due, in nanoseconds of the monotonic clock.
-    public var deadline: Int64
+    public var deadlineNanoseconds: Int64
     /// The instant it was performed, in nanoseconds of the monotonic clock.
-    public var now: Int64
+    public var nowNanoseconds: Int64
 
     /// Creates an emission; tests write the ones they expect.
-    public init(_ command: ActuatorCommand, channel: Int = 0, deadline: Int64, now: Int64) {
+    public init(_ command: ActuatorCommand, channel: Int = 0, deadlineNanoseconds: Int64, nowNanoseconds: Int64) {
         self.command = command
         self.channel = channel
-        self.deadline = deadline
-        self.now = now
+        self.deadlineNanoseconds = deadlineNanoseconds
+        self.nowNanoseconds = nowNanoseconds
     }
 
     /// For example `stop@ch0 deadline 5000000 now 5000000`.
-    public var description: String { "\(command)@ch\(channel) deadline \(deadline) now \(now)" }
+    public var description: String { "\(command)@ch\(channel) deadline \(deadlineNanoseconds) now \(nowNanoseconds)" }
 }

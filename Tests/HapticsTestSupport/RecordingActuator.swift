@@ -25,7 +25,7 @@ public final class RecordingActuator: Actuator {
 
     /// Records the command with its channel, deadline and the instant it was performed.
     public func perform(_ command: ActuatorCommand, channel: ChannelID, deadline: MonotonicInstant, now: MonotonicInstant) {
-        emissions.append(Emission(command, channel: channel.rawValue, deadline: deadline.nanoseconds, now: now.nanoseconds))
+        emissions.append(Emission(command, channel: channel.rawValue, deadlineNanoseconds: deadline.nanoseconds, nowNanoseconds: now.nanoseconds))
         if let levelLifetime {
             expiry.store(command.isSilent ? .min : now.nanoseconds + levelLifetime, ordering: .relaxed)
         }

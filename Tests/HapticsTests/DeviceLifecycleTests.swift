@@ -115,8 +115,8 @@ struct DeviceLifecycleTests {
         fixture.run(for: 1_000_000_000)
         let program = Renderer(profile: .genericRumble).render(Feedback.impact(.heavy).canonicalPattern)
         let halved = program.commands.map { command -> (Int64, ActuatorCommand) in
-            if command.command == .stop { return (command.offset, .stop) }
-            return (command.offset, DeviceProfile.genericRumble.command(intensity: command.intensity * 0.5, sharpness: command.sharpness))
+            if command.command == .stop { return (command.offsetNanoseconds, .stop) }
+            return (command.offsetNanoseconds, DeviceProfile.genericRumble.command(intensity: command.intensity * 0.5, sharpness: command.sharpness))
         }
         #expect(same(fixture.received(0, since: origin), halved))
         let padReceived = pad.simulated.recording().map { ($0.time.nanoseconds - origin.nanoseconds, $0.command) }

@@ -44,7 +44,7 @@ struct EngineFixture {
 
 /// The commands of a program, shifted to start at `start`: what a device should receive.
 func expected(_ program: Program, startingAt start: Int64 = 0) -> [(Int64, ActuatorCommand)] {
-    program.commands.map { (start + $0.offset, $0.command) }
+    program.commands.map { (start + $0.offsetNanoseconds, $0.command) }
 }
 
 func same(_ a: [(Int64, ActuatorCommand)], _ b: [(Int64, ActuatorCommand)]) -> Bool {

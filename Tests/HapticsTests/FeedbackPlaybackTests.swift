@@ -60,8 +60,8 @@ struct FeedbackPlaybackTests {
         fixture.run(for: 1_000_000_000)
         let program = Renderer(profile: .genericRumble).render(Feedback.impact(.medium).canonicalPattern)
         let scaled = program.commands.map { command -> (Int64, ActuatorCommand) in
-            if command.command == .stop { return (command.offset, .stop) }
-            return (command.offset, DeviceProfile.genericRumble.command(intensity: command.intensity * 0.5, sharpness: command.sharpness))
+            if command.command == .stop { return (command.offsetNanoseconds, .stop) }
+            return (command.offsetNanoseconds, DeviceProfile.genericRumble.command(intensity: command.intensity * 0.5, sharpness: command.sharpness))
         }
         #expect(same(fixture.received(since: origin), scaled), "\(fixture.received(since: origin))")
     }
@@ -75,8 +75,8 @@ struct FeedbackPlaybackTests {
         fixture.run(for: 1_000_000_000)
         let program = Renderer(profile: .genericRumble).render(Feedback.impact(.heavy).canonicalPattern)
         let scaled = program.commands.map { command -> (Int64, ActuatorCommand) in
-            if command.command == .stop { return (command.offset, .stop) }
-            return (command.offset, DeviceProfile.genericRumble.command(intensity: command.intensity * 0.25, sharpness: command.sharpness))
+            if command.command == .stop { return (command.offsetNanoseconds, .stop) }
+            return (command.offsetNanoseconds, DeviceProfile.genericRumble.command(intensity: command.intensity * 0.25, sharpness: command.sharpness))
         }
         #expect(same(fixture.received(since: origin), scaled))
     }

@@ -19,7 +19,7 @@ struct PatternPlayerTests {
         #expect(player.start() == .scheduled(feltAt: origin.advanced(by: 60_000_000)))
         fixture.run(for: 1_000_000_000)
         #expect(same(fixture.received(since: origin), expected(player.programs[0])))
-        #expect(player.duration == player.programs[0].duration)
+        #expect(player.duration == .nanoseconds(player.programs[0].durationNanoseconds))
     }
 
     @Test("stop at a time silences at that time")

@@ -121,10 +121,10 @@ struct PlayerLifecycleTests {
         let pauseAt: Int64 = 100_000_000
         let shift: Int64 = 300_000_000
         let commands = player.programs[0].commands
-        let inEffect = try #require(commands.last { $0.offset <= pauseAt })
-        let expectedCommands = commands.filter { $0.offset < pauseAt }.map { ($0.offset, $0.command) }
+        let inEffect = try #require(commands.last { $0.offsetNanoseconds <= pauseAt })
+        let expectedCommands = commands.filter { $0.offsetNanoseconds < pauseAt }.map { ($0.offsetNanoseconds, $0.command) }
             + [(pauseAt, .stop), (pauseAt + shift, inEffect.command)]
-            + commands.filter { $0.offset > pauseAt }.map { ($0.offset + shift, $0.command) }
+            + commands.filter { $0.offsetNanoseconds > pauseAt }.map { ($0.offsetNanoseconds + shift, $0.command) }
         #expect(same(fixture.received(since: origin), expectedCommands))
         #expect(!inEffect.command.isSilent)
     }
@@ -162,8 +162,8 @@ struct PlayerLifecycleTests {
         let first = fixture.received(since: origin)
         let joinedAt: Int64 = 100_000_000
         let commands = player.programs[1].commands
-        let inEffect = try #require(commands.last { $0.offset <= joinedAt })
-        let expectedCommands = [(joinedAt, inEffect.command)] + commands.filter { $0.offset > joinedAt }.map { ($0.offset, $0.command) }
+        let inEffect = try #require(commands.last { $0.offsetNanoseconds <= joinedAt })
+        let expectedCommands = [(joinedAt, inEffect.command)] + commands.filter { $0.offsetNanoseconds > joinedAt }.map { ($0.offsetNanoseconds, $0.command) }
         let second = joining.recording().map { ($0.time.nanoseconds - origin.nanoseconds, $0.command) }
         #expect(same(second, expectedCommands))
         // Every command after the join reaches both devices at the same instant.
@@ -207,8 +207,8 @@ struct PlayerLifecycleTests {
 
         let joinedAt: Int64 = 100_000_000
         let commands = player.programs[0].commands
-        let inEffect = try #require(commands.last { $0.offset <= joinedAt })
-        let expectedCommands = [(joinedAt, inEffect.command)] + commands.filter { $0.offset > joinedAt }.map { ($0.offset, $0.command) }
+        let inEffect = try #require(commands.last { $0.offsetNanoseconds <= joinedAt })
+        let expectedCommands = [(joinedAt, inEffect.command)] + commands.filter { $0.offsetNanoseconds > joinedAt }.map { ($0.offsetNanoseconds, $0.command) }
         #expect(same(again.recording().map { ($0.time.nanoseconds - origin.nanoseconds, $0.command) }, expectedCommands))
     }
 

@@ -12,8 +12,8 @@ struct PreparedIntensityTests {
     /// profile's mapping (not through `Program.scaled`, which the engine itself uses).
     static func commands(_ feedback: Feedback, _ profile: DeviceProfile, at factor: Float) -> [(Int64, ActuatorCommand)] {
         Renderer(profile: profile).render(feedback.canonicalPattern).commands.map { command in
-            if command.command.isSilent || factor == 1 { return (command.offset, command.command) }
-            return (command.offset, profile.command(intensity: command.intensity * factor, sharpness: command.sharpness))
+            if command.command.isSilent || factor == 1 { return (command.offsetNanoseconds, command.command) }
+            return (command.offsetNanoseconds, profile.command(intensity: command.intensity * factor, sharpness: command.sharpness))
         }
     }
 
@@ -62,7 +62,7 @@ struct PreparedIntensityTests {
         generator.prepare()
         // Before any play: intensity 1 first (asked for), then 15/16 down to 1/16 (ahead).
         #expect(pad.preparedPrograms.map(\.commands).map { $0.map(\.command) } == (1...16).reversed().map(level))
-        #expect(pad.preparedPrograms.allSatisfy { $0.commands.map(\.offset) == program.commands.map(\.offset) })
+        #expect(pad.preparedPrograms.allSatisfy { $0.commands.map(\.offsetNanoseconds) == program.commands.map(\.offsetNanoseconds) })
 
         let origin = fixture.clock.now()
         #expect(generator.impactOccurred(intensity: 0.7).isScheduled)

@@ -41,7 +41,7 @@ struct RumbleTests {
         }
 
         /// (ns since t0, command) of everything the pad was told.
-        var received: [(Int64, ActuatorCommand)] { pad.recorded.map { ($0.now - t0, $0.command) } }
+        var received: [(Int64, ActuatorCommand)] { pad.recorded.map { ($0.nowNanoseconds - t0, $0.command) } }
     }
 
     func same(_ received: [(Int64, ActuatorCommand)], _ expected: [(Int64, ActuatorCommand)]) -> Bool {
@@ -144,8 +144,8 @@ struct RumbleTests {
         clock.advance(by: .seconds(60))
         engine.process()
         #expect(pad.recorded == [
-            Emission(.rumble(strong: 0xFFFF, weak: 0xFFFF), deadline: 1_000_000_000, now: 1_000_000_000),
-            Emission(.stop, deadline: 1_010_000_000, now: 1_010_000_000),
+            Emission(.rumble(strong: 0xFFFF, weak: 0xFFFF), deadlineNanoseconds: 1_000_000_000, nowNanoseconds: 1_000_000_000),
+            Emission(.stop, deadlineNanoseconds: 1_010_000_000, nowNanoseconds: 1_010_000_000),
         ])
     }
 

@@ -40,7 +40,7 @@ struct SendWaitTests {
                 end = .now
                 return
             }
-            end = feltAt + program.duration
+            end = feltAt.advanced(by: program.durationNanoseconds)
         }
     }
 

@@ -71,7 +71,7 @@ struct SoundLoopTests {
     /// command but the final stop, pass after pass `length` apart, then the final stop.
     func looped(_ program: Program, start: Int64, length: Int64, passes: Int) -> [(Int64, ActuatorCommand)] {
         (0..<passes).flatMap { pass in
-            program.commands.dropLast().map { (start + Int64(pass) * length + $0.offset, $0.command) }
+            program.commands.dropLast().map { (start + Int64(pass) * length + $0.offsetNanoseconds, $0.command) }
         } + [(start + Int64(passes) * length, .stop)]
     }
 
@@ -81,12 +81,12 @@ struct SoundLoopTests {
         defer { fixture.folder.remove() }
         let player = try fixture.engine.makePlayer(contentsOf: path)
         let program = try #require(player.programs.first)
-        #expect(program.loopLength == program.duration)
-        #expect(program.duration == .milliseconds(220))
-        #expect(program.leadTime == .milliseconds(60))
-        #expect(program.commands.map(\.offset) == [0, 100_000_000, 160_000_000, 220_000_000])
-        let silent = Program(profileName: "x", commands: [TimedCommand(offset: 0, intensity: 0, sharpness: 0, command: .stop)],
-                             duration: .zero, leadTime: .zero)
+        #expect(program.loopLength == .nanoseconds(program.durationNanoseconds))
+        #expect(program.durationNanoseconds == 220_000_000)
+        #expect(program.leadTimeNanoseconds == 60_000_000)
+        #expect(program.commands.map(\.offsetNanoseconds) == [0, 100_000_000, 160_000_000, 220_000_000])
+        let silent = Program(profileName: "x", commands: [TimedCommand(offsetNanoseconds: 0, intensity: 0, sharpness: 0, command: .stop)],
+                             durationNanoseconds: 0, leadTimeNanoseconds: 0)
         #expect(silent.loopLength == nil)
     }
 

@@ -9,7 +9,7 @@ import Testing
     let ms: Int64 = 1_000_000
 
     func periodic(_ period: UInt16, at offset: Int64) -> TimedCommand {
-        TimedCommand(offset: offset, intensity: 1, sharpness: 0,
+        TimedCommand(offsetNanoseconds: offset, intensity: 1, sharpness: 0,
                      command: .periodic(waveform: .sine, periodMilliseconds: period, magnitude: 0x7FFF))
     }
 
@@ -27,7 +27,7 @@ import Testing
         // 1 ms period = 1 000 Hz = 48 samples per cycle at 48 kHz; one motor, so full scale is 0.9.
         let timeline = MotorTimeline(commands: [
             periodic(1, at: 0),
-            TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(20))
         let samples = MotorSound().synthesize(timeline)
         #expect(samples.count == 960 + 240)                 // 20 ms + one 5 ms ramp for the fade-out
@@ -45,7 +45,7 @@ import Testing
         let timeline = MotorTimeline(commands: [
             periodic(1, at: 0),
             periodic(2, at: 10_250_000),
-            TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
         let samples = MotorSound().synthesize(timeline)
         #expect(samples[492] == 29_490)
@@ -55,8 +55,8 @@ import Testing
 
     @Test func rumbleMotorsAreSummedWithinHeadroom() {
         let timeline = MotorTimeline(commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: .rumble(strong: 0xFFFF, weak: 0xFFFF)),
-            TimedCommand(offset: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: .rumble(strong: 0xFFFF, weak: 0xFFFF)),
+            TimedCommand(offsetNanoseconds: 20 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
         let sound = MotorSound(strongFrequency: 1_000, weakFrequency: 2_000)
         let samples = sound.synthesize(timeline)
@@ -68,8 +68,8 @@ import Testing
 
     @Test func wavFileHoldsTheRenderedSamples() throws {
         let timeline = MotorTimeline(commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0x8000, weak: 0)),
-            TimedCommand(offset: 3 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0x8000, weak: 0)),
+            TimedCommand(offsetNanoseconds: 3 * ms, intensity: 0, sharpness: 0, command: .stop),
         ])
         let sound = MotorSound()
         let bytes = sound.synthesizeWAV(timeline)
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func timelineWithoutMotorsIsSilence() {
-        let timeline = MotorTimeline(commands: [TimedCommand(offset: 1 * ms, intensity: 0, sharpness: 0, command: .stop)])
+        let timeline = MotorTimeline(commands: [TimedCommand(offsetNanoseconds: 1 * ms, intensity: 0, sharpness: 0, command: .stop)])
         #expect(MotorSound().synthesize(timeline) == Array(repeating: 0, count: 48 + 240))
     }
 }

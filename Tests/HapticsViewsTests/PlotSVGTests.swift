@@ -12,8 +12,8 @@ import Testing
 
     @Test func smallRumbleSnapshot() {
         let timeline = MotorTimeline(commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0x7FFF)),
-            TimedCommand(offset: 10 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0x7FFF)),
+            TimedCommand(offsetNanoseconds: 10 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(20))
         let svg = SVGPlot.draw(timeline, title: "impact <heavy> & co",
                                  events: [.transient(at: .zero, intensity: 1, sharpness: 0.25)])
@@ -73,12 +73,12 @@ import Testing
 
     @Test func periodicPlotIsWellFormedXMLWithAPeriodAxis() throws {
         let timeline = MotorTimeline(commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0,
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 25, magnitude: 0x4000)),
-            TimedCommand(offset: 40 * ms, intensity: 0, sharpness: 0, command: .stop),
-            TimedCommand(offset: 60 * ms, intensity: 1, sharpness: 0,
+            TimedCommand(offsetNanoseconds: 40 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 60 * ms, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 8, magnitude: 0x7FFF)),
-            TimedCommand(offset: 90 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 90 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(100))
         let svg = SVGPlot.draw(timeline, title: "notification \"success\" — it's <ok>", events: [
             .transient(at: .zero, intensity: 0.47, sharpness: 0.8),
@@ -103,11 +103,11 @@ import Testing
 
     @Test func legendWrapsIntoASecondRowAndTheImageGrowsForIt() {
         let timeline = MotorTimeline(commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .constant(level: -0x6000)),
-            TimedCommand(offset: 30 * ms, intensity: 1, sharpness: 0, command: .rumble(strong: 0x3000, weak: 0x9000)),
-            TimedCommand(offset: 50 * ms, intensity: 1, sharpness: 0,
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0, command: .constant(level: -0x6000)),
+            TimedCommand(offsetNanoseconds: 30 * ms, intensity: 1, sharpness: 0, command: .rumble(strong: 0x3000, weak: 0x9000)),
+            TimedCommand(offsetNanoseconds: 50 * ms, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 30, magnitude: 0x3000)),
-            TimedCommand(offset: 70 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 70 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(100))
         let svg = SVGPlot.draw(timeline, title: "mixed", events: [.transient(at: .milliseconds(30), intensity: 0.5, sharpness: 0.5)])
         #expect(svg.contains(#"width="720" height="420" viewBox="0 0 720 420""#))

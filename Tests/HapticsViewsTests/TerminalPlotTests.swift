@@ -9,11 +9,11 @@ import Testing
     /// A heavy hit on both motors, a 1 ms weak pulse (shorter than a column) and a faint strong tail.
     var rumble: MotorTimeline {
         MotorTimeline(commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0x7FFF)),
-            TimedCommand(offset: 10 * ms, intensity: 0, sharpness: 0, command: .stop),
-            TimedCommand(offset: 12 * ms, intensity: 1, sharpness: 1, command: .rumble(strong: 0, weak: 0xFFFF)),
-            TimedCommand(offset: 13 * ms, intensity: 0.1, sharpness: 0, command: .rumble(strong: 0x2000, weak: 0)),
-            TimedCommand(offset: 30 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0, command: .rumble(strong: 0xFFFF, weak: 0x7FFF)),
+            TimedCommand(offsetNanoseconds: 10 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 12 * ms, intensity: 1, sharpness: 1, command: .rumble(strong: 0, weak: 0xFFFF)),
+            TimedCommand(offsetNanoseconds: 13 * ms, intensity: 0.1, sharpness: 0, command: .rumble(strong: 0x2000, weak: 0)),
+            TimedCommand(offsetNanoseconds: 30 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(40))
     }
 
@@ -39,11 +39,11 @@ import Testing
 
     @Test func periodicRowNamesItsPeriodRange() {
         let timeline = MotorTimeline(commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0,
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 25, magnitude: 0x4000)),
-            TimedCommand(offset: 1 * ms, intensity: 1, sharpness: 0,
+            TimedCommand(offsetNanoseconds: 1 * ms, intensity: 1, sharpness: 0,
                          command: .periodic(waveform: .sine, periodMilliseconds: 10, magnitude: 0x7FFF)),
-            TimedCommand(offset: 1_600_000, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 1_600_000, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(2))
         #expect(TerminalPlot.draw(timeline, width: 20, color: false) == """
             magnitude │▄▄▄▄▄▄▄▄▄▄██████    │ peak 1.00, period 10–25 ms
@@ -55,8 +55,8 @@ import Testing
 
     @Test func stepsBelowAMillisecondGetDecimalLabels() {
         let timeline = MotorTimeline(commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0, command: .constant(level: -0x4000)),
-            TimedCommand(offset: 1 * ms, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0, command: .constant(level: -0x4000)),
+            TimedCommand(offsetNanoseconds: 1 * ms, intensity: 0, sharpness: 0, command: .stop),
         ], end: .milliseconds(2))
         #expect(TerminalPlot.draw(timeline, width: 40, color: false) == """
             level │▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄                    │ peak 0.50

@@ -49,7 +49,8 @@ struct PlotCommand: Command {
         let target = try PlayTarget(argument: target)
         let program = Renderer(profile: device.profile).render(target.pattern)
         let timeline = MotorTimeline(program: program, actuator: device.profile.actuator)
-        let markers = PlotMarker.markers(for: target.pattern, leadTime: program.leadTime)
+        let markers = PlotMarker.markers(for: target.pattern, leadTime: .nanoseconds(program.leadTimeNanoseconds))
+        let duration = Duration.nanoseconds(program.durationNanoseconds)
         try output.write(SVGPlot.draw(timeline, title: "\(target.name) on \(device.profile.displayName)", events: markers), context)
         if json {
             var line = JSONLine(record: "plot")
@@ -57,10 +58,10 @@ struct PlotCommand: Command {
             line.add("file", output.path)
             line.add("profile", device.profile.name)
             line.add("commands", program.commands.count)
-            line.add("duration_ms", program.duration.inMilliseconds, digits: 1)
+            line.add("duration_ms", duration.inMilliseconds, digits: 1)
             context.console.line(line.text)
         } else {
-            context.console.line("\(PrintableText.escaped(output.path)): \(program.commands.count) commands over \(JSONLine.number(program.duration.inMilliseconds, digits: 1)) ms")
+            context.console.line("\(PrintableText.escaped(output.path)): \(program.commands.count) commands over \(JSONLine.number(duration.inMilliseconds, digits: 1)) ms")
         }
         return ExitStatus.success
     }

@@ -49,7 +49,7 @@ extension EvdevActuator {
             let streaming = max(minimumStreamingNanoseconds, state.longestHold + safetyMarginNanoseconds)
             streamingLength.store(Self.milliseconds(streaming), ordering: .relaxed)
 
-            let now = clock.now().nanoseconds
+            let now = clock.now()
             let programKeys = Set(levels.map(\.key))
             var complete = true
             levels: for level in levels {
@@ -57,7 +57,7 @@ extension EvdevActuator {
                 if let index = table.index(of: level.key) {
                     // Asked for now: no longer a level only prepared ahead. Prepared ahead again: the
                     // mark moves with the use, so it still counts as unused since.
-                    state.preparedAheadAt[index] = ahead && _isOnlyPreparedAhead(index, state: state) ? now : nil
+                    state.preparedAheadAt[index] = ahead && _isOnlyPreparedAhead(index, state: state) ? now.nanoseconds : nil
                     table.touch(index, at: now)
                     // A longer hold than the safety net allows: update in place (same id) when idle.
                     if state.uploadedLengths[index] < length, table.claim(index, from: .ready) {
@@ -109,7 +109,7 @@ extension EvdevActuator {
                     }
                 }
                 state.uploadedLengths[index] = length
-                state.preparedAheadAt[index] = ahead ? now : nil
+                state.preparedAheadAt[index] = ahead ? now.nanoseconds : nil
                 table.publish(index, key: level.key, effectID: effect.id, lengthMilliseconds: length, usedAt: now)
             }
             return complete
@@ -255,10 +255,10 @@ extension EvdevActuator {
         for (index, timed) in commands.enumerated() {
             let key = _EffectLevel.key(timed.command)
             guard key != 0 else { continue }
-            let end = index + 1 < commands.count ? commands[index + 1].offset : program.duration.nanoseconds
+            let end = index + 1 < commands.count ? commands[index + 1].offsetNanoseconds : program.durationNanoseconds
             // A program built by hand may hold any offsets: a hold that overflows is as long as any.
-            let (span, overflowed) = end.subtractingReportingOverflow(timed.offset)
-            let hold = overflowed ? (end > timed.offset ? Int64.max / 2 : 0) : min(max(0, span), Int64.max / 2)
+            let (span, overflowed) = end.subtractingReportingOverflow(timed.offsetNanoseconds)
+            let hold = overflowed ? (end > timed.offsetNanoseconds ? Int64.max / 2 : 0) : min(max(0, span), Int64.max / 2)
             if holds[key] == nil { order.append(key) }
             holds[key] = max(holds[key] ?? 0, hold)
         }

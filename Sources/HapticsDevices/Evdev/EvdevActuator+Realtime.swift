@@ -24,7 +24,7 @@ extension EvdevActuator {
         }
         defer { isPerforming.store(false, ordering: .releasing) }
         _ActuatorCounters.advance(counters.commands)
-        _play(_EffectLevel.key(command), now: now.nanoseconds)
+        _play(_EffectLevel.key(command), now: now)
         let state = realtime.pointee
         expiry.store(state.playingEntry >= 0 || state.streamPlaying ? state.expiresAt : .min, ordering: .relaxed)
     }
@@ -37,9 +37,9 @@ extension EvdevActuator {
         return .nanoseconds(end - now.nanoseconds)
     }
 
-    /// Plays level `key` (0: silence) now, `now` in nanoseconds.
+    /// Plays level `key` (0: silence) now.
     @inline(__always)
-    func _play(_ key: UInt64, now: Int64) {
+    func _play(_ key: UInt64, now: MonotonicInstant) {
         guard key != 0 else {
             _silence()
             return
@@ -51,7 +51,7 @@ extension EvdevActuator {
             table.touch(entry, at: now)
             _ActuatorCounters.advance(counters.preparedTriggers)
             if _write(code: UInt16(bitPattern: table.effectID(entry)), value: 1) {
-                state.pointee.expiresAt = now + table.length(entry)
+                state.pointee.expiresAt = now.nanoseconds + table.length(entry)
             }
             return
         }
@@ -74,7 +74,7 @@ extension EvdevActuator {
             table.touch(entry, at: now)
             state.pointee.playingEntry = entry
             _ActuatorCounters.advance(counters.preparedTriggers)
-            state.pointee.expiresAt = played ? now + table.length(entry) : .min
+            state.pointee.expiresAt = played ? now.nanoseconds + table.length(entry) : .min
             return
         }
         _stream(key, now: now)
@@ -104,7 +104,7 @@ extension EvdevActuator {
 
     /// Plays a level that was not prepared through the streaming effect.
     @inline(__always)
-    func _stream(_ key: UInt64, now: Int64) {
+    func _stream(_ key: UInt64, now: MonotonicInstant) {
         let state = realtime
         _ActuatorCounters.advance(counters.streamedLevels)
         // A prepared level playing now is stopped only right before the play below, after any
@@ -159,7 +159,7 @@ extension EvdevActuator {
         // A failed play leaves an updated effect playing: it must still be stopped.
         state.pointee.streamPlaying = played || wasPlaying
         if previous >= 0 { table.releaseFromPlaying(previous) }
-        if played { state.pointee.expiresAt = now + state.pointee.streamLength }
+        if played { state.pointee.expiresAt = now.nanoseconds + state.pointee.streamLength }
     }
 
     /// Stops the prepared level playing now, if one does: one write, or none.

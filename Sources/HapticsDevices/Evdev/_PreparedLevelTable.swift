@@ -1,3 +1,4 @@
+import HapticsSystem
 import Synchronization
 
 /// The fixed table of levels uploaded at prepare time, shared lock-free between the control side
@@ -59,7 +60,9 @@ internal final class _PreparedLevelTable: @unchecked Sendable {
     @inline(__always) func lastUsed(_ index: Int) -> Int64 { lastUsed[index].load(ordering: .relaxed) }
     /// The entry's `replay.length` in nanoseconds (stable while it is ready or playing).
     @inline(__always) func length(_ index: Int) -> Int64 { lengths[index].load(ordering: .relaxed) }
-    @inline(__always) func touch(_ index: Int, at instant: Int64) { lastUsed[index].store(instant, ordering: .relaxed) }
+    @inline(__always) func touch(_ index: Int, at instant: MonotonicInstant) {
+        lastUsed[index].store(instant.nanoseconds, ordering: .relaxed)
+    }
 
     // MARK: Realtime side
 
@@ -98,11 +101,11 @@ internal final class _PreparedLevelTable: @unchecked Sendable {
 
     /// Publishes a claimed entry as ready to play `key` with kernel id `effectID`, uploaded with a
     /// `replay.length` of `lengthMilliseconds`.
-    func publish(_ index: Int, key: UInt64, effectID: Int16, lengthMilliseconds: Int, usedAt instant: Int64) {
+    func publish(_ index: Int, key: UInt64, effectID: Int16, lengthMilliseconds: Int, usedAt instant: MonotonicInstant) {
         keys[index].store(key, ordering: .relaxed)
         lengths[index].store(Int64(lengthMilliseconds) * 1_000_000, ordering: .relaxed)
         effectIDs[index].store(Int(effectID), ordering: .relaxed)
-        lastUsed[index].store(instant, ordering: .relaxed)
+        lastUsed[index].store(instant.nanoseconds, ordering: .relaxed)
         let state = states[index].load(ordering: .relaxed)
         // New generation: a realtime thread holding a stale view of this entry cannot claim it.
         states[index].store(((state >> 2) &+ 1) << 2 | Phase.ready.rawValue, ordering: .releasing)

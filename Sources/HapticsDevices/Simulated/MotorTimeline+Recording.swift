@@ -19,7 +19,7 @@ extension MotorTimeline {
         let selected = recording.filter { channel == nil || $0.channel == channel }
         let zero = origin ?? selected.first?.time ?? MonotonicInstant(nanoseconds: 0)
         let commands = selected.map {
-            TimedCommand(offset: $0.time.nanoseconds - zero.nanoseconds, intensity: 0, sharpness: 0, command: $0.command)
+            TimedCommand(offsetNanoseconds: $0.time.nanoseconds - zero.nanoseconds, intensity: 0, sharpness: 0, command: $0.command)
         }
         self.init(commands: commands, actuator: actuator)
     }

@@ -27,7 +27,7 @@ public struct MotorTimeline: Sendable, Hashable {
     ///   - actuator: when given, its motors are always shown, even if no command drives them.
     public init(commands: [TimedCommand], end: Duration? = nil, actuator: DeviceProfile.ActuatorKind? = nil) {
         let ordered = commands.enumerated().sorted {
-            ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
+            ($0.element.offsetNanoseconds, $0.offset) < ($1.element.offsetNanoseconds, $1.offset)
         }.map(\.element)
 
         var steps = [Step(time: .zero, levels: .silent)]
@@ -35,7 +35,7 @@ public struct MotorTimeline: Sendable, Hashable {
         for timed in ordered {
             let levels = Levels(timed.command)
             driven.formUnion(Motor.driven(by: timed.command))
-            let time = Duration.nanoseconds(max(timed.offset, 0))
+            let time = Duration.nanoseconds(max(timed.offsetNanoseconds, 0))
             if steps[steps.count - 1].time == time {
                 steps[steps.count - 1].levels = levels
             } else {
@@ -48,14 +48,14 @@ public struct MotorTimeline: Sendable, Hashable {
             merged.append(step)
         }
         self.start = .zero
-        self.end = max(end ?? .zero, ordered.last.map { .nanoseconds(max($0.offset, 0)) } ?? .zero)
+        self.end = max(end ?? .zero, ordered.last.map { .nanoseconds(max($0.offsetNanoseconds, 0)) } ?? .zero)
         self.steps = merged
         self.motors = Motor.allCases.filter(driven.contains)
     }
 
     /// Creates the timeline a program plays, from its start to its final stop.
     public init(program: Program, actuator: DeviceProfile.ActuatorKind? = nil) {
-        self.init(commands: program.commands, end: program.duration, actuator: actuator)
+        self.init(commands: program.commands, end: .nanoseconds(program.durationNanoseconds), actuator: actuator)
     }
 
     /// The levels in effect at `time` (from the origin).

@@ -125,8 +125,8 @@ private func countParameterPasses(channels: Int, passes: Int, untilWrite: Bool, 
             let channel = try scheduler.addChannel(output: actuator, profile: benchRumble, policy: .replace)
             let program = try scheduler.load(Program(
                 profileName: benchRumble.name,
-                commands: [TimedCommand(offset: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000))],
-                duration: .seconds(1000), leadTime: .zero))
+                commands: [TimedCommand(offsetNanoseconds: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000))],
+                durationNanoseconds: 1000 * 1_000_000_000, leadTimeNanoseconds: 0))
             players.append(try scheduler.makePlayer(program: program, channel: channel))
             actuators.append(actuator)
         }
@@ -168,8 +168,8 @@ private func countCurvePasses(channels: Int, passes: Int, untilWrite: Bool, desc
     })
     let level = Program(
         profileName: benchRumble.name,
-        commands: [TimedCommand(offset: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000))],
-        duration: .seconds(1000), leadTime: .zero)
+        commands: [TimedCommand(offsetNanoseconds: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000))],
+        durationNanoseconds: 1000 * 1_000_000_000, leadTimeNanoseconds: 0)
     countSteppedPasses(channels: channels, passes: passes, untilWrite: untilWrite, descriptor: descriptor,
                        program: level, policy: .replace) { scheduler, player, start in
         guard try scheduler.setCurve(player, curve, startingAt: start) else { benchFailure("the curve was refused") }

@@ -21,10 +21,10 @@ func runCurveBenchmark() {
     let held = Program(
         profileName: profile.name,
         commands: [
-            TimedCommand(offset: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000)),
-            TimedCommand(offset: 60_000_000_000, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000)),
+            TimedCommand(offsetNanoseconds: 60_000_000_000, intensity: 0, sharpness: 0, command: .stop),
         ],
-        duration: .seconds(60), leadTime: .zero)
+        durationNanoseconds: 60 * 1_000_000_000, leadTimeNanoseconds: 0)
     let step: Int64 = 10_000_000
     let end = Duration(patternSeconds: curve.controlPoints.last!.time).nanoseconds
 

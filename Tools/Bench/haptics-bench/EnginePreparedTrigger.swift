@@ -19,10 +19,10 @@ final class EnginePreparedTrigger {
     static let program = Program(
         profileName: benchRumble.name,
         commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: playCommand),
-            TimedCommand(offset: 20_000_000, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: playCommand),
+            TimedCommand(offsetNanoseconds: 20_000_000, intensity: 0, sharpness: 0, command: .stop),
         ],
-        duration: .milliseconds(20), leadTime: .zero)
+        durationNanoseconds: 20_000_000, leadTimeNanoseconds: 0)
 
     private let actuator: EvdevActuator
     private let clock = SystemMonotonicClock()

@@ -48,9 +48,9 @@ final class Peers {
     /// A program of the diagnosis peers' one prepared level for `length`, then silence.
     static func pulse(lasting length: Duration) -> Program {
         Program(profileName: benchRumble.name, commands: [
-            TimedCommand(offset: 0, intensity: 1, sharpness: 0.5, command: alonePeerLevel),
-            TimedCommand(offset: length.nanoseconds, intensity: 0, sharpness: 0, command: .stop),
-        ], duration: length, leadTime: .zero)
+            TimedCommand(offsetNanoseconds: 0, intensity: 1, sharpness: 0.5, command: alonePeerLevel),
+            TimedCommand(offsetNanoseconds: length.nanoseconds, intensity: 0, sharpness: 0, command: .stop),
+        ], durationNanoseconds: length.nanoseconds, leadTimeNanoseconds: 0)
     }
 
     init(eventNodePath: String) throws {

@@ -167,12 +167,12 @@ func runSchedulerBenchmark() {
 /// `count` level changes `period` apart, alternating between two rumble levels, then a stop.
 func alternatingLevels(_ count: Int, period: Int64) -> Program {
     var commands = (0..<count).map { index in
-        TimedCommand(offset: Int64(index) * period, intensity: 1, sharpness: 0.5,
+        TimedCommand(offsetNanoseconds: Int64(index) * period, intensity: 1, sharpness: 0.5,
                      command: .rumble(strong: index % 2 == 0 ? 0x8000 : 0x4000, weak: 0x2000))
     }
-    commands.append(TimedCommand(offset: Int64(count) * period, intensity: 0, sharpness: 0, command: .stop))
+    commands.append(TimedCommand(offsetNanoseconds: Int64(count) * period, intensity: 0, sharpness: 0, command: .stop))
     return Program(profileName: benchRumble.name, commands: commands,
-                   duration: .nanoseconds(Int64(count) * period), leadTime: .zero)
+                   durationNanoseconds: Int64(count) * period, leadTimeNanoseconds: 0)
 }
 
 extension Int64 {

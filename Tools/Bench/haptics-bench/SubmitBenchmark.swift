@@ -19,11 +19,11 @@ func loopingProgram() -> Program {
     Program(
         profileName: benchRumble.name,
         commands: [
-            TimedCommand(offset: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000)),
-            TimedCommand(offset: 5_000_000, intensity: 0.6, sharpness: 0.5, command: .rumble(strong: 0x9000, weak: 0x3000)),
-            TimedCommand(offset: 10_000_000, intensity: 0, sharpness: 0, command: .stop),
+            TimedCommand(offsetNanoseconds: 0, intensity: 0.8, sharpness: 0.5, command: .rumble(strong: 0xC000, weak: 0x4000)),
+            TimedCommand(offsetNanoseconds: 5_000_000, intensity: 0.6, sharpness: 0.5, command: .rumble(strong: 0x9000, weak: 0x3000)),
+            TimedCommand(offsetNanoseconds: 10_000_000, intensity: 0, sharpness: 0, command: .stop),
         ],
-        duration: .milliseconds(10), leadTime: .zero)
+        durationNanoseconds: 10_000_000, leadTimeNanoseconds: 0)
 }
 
 /// `Tools/bench submit`: submissions from 4 threads into a scheduler whose realtime thread plays and

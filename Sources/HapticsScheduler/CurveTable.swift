@@ -1,13 +1,17 @@
 import Synchronization
+import HapticsSystem
 
 /// Preallocated space for runtime parameter curves: `capacity` curves of up to `pointCapacity`
-/// control points each, allocated once when the scheduler is made.
+/// control points each, and the list of players that have one bound, allocated once when the
+/// scheduler is made and freed with it.
 ///
 /// A curve slot is claimed by the submitting thread (one compare-and-exchange, any thread), filled,
 /// and handed to the realtime side by the one queue entry that names it; the realtime side gives it
 /// back (one release store) when the curve has played out, is replaced, or its submission is
 /// ignored or discarded. The points are never touched by both sides at once.
-final class CurveStorage: @unchecked Sendable {
+///
+/// Stored in place in the scheduler, each table behind a stored pointer (see ``PlayerTable``).
+struct CurveTable: ~Copyable {
     let capacity: Int
     let pointCapacity: Int
     /// Per slot: 0 free, 1 held (being written, queued, or playing).
@@ -16,35 +20,43 @@ final class CurveStorage: @unchecked Sendable {
     let times: UnsafeMutablePointer<Double>
     let values: UnsafeMutablePointer<Double>
     let counts: UnsafeMutablePointer<Int>
-    /// Per slot: the curve's origin (its time 0) and its last point, `CLOCK_MONOTONIC` nanoseconds.
-    let origins: UnsafeMutablePointer<Int64>
-    let ends: UnsafeMutablePointer<Int64>
+    /// Per slot: the curve's origin (its time 0) and its last point.
+    let origins: UnsafeMutablePointer<MonotonicInstant>
+    let ends: UnsafeMutablePointer<MonotonicInstant>
+    /// Player slots with a curve bound (any order), and the ones a pass found due at one tick
+    /// (`RealtimeState.curvePlayers`, `dueCurves`). Processing side only.
+    let players: UnsafeMutablePointer<Int>
+    let due: UnsafeMutablePointer<Int>
 
-    init(capacity: Int, pointCapacity: Int) {
+    private let stateStorage: FixedArray<Atomic<Int>>
+    private let timeStorage: FixedArray<Double>
+    private let valueStorage: FixedArray<Double>
+    private let countStorage: FixedArray<Int>
+    private let originStorage: FixedArray<MonotonicInstant>
+    private let endStorage: FixedArray<MonotonicInstant>
+    private let playerStorage: FixedArray<Int>
+    private let dueStorage: FixedArray<Int>
+
+    /// `capacity` free curve slots of `pointCapacity` points, for up to `playerCount` players.
+    init(capacity: Int, pointCapacity: Int, playerCount: Int) {
         self.capacity = capacity
         self.pointCapacity = pointCapacity
-        states = .allocate(capacity: capacity)
-        for index in 0..<capacity { (states + index).initialize(to: Atomic(0)) }
-        times = .allocate(capacity: capacity * pointCapacity)
-        times.initialize(repeating: 0, count: capacity * pointCapacity)
-        values = .allocate(capacity: capacity * pointCapacity)
-        values.initialize(repeating: 0, count: capacity * pointCapacity)
-        counts = .allocate(capacity: capacity)
-        counts.initialize(repeating: 0, count: capacity)
-        origins = .allocate(capacity: capacity)
-        origins.initialize(repeating: 0, count: capacity)
-        ends = .allocate(capacity: capacity)
-        ends.initialize(repeating: 0, count: capacity)
-    }
-
-    deinit {
-        states.deinitialize(count: capacity)
-        states.deallocate()
-        times.deallocate()
-        values.deallocate()
-        counts.deallocate()
-        origins.deallocate()
-        ends.deallocate()
+        stateStorage = FixedArray(count: capacity) { _ in Atomic(0) }
+        states = stateStorage.base
+        timeStorage = FixedArray(repeating: 0, count: capacity * pointCapacity)
+        times = timeStorage.base
+        valueStorage = FixedArray(repeating: 0, count: capacity * pointCapacity)
+        values = valueStorage.base
+        countStorage = FixedArray(repeating: 0, count: capacity)
+        counts = countStorage.base
+        originStorage = FixedArray(repeating: MonotonicInstant(nanoseconds: 0), count: capacity)
+        origins = originStorage.base
+        endStorage = FixedArray(repeating: MonotonicInstant(nanoseconds: 0), count: capacity)
+        ends = endStorage.base
+        playerStorage = FixedArray(repeating: -1, count: playerCount)
+        players = playerStorage.base
+        dueStorage = FixedArray(repeating: -1, count: playerCount)
+        due = dueStorage.base
     }
 
     /// Claims a free slot, or `nil` when every slot is held. Lock-free, any thread.
@@ -84,19 +96,4 @@ final class CurveStorage: @unchecked Sendable {
         guard span > 0 else { return values[to] }
         return values[from] + (values[to] - values[from]) * (seconds - times[from]) / span
     }
-}
-
-/// A curve a player is playing: which slot, when its next control tick is due, and the
-/// interpolation cursor. Plain values, part of `PlayerState`.
-struct CurvePlayback {
-    var slot = -1
-    /// The next tick, `CLOCK_MONOTONIC` nanoseconds.
-    var next: Int64 = 0
-    /// The channel profile's control interval (at least 1 ms), nanoseconds.
-    var step: Int64 = 0
-    var cursor = 0
-    /// What each value is multiplied by (the engine gain for an intensity curve).
-    var scale = 1.0
-
-    var isBound: Bool { slot >= 0 }
 }
