@@ -20,7 +20,7 @@ struct ReadmeSwiftExampleKernelTests {
         for timed in Renderer(profile: .dualSense).render(feedback.canonicalPattern).commands {
             var state: [UInt8] = [0, 0]
             if case let .rumble(strong, weak) = timed.command { state = [UInt8(weak >> 8), UInt8(strong >> 8)] }
-            if states.last?.state != state { states.append((state, timed.offset)) }
+            if states.last?.state != state { states.append((state, timed.offsetNanoseconds)) }
         }
         return states.indices.map { index in
             (states[index].state, index + 1 < states.count ? states[index + 1].offset - states[index].offset : 0)

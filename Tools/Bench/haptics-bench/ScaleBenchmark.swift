@@ -239,7 +239,7 @@ func runScaleBenchmark(devices: Int) {
     print("by position in the pass, p50 / p99 lateness: engine first pad \(microseconds(percentile(first.engine, 0.5))) / \(microseconds(percentile(first.engine, 0.99))) µs, last pad \(microseconds(percentile(last.engine, 0.5))) / \(microseconds(percentile(last.engine, 0.99))) µs; C write loop first pad \(microseconds(percentile(first.writes, 0.5))) / \(microseconds(percentile(first.writes, 0.99))) µs, last pad \(microseconds(percentile(last.writes, 0.5))) / \(microseconds(percentile(last.writes, 0.99))) µs")
     print("ratio_p99 (scheduler / C timer loop): \(decimal(ratio)) (target ≤ 1.2); ratio_p99_vs_c_writes (scheduler / C write loop): \(decimal(ratioToWrites))")
     print("CPU during the engine's blocks: realtime thread \(decimal(cpuPercent, 1)) %, the sinks' reader \(decimal(engine.readersPercent, 1)) %, the guest busy \(decimal(engine.machinePercent, 1)) % (of \(machineProcessors()) processor(s)); during the C write loop's: its thread \(decimal(writesCPUPercent, 1)) %, the sinks' reader \(decimal(floor.readersPercent, 1)) %, the guest busy \(decimal(floor.machinePercent, 1)) %")
-    print("realtime thread: SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused (\($0))" } ?? "granted"); \(statistics.wakeUps) wake-ups")
+    print("realtime thread: \(realtimePriority(statistics.realtimeThread)); \(statistics.wakeUps) wake-ups")
     print("note: QEMU TCG guest: each write costs tens of microseconds of emulated CPU, and one thread makes every pad's write each millisecond.")
     print(jsonObject([
         ("devices", String(devices)),

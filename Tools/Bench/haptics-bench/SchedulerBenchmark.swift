@@ -147,7 +147,7 @@ func runSchedulerBenchmark() {
     }
     print("scheduler per-block median lateness (µs), min…max over blocks: \(microseconds(blockMedians.min() ?? 0))…\(microseconds(blockMedians.max() ?? 0))")
     print("drift (least-squares slope of lateness over time): scheduler \(decimal(drift)) µs/s, baseline \(decimal(baselineDrift)) µs/s")
-    print("realtime thread: SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused (\($0)), running SCHED_OTHER" } ?? "granted"), timer slack \(statistics.realtimeThread?.timerSlack.map { "\($0.nanoseconds) ns" } ?? "unknown"), \(statistics.wakeUps) wake-ups, \(statistics.earlyWakeUps) of them before their deadline, waking \(microseconds(statistics.wakeAhead.nanoseconds)) µs ahead at the end")
+    print("realtime thread: \(realtimePriority(statistics.realtimeThread)), timer slack \(statistics.realtimeThread?.timerSlack.map { "\($0.nanoseconds) ns" } ?? "unknown"), \(statistics.wakeUps) wake-ups, \(statistics.earlyWakeUps) of them before their deadline, waking \(microseconds(statistics.wakeAhead.nanoseconds)) µs ahead at the end")
     print(jsonObject([
         ("p50_lateness_us", microseconds(p50)),
         ("p99_lateness_us", microseconds(p99)),

@@ -79,7 +79,7 @@ func runSubmitBenchmark(instructionsPerSubmit: Double?) {
     let mallocsPerSubmit = Double(allocations) / Double(attempts)
 
     print("submissions: \(attempts) from \(threads) threads in \(microseconds(elapsed)) µs, \(accepted.load(ordering: .relaxed)) accepted, \(attempts - accepted.load(ordering: .relaxed)) refused (queue full)")
-    print("realtime thread emitted \(statistics.emitted - emittedBefore) re-mapped levels meanwhile; SCHED_FIFO \(statistics.realtimeThread?.priorityRefusal.map { "refused: \($0)" } ?? "granted")")
+    print("realtime thread emitted \(statistics.emitted - emittedBefore) re-mapped levels meanwhile; \(realtimePriority(statistics.realtimeThread))")
     print("heap allocations in the window (submitters and realtime thread): \(allocations)")
     if let instructionsPerSubmit {
         print("instructions per submit (callgrind, (N submits − 0 submits) / N): \(decimal(instructionsPerSubmit, 1))")

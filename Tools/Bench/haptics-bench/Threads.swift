@@ -1,4 +1,5 @@
 import Glibc
+import HapticsSystem
 import Synchronization
 
 /// Runs `body(index)` on `count` new pthreads that start together: `begin` is called once every
@@ -45,4 +46,14 @@ private func benchThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutab
     while !work.gate.go.load(ordering: .acquiring) { sched_yield() }
     work.body(work.index)
     return nil
+}
+
+/// What the realtime thread got, for a benchmark's report: `SCHED_FIFO 50`, or why not.
+///
+/// Through the priority's own description: mapping `priorityRefusal` through optional chaining
+/// in a benchmark's report crashed the Swift 6.3.1 optimizer (an ownership verifier failure in
+/// copy propagation).
+func realtimePriority(_ grant: RealtimeThread.Grant?) -> String {
+    guard let grant else { return "realtime thread not started" }
+    return grant.priority.description
 }
