@@ -7,15 +7,21 @@ import HapticsSystem
 import HapticsVirtualDevices
 import Testing
 
+/// Runs `doctor` with its slot probe kept to `node`: the devices of tests running beside it are
+/// theirs, and the probe's uploads would show in their records.
+func runDoctor(_ arguments: [String], probingSlotsOf node: String) -> (status: Int32, output: String, error: String) {
+    DoctorChecks.$slotProbe.withValue({ $0 == node ? DoctorChecks.probeSlots($0) : nil }) {
+        runHaptics(arguments)
+    }
+}
+
 /// `haptics doctor` counting the slots another opener holds on a pad the kernel sees.
 extension EngineKernelTests {
 @Suite struct CLIDoctorSlots {
     /// Runs `doctor --json` probing only `node` (the other suites' devices are theirs) and returns
     /// the holders finding about `node`.
     static func holdersFinding(_ node: String) throws -> [String: Any] {
-        let result = DoctorChecks.$slotProbe.withValue({ $0 == node ? DoctorChecks.probeSlots($0) : nil }) {
-            runHaptics(["doctor", "--json"])
-        }
+        let result = runDoctor(["doctor", "--json"], probingSlotsOf: node)
         #expect(result.error == "")
         let line = try #require(result.output.split(separator: "\n").first { $0.contains(#""check":"holders""#) && $0.contains(node + " ") })
         return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
