@@ -159,7 +159,7 @@ extension EngineKernelTests {
         #expect(devices.contains(#""status":"ok""#) && devices.contains("\(node) haptics-test doctor pad"))
         #expect(lines.contains(#"{"schema":1,"type":"doctor-finding","check":"access","status":"ok","message":"\#(node) may be opened for reading and writing"}"#))
         // The guest runs as root: realtime priority is allowed.
-        #expect(lines.contains(#"{"schema":1,"type":"doctor-finding","check":"realtime","status":"ok","message":"running as root: the realtime threads get SCHED_FIFO"}"#))
+        #expect(lines.contains(#"{"schema":1,"type":"doctor-finding","check":"realtime","status":"ok","message":"the realtime threads get SCHED_FIFO 50 by themselves"}"#))
         #expect(lines.last?.hasPrefix(#"{"schema":1,"type":"doctor","findings":"#) == true)
     }
 }

@@ -56,16 +56,19 @@ extension EngineKernelTests {
         #expect(finding["message"] as? String == "\(node) is open in no other process this user may see; 3 of 8 slots taken by other openers")
         #expect(finding["slots"] as? Int == 8)
         #expect(finding["slots-taken"] as? Int == 3)
-        // Three uploads, then the probe's five uploads and five erases; nothing played.
-        let records = sink.waitForRecords(count: 13)
-        try #require(records.count == 13)
+        // Three uploads, then the probe's five uploads and five erases (each after the stop the
+        // kernel sends as it erases); nothing played.
+        let records = sink.waitForRecords(count: 18)
+        try #require(records.count == 18)
         let probe = records.dropFirst(3).map(\.event)
         let uploaded = probe.compactMap { (event) -> UploadedForceFeedbackEffect? in if case let .upload(effect, previous: nil) = event { effect } else { nil } }
         let erased = probe.compactMap { (event) -> Int16? in if case let .erase(id) = event { id } else { nil } }
         #expect(uploaded.count == 5)
         #expect(uploaded.allSatisfy { $0.type == UInt16(FF_RUMBLE) && $0.replayLength == 1
             && $0.parameters == .rumble(strongMagnitude: 0, weakMagnitude: 0) })
+        let stopped = probe.compactMap { (event) -> Int16? in if case let .stop(id) = event { id } else { nil } }
         #expect(Set(erased) == Set(uploaded.map(\.id)))
+        #expect(stopped.sorted() == erased.sorted())
         #expect(Set(uploaded.map(\.id)).isDisjoint(with: ids))
         #expect(!probe.contains { if case .play = $0 { true } else { false } })
         #expect(EvdevKernel.liveEffects(records).final == 3)
