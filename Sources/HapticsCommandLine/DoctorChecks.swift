@@ -1,9 +1,12 @@
+import CEvdev
 import Glibc
+import HapticsDevices
 import HapticsSystem
 
 /// What `haptics doctor` checks, read from a root folder (`/`, or a fake tree in tests): the
-/// force-feedback nodes and who may open them, the udev rule, sound devices and the processes
-/// holding a pad; and, for this process whatever the root, what a realtime thread gets.
+/// force-feedback nodes and who may open them, the udev rule, sound devices, the processes
+/// holding a pad and the slots other openers hold; and, for this process whatever the root, what
+/// a realtime thread gets.
 struct DoctorChecks {
     /// One finding and its fix.
     struct Finding: Equatable {
@@ -17,6 +20,8 @@ struct DoctorChecks {
         var message: String
         /// What to do about it (empty when nothing).
         var fix: String = ""
+        /// The slots of the pad the finding is about, when it is about one and they were counted.
+        var slots: SlotUse? = nil
     }
 
     /// Who is asking: the real process, or a user given by the test.
@@ -196,8 +201,9 @@ struct DoctorChecks {
         }
     }
 
-    /// Processes that have one of `nodes` open (those this user may look at), and the fix for what
-    /// they are.
+    /// Processes that have one of `nodes` open (those this user may look at), how many of each
+    /// node's slots other openers hold (counted where this user may open the node), and the fix
+    /// for what they are.
     func holders(_ nodes: [Node]) -> [Finding] {
         var found: [String: [Holder]] = [:]
         let targets = Dictionary(uniqueKeysWithValues: nodes.map { (root + $0.path, $0.path) })
@@ -211,11 +217,19 @@ struct DoctorChecks {
                                                        kind: kind(of: process, command: command)))
             }
         }
-        guard !found.isEmpty else {
+        var slots: [String: SlotUse] = [:]
+        for node in nodes where mayOpen(root + node.path) {
+            slots[node.path] = Self.slotProbe(root + node.path)
+        }
+        let flagged = nodes.map(\.path).filter { found[$0] != nil || (slots[$0]?.taken ?? 0) > 0 }
+        guard !flagged.isEmpty else {
             return [Finding(check: "holders", status: .ok, message: "no other process has a force-feedback node open")]
         }
-        return found.keys.sorted().map { node in
-            let holders = found[node]!
+        return flagged.map { node in
+            let holders = found[node] ?? []
+            var message = holders.isEmpty ? "\(node) is open in no other process this user may see"
+                : "\(node) is open in \(holders.map(\.text).joined(separator: ", "))"
+            if let use = slots[node] { message += "; \(use.taken) of \(use.total) slots taken by other openers" }
             var fixes: [String] = []
             if holders.contains(where: { $0.kind == "Steam" }) {
                 fixes.append("Steam Input drives the pads it configures: turn it off for this pad in Steam's controller settings, or quit Steam")
@@ -223,15 +237,67 @@ struct DoctorChecks {
             if holders.contains(where: { $0.kind == "SDL" }) {
                 fixes.append("an SDL program (a game) may upload its own effects and use the pad's slots: quit it")
             }
-            if fixes.isEmpty {
+            if holders.isEmpty {
+                fixes.append("the effects belong to a program this user cannot see (another user's) and stay until it closes the pad: 'sudo fuser -v \(node)' names it; close it")
+            } else if fixes.isEmpty {
                 fixes.append("a program holding the pad may play its own effects and use its slots: close it")
             }
-            if holders.contains(where: { $0.writes != false }) {
+            if holders.isEmpty || holders.contains(where: { $0.writes != false }) {
                 fixes.append("'haptics stop' ends what it plays")
             }
-            return Finding(check: "holders", status: .warning,
-                           message: "\(node) is open in \(holders.map(\.text).joined(separator: ", "))",
-                           fix: fixes.joined(separator: "; "))
+            return Finding(check: "holders", status: .warning, message: message, fix: fixes.joined(separator: "; "), slots: slots[node])
+        }
+    }
+
+    /// How many of a pad's effect slots other openers hold.
+    struct SlotUse: Equatable {
+        /// The slots the device has (`EVIOCGEFFECTS`).
+        var total: Int
+        /// The slots holding effects uploaded through other descriptors.
+        var taken: Int
+    }
+
+    /// How the holders check counts a node's slots (given its path under the root):
+    /// ``probeSlots(_:)``; tests give counts.
+    @TaskLocal static var slotProbe: @Sendable (String) -> SlotUse? = { probeSlots($0) }
+
+    /// Counts the slots other openers of the event node at `path` hold. The kernel does not list
+    /// effects per owner, but it refuses an upload with `ENOSPC` when every slot is full: this
+    /// uploads silent 1 ms effects until then and erases every one it uploaded, whatever happens
+    /// (``ForceFeedbackBench/fillSlots(with:)``).
+    /// Nothing is played. `nil` when `path` is not an input device this process may open for
+    /// writing, or the device takes none of the probe's effects.
+    static func probeSlots(_ path: String) -> SlotUse? {
+        guard let device = try? EvdevDevice(path: path) else { return nil }
+        let bench = ForceFeedbackBench(device: device)
+        defer { bench.close() }
+        let total = device.info.slots
+        // A device takes only the types it advertises (EINVAL for others), checked before the slots.
+        for effect in silentEffects() {
+            let (filled, refusal) = bench.fillSlots(with: effect)
+            guard let refusal else { return SlotUse(total: total, taken: 0) }
+            if refusal.errno == .noSpace { return SlotUse(total: total, taken: max(0, total - filled)) }
+            if filled > 0 { return nil }
+        }
+        return nil
+    }
+
+    /// A zero-magnitude rumble, constant force and sine of 1 ms: effects any force-feedback device
+    /// takes one of, and that move nothing even if played.
+    private static func silentEffects() -> [ff_effect] {
+        var rumble = ff_effect()
+        rumble.type = UInt16(FF_RUMBLE)
+        var constant = ff_effect()
+        constant.type = UInt16(FF_CONSTANT)
+        var sine = ff_effect()
+        sine.type = UInt16(FF_PERIODIC)
+        sine.u.periodic.waveform = UInt16(FF_SINE)
+        sine.u.periodic.period = 100
+        return [rumble, constant, sine].map { effect in
+            var effect = effect
+            effect.id = -1
+            effect.replay.length = 1
+            return effect
         }
     }
 

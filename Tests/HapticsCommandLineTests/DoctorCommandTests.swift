@@ -162,4 +162,54 @@ struct DoctorCommandTests {
         #expect(result.status == 1)
         #expect(result.output.hasPrefix(#"{"schema":1,"type":"doctor-finding","check":"devices","status":"problem","message":"no force-feedback device is plugged in","#))
     }
+
+    /// Runs doctor with slot counts given for every node the user may open, and the paths it was asked about.
+    func doctor(_ root: TemporaryFolder, groups: String, json: Bool = false, slots: DoctorChecks.SlotUse) throws
+        -> (result: (status: Int32, output: String, error: String), probed: [String]) {
+        let probed = Mutex<[String]>([])
+        let result = try DoctorChecks.$slotProbe.withValue({ path in
+            probed.withLock { $0.append(path) }
+            return slots
+        }) {
+            try doctor(root, groups: groups, json: json)
+        }
+        return (result, probed.withLock { $0 })
+    }
+
+    @Test func slotsTakenByOtherOpenersAreCountedBesideTheHoldersItNames() throws {
+        let root = try Self.machine(rule: true, rtprio: "0", holder: true)
+        defer { root.remove() }
+        let (result, probed) = try doctor(root, groups: "1000,104", slots: .init(total: 16, taken: 3))
+        #expect(probed == [root.path + "/dev/input/event3"])
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("warning  holders: ") })
+        #expect(lines[index] == "warning  holders: /dev/input/event3 is open in steam (pid 4242, Steam); 3 of 16 slots taken by other openers")
+        #expect(lines[index + 1] == "         fix: Steam Input drives the pads it configures: turn it off for this pad in Steam's controller settings, or quit Steam; 'haptics stop' ends what it plays")
+    }
+
+    @Test func slotsTakenByOpenersThisUserCannotSeeAreAWarningWithTheirFields() throws {
+        let root = try Self.machine(rule: true, rtprio: "0", holder: false)
+        defer { root.remove() }
+        let (result, _) = try doctor(root, groups: "1000,104", json: true, slots: .init(total: 8, taken: 2))
+        #expect(result.output.split(separator: "\n").contains(
+            #"{"schema":1,"type":"doctor-finding","check":"holders","status":"warning","message":"/dev/input/event3 is open in no other process this user may see; 2 of 8 slots taken by other openers","fix":"the effects belong to a program this user cannot see (another user's) and stay until it closes the pad: 'sudo fuser -v /dev/input/event3' names it; close it; 'haptics stop' ends what it plays","slots":8,"slots-taken":2}"#))
+    }
+
+    @Test func freeSlotsWithoutHoldersAreFineAndAPadThisUserMayNotOpenIsNotProbed() throws {
+        let root = try Self.machine(rule: true, rtprio: "0", holder: false)
+        defer { root.remove() }
+        let (free, probed) = try doctor(root, groups: "1000,104", json: true, slots: .init(total: 16, taken: 0))
+        #expect(probed.count == 1)
+        #expect(free.output.split(separator: "\n").contains(
+            #"{"schema":1,"type":"doctor-finding","check":"holders","status":"ok","message":"no other process has a force-feedback node open"}"#))
+        let (_, unprobed) = try doctor(root, groups: "1000", slots: .init(total: 16, taken: 16))
+        #expect(unprobed == [])
+    }
+
+    @Test func theProbeCountsNothingOnAFileThatIsNoInputDevice() throws {
+        let root = try Self.machine(rule: true, rtprio: "0", holder: false)
+        defer { root.remove() }
+        #expect(DoctorChecks.probeSlots(root.path + "/dev/input/event3") == nil)
+        #expect(DoctorChecks.probeSlots(root.path + "/dev/input/missing") == nil)
+    }
 }

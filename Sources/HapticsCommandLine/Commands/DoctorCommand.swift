@@ -11,7 +11,9 @@ struct DoctorCommand: Command {
         there is a problem. HAPTICS_DOCTOR_ROOT reads another root folder instead of / (a fake
         /sys, /dev, /proc and /etc for tests). The realtime check starts a thread asking for
         SCHED_FIFO as the engine does, then rtkit when refused: on the system bus, or at the D-Bus
-        address in HAPTICS_RTKIT_BUS_ADDRESS.
+        address in HAPTICS_RTKIT_BUS_ADDRESS. On each pad this user may open, it counts the slots
+        other openers hold by uploading silent effects until the pad is full, then erasing them all;
+        it never plays anything.
         """
 
     var json = false
@@ -40,6 +42,10 @@ struct DoctorCommand: Command {
                 line.add("status", finding.status.rawValue)
                 line.add("message", finding.message)
                 if !finding.fix.isEmpty { line.add("fix", finding.fix) }
+                if let slots = finding.slots {
+                    line.add("slots", slots.total)
+                    line.add("slots-taken", slots.taken)
+                }
                 context.console.line(line.text)
             }
             var summary = JSONLine(record: "doctor")
