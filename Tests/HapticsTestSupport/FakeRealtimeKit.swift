@@ -92,7 +92,7 @@ private struct _Service: @unchecked Sendable {
         while !stopping.load(ordering: .acquiring) {
             _ = library.pointee.connection_read_write(connection, 50)
             while let message = library.pointee.connection_pop_message(connection) {
-                if let call = answer(message) { record(call) }
+                answer(message, record: record)
                 library.pointee.message_unref(message)
             }
         }
@@ -100,9 +100,10 @@ private struct _Service: @unchecked Sendable {
         library.pointee.connection_unref(connection)
     }
 
-    /// Replies to `message`; returns the call it recorded, if it was `MakeThreadRealtime`.
-    func answer(_ message: OpaquePointer) -> FakeRealtimeKit.Call? {
-        guard library.pointee.message_get_type(message) == 1 else { return nil }  // DBUS_MESSAGE_TYPE_METHOD_CALL
+    /// Replies to `message`; a `MakeThreadRealtime` call is recorded before its reply is sent, so a
+    /// caller that has its answer finds its call recorded.
+    func answer(_ message: OpaquePointer, record: (FakeRealtimeKit.Call) -> Void) {
+        guard library.pointee.message_get_type(message) == 1 else { return }  // DBUS_MESSAGE_TYPE_METHOD_CALL
         let interface = library.pointee.message_get_interface(message).map { String(cString: $0) } ?? ""
         let member = library.pointee.message_get_member(message).map { String(cString: $0) } ?? ""
         var arguments = DBusMessageIter()
@@ -112,7 +113,7 @@ private struct _Service: @unchecked Sendable {
             let strings = hasArguments ? readStrings(&arguments) : []
             guard strings.count == 2, strings[0] == "org.freedesktop.RealtimeKit1" else {
                 reply(error: "org.freedesktop.DBus.Error.InvalidArgs", "Get(ss) expected", to: message)
-                return nil
+                return
             }
             switch strings[1] {
             case "MaxRealtimePriority": reply(variant: .int32(behaviour.maximumPriority), to: message)
@@ -120,19 +121,18 @@ private struct _Service: @unchecked Sendable {
             case "RTTimeUSecMax": reply(variant: .int64(behaviour.runTimeLimit), to: message)
             default: reply(error: "org.freedesktop.DBus.Error.UnknownProperty", "no property \(strings[1])", to: message)
             }
-            return nil
         case ("org.freedesktop.RealtimeKit1", "MakeThreadRealtime"):
             var thread: UInt64 = 0
             var priority: UInt32 = 0
             guard hasArguments, library.pointee.message_iter_get_arg_type(&arguments) == Int32(UInt8(ascii: "t")) else {
                 reply(error: "org.freedesktop.DBus.Error.InvalidArgs", "MakeThreadRealtime(tu) expected", to: message)
-                return nil
+                return
             }
             library.pointee.message_iter_get_basic(&arguments, &thread)
             guard library.pointee.message_iter_next(&arguments) != 0,
                   library.pointee.message_iter_get_arg_type(&arguments) == Int32(UInt8(ascii: "u")) else {
                 reply(error: "org.freedesktop.DBus.Error.InvalidArgs", "MakeThreadRealtime(tu) expected", to: message)
-                return nil
+                return
             }
             library.pointee.message_iter_get_basic(&arguments, &priority)
             // rtkit judges the thread's process: its RLIMIT_RTTIME, read where rtkit reads it.
@@ -142,6 +142,7 @@ private struct _Service: @unchecked Sendable {
             let hard = fields.count > 1 ? (UInt64(fields[1]) ?? UInt64.max) : UInt64.max
             let name = Self.file("/proc/\(thread)/comm").map { String($0.prefix { $0 != "\n" }) } ?? ""
             let call = FakeRealtimeKit.Call(thread: thread, priority: priority, runTimeLimit: hard, threadName: name)
+            record(call)
             if let refusal = behaviour.refusal {
                 reply(error: refusal.name, refusal.message, to: message)
             } else if hard > UInt64(behaviour.runTimeLimit) {
@@ -158,10 +159,8 @@ private struct _Service: @unchecked Sendable {
                     reply(error: "org.freedesktop.DBus.Error.AccessDenied", String(cString: strerror(errno)), to: message)
                 }
             }
-            return call
         default:
             reply(error: "org.freedesktop.DBus.Error.UnknownMethod", "no method \(interface).\(member)", to: message)
-            return nil
         }
     }
 
