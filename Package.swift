@@ -90,7 +90,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("SDL2"), .linkedLibrary("udev")]),
         .executableTarget(
             name: "haptics-bench",
-            dependencies: ["HapticsCommandLine", "Haptics", "HapticsC", "CHapticsABI", "HapticsVirtualDevices", "CBenchSupport", "CEvdev"],
+            dependencies: ["HapticsCommandLine", "HapticsMeasurement", "Haptics", "HapticsC", "CHapticsABI", "HapticsVirtualDevices", "CBenchSupport", "CEvdev"],
             path: "Tools/Bench/haptics-bench"
         ),
         // `Tools/bench size`: what `import Haptics` adds to a statically linked program.

@@ -105,7 +105,7 @@ extension EngineKernelTests {
 
     /// Plays `game` and returns what it left behind (empty: nothing).
     func play(_ game: SoakGame, on rig: SoakRig) throws -> [String] {
-        KernelFunctionTrace.clear()
+        SoakTrace.clear()
         let sink = rig.sink
         let recordsBefore = sink.records.count
         var reportsBefore = rig.pad.outputReports.count
@@ -128,7 +128,7 @@ extension EngineKernelTests {
         }
         for step in game.steps {
             guard let engine else { break }
-            KernelFunctionTrace.mark("step \(step)")
+            SoakTrace.mark("step \(step)")
             switch step {
             case let .play(index):
                 _ = engine.play(Feedback.vocabulary[index])
@@ -175,10 +175,10 @@ extension EngineKernelTests {
         case .stopFromAnotherThread: stopped.wait()
         case .drop: break
         }
-        KernelFunctionTrace.mark("ending \(game.ending)")
+        SoakTrace.mark("ending \(game.ending)")
         loops = []
         engine = nil
-        KernelFunctionTrace.mark("engine dropped")
+        SoakTrace.mark("engine dropped")
 
         // The pad (the one plugged in last): its last motor report sets both motors to zero (or it never had one).
         let pad = rig.pad
@@ -207,7 +207,7 @@ extension EngineKernelTests {
             // What the kernel did with this game, for whoever replays it.
             let reports = pad.outputReports.dropFirst(reportsBefore).map { "\($0.bytes.prefix(5)) at \($0.receivedAt)" }
             print("soak: seed \(game.seed): the DualSense's reports \(reports); the kernel's trace:")
-            for line in KernelFunctionTrace.lines() { print("soak:   \(line)") }
+            for line in SoakTrace.lines() { print("soak:   \(line)") }
         }
         return violations
     }

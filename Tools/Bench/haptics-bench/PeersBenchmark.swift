@@ -2,6 +2,7 @@ import CBenchSupport
 import Foundation
 import Glibc
 import Haptics
+import HapticsMeasurement
 import HapticsDevices
 import HapticsSystem
 import HapticsVirtualDevices
@@ -245,7 +246,7 @@ func runPeersBenchmark() {
     var calls = [[Int64]](repeating: [], count: triggers.count)
     // Where each call reached the kernel, and when the driver's worker began sending its report:
     // the kernel's own instants.
-    let kernelTraceFailure = KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction])
+    let kernelTraceFailure = KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction], writeReturns: true)
     var starts: [(peer: Int, start: Int64)] = []
     for block in 0..<blocks {
         // Each block visits the peers in another order, so that none always follows the same one.
@@ -312,7 +313,8 @@ struct KernelSplit {
 
     /// Splits the calls `starts` (each peer's, in the order made) that the thread `caller` made.
     init(_ starts: [(peer: Int, start: Int64)], peers: Int, caller: Int32) {
-        let entries = KernelFunctionTrace.stop()
+        KernelFunctionTrace.stop()
+        let entries = KernelFunctionTrace.entries(KernelFunctionTrace.lines())
         let toKernel = KernelFunctionTrace.delays(after: starts.map { (caller, $0.start) }, until: kernelWriteFunction, in: entries)
         // A call whose write was not found is entered at `.max`, where nothing follows it.
         let entered = zip(starts, toKernel).map { call, delay in delay.map { call.start + $0 } ?? .max }
