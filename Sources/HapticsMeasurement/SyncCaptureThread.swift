@@ -39,5 +39,7 @@ final class SyncCaptureThread: @unchecked Sendable {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         running.store(false, ordering: .releasing)
         thread.withLock { $0 }?.join()
+        // The thread's body holds this reader: let it go, so that the stream it reads is freed.
+        thread.withLock { $0 = nil }
     }
 }

@@ -238,6 +238,8 @@ public struct SyncLoopbackTest: Sendable {
         } catch {
             throw .audio(error.description)
         }
+        // Closed when the run ends, after its reader has stopped: a second run opens it again.
+        defer { capture.close() }
         let recorder: SyncCaptureThread
         do {
             recorder = try SyncCaptureThread(capture: capture)

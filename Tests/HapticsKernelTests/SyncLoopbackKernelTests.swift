@@ -42,6 +42,11 @@ extension EngineKernelTests {
         // One run: its capture recovers from an overrun or a stalled read of the emulated cable
         // (ALSACaptureStream) and keeps the frames lost out of its timeline.
         let result = try SyncLoopbackTest(configuration: configuration).run(cues)
+        // The run let its capture go: a second run in the same process opens it again.
+        #expect(throws: Never.self) {
+            try ALSACaptureStream(device: configuration.captureDevice, sampleRate: configuration.format.sampleRate,
+                                  periodFrames: configuration.format.periodFrames).close()
+        }
 
         print("sync-loopback:")
         for line in SyncTestCommand.report(result, configuration: configuration) { print("  " + line) }
