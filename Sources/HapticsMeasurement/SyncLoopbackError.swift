@@ -12,8 +12,9 @@ public enum SyncLoopbackError: Error, Sendable, Hashable, CustomStringConvertibl
     case engine(String)
     /// A pattern file could not be loaded.
     case pattern(String)
-    /// The capture device delivered nothing within 3 s.
-    case noSignal(String)
+    /// The streams did not settle within 3 s: the capture device and the periods it delivered, the
+    /// playback device and the periods it wrote, and whether the playback's latency was known.
+    case noSignal(capture: String, captured: Int, playback: String, played: Int, latencyKnown: Bool)
     /// The trace file could not be written.
     case trace(path: String, String)
 
@@ -32,8 +33,9 @@ public enum SyncLoopbackError: Error, Sendable, Hashable, CustomStringConvertibl
             return "engine: \(message)"
         case let .pattern(message):
             return message
-        case let .noSignal(device):
-            return "\(device) delivered no audio within 3 s"
+        case let .noSignal(capture, captured, playback, played, latencyKnown):
+            return "the sound did not come through within 3 s: \(capture) delivered \(captured) periods, \(playback) played \(played)"
+                + (latencyKnown ? "" : ", its latency unknown") + " (40 of each are needed)"
         case let .trace(path, message):
             return "cannot write the trace to \(path): \(message)"
         }

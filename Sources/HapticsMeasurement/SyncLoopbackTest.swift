@@ -299,7 +299,10 @@ public struct SyncLoopbackTest: Sendable {
         // Let both streams settle: the playback buffer full, the first timing readings in.
         let settleBy = engine.now + .seconds(3)
         while recorder.reads < 40 || audio.statistics.periods < 40 || audio.latency == .zero {
-            guard engine.now < settleBy else { throw .noSignal(configuration.captureDevice) }
+            guard engine.now < settleBy else {
+                throw .noSignal(capture: configuration.captureDevice, captured: recorder.reads, playback: configuration.playbackDevice,
+                                played: audio.statistics.periods, latencyKnown: audio.latency != .zero)
+            }
             SystemMonotonicClock.sleep(until: engine.now + .milliseconds(10))
         }
 
