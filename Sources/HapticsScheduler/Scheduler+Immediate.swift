@@ -44,7 +44,7 @@ extension Scheduler {
             wakeRealtimeThread()
             return .leftToRealtimeThread
         }
-        let next = processPass()
+        let next = processPass(now: group.now)
         // The parked realtime thread waits for the deadline it read (`deadlineBefore`): one sooner
         // moves its wake timer — no wake now, no context switch while the device driver still has
         // the trigger to send. Armed while this pass owns processing, so that arms follow the

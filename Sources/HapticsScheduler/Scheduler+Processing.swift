@@ -22,26 +22,28 @@ extension Scheduler {
         return next == .max ? nil : next
     }
 
-    /// One processing pass, by the thread that owns processing (``beginProcessing()``): returns
-    /// the next instant something is due (`.max` when nothing is) and publishes it in
-    /// `nextDeadline` for the realtime thread's wait.
-    func processPass() -> MonotonicInstant {
-        let next = processDue()
+    /// One processing pass, by the thread that owns processing (``beginProcessing()``), at `now`
+    /// (a reading of the clock the owner took just before, or `nil` to read it here): returns the
+    /// next instant something is due (`.max` when nothing is) and publishes it in `nextDeadline`
+    /// for the realtime thread's wait.
+    func processPass(now reading: MonotonicInstant? = nil) -> MonotonicInstant {
+        let next = processDue(now: reading ?? clock.now())
         pendingHasRoom.store(realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, ordering: .releasing)
         nextDeadline.store(next, ordering: .sequentiallyConsistent)
         return next
     }
 
-    private func processDue() -> MonotonicInstant {
-        let now = clock.now()
+    private func processDue(now: MonotonicInstant) -> MonotonicInstant {
         takeSubmissions(now: now)
         retireReleasedPlayers(now: now)
         // A lower bound of the earliest player, channel and curve event (`.min`: unknown): while
         // the next submission is due no later, it is applied without scanning them again. Applying
         // a submission only adds events of its own player and channel (`eventsAfter`); a scan
-        // makes the bound exact again. A pass of N submissions on N channels scans twice, not N
-        // times.
-        var bound = MonotonicInstant.min
+        // makes the bound exact again. A pass of N submissions on N channels scans once after
+        // them, not N times. Events change only in passes (between them they are only taken away:
+        // players released, the thread's last silence), so the previous pass's next deadline is
+        // such a bound: a trigger due now is applied, and written, before any scan.
+        var bound = realtime.pointee.scansBeforeEveryEvent ? MonotonicInstant.min : nextDeadline.load(ordering: .relaxed)
         while true {
             let state = realtime.pointee
             let submissionTime = state.pendingCount > 0 ? state.pending[state.pendingCount - 1].time : MonotonicInstant.max
