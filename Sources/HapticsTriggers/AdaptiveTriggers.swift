@@ -34,12 +34,7 @@ public final class AdaptiveTriggers: Sendable {
 
     /// Opens `node` for writing and starts the writer thread.
     public init(node: TriggerNode) throws(TriggerDeviceError) {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(node.path, .writeOnly, options: [.closeOnExec, .noControllingTerminal])
-        } catch {
-            throw TriggerDeviceError(node: node.path, error)
-        }
+        let descriptor = try node.open()
         let outlet = _TriggerOutlet(node: node, descriptor: descriptor)
         do {
             writer = try OnDemandThread(name: "haptics-trigger") { _ in
@@ -169,17 +164,6 @@ final class _TriggerOutlet: Sendable {
         guard let descriptor = io.descriptor else { throw .closed(node: node.path) }
         let report = DualSenseTriggerReport(transport: node.transport, left: left, right: right, sequence: io.sequence)
         io.sequence = (io.sequence + 1) & 0x0F
-        let result = report.bytes.withUnsafeBytes { bytes in
-            Result { () throws(SystemCallError) in try descriptor.write(bytes) }
-        }
-        switch result {
-        case .failure(let error):
-            throw TriggerDeviceError(node: node.path, error)
-        case .success(let written) where written != report.bytes.count:
-            // hidraw takes a report whole or not at all: a short write means the node is not a pad's.
-            throw .padLost(node: node.path, SystemCallError(call: "write", errno: .ioError))
-        case .success:
-            break
-        }
+        try node.write(report, to: descriptor)
     }
 }

@@ -65,10 +65,10 @@ extension TriggerEffect {
             try .slopeFeedback(start: values[0], end: values[1], startStrength: values[2], endStrength: values[3])
         },
         TriggerEffectSyntax(
-            name: "multi-feedback", parameters: "strength of zones 0 to 9 (ten values 0-8)", summary: "a resistance per zone", count: 10
+            name: "multi-feedback", parameters: "s0,s1,…,s9 (each zone's strength, 0-8)", summary: "a resistance per zone", count: 10
         ) { values throws(TriggerEffectError) in try .multiplePositionFeedback(strengths: values) },
         TriggerEffectSyntax(
-            name: "multi-vibration", parameters: "frequency(1-255 Hz), then amplitude of zones 0 to 9 (ten values 0-8)",
+            name: "multi-vibration", parameters: "frequency(1-255 Hz),a0,a1,…,a9 (each zone's amplitude, 0-8)",
             summary: "a vibration amplitude per zone", count: 11
         ) { values throws(TriggerEffectError) in try .multiplePositionVibration(amplitudes: Array(values[1...]), frequency: values[0]) },
         TriggerEffectSyntax(

@@ -71,4 +71,46 @@ public struct TriggerNode: Hashable, Sendable {
         }
         throw .noHidrawNode(eventNode: eventNode)
     }
+
+    /// Opens the node, writes one report that gives the left trigger `left` and the right trigger
+    /// `right` (`nil`: leave it as it is), and closes the node: the effects stay on the pad until
+    /// something sets them again. For tools; a game holds ``AdaptiveTriggers``, which writes off
+    /// its game's thread and sets the triggers off when it closes. Returns the report written.
+    @discardableResult
+    public func writeOnce(left: TriggerEffect?, right: TriggerEffect?) throws(TriggerDeviceError) -> DualSenseTriggerReport {
+        let descriptor = try open()
+        defer { try? descriptor.close() }
+        let report = DualSenseTriggerReport(transport: transport, left: left, right: right)
+        try write(report, to: descriptor)
+        return report
+    }
+
+    /// Opens the node for writing.
+    ///
+    /// The corresponding C function is `open`.
+    package func open() throws(TriggerDeviceError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(path, .writeOnly, options: [.closeOnExec, .noControllingTerminal])
+        } catch {
+            throw TriggerDeviceError(node: path, error)
+        }
+    }
+
+    /// Writes `report` to the node open on `descriptor`: one `write()`, no allocation.
+    ///
+    /// The corresponding C function is `write`.
+    package func write(_ report: DualSenseTriggerReport, to descriptor: FileDescriptor) throws(TriggerDeviceError) {
+        let result = report.bytes.withUnsafeBytes { bytes in
+            Result { () throws(SystemCallError) in try descriptor.write(bytes) }
+        }
+        switch result {
+        case .failure(let error):
+            throw TriggerDeviceError(node: path, error)
+        case .success(let written) where written != report.bytes.count:
+            // hidraw takes a report whole or not at all: a short write means the node is not a pad's.
+            throw .padLost(node: path, SystemCallError(call: "write", errno: .ioError))
+        case .success:
+            break
+        }
+    }
 }
