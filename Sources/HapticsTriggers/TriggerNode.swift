@@ -47,7 +47,7 @@ public struct TriggerNode: Hashable, Sendable {
         }
         let device = "\(sysfsRoot)/\(name)/device"
         func hex(_ file: String) -> UInt16? {
-            guard let bytes = try? FileDescriptor.readContents(ofFile: "\(device)/id/\(file)", maximumSize: 64) else { return nil }
+            guard let bytes = try? FileDescriptor.readContents(ofFile: "\(device)/id/\(file)", maximumSize: 4_096) else { return nil }
             return UInt16(String(decoding: bytes, as: UTF8.self).filter(\.isHexDigit), radix: 16)
         }
         guard let bus = hex("bustype"), let vendor = hex("vendor"), let product = hex("product") else {

@@ -126,7 +126,7 @@ struct DeviceCommandHelpTests {
               haptics emulate dualsense|rumble-pad [--bluetooth] [--json]
 
             ARGUMENTS AND OPTIONS:
-              dualsense    A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor bytes of every output report.
+              dualsense    A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor and trigger bytes of every output report.
               rumble-pad   A 16-slot rumble pad over uinput: prints every upload, play, stop, erase and gain.
               --bluetooth  The DualSense on Bluetooth, sending input reports: SDL's HIDAPI backend can take it.
               --json       One JSON object per line.

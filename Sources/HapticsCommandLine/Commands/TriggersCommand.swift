@@ -80,7 +80,7 @@ struct TriggersCommand: Command {
             line.add("transport", node.transport.rawValue)
             if let left { line.add("left", left.description) } else { line.add("left", raw: "null") }
             if let right { line.add("right", right.description) } else { line.add("right", raw: "null") }
-            line.add("report", report.bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined())
+            line.add("report", EmulateCommand.hex(report.bytes))
             context.console.line(line.text)
         } else {
             let set = [left.map { "left \($0)" }, right.map { "right \($0)" }].compactMap { $0 }.joined(separator: ", ")
