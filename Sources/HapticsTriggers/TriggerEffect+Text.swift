@@ -15,6 +15,17 @@ public struct TriggerEffectSyntax: Sendable {
 
     /// The form written in help: `name:parameters`, or the bare name when it takes none.
     public var usage: String { parameters.isEmpty ? name : "\(name):\(parameters)" }
+
+    /// How many numbers the effect takes.
+    public var valueCount: Int { count }
+
+    /// The effect with exactly these numbers, in the order of ``parameters``; each is checked.
+    public func effect(values: [Int]) throws(TriggerEffectError) -> TriggerEffect {
+        guard values.count == count else {
+            throw .wrongCount(effect: name, parameter: "numbers", count: values.count, expected: count)
+        }
+        return try build(values)
+    }
 }
 
 /// Why a trigger effect's text could not be read; every case quotes the text, escaped for a terminal.
@@ -115,7 +126,7 @@ extension TriggerEffect {
             values.append(value)
         }
         do {
-            self = try syntax.build(values)
+            self = try syntax.effect(values: values)
         } catch {
             throw .invalid(error, in: text)
         }
