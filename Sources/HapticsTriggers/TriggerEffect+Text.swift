@@ -83,7 +83,7 @@ extension TriggerEffect {
             summary: "a vibration amplitude per zone", count: 11
         ) { values throws(TriggerEffectError) in try .multiplePositionVibration(amplitudes: Array(values[1...]), frequency: values[0]) },
         TriggerEffectSyntax(
-            name: "bow", parameters: "start(0-8),end(start+1-8),strength(1-8),snap-strength(1-8)",
+            name: "bow", parameters: "start(0-7),end(start+1-8),strength(1-8),snap-strength(1-8)",
             summary: "unofficial: a bow string that snaps back", count: 4
         ) { values throws(TriggerEffectError) in
             try .bow(start: values[0], end: values[1], strength: values[2], snapStrength: values[3])

@@ -27,7 +27,7 @@ public struct TriggerEffect: Hashable, Sendable {
         /// A vibration amplitude per zone, ten of them each 0 (none) to 8, at `frequency` Hz
         /// (1…255) (mode 0x26).
         case multiplePositionVibration(amplitudes: [Int], frequency: Int)
-        /// Unofficial: a bow string. Resistance of `strength` (1…8) from zone `start` (0…8) to
+        /// Unofficial: a bow string. Resistance of `strength` (1…8) from zone `start` (0…7) to
         /// `end` (start + 1…8), where it snaps back with `snapStrength` (1…8) (mode 0x22).
         case bow(start: Int, end: Int, strength: Int, snapStrength: Int)
         /// Unofficial: a galloping horse. Two taps per cycle between zones `start` (0…8) and `end`
@@ -132,10 +132,10 @@ extension TriggerEffect {
         return simplest(feedback: strengths)
     }
 
-    /// Unofficial: a bow string, resistance of `strength` (1…8) from `start` (0…8) to `end`
+    /// Unofficial: a bow string, resistance of `strength` (1…8) from `start` (0…7) to `end`
     /// (start + 1…8), where it snaps back with `snapStrength` (1…8).
     public static func bow(start: Int, end: Int, strength: Int, snapStrength: Int) throws(TriggerEffectError) -> TriggerEffect {
-        try check("bow", "start zone", start, 0...8)
+        try check("bow", "start zone", start, 0...7)
         try check("bow", "end zone", end, (start + 1)...8)
         try check("bow", "strength", strength, 1...8)
         try check("bow", "snap strength", snapStrength, 1...8)
@@ -168,6 +168,9 @@ extension TriggerEffect {
         return TriggerEffect(.machine(start: start, end: end, amplitudeA: amplitudeA, amplitudeB: amplitudeB, frequency: frequency, period: period))
     }
 
+    /// Checks one value. Each start is checked before the range of its end is formed from it, and
+    /// every start range leaves room for an end: `(start + 1)...8` is never an empty range, which
+    /// would trap.
     private static func check(_ effect: String, _ parameter: String, _ value: Int, _ allowed: ClosedRange<Int>) throws(TriggerEffectError) {
         guard allowed.contains(value) else {
             throw .outOfRange(effect: effect, parameter: parameter, value: value, allowed: allowed)

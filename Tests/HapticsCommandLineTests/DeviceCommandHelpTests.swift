@@ -76,7 +76,7 @@ struct DeviceCommandHelpTests {
               multi-vibration  a vibration amplitude per zone
                                multi-vibration:frequency(1-255 Hz),a0,a1,…,a9 (each zone's amplitude, 0-8)
               bow              unofficial: a bow string that snaps back
-                               bow:start(0-8),end(start+1-8),strength(1-8),snap-strength(1-8)
+                               bow:start(0-7),end(start+1-8),strength(1-8),snap-strength(1-8)
               galloping        unofficial: a galloping horse
                                galloping:start(0-8),end(start+1-9),first-foot(0-6),second-foot(first-foot+1-7),frequency(1-255)
               machine          unofficial: a machine alternating between two amplitudes

@@ -32,6 +32,9 @@ struct TriggerEffectTextTests {
         #expect(message("weapon:2,6") == "\"weapon:2,6\": 3 numbers expected, 2 given; write weapon:start(2-7),end(start+1-8),strength(1-8)")
         #expect(message("feedback:3,x") == "\"feedback:3,x\": value 2 \"x\" is not a whole number; write feedback:zone(0-9),strength(1-8)")
         #expect(message("feedback:3,-5") == "\"feedback:3,-5\": value 2 \"-5\" is not a whole number; write feedback:zone(0-9),strength(1-8)")
+        // Found by the fuzzer: a bow starting at zone 8 left no room for its end, and forming the
+        // end's range trapped.
+        #expect(message("bow:8,0,3,5") == "\"bow:8,0,3,5\": bow start zone 8 is outside 0…7")
         #expect(message("off:") == "\"off:\": 0 numbers expected, 1 given; write off")
         #expect(message("zap\u{1B}:1") == "\"zap\\u{1B}:1\": unknown trigger effect \"zap\\u{1B}\"; valid effects: "
             + "off, feedback, weapon, vibration, slope, multi-feedback, multi-vibration, bow, galloping, machine")

@@ -476,7 +476,7 @@ typedef enum haptics_trigger_mode {
     HAPTICS_TRIGGER_SLOPE_FEEDBACK = 4,   /* start 0-8, end start+1-9, start strength 1-8, end strength 1-8 */
     HAPTICS_TRIGGER_MULTI_FEEDBACK = 5,   /* ten strengths 0-8, zones 0 to 9 */
     HAPTICS_TRIGGER_MULTI_VIBRATION = 6,  /* frequency 1-255 Hz, then ten amplitudes 0-8 */
-    HAPTICS_TRIGGER_BOW = 7,              /* unofficial: start 0-8, end start+1-8, strength 1-8, snap strength 1-8 */
+    HAPTICS_TRIGGER_BOW = 7,              /* unofficial: start 0-7, end start+1-8, strength 1-8, snap strength 1-8 */
     HAPTICS_TRIGGER_GALLOPING = 8,        /* unofficial: start 0-8, end start+1-9, first foot 0-6,
                                              second foot first+1-7, frequency 1-255 */
     HAPTICS_TRIGGER_MACHINE = 9           /* unofficial: start 0-8, end start+1-9, amplitude A 0-7,
