@@ -51,6 +51,37 @@ struct AdaptiveTriggersTests {
         #expect(written.allSatisfy { $0.count == 63 && $0[0] == 0x02 })
     }
 
+    @Test("effects set from several threads at once reach the node as whole reports, the latest last")
+    func concurrentSets() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write([UInt8](), to: "hidraw0")
+        let path = folder.path + "/hidraw0"
+        let triggers = try AdaptiveTriggers(node: TriggerNode(path: path, transport: .bluetooth))
+        // Thread n sets zone n of the left trigger, 200 times; the writer thread writes meanwhile.
+        runConcurrently(4) { thread in
+            for strength in 1...200 {
+                try? triggers.setEffects(left: try? .feedback(zone: thread, strength: strength % 8 + 1), right: nil)
+            }
+        }
+        try triggers.setEffects(left: nil, right: .weapon(start: 2, end: 6, strength: 8))
+        try triggers.flush()
+        triggers.close()
+        let written = try reports(in: path, size: 78)
+        // Each report is whole: its CRC is right and each trigger it sets is an effect that decodes.
+        for report in written {
+            #expect(report.count == 78 && report[0] == 0x31 && report[2] == 0x10)
+            #expect(Array(report[74...]) == (0..<4).map { UInt8(truncatingIfNeeded: CRC32.checksum([0xA2] + report[..<74]) >> (8 * $0)) })
+            if report[3] & 0x08 != 0 { #expect((try? TriggerEffect(bytes: report[24..<35])) != nil) }
+            if report[3] & 0x04 != 0 { #expect((try? TriggerEffect(bytes: report[13..<24])) != nil) }
+        }
+        // Sequence numbers count up from 0, modulo 16, one per report.
+        #expect(written.enumerated().allSatisfy { $0.element[1] == UInt8($0.offset % 16) << 4 })
+        // The last two: the weapon on the right (alone, or with the left's latest), then both off.
+        #expect(written.dropLast().last.map { Array($0[13..<24]) } == [0x25, 0x44, 0x00, 0x07, 0, 0, 0, 0, 0, 0, 0])
+        #expect(written.last.map { Array($0[3...3]) + Array($0[13..<35]) } == [0x0C] + TriggerEffect.off.bytes + TriggerEffect.off.bytes)
+    }
+
     @Test("a node that cannot be opened says which and why")
     func openErrors() throws {
         #expect(throws: TriggerDeviceError.nodeMissing(node: "/nonexistent/hidraw9")) {
