@@ -6,9 +6,10 @@
 //   CHapticsDBus (libdbus-1, loaded at run time for rtkit) ← HapticsSystem ← HapticsPatterns ← HapticsRendering ← HapticsScheduler ← HapticsDevices ← Haptics
 //   HapticsPatterns ← HapticsAudio (beside the devices: neither imports the other) ← Haptics
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
+//   HapticsSystem ← HapticsTriggers (DualSense adaptive triggers through hidraw) ← Haptics
 //   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
-//   HapticsAudio, HapticsRendering ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
+//   HapticsAudio, HapticsRendering, HapticsTriggers ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
 //   Haptics, CHapticsABI (the C header) ← HapticsC ← libhaptics.so (the C interface; `Tools/install`)
 //
 // The system, scheduler, device, audio and virtual-device modules import the C shims; above them only
@@ -58,9 +59,11 @@ let package = Package(
         .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsSystem", "CEvdev"]),
         // Virtual devices created through uinput and uhid: the testbench's sinks and `haptics emulate`.
         .target(name: "HapticsVirtualDevices", dependencies: ["HapticsSystem", "CEvdev"]),
+        // DualSense adaptive triggers: typed effects, their output reports, the pad's hidraw node.
+        .target(name: "HapticsTriggers", dependencies: ["HapticsSystem"]),
         // The public engine; `import Haptics` is the one import a game needs.
         // The version comes from the C header (CHapticsABI), the one place that says it.
-        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
+        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
         // Views of what a device was told: terminal and SVG plots, the motors as sound.
         .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsPatterns", "HapticsSystem"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
@@ -102,7 +105,7 @@ let package = Package(
 
         // Fuzzing (not a test): each target reads one untrusted input. `Tools/fuzz <target>` builds
         // haptics-fuzz with libFuzzer and `-D HAPTICS_FUZZING`; a normal build links a plain replayer.
-        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsTriggers", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
         .executableTarget(name: "haptics-fuzz", dependencies: ["HapticsFuzzing", "HapticsSystem"], path: "Tools/Fuzz/haptics-fuzz"),
 
         // What every test target shares: a manual clock, recording actuators, temporary folders,
@@ -123,16 +126,17 @@ let package = Package(
         .testTarget(name: "HapticsMeasurementTests", dependencies: ["HapticsMeasurement", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "CEvdev", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsTriggersTests", dependencies: ["HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: [
             "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler",
             "HapticsSystem", "HapticsVirtualDevices", "CEvdev", "HapticsTestSupport",
         ]),
-        .testTarget(name: "HapticsFuzzingTests", dependencies: ["HapticsFuzzing", "HapticsAudio", "HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsFuzzingTests", dependencies: ["HapticsFuzzing", "HapticsTriggers", "HapticsAudio", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsKernelTests", dependencies: [
             "Haptics", "HapticsCommandLine", "HapticsMeasurement", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering",
-            "HapticsScheduler", "HapticsSystem", "HapticsVirtualDevices", "CHapticsSystem", "CEvdev", "CALSA", "HapticsTestSupport",
+            "HapticsScheduler", "HapticsSystem", "HapticsTriggers", "HapticsVirtualDevices", "CHapticsSystem", "CEvdev", "CALSA", "HapticsTestSupport",
             "HapticsExampleGame",
         ]),
     ]

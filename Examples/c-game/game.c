@@ -1,6 +1,6 @@
 /* A small two-player game's haptics in C: a 60 Hz loop, each player on their own pad, the
- * vocabulary on UI events, a looping engine hum (hum.ahap) on player 1's accelerator and a hit
- * rumble on player 2's pad. The players' input is scripted, so every run does the same.
+ * vocabulary on UI events, a looping engine hum (hum.ahap) on player 1's accelerator, which
+ * stiffens on a DualSense (adaptive triggers), and a hit rumble on player 2's pad. The players' input is scripted, so every run does the same.
  *
  *   ./game --simulated           two simulated pads (no hardware)
  *   ./game                       every force-feedback pad in /dev/input
@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
     haptics_player *hum = NULL;
     haptics_device_info info;
     int pads[2] = {-1, -1};
+    int triggers[2] = {0, 0}; /* whether each player's pad has adaptive triggers */
     int count = 0, index, frame, result;
     struct timespec deadline;
 
@@ -75,6 +76,7 @@ int main(int argc, char **argv) {
         if (haptics_device_get_info(engine, index, &info) == 0 && info.state == HAPTICS_DEVICE_AVAILABLE) {
             printf("player %d: %s (%s)%s%s\n", count + 1, info.name, info.profile,
                    info.sdl_guid[0] ? ", SDL GUID " : "", info.sdl_guid);
+            triggers[count] = (info.capabilities & HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS) != 0;
             pads[count++] = info.id;
         }
     }
@@ -83,7 +85,10 @@ int main(int argc, char **argv) {
         haptics_engine_free(engine);
         return 1;
     }
-    if (count == 1) pads[1] = pads[0];
+    if (count == 1) {
+        pads[1] = pads[0];
+        triggers[1] = triggers[0];
+    }
 
     result = haptics_device_player_new_from_file(engine, pads[0], HUM_PATTERN, &hum);   /* player 1's alone */
     if (result < 0) {
@@ -105,6 +110,12 @@ int main(int argc, char **argv) {
         case 30:
             haptics_player_set_looping(hum, 1, 0);
             report(frame, "player 1 presses the accelerator: hum starts", haptics_player_start(hum, 0, 0, NULL));
+            if (triggers[0]) {
+                /* Resistance from zone 2 on, strength 4 of 8: the accelerator's spring. */
+                haptics_trigger_effect spring = { sizeof spring, HAPTICS_TRIGGER_FEEDBACK, { 2, 4 } };
+                report(frame, "player 1's accelerator stiffens",
+                       haptics_device_set_trigger_effect(engine, pads[0], HAPTICS_TRIGGER_RIGHT, &spring));
+            }
             break;
         case 90:
             report(frame, "player 2 is hit: rumble 150 ms",
@@ -117,6 +128,7 @@ int main(int argc, char **argv) {
         case 150:
             haptics_player_stop(hum, 0);
             printf("frame %d: player 1 lets go: hum stops\n", frame);
+            if (triggers[0]) report(frame, "player 1's accelerator eases", haptics_device_reset_triggers(engine, pads[0]));
             break;
         case 170:
             report(frame, "game over: player 1 wins",
@@ -139,7 +151,7 @@ int main(int argc, char **argv) {
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL);
     }
     haptics_player_free(hum);
-    haptics_engine_free(engine); /* every pad silent */
+    haptics_engine_free(engine); /* every pad silent, every trigger off */
     printf("game over: %d failure(s)\n", failures);
     return failures == 0 ? 0 : 1;
 }

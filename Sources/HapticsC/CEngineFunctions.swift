@@ -67,6 +67,7 @@ public func haptics_engine_new_with_nodes(
 public func haptics_engine_free(_ handle: OpaquePointer?) {
     guard let handle, let engine = CEngine.from(handle) else { return }
     engine.engine.setEventHandler(nil)
+    engine.triggers.closeAll()
     engine.engine.stop()
     CEngine.release(handle)
 }
@@ -240,6 +241,7 @@ private func fill(_ info: inout haptics_device_info, from device: HapticDevice) 
     CText.copy(device.hidapiJoystickGUID?.string ?? "", into: &info.sdl_hidapi_guid)
     CText.copy((device.settings.profile ?? device.profile)?.name ?? "", into: &info.profile)
     info.capabilities = CCapabilities.bits(of: device.forceFeedbackCodes)
+        | (device.hasAdaptiveTriggers ? HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS.rawValue : 0)
     info.effect_slots = Int32(clamping: device.effectSlots)
 }
 

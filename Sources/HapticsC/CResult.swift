@@ -71,6 +71,15 @@ enum CResult {
             return invalidArgument
         case is SchedulerError:
             return code(ENOSPC)
+        case is TriggerEffectError, is TriggerEffectParseError:
+            return invalidArgument
+        case let error as TriggerDeviceError:
+            switch error {
+            case .noAdaptiveTriggers, .unsupportedBus, .noHidrawNode: return code(ENOTSUP)
+            case .unknownInputDevice, .nodeMissing, .closed: return code(ENODEV)
+            case .permissionDenied: return code(EACCES)
+            case let .padLost(_, failure), let .system(_, failure): return code(failure.errno.rawValue)
+            }
         default:
             return code(EIO)
         }

@@ -11,7 +11,7 @@ public enum HapticsTool {
         [
             ListCommand.self, DevicesCommand.self, InfoCommand.self, DoctorCommand.self, TestCommand.self, RumbleCommand.self, StopCommand.self,
             GainCommand.self, PlayCommand.self, DemoCommand.self, LatencyCommand.self, ValidateCommand.self, ConvertCommand.self,
-            PlotCommand.self, VerifyCommand.self, EmulateCommand.self, SyncTestCommand.self, CompletionsCommand.self,
+            PlotCommand.self, VerifyCommand.self, TriggersCommand.self, EmulateCommand.self, SyncTestCommand.self, CompletionsCommand.self,
         ]
     }
 

@@ -6,8 +6,9 @@ import HapticsSystem
 /// sequence byte, the tag 0x10 and a CRC-32 around the same fields. In those fields, byte 0 and 1
 /// are valid-flags saying which fields the controller should apply; byte 2 is the weak (right,
 /// high-frequency) motor and byte 3 the strong (left, low-frequency) motor, each the effect's
-/// 16-bit magnitude divided by 256. The fields start at byte 1 over USB and at byte 3 over
-/// Bluetooth.
+/// 16-bit magnitude divided by 256; bytes 10–20 are the right trigger's effect and 21–31 the left
+/// one's (a mode byte and ten parameters), applied when bit 2 (right) or 3 (left) of byte 0 is
+/// set. The fields start at byte 1 over USB and at byte 3 over Bluetooth.
 public struct DualSenseOutputReport: Hashable, Sendable {
     /// The raw report, report id in byte 0.
     public var bytes: [UInt8]
@@ -48,4 +49,26 @@ public struct DualSenseOutputReport: Hashable, Sendable {
 
     /// The strong (left) motor, 0…255. Meaningful when ``setsMotors``.
     public var strongMotor: UInt8 { fieldsOffset.map { bytes[$0 + 3] } ?? 0 }
+
+    /// `true` when the report sets the right trigger's effect (valid_flag0 bit 2).
+    public var setsRightTrigger: Bool { fieldsOffset.map { bytes[$0] & 0x04 != 0 } ?? false }
+
+    /// `true` when the report sets the left trigger's effect (valid_flag0 bit 3).
+    public var setsLeftTrigger: Bool { fieldsOffset.map { bytes[$0] & 0x08 != 0 } ?? false }
+
+    /// The right trigger's eleven effect bytes (mode, then ten parameters); meaningful when
+    /// ``setsRightTrigger``. Empty for a report without the shared fields.
+    public var rightTriggerEffect: [UInt8] { fieldsOffset.map { Array(bytes[($0 + 10)..<($0 + 21)]) } ?? [] }
+
+    /// The left trigger's eleven effect bytes; meaningful when ``setsLeftTrigger``.
+    public var leftTriggerEffect: [UInt8] { fieldsOffset.map { Array(bytes[($0 + 21)..<($0 + 32)]) } ?? [] }
+
+    /// Over Bluetooth, whether the last four bytes are the little-endian CRC-32 of the seed 0xA2
+    /// followed by the rest of the report, as the controller checks; `nil` for a USB report.
+    public var hasValidCRC: Bool? {
+        guard reportID == 0x31, bytes.count > 4 else { return nil }
+        let end = bytes.count - 4
+        let crc = CRC32.checksum([0xA2] + bytes[..<end])
+        return bytes[end...].elementsEqual((0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * UInt32($0))) })
+    }
 }

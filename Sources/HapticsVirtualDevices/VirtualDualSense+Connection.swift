@@ -1,3 +1,4 @@
+import HapticsSystem
 import CEvdev
 
 extension VirtualDualSense {
@@ -56,18 +57,8 @@ extension VirtualDualSense {
     static func sealed(_ report: [UInt8], seed: UInt8) -> [UInt8] {
         var report = report
         let end = report.count - 4
-        let crc = crc32([seed] + report[..<end])
+        let crc = CRC32.checksum([seed] + report[..<end])
         for index in 0..<4 { report[end + index] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(index))) }
         return report
-    }
-
-    /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, initial and final xor 0xFFFFFFFF).
-    static func crc32<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }

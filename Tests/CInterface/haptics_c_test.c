@@ -196,6 +196,54 @@ static void test_one_device(haptics_engine *engine) {
     CHECK_INT(haptics_device_set_profile(engine, first_device, "simulated"), 0);
 }
 
+static haptics_trigger_effect trigger_effect(int mode, int a, int b, int c) {
+    haptics_trigger_effect effect;
+    memset(&effect, 0, sizeof effect);
+    effect.size = sizeof effect;
+    effect.mode = mode;
+    effect.values[0] = a;
+    effect.values[1] = b;
+    effect.values[2] = c;
+    return effect;
+}
+
+/* Trigger effects are checked before any device is touched; a simulated device has no triggers. */
+static void test_triggers(haptics_engine *engine) {
+    haptics_trigger_effect weapon = trigger_effect(HAPTICS_TRIGGER_WEAPON, 2, 6, 8);
+    haptics_trigger_effect bad = trigger_effect(HAPTICS_TRIGGER_WEAPON, 2, 9, 8);
+    haptics_trigger_effect extra = trigger_effect(HAPTICS_TRIGGER_FEEDBACK, 3, 5, 1);
+    haptics_trigger_effect debug = trigger_effect(0xFC, 0, 0, 0);
+    haptics_device_info info;
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    CHECK_INT(HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS, 0x10);
+    CHECK_INT(haptics_device_get_info(engine, 0, &info), 0);
+    CHECK_INT(info.capabilities & HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS, 0);
+
+    CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_LEFT, &bad), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect: weapon end zone 9 is outside 3…8");
+    CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_BOTH, &extra), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect: feedback values[2] (unused) 1 is outside 0…0");
+    CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_RIGHT, &debug), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect: haptics_trigger_effect mode 252 is outside 0…9");
+    CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, 0, &weapon), -EINVAL);
+    CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, 4, &weapon), -EINVAL);
+    CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_LEFT, NULL), -EINVAL);
+    CHECK_INT(haptics_device_set_trigger_effect(NULL, first_device, HAPTICS_TRIGGER_LEFT, &weapon), -EINVAL);
+    CHECK_INT(haptics_device_set_trigger_effect(engine, 999, HAPTICS_TRIGGER_LEFT, &weapon), -ENODEV);
+    CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect: no device with id 999");
+    CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_LEFT, &weapon), -ENOTSUP);
+    CHECK(strstr(haptics_last_error(), "has no adaptive triggers") != NULL);
+
+    CHECK_INT(haptics_device_set_trigger_effect_text(engine, first_device, HAPTICS_TRIGGER_RIGHT, "weapon:2,9,8"), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect_text: \"weapon:2,9,8\": weapon end zone 9 is outside 3…8");
+    CHECK_INT(haptics_device_set_trigger_effect_text(engine, first_device, HAPTICS_TRIGGER_RIGHT, "zap:1"), -EINVAL);
+    CHECK_INT(haptics_device_set_trigger_effect_text(engine, first_device, HAPTICS_TRIGGER_RIGHT, NULL), -EINVAL);
+    CHECK_INT(haptics_device_set_trigger_effect_text(engine, first_device, HAPTICS_TRIGGER_RIGHT, "feedback:3,5"), -ENOTSUP);
+    CHECK_INT(haptics_device_reset_triggers(engine, first_device), -ENOTSUP);
+    CHECK_INT(haptics_device_reset_triggers(engine, 999), -ENODEV);
+}
+
 static void test_plays(haptics_engine *engine) {
     haptics_outcome outcome = outcome_of_size();
     int64_t now = haptics_now();
@@ -571,6 +619,7 @@ int main(void) {
     if (engine != NULL) {
         test_devices(engine);
         test_one_device(engine);
+        test_triggers(engine);
         test_plays(engine);
         test_sound_and_events(engine);
         test_themes(engine);

@@ -45,6 +45,52 @@ struct DeviceCommandHelpTests {
             """)
     }
 
+    @Test("triggers --help lists every effect with its numbers and ranges")
+    func triggersHelp() {
+        #expect(runTool("triggers", "--help").output == """
+            OVERVIEW: Set the adaptive trigger effects of a DualSense.
+
+            USAGE:
+              haptics triggers <device> [--left <effect>] [--right <effect>] [--json]
+
+            ARGUMENTS AND OPTIONS:
+              <device>          The pad's event node (/dev/input/event5) or part of its name.
+              --left <effect>   The left trigger's effect (L2); left as it is when not given.
+              --right <effect>  The right trigger's effect (R2); left as it is when not given.
+              --json            One JSON object: the node, the effects and the report written.
+              -h, --help        Show this help.
+
+            EFFECTS: a name, then its whole numbers after a colon. Zones run from 0 (trigger released)
+            to 9 (fully pulled).
+              off              no effect, the trigger moves freely
+              feedback         resistance from a zone on
+                               feedback:zone(0-9),strength(1-8)
+              weapon           resistance that gives way at a break point
+                               weapon:start(2-7),end(start+1-8),strength(1-8)
+              vibration        vibration from a zone on
+                               vibration:zone(0-9),amplitude(1-8),frequency(1-255 Hz)
+              slope            resistance that slopes from one strength to another
+                               slope:start(0-8),end(start+1-9),start-strength(1-8),end-strength(1-8)
+              multi-feedback   a resistance per zone
+                               multi-feedback:s0,s1,…,s9 (each zone's strength, 0-8)
+              multi-vibration  a vibration amplitude per zone
+                               multi-vibration:frequency(1-255 Hz),a0,a1,…,a9 (each zone's amplitude, 0-8)
+              bow              unofficial: a bow string that snaps back
+                               bow:start(0-7),end(start+1-8),strength(1-8),snap-strength(1-8)
+              galloping        unofficial: a galloping horse
+                               galloping:start(0-8),end(start+1-9),first-foot(0-6),second-foot(first-foot+1-7),frequency(1-255)
+              machine          unofficial: a machine alternating between two amplitudes
+                               machine:start(0-8),end(start+1-9),amplitude-a(0-7),amplitude-b(0-7),frequency(1-255 Hz),period(0-255 tenths of a second)
+
+            Examples: --right weapon:2,6,8   --left feedback:3,5   --right vibration:4,6,30   --left off
+
+            One output report is written to the pad's hidraw node (found from the event node in
+            sysfs), with only the given triggers' enable bits set: rumble, lightbar and LEDs are left
+            alone. The effects stay on the pad after the command ends; set them off to end them.
+
+            """)
+    }
+
     @Test("verify --help")
     func verifyHelp() {
         #expect(runTool("verify", "--help").output == """
@@ -80,7 +126,7 @@ struct DeviceCommandHelpTests {
               haptics emulate dualsense|rumble-pad [--bluetooth] [--json]
 
             ARGUMENTS AND OPTIONS:
-              dualsense    A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor bytes of every output report.
+              dualsense    A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor and trigger bytes of every output report.
               rumble-pad   A 16-slot rumble pad over uinput: prints every upload, play, stop, erase and gain.
               --bluetooth  The DualSense on Bluetooth, sending input reports: SDL's HIDAPI backend can take it.
               --json       One JSON object per line.

@@ -35,6 +35,13 @@ struct UsageTests {
         (["sync-test", "now"], "haptics sync-test: unexpected argument 'now'. See 'haptics sync-test --help'.\n"),
         (["sync-test", "--audio"], "haptics sync-test: option --audio needs a value. See 'haptics sync-test --help'.\n"),
         (["frobnicate"], "haptics: unknown command 'frobnicate'. See 'haptics --help'.\n"),
+        (["triggers"], "haptics triggers: missing the device (a path or part of its name). See 'haptics triggers --help'.\n"),
+        (["triggers", "pad"], "haptics triggers: nothing to set: give --left <effect>, --right <effect> or both. See 'haptics triggers --help'.\n"),
+        (["triggers", "pad", "--left", "weapon:2,9,8"], "haptics triggers: --left: \"weapon:2,9,8\": weapon end zone 9 is outside 3…8. See 'haptics triggers --help'.\n"),
+        (["triggers", "pad", "--right=feedback:3"], "haptics triggers: --right: \"feedback:3\": 2 numbers expected, 1 given; write feedback:zone(0-9),strength(1-8). See 'haptics triggers --help'.\n"),
+        (["triggers", "pad", "--right", "vibration:4,6,x"], "haptics triggers: --right: \"vibration:4,6,x\": value 3 \"x\" is not a whole number; write vibration:zone(0-9),amplitude(1-8),frequency(1-255 Hz). See 'haptics triggers --help'.\n"),
+        (["triggers", "pad", "--left", "debug\u{1B}[2J"], "haptics triggers: --left: \"debug\\u{1B}[2J\": unknown trigger effect \"debug\\u{1B}[2J\"; valid effects: off, feedback, weapon, vibration, slope, multi-feedback, multi-vibration, bow, galloping, machine. See 'haptics triggers --help'.\n"),
+        (["triggers", "pad", "--left"], "haptics triggers: option --left needs a value. See 'haptics triggers --help'.\n"),
         (["rumble"], "haptics rumble: missing the strengths of the <low> and <high> motors. See 'haptics rumble --help'.\n"),
         (["rumble", "0.5", "101%"], "haptics rumble: <high> must be from 0 to 1 or 0% to 100%, not '101%'. See 'haptics rumble --help'.\n"),
         (["rumble", "1", "1", "--for", "61s"], "haptics rumble: --for needs a time from 1ms to 60s (500ms, 2s), not '61s'. See 'haptics rumble --help'.\n"),
@@ -105,6 +112,7 @@ struct UsageTests {
               convert      Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either.
               plot         Draw what a feedback or pattern file does on a device, as SVG.
               verify       Try each effect type on a device and report what the kernel accepted.
+              triggers     Set the adaptive trigger effects of a DualSense.
               emulate      Create a virtual device and print what it is sent, until Ctrl-C.
               sync-test    Measure sound-to-haptic sync through a loopback sound card (snd-aloop).
               completions  Print the completion script of a shell (bash, zsh or fish), or the man page (man).

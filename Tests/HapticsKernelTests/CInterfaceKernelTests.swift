@@ -30,9 +30,11 @@ struct CInterfaceKernelTests {
             frame 0: menu: focus moves: played
             frame 20: menu: game starts: played
             frame 30: player 1 presses the accelerator: hum starts: played
+            frame 30: player 1's accelerator stiffens: played
             frame 90: player 2 is hit: rumble 150 ms: played
             frame 120: player 2 is hit again: played
             frame 150: player 1 lets go: hum stops
+            frame 150: player 1's accelerator eases: played
             frame 170: game over: player 1 wins: played
             frame 170: game over: player 2 loses: played
             game over: 0 failure(s)
@@ -56,6 +58,27 @@ struct CInterfaceKernelTests {
         // Freeing the engine leaves both pads silent.
         #expect(first.last == [0, 0])
         #expect(second.last == [0, 0])
+
+        // Player 1's right trigger: feedback from zone 2 at strength 4 (mask 0x03FC, 3 at bit 3z:
+        // 0x1B6DB6C0), both off when the player lets go, and both off again as the engine is freed.
+        // Player 2's pad is never sent a trigger effect.
+        func usbTriggerReport(flags: UInt8, right: [UInt8], left: [UInt8]) -> [UInt8] {
+            var report = [UInt8](repeating: 0, count: 63)
+            report[0] = 0x02
+            report[1] = flags
+            report[11..<22] = right[...]
+            report[22..<33] = left[...]
+            return report
+        }
+        let spring: [UInt8] = [0x21, 0xFC, 0x03, 0xC0, 0xB6, 0x6D, 0x1B, 0, 0, 0, 0]
+        let off: [UInt8] = [0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        let none = [UInt8](repeating: 0, count: 11)
+        #expect(one.outputReports.filter { $0.setsLeftTrigger || $0.setsRightTrigger }.map(\.bytes) == [
+            usbTriggerReport(flags: 0x04, right: spring, left: none),
+            usbTriggerReport(flags: 0x0C, right: off, left: off),
+            usbTriggerReport(flags: 0x0C, right: off, left: off),
+        ])
+        #expect(two.outputReports.allSatisfy { !$0.setsLeftTrigger && !$0.setsRightTrigger })
     }
 
     /// The README's C example, built exactly as written (the testbench extracts it), on a virtual

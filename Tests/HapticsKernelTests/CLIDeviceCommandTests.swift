@@ -141,7 +141,7 @@ extension EngineKernelTests {
         #expect(DeviceCatalog.discover().allSatisfy { $0.name != "haptics rumble pad" })
     }
 
-    @Test func emulateBluetoothDualSenseNamesBothNodesAndPrintsTheMotorBytes() throws {
+    @Test func emulateBluetoothDualSenseNamesBothNodesAndPrintsTheMotorAndTriggerBytes() throws {
         let console = SharedConsole()
         let finished = DispatchSemaphore(value: 0)
         let status = Mutex<Int32>(-1)
@@ -164,6 +164,10 @@ extension EngineKernelTests {
         try pad.uploadEffect(&effect)
         try pad.writeInputEvent(type: UInt16(EV_FF), code: UInt16(effect.id), value: 1)
         #expect(waitUntil { console.text.contains("motors weak 64 strong 128") })
+        // A trigger effect written to the hidraw node: the bytes of weapon:2,6,8 on the right.
+        let triggers = runHaptics(["triggers", words[4], "--right", "weapon:2,6,8"])
+        #expect(triggers.status == 0, "\(triggers.error)")
+        #expect(waitUntil { console.text.contains("triggers right 2544000700000000000000\n") })
         try pad.close()
         kill(getpid(), SIGTERM)
         #expect(finished.wait(timeout: .now() + 5) == .success)

@@ -24,9 +24,11 @@ struct ExampleGameKernelTests {
             "frame 0: menu: focus moves: played",
             "frame 20: menu: game starts: played",
             "frame 30: player 1 presses the accelerator: hum starts: played",
+            "frame 30: player 1's accelerator stiffens: set",
             "frame 90: player 2 is hit: rumble 150 ms: played",
             "frame 120: player 2 is hit again: played",
             "frame 150: player 1 lets go: hum stops",
+            "frame 150: player 1's accelerator eases: set",
             "frame 170: game over: player 1 wins: played",
             "frame 170: game over: player 2 loses: played",
         ])
@@ -42,5 +44,19 @@ struct ExampleGameKernelTests {
         // Nothing keeps rumbling.
         #expect(first.last == [0, 0])
         #expect(second.last == [0, 0])
+        // Player 1's right trigger: feedback from zone 2 at strength 4 (mask 0x03FC, 3 at bit 3z:
+        // 0x1B6DB6C0, right-trigger bit only), then both off when the player lets go and again as
+        // the game ends. Player 2's pad is never sent a trigger effect.
+        var spring = [UInt8](repeating: 0, count: 63)
+        spring[0] = 0x02
+        spring[1] = 0x04
+        spring[11..<22] = [0x21, 0xFC, 0x03, 0xC0, 0xB6, 0x6D, 0x1B, 0, 0, 0, 0]
+        var off = [UInt8](repeating: 0, count: 63)
+        off[0] = 0x02
+        off[1] = 0x0C
+        off[11] = 0x05
+        off[22] = 0x05
+        #expect(one.outputReports.filter { $0.setsLeftTrigger || $0.setsRightTrigger }.map(\.bytes) == [spring, off, off])
+        #expect(two.outputReports.allSatisfy { !$0.setsLeftTrigger && !$0.setsRightTrigger })
     }
 }

@@ -38,6 +38,13 @@ public final class FakeSysfs: Sendable {
         try addNode(event, in: "\(root)/devices/virtual/input/\(input)", inputClass: true)
     }
 
+    /// Writes the attribute file `path` (absolute, inside the tree) holding `text` and a newline, as
+    /// sysfs shows `id/vendor`; creates the folders on the way.
+    public func writeAttribute(_ text: String, at path: String) throws(SystemCallError) {
+        if let slash = path.lastIndex(of: "/") { try Self.makeFolders(String(path[..<slash])) }
+        try FileDescriptor.writeContents(Array("\(text)\n".utf8), toFile: path)
+    }
+
     /// Removes the tree.
     public func remove() { folder.remove() }
 

@@ -3,7 +3,8 @@ import Haptics
 
 /// A small two-player game's haptics, frame by frame, the way a game loop drives the engine: 60
 /// frames a second, player 1 and player 2 each on their own pad, the vocabulary on UI events, an
-/// engine hum that follows player 1's accelerator, and a hit rumble on player 2's pad.
+/// engine hum that follows player 1's accelerator, which stiffens on a DualSense (adaptive
+/// triggers), and a hit rumble on player 2's pad.
 ///
 /// The players' input is scripted (`frame(_:)` says what happens at each frame), so the same run
 /// plays on simulated pads (`haptics-example-game`) and on the virtual pads of the kernel tests,
@@ -22,6 +23,8 @@ public final class ExampleGame {
     private let hum: HapticPatternPlayer
     /// Player 2's hits, prepared so that each is one write on an evdev pad.
     private let hits: ImpactFeedbackGenerator
+    /// Player 1's adaptive triggers, when the pad has them (a DualSense).
+    private let triggers: AdaptiveTriggers?
     /// What happened, a line per event: the frame, what the game did, what the engine said.
     public private(set) var log: [String] = []
 
@@ -41,6 +44,8 @@ public final class ExampleGame {
         player2 = pads[1]
         hum = try engine.makePlayer(pattern: Self.humPattern, on: DeviceSelection(player1))
         hits = ImpactFeedbackGenerator(style: .heavy, engine: engine, devices: DeviceSelection(player2))
+        // Opened while the game loads: it finds the pad's hidraw node and opens it.
+        triggers = player1.hasAdaptiveTriggers ? try AdaptiveTriggers(device: player1) : nil
     }
 
     /// Player 1's accelerator at a frame of the script, 0…1: pressed from frame 30, all the way
@@ -61,6 +66,12 @@ public final class ExampleGame {
         case 30:
             _ = hum.setLooping(true)
             note(frame, "player 1 presses the accelerator: hum starts", hum.start())
+            if let triggers {
+                // Resistance from zone 2 on, strength 4 of 8: the accelerator's spring.
+                note(frame, "player 1's accelerator stiffens") {
+                    try triggers.setEffects(left: nil, right: .feedback(zone: 2, strength: 4))
+                }
+            }
         case 90:
             note(frame, "player 2 is hit: rumble 150 ms",
                  engine.rumble(low: 1, high: 0.4, duration: .milliseconds(150), on: player2))
@@ -69,6 +80,7 @@ public final class ExampleGame {
         case 150:
             _ = hum.stop()
             log.append("frame \(frame): player 1 lets go: hum stops")
+            if let triggers { note(frame, "player 1's accelerator eases") { try triggers.reset() } }
         case 170:
             note(frame, "game over: player 1 wins", engine.play(.notification(.success), on: player1))
             note(frame, "game over: player 2 loses", engine.play(.notification(.warning), on: player2))
@@ -82,7 +94,7 @@ public final class ExampleGame {
     }
 
     /// Runs the script at 60 frames a second on the monotonic clock (absolute deadlines, so a slow
-    /// frame does not shift the ones after it), then stops the hum.
+    /// frame does not shift the ones after it), then stops the hum and sets the triggers off.
     public func run(frames: Int = ExampleGame.scriptFrames) {
         let period = 1_000_000_000 / Int64(Self.framesPerSecond)
         var deadline = timespec()
@@ -95,6 +107,16 @@ public final class ExampleGame {
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
         }
         _ = hum.stop()
+        triggers?.close()
+    }
+
+    private func note(_ frame: Int, _ what: String, _ change: () throws -> Void) {
+        do {
+            try change()
+            log.append("frame \(frame): \(what): set")
+        } catch {
+            log.append("frame \(frame): \(what): not set (\(error))")
+        }
     }
 
     private func note(_ frame: Int, _ what: String, _ outcome: PlaybackOutcome) {

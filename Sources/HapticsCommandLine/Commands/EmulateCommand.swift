@@ -11,7 +11,7 @@ struct EmulateCommand: Command {
     static let abstract = "Create a virtual device and print what it is sent, until Ctrl-C."
     static let usage = ["emulate dualsense|rumble-pad [--bluetooth] [--json]"]
     static let options = [
-        HelpRow("dualsense", "A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor bytes of every output report."),
+        HelpRow("dualsense", "A DualSense over uhid, driven by the kernel's hid-playstation: prints the motor and trigger bytes of every output report."),
         HelpRow("rumble-pad", "A 16-slot rumble pad over uinput: prints every upload, play, stop, erase and gain."),
         HelpRow("--bluetooth", "The DualSense on Bluetooth, sending input reports: SDL's HIDAPI backend can take it."),
         HelpRow("--json", "One JSON object per line."),
@@ -136,11 +136,23 @@ struct EmulateCommand: Command {
                 line.add("weak", Int(report.weakMotor))
                 line.add("strong", Int(report.strongMotor))
             }
+            if report.setsLeftTrigger { line.add("left_trigger", Self.hex(report.leftTriggerEffect)) }
+            if report.setsRightTrigger { line.add("right_trigger", Self.hex(report.rightTriggerEffect)) }
             return line.text
         }
         let time = "+\(milliseconds(report.receivedAt, origin: origin)) ms"
+        if report.setsLeftTrigger || report.setsRightTrigger {
+            let left = report.setsLeftTrigger ? " left \(Self.hex(report.leftTriggerEffect))" : ""
+            let right = report.setsRightTrigger ? " right \(Self.hex(report.rightTriggerEffect))" : ""
+            return "\(time)  triggers\(left)\(right)"
+        }
         guard report.setsMotors else { return "\(time)  report 0x\(InputID.hex4(UInt16(report.reportID)).suffix(2)): lights, motors unchanged" }
         return "\(time)  motors weak \(report.weakMotor) strong \(report.strongMotor)"
+    }
+
+    /// Bytes as lowercase hex digits, two a byte, no separator: `25440007…`.
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     func line(for record: UInputForceFeedbackRecord, origin: MonotonicInstant) -> String {

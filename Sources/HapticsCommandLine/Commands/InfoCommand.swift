@@ -2,6 +2,7 @@ import HapticsMeasurement
 import HapticsDevices
 import HapticsRendering
 import HapticsSystem
+import HapticsTriggers
 
 /// `haptics info`: everything known about one device, and the profile it plays with.
 struct InfoCommand: Command {
@@ -25,6 +26,7 @@ struct InfoCommand: Command {
     func run(_ context: CommandContext) throws(CommandLineError) -> Int32 {
         let info = try DeviceLookup.find(device, context: context)
         let profile = DeviceCatalog.profile(for: info)
+        let triggers = Self.triggers(of: info)
         if json {
             var line = JSONLine(record: "device")
             line.add("path", info.path)
@@ -40,6 +42,8 @@ struct InfoCommand: Command {
             line.add("profile", profile.name)
             line.add("rise_ms", profile.riseTime.inMilliseconds, digits: 1)
             line.add("access", info.accessError == nil ? "read-write" : "denied")
+            line.add("triggers", triggers.transport?.rawValue ?? "none")
+            if let node = triggers.node { line.add("hidraw", node) } else { line.add("hidraw", raw: "null") }
             context.console.line(line.text)
             return ExitStatus.success
         }
@@ -54,8 +58,22 @@ struct InfoCommand: Command {
             HelpRow("slots", String(info.slots)),
             HelpRow("profile", "\(profile.name) (\(profile.displayName)), rise \(JSONLine.number(profile.riseTime.inMilliseconds, digits: 1)) ms"),
             HelpRow("access", info.accessError.map { PrintableText.escaped($0.description) } ?? "read-write"),
+            HelpRow("triggers", PrintableText.escaped(triggers.text)),
         ]
         for row in rows { context.console.line(row.syntax + ":" + String(repeating: " ", count: 9 - row.syntax.count) + row.help) }
         return ExitStatus.success
+    }
+
+    /// What the pad's adaptive triggers are reached through: the transport and hidraw node, or why
+    /// not; `none` for a device without them.
+    static func triggers(of info: EvdevDeviceInfo) -> (text: String, transport: DualSenseTransport?, node: String?) {
+        guard TriggerNode.hasAdaptiveTriggers(vendor: info.id.vendor, product: info.id.product) else { return ("none", nil, nil) }
+        let transport = TriggerNode.transport(bus: info.id.bus)
+        do {
+            let node = try TriggerNode.locate(eventNode: info.path)
+            return ("adaptive, \(node.transport) through \(node.path)", transport, node.path)
+        } catch {
+            return ("adaptive, not reachable: \(error)", transport, nil)
+        }
     }
 }

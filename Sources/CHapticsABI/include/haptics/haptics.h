@@ -196,13 +196,16 @@ typedef enum haptics_device_state {
 } haptics_device_state;
 
 /* What a device can do (haptics_device_info.capabilities): the force-feedback types its driver
- * advertises. Bits are claims, not proof (`haptics verify` tries each). Bits 4 to 15 are reserved
- * for adaptive triggers and HD haptics; this version never sets them. */
+ * advertises, and adaptive triggers. Bits are claims, not proof (`haptics verify` tries each).
+ * Bits 5 to 15 are reserved for HD haptics; this version never sets them. */
 typedef enum haptics_capability {
     HAPTICS_CAPABILITY_RUMBLE = 1 << 0,    /* FF_RUMBLE: a strong and a weak motor */
     HAPTICS_CAPABILITY_PERIODIC = 1 << 1,  /* FF_PERIODIC: waveforms */
     HAPTICS_CAPABILITY_CONSTANT = 1 << 2,  /* FF_CONSTANT: a constant force */
-    HAPTICS_CAPABILITY_GAIN = 1 << 3       /* FF_GAIN: the device scales every effect itself */
+    HAPTICS_CAPABILITY_GAIN = 1 << 3,      /* FF_GAIN: the device scales every effect itself */
+    HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS = 1 << 4  /* a DualSense or DualSense Edge (by vendor and
+                                                      product): haptics_device_set_trigger_effect.
+                                                      Its `bus` says the transport: 3 USB, 5 Bluetooth */
 } haptics_capability;
 
 /* What identifies a device; set `size` to sizeof(haptics_device_info) before the call. */
@@ -445,6 +448,74 @@ int haptics_device_rumble(haptics_engine *engine, int device_id, double low, dou
                           haptics_outcome *outcome);
 int haptics_device_set_motor_levels(haptics_engine *engine, int device_id, double low, double high,
                                     haptics_outcome *outcome);
+
+/* ---------------------------------------------------------------------------------------------
+ * Adaptive triggers (DualSense)
+ *
+ * The DualSense's L2 and R2 push back: resistance from a zone on, a weapon's break point, a
+ * vibration inside the trigger. The travel of a trigger is ten zones, 0 (released) to 9 (fully
+ * pulled). Effects are written to the pad's hidraw node (the udev rule of the documentation grants
+ * it), in reports that leave rumble and lights alone. They stay until set again, and end (off)
+ * when the engine is freed.
+ */
+
+/* Which triggers an effect is for (a bit mask). */
+typedef enum haptics_trigger {
+    HAPTICS_TRIGGER_LEFT = 1 << 0,   /* L2 */
+    HAPTICS_TRIGGER_RIGHT = 1 << 1,  /* R2 */
+    HAPTICS_TRIGGER_BOTH = 3
+} haptics_trigger;
+
+/* The effects, and the numbers each takes in haptics_trigger_effect.values, in this order (the
+ * order `haptics triggers` writes them in: weapon:2,6,8). */
+typedef enum haptics_trigger_mode {
+    HAPTICS_TRIGGER_OFF = 0,              /* none: the trigger moves freely */
+    HAPTICS_TRIGGER_FEEDBACK = 1,         /* zone 0-9, strength 1-8: resistance from the zone on */
+    HAPTICS_TRIGGER_WEAPON = 2,           /* start 2-7, end start+1-8, strength 1-8: gives way at end */
+    HAPTICS_TRIGGER_VIBRATION = 3,        /* zone 0-9, amplitude 1-8, frequency 1-255 Hz */
+    HAPTICS_TRIGGER_SLOPE_FEEDBACK = 4,   /* start 0-8, end start+1-9, start strength 1-8, end strength 1-8 */
+    HAPTICS_TRIGGER_MULTI_FEEDBACK = 5,   /* ten strengths 0-8, zones 0 to 9 */
+    HAPTICS_TRIGGER_MULTI_VIBRATION = 6,  /* frequency 1-255 Hz, then ten amplitudes 0-8 */
+    HAPTICS_TRIGGER_BOW = 7,              /* unofficial: start 0-7, end start+1-8, strength 1-8, snap strength 1-8 */
+    HAPTICS_TRIGGER_GALLOPING = 8,        /* unofficial: start 0-8, end start+1-9, first foot 0-6,
+                                             second foot first+1-7, frequency 1-255 */
+    HAPTICS_TRIGGER_MACHINE = 9           /* unofficial: start 0-8, end start+1-9, amplitude A 0-7,
+                                             amplitude B 0-7, frequency 1-255 Hz, period 0-255 (0.1 s) */
+} haptics_trigger_mode;
+
+/* One trigger effect; set `size` to sizeof(haptics_trigger_effect). */
+typedef struct haptics_trigger_effect {
+    uint32_t size;
+    int32_t mode;        /* haptics_trigger_mode */
+    int32_t values[11];  /* the mode's numbers, as listed above; the ones after them must be 0 */
+} haptics_trigger_effect;
+
+/*
+ * haptics_device_set_trigger_effect — gives the triggers in `triggers` (haptics_trigger bits) of
+ * device `device_id` the effect. Every number is checked: no value the pad's firmware mis-handles
+ * is ever sent. The first call for a device opens its hidraw node (blocks briefly: call it while
+ * the game loads); later calls hand the effect to the device's writer thread and return without
+ * waiting for the pad (they allocate: not realtime-safe).
+ * Returns 0; -EINVAL for a bad effect (haptics_last_error names the value and its range) or
+ * `triggers` without a trigger; -ENODEV (no device with that id); -ENOTSUP (the device has no
+ * adaptive triggers); -EACCES (the hidraw node may not be opened: the udev rule); -ENODEV, -EIO
+ * when the pad was lost (a later call opens it again).
+ */
+int haptics_device_set_trigger_effect(haptics_engine *engine, int device_id, int triggers,
+                                      const haptics_trigger_effect *effect);
+
+/*
+ * haptics_device_set_trigger_effect_text — the same with the effect written as text, as
+ * `haptics triggers` takes it: "weapon:2,6,8", "feedback:3,5", "vibration:4,6,30", "off"
+ * (names: off, feedback, weapon, vibration, slope, multi-feedback, multi-vibration, bow,
+ * galloping, machine). -EINVAL for bad text, with the value and the range in haptics_last_error.
+ */
+int haptics_device_set_trigger_effect_text(haptics_engine *engine, int device_id, int triggers, const char *effect);
+
+/*
+ * haptics_device_reset_triggers — both triggers of the device off. Same codes as above.
+ */
+int haptics_device_reset_triggers(haptics_engine *engine, int device_id);
 
 /* ---------------------------------------------------------------------------------------------
  * Pattern players

@@ -1,0 +1,169 @@
+import HapticsSystem
+
+/// The adaptive triggers of one DualSense: set an effect on the left, the right or both, from any
+/// thread, without waiting for the pad.
+///
+/// ```swift
+/// let triggers = try AdaptiveTriggers(eventNode: "/dev/input/event5")
+/// try triggers.setEffects(left: .weapon(start: 2, end: 6, strength: 8), right: .off)
+/// ```
+///
+/// Opening finds the pad's hidraw node (``TriggerNode/locate(eventNode:sysfsRoot:devices:)``) and
+/// opens it for writing: do it while the game loads, not in a frame. ``setEffects(left:right:)``
+/// only records the effects and wakes a writer thread of its own, which writes one report with
+/// the latest effect of each trigger (a write to a pad can block: over USB it waits for the
+/// transfer). ``flush()`` writes on the calling thread instead, for tools and tests.
+///
+/// Closing (``close()``, or the last reference going away) sets both triggers off, so no effect
+/// outlives the program's hold on the pad.
+public final class AdaptiveTriggers: Sendable {
+    /// The pad's hidraw node and connection.
+    public var node: TriggerNode { outlet.node }
+
+    private let outlet: _TriggerOutlet
+    private let writer: OnDemandThread
+
+    /// Finds the hidraw node of the pad behind `eventNode` and opens it.
+    ///
+    /// Throws ``TriggerDeviceError/noAdaptiveTriggers(eventNode:vendor:product:)`` for a pad
+    /// without them, ``TriggerDeviceError/permissionDenied(node:)`` without the udev rule, and the
+    /// other cases of ``TriggerDeviceError`` for a node that cannot be found or opened.
+    public convenience init(eventNode: String) throws(TriggerDeviceError) {
+        try self.init(node: TriggerNode.locate(eventNode: eventNode))
+    }
+
+    /// Opens `node` for writing and starts the writer thread.
+    public init(node: TriggerNode) throws(TriggerDeviceError) {
+        let descriptor = try node.open()
+        let outlet = _TriggerOutlet(node: node, descriptor: descriptor)
+        do {
+            writer = try OnDemandThread(name: "haptics-trigger") { _ in
+                try? outlet.writePending()
+                return nil
+            }
+        } catch {
+            try? descriptor.close()
+            throw .system(node: node.path, error)
+        }
+        self.outlet = outlet
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Gives the left trigger `left` and the right trigger `right` (`nil`: leave that trigger as
+    /// it is), written by the writer thread at once. Does not wait for the pad and does not
+    /// allocate beyond the effects themselves; an effect set again before it was written is
+    /// replaced, so only the latest reaches the pad.
+    ///
+    /// Throws the failure of an earlier write (``TriggerDeviceError/padLost(node:_:)`` once the
+    /// pad is gone), or ``TriggerDeviceError/closed(node:)`` after ``close()``.
+    public func setEffects(left: TriggerEffect?, right: TriggerEffect?) throws(TriggerDeviceError) {
+        try outlet.queue(left: left, right: right)
+        writer.schedule(at: .now)
+    }
+
+    /// Sets both triggers off, like ``setEffects(left:right:)`` with ``TriggerEffect/off``.
+    public func reset() throws(TriggerDeviceError) {
+        try setEffects(left: .off, right: .off)
+    }
+
+    /// Writes what is still waiting on the calling thread, and throws that write's failure.
+    public func flush() throws(TriggerDeviceError) {
+        try outlet.writePending()
+    }
+
+    /// Stops the writer thread, sets both triggers off and closes the node. Idempotent; nothing is
+    /// written after it.
+    public func close() {
+        writer.stop()
+        outlet.close()
+    }
+}
+
+/// The node and what waits to be written to it, shared by the caller and the writer thread.
+final class _TriggerOutlet: Sendable {
+    let node: TriggerNode
+
+    /// What the callers asked for and the writer has not written yet.
+    private struct Pending {
+        var left: TriggerEffect?
+        var right: TriggerEffect?
+        var failure: TriggerDeviceError?
+        var isClosed = false
+    }
+
+    /// Taken briefly by callers: never held across a write.
+    private let pending = OrderedMutex(Pending())
+    /// Held for each write: the descriptor (`nil` once closed) and the Bluetooth sequence number.
+    private let io: OrderedMutex<_IO>
+
+    /// The descriptor (`nil` once closed) and the next Bluetooth sequence number.
+    struct _IO {
+        var descriptor: FileDescriptor?
+        var sequence: UInt8 = 0
+    }
+
+    init(node: TriggerNode, descriptor: FileDescriptor) {
+        self.node = node
+        io = OrderedMutex(_IO(descriptor: descriptor))
+    }
+
+    func queue(left: TriggerEffect?, right: TriggerEffect?) throws(TriggerDeviceError) {
+        let node = node.path
+        try pending.withLock { (pending: inout Pending) throws(TriggerDeviceError) in
+            if pending.isClosed { throw .closed(node: node) }
+            if let failure = pending.failure { throw failure }
+            if let left { pending.left = left }
+            if let right { pending.right = right }
+        }
+    }
+
+    /// Writes one report with what is pending, if anything is; a failure is kept for the next
+    /// caller too, since the writer thread has no one to tell.
+    func writePending() throws(TriggerDeviceError) {
+        let failure = io.withLock { (io: inout _IO) -> TriggerDeviceError? in
+            let (left, right) = takePending()
+            guard left != nil || right != nil else { return nil }
+            do throws(TriggerDeviceError) {
+                try write(left: left, right: right, io: &io)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard let failure else { return }
+        pending.withLock { (pending: inout Pending) in pending.failure = pending.failure ?? failure }
+        throw failure
+    }
+
+    private func takePending() -> (left: TriggerEffect?, right: TriggerEffect?) {
+        pending.withLock { (pending: inout Pending) -> (left: TriggerEffect?, right: TriggerEffect?) in
+            let taken = (pending.left, pending.right)
+            pending.left = nil
+            pending.right = nil
+            return taken
+        }
+    }
+
+    /// Sets both triggers off and closes the node; later calls throw ``TriggerDeviceError/closed(node:)``.
+    func close() {
+        pending.withLock { (pending: inout Pending) in pending.isClosed = true }
+        io.withLock { (io: inout _IO) in
+            guard let descriptor = io.descriptor else { return }
+            try? write(left: .off, right: .off, io: &io)
+            try? descriptor.close()
+            io.descriptor = nil
+        }
+    }
+
+    private func write(
+        left: TriggerEffect?, right: TriggerEffect?, io: inout _IO
+    ) throws(TriggerDeviceError) {
+        guard let descriptor = io.descriptor else { throw .closed(node: node.path) }
+        let report = DualSenseTriggerReport(transport: node.transport, left: left, right: right, sequence: io.sequence)
+        io.sequence = (io.sequence + 1) & 0x0F
+        try node.write(report, to: descriptor)
+    }
+}

@@ -1,0 +1,151 @@
+import Glibc
+import Haptics
+import HapticsCommandLine
+import HapticsSystem
+import HapticsTriggers
+import HapticsVirtualDevices
+import Testing
+
+/// Trigger effects on a virtual DualSense bound by hid-playstation, over USB and Bluetooth: what
+/// reaches the pad through its hidraw node, byte for byte, checked against the public layout
+/// written out by hand here (not against the encoder under test).
+extension EngineKernelTests {
+@Suite struct AdaptiveTriggerKernelTests {
+    /// feedback:3,5: zones 3–9 (mask 0x03F8), strength 5 − 1 = 4 at bit 3z (0x24924800).
+    static let feedback: [UInt8] = [0x21, 0xF8, 0x03, 0x00, 0x48, 0x92, 0x24, 0, 0, 0, 0]
+    /// weapon:2,6,8: zones 2 and 6 (0x44), strength 8 − 1.
+    static let weapon: [UInt8] = [0x25, 0x44, 0x00, 0x07, 0, 0, 0, 0, 0, 0, 0]
+    static let off: [UInt8] = [0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+
+    /// A USB report 0x02 (63 bytes) with valid_flag0 `flags` and the given trigger bytes.
+    static func usbReport(flags: UInt8, right: [UInt8]?, left: [UInt8]?) -> [UInt8] {
+        var report = [UInt8](repeating: 0, count: 63)
+        report[0] = 0x02
+        report[1] = flags
+        if let right { report[11..<22] = right[...] }
+        if let left { report[22..<33] = left[...] }
+        return report
+    }
+
+    /// A Bluetooth report 0x31 (78 bytes): sequence in the high nibble of byte 1, tag 0x10, the
+    /// fields from byte 3, and `crc` (computed apart, with zlib) little-endian in the last four.
+    static func bluetoothReport(sequence: UInt8, flags: UInt8, right: [UInt8]?, left: [UInt8]?, crc: [UInt8]) -> [UInt8] {
+        var report = [UInt8](repeating: 0, count: 78)
+        report[0] = 0x31
+        report[1] = sequence << 4
+        report[2] = 0x10
+        report[3] = flags
+        if let right { report[13..<24] = right[...] }
+        if let left { report[24..<35] = left[...] }
+        report[74..<78] = crc[...]
+        return report
+    }
+
+    static func triggerReports(_ reports: [DualSenseOutputReport]) -> [[UInt8]] {
+        reports.filter { $0.setsLeftTrigger || $0.setsRightTrigger }.map(\.bytes)
+    }
+
+    @Test func effectsSetThroughTheAPIReachTheUSBPadAndARumbleLeavesThemAlone() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        let hidraw = try #require(try controller.waitForHidrawNode())
+        #expect(try TriggerNode.locate(eventNode: node) == TriggerNode(path: hidraw, transport: .usb))
+
+        let triggers = try AdaptiveTriggers(eventNode: node)
+        try triggers.setEffects(left: .weapon(start: 2, end: 6, strength: 8), right: .feedback(zone: 3, strength: 5))
+        let set = controller.waitForOutputReports { Self.triggerReports($0).count == 1 }
+        #expect(Self.triggerReports(set) == [Self.usbReport(flags: 0x0C, right: Self.feedback, left: Self.weapon)])
+
+        // The engine's rumble goes through the driver, whose reports never flag the triggers.
+        let engine = HapticEngine(outputs: [try HapticEngine.evdevOutput(path: node)])
+        try engine.start()
+        let pad = try #require(engine.devices.first)
+        #expect(pad.hasAdaptiveTriggers)
+        #expect(pad.triggerTransport == .usb)
+        #expect(engine.play(.impact(.heavy), on: pad).isScheduled)
+        let rumbled = controller.waitForOutputReports { motorStates($0) == [[0xFF, 0xFF], [0, 0]] }
+        engine.stop()
+        let driverReports = rumbled.dropFirst(set.count)
+        #expect(driverReports.contains { $0.setsMotors })
+        #expect(driverReports.allSatisfy { !$0.setsLeftTrigger && !$0.setsRightTrigger })
+
+        // Closing sets both triggers off.
+        triggers.close()
+        let closed = controller.waitForOutputReports { Self.triggerReports($0).count == 2 }
+        #expect(Self.triggerReports(closed).last == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
+    }
+
+    @Test func overBluetoothEachReportHasTheNextSequenceAndItsCRC() throws {
+        let controller = try VirtualDualSense(connection: .bluetooth)
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        let hidraw = try #require(try controller.waitForHidrawNode())
+        let triggers = try AdaptiveTriggers(eventNode: node)
+        #expect(triggers.node == TriggerNode(path: hidraw, transport: .bluetooth))
+
+        try triggers.setEffects(left: .weapon(start: 2, end: 6, strength: 8), right: .feedback(zone: 3, strength: 5))
+        try triggers.flush()
+        controller.waitForOutputReports { Self.triggerReports($0).count == 1 }
+        try triggers.setEffects(left: nil, right: .off)
+        try triggers.flush()
+        controller.waitForOutputReports { Self.triggerReports($0).count == 2 }
+        triggers.close()
+        let reports = controller.waitForOutputReports { Self.triggerReports($0).count == 3 }
+        #expect(Self.triggerReports(reports) == [
+            Self.bluetoothReport(sequence: 0, flags: 0x0C, right: Self.feedback, left: Self.weapon, crc: [0x69, 0x14, 0x42, 0xC0]),
+            Self.bluetoothReport(sequence: 1, flags: 0x04, right: Self.off, left: nil, crc: [0xBC, 0xFD, 0xA5, 0xD0]),
+            Self.bluetoothReport(sequence: 2, flags: 0x0C, right: Self.off, left: Self.off, crc: [0xB4, 0x7C, 0xFD, 0xCA]),
+        ])
+        #expect(reports.allSatisfy { $0.hasValidCRC == true })
+    }
+
+    @Test func theTriggersCommandWritesOneReportAndInfoShowsTheCapability() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        let hidraw = try #require(try controller.waitForHidrawNode())
+
+        let result = runHaptics(["triggers", node, "--left", "weapon:2,6,8", "--right", "feedback:3,5", "--json"])
+        #expect(result.error == "")
+        #expect(result.status == 0)
+        let expected = Self.usbReport(flags: 0x0C, right: Self.feedback, left: Self.weapon)
+        let hex = expected.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+        #expect(result.output == #"{"schema":1,"type":"triggers","device":"\#(node)","hidraw":"\#(hidraw)","transport":"usb","left":"weapon:2,6,8","right":"feedback:3,5","report":"\#(hex)"}"# + "\n")
+        let reports = controller.waitForOutputReports { Self.triggerReports($0).count == 1 }
+        #expect(Self.triggerReports(reports) == [expected])
+
+        let text = runHaptics(["triggers", node, "--right", "off"])
+        #expect(text.output == "right off on \(VirtualDualSense.deviceName) (\(hidraw), USB)\n")
+        let after = controller.waitForOutputReports { Self.triggerReports($0).count == 2 }
+        #expect(Self.triggerReports(after).last == Self.usbReport(flags: 0x04, right: Self.off, left: nil))
+
+        let info = runHaptics(["info", node])
+        #expect(info.output.contains("triggers: adaptive, USB through \(hidraw)\n"))
+        let json = runHaptics(["info", node, "--json"])
+        #expect(json.output.contains(#","triggers":"usb","hidraw":"\#(hidraw)"}"#))
+    }
+
+    @Test func aLostPadIsReportedByTheNextCall() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        let hidraw = try #require(try controller.waitForHidrawNode())
+        let triggers = try AdaptiveTriggers(eventNode: node)
+        try controller.unplug()
+        var failure: TriggerDeviceError?
+        _ = waitUntil {
+            do throws(TriggerDeviceError) {
+                try triggers.setEffects(left: .off, right: nil)
+                try triggers.flush()
+                return false
+            } catch {
+                failure = error
+                return true
+            }
+        }
+        #expect(failure == .padLost(node: hidraw, SystemCallError(call: "write", errno: .operationNotSupportedByDevice)))
+        triggers.close()
+    }
+}
+}
