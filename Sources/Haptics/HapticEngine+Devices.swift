@@ -213,6 +213,7 @@ extension HapticEngine {
     /// Retires a device's channel and delivers `.deviceLost`, once.
     func reportLoss(of channel: ChannelID, error: DeviceError) {
         guard let device = retire(channel, leaving: .lost(error)) else { return }
+        triggers.close(device.deviceID)
         // A lost evdev device can do nothing more: give its descriptor back so the kernel can let
         // the device go (close makes no further calls on a lost device).
         (device.output.device as? EvdevActuator)?.close()

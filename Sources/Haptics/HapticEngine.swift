@@ -46,6 +46,11 @@ public final class HapticEngine: Sendable {
         /// not fit what is left is refused by `makePlayer(contentsOf:)`; releasing a player gives
         /// its share back.
         public var soundBudget: Int
+        /// Whether adaptive trigger effects stay while haptics are switched off (`isEnabled`
+        /// false): a trigger's resistance is also how a control feels, which some players keep
+        /// when they turn vibration off. Off by default: switching haptics off sets the triggers
+        /// off too.
+        public var keepsTriggersWhenDisabled: Bool
 
         /// Creates a configuration.
         public init(
@@ -55,7 +60,8 @@ public final class HapticEngine: Sendable {
             scheduler: SchedulerConfiguration = SchedulerConfiguration(),
             soundCueFolder: String? = nil,
             soundBudgetPerPattern: Int = AudioMemoryBudget.patternLimit,
-            soundBudget: Int = AudioMemoryBudget.engineLimit
+            soundBudget: Int = AudioMemoryBudget.engineLimit,
+            keepsTriggersWhenDisabled: Bool = false
         ) {
             precondition(soundBudgetPerPattern >= 0 && soundBudget >= 0, "sound budgets cannot be negative")
             self.overlapPolicy = overlapPolicy
@@ -65,6 +71,7 @@ public final class HapticEngine: Sendable {
             self.soundCueFolder = soundCueFolder
             self.soundBudgetPerPattern = soundBudgetPerPattern
             self.soundBudget = soundBudget
+            self.keepsTriggersWhenDisabled = keepsTriggersWhenDisabled
         }
 
         /// The range of `prepareLifetime`: 0…1 h.
@@ -181,6 +188,8 @@ public final class HapticEngine: Sendable {
     let keptPlayers = KeptPlayers()
     /// What tracing collected (`startTracing()`), drained from the scheduler at housekeeping.
     let traceLog = OrderedMutex<TraceLog>(TraceLog())
+    /// The adaptive triggers of the devices that have had an effect set, by device.
+    let triggers = EngineTriggers()
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.
@@ -231,7 +240,10 @@ public final class HapticEngine: Sendable {
         get { enabled.load(ordering: .acquiring) }
         set {
             enabled.store(newValue, ordering: .releasing)
-            if !newValue { silenceAll() }
+            if !newValue {
+                silenceAll()
+                if !configuration.keepsTriggersWhenDisabled { triggers.resetAll() }
+            }
         }
     }
 
@@ -249,6 +261,7 @@ public final class HapticEngine: Sendable {
             guard !newValue.isNaN else { return }
             let clamped = min(max(newValue, 0), 1)
             gainBits.store(clamped.bitPattern, ordering: .releasing)
+            if clamped == 0 && !configuration.keepsTriggersWhenDisabled { triggers.resetAll() }
             applyHardwareGains()
             // Feedback levels scaled in software changed: prepared plays stay one write.
             prepareCurrentPreparations { $0.hardwareGain == nil }
@@ -264,6 +277,7 @@ public final class HapticEngine: Sendable {
             if !newValue {
                 silenceAll()
                 silenceSound()
+                triggers.resetAll()
             }
         }
     }
@@ -304,6 +318,8 @@ public final class HapticEngine: Sendable {
     /// feedbackd events played fire-and-forget are let go.
     public func stop() {
         stopBackgroundWork()
+        // Trigger effects end with the engine, started or not (they are set without a start).
+        triggers.closeAll()
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         silenceSound()
         if realtime.exchange(false, ordering: .acquiringAndReleasing) {

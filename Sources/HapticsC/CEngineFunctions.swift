@@ -67,7 +67,6 @@ public func haptics_engine_new_with_nodes(
 public func haptics_engine_free(_ handle: OpaquePointer?) {
     guard let handle, let engine = CEngine.from(handle) else { return }
     engine.engine.setEventHandler(nil)
-    engine.triggers.closeAll()
     engine.engine.stop()
     CEngine.release(handle)
 }

@@ -48,8 +48,6 @@ final class CEngine: CHandle, @unchecked Sendable {
     var tagWord: UInt64 = CEngine.tag
     let engine: HapticEngine
     let events = EventQueue()
-    /// The adaptive triggers opened through this handle, set off when it is freed.
-    let triggers = CTriggerOutlets()
 
     init(engine: HapticEngine) {
         self.engine = engine

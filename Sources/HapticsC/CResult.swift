@@ -78,6 +78,7 @@ enum CResult {
             case .noAdaptiveTriggers, .unsupportedBus, .noHidrawNode: return code(ENOTSUP)
             case .unknownInputDevice, .nodeMissing, .closed: return code(ENODEV)
             case .permissionDenied: return code(EACCES)
+            case .tooManyTimedEffects: return code(ENOSPC)
             case let .padLost(_, failure), let .system(_, failure): return code(failure.errno.rawValue)
             }
         default:

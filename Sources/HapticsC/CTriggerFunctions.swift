@@ -3,80 +3,37 @@ import Glibc
 import Haptics
 import Synchronization
 
-// Adaptive triggers (haptics.h: "Adaptive triggers (DualSense)"). Each device's triggers are
-// opened at the first call for it and kept by the engine's handle until it is freed, which sets
-// them off.
+// Adaptive triggers (haptics.h: "Adaptive triggers (DualSense)"): the engine's own
+// (`HapticEngine.setTriggerEffects`), opened at the first call for a device and set off when the
+// engine stops or is freed.
 
-/// The open triggers of an engine's devices, by device id.
-final class CTriggerOutlets: Sendable {
-    private let outlets = Mutex<[Int: AdaptiveTriggers]>([:])
-
-    /// Sets `left` and `right` on the device, opening its triggers first if need be. A pad found
-    /// lost is forgotten, so that the next call opens it again once it is back.
-    func set(_ device: HapticDevice, left: TriggerEffect?, right: TriggerEffect?) throws(TriggerDeviceError) {
-        guard device.hasAdaptiveTriggers, let path = device.path else {
-            throw .noAdaptiveTriggers(
-                eventNode: device.path ?? device.name, vendor: device.inputID?.vendor ?? 0, product: device.inputID?.product ?? 0
-            )
-        }
-        let key = device.id.rawValue
-        let open: AdaptiveTriggers
-        if let existing = outlets.withLock({ $0[key] }) {
-            open = existing
-        } else {
-            // Opened outside the lock: it reads sysfs and starts a thread.
-            let opened = try AdaptiveTriggers(eventNode: path)
-            open = outlets.withLock { outlets in
-                if let raced = outlets[key] { return raced }
-                outlets[key] = opened
-                return opened
-            }
-            if open !== opened { opened.close() }
-        }
-        do {
-            try open.setEffects(left: left, right: right)
-        } catch {
-            if case .padLost = error { forget(key, open) }
-            if case .closed = error { forget(key, open) }
-            throw error
-        }
-    }
-
-    private func forget(_ key: Int, _ triggers: AdaptiveTriggers) {
-        outlets.withLock { outlets in
-            if outlets[key] === triggers { outlets[key] = nil }
-        }
-        triggers.close()
-    }
-
-    /// Closes every device's triggers, which sets them off.
-    func closeAll() {
-        let all = outlets.withLock { outlets in
-            defer { outlets = [:] }
-            return Array(outlets.values)
-        }
-        for triggers in all { triggers.close() }
-    }
-}
-
-/// Sets `effect` on the triggers of `mask` of device `id`.
+/// Sets `effect` on the triggers of `mask` of device `id`, at `at` (monotonic ns; 0: now).
 private func setTriggers(
-    _ handle: OpaquePointer?, _ id: Int32, _ mask: Int32, _ function: String, _ effect: () throws -> TriggerEffect
+    _ handle: OpaquePointer?, _ id: Int32, _ mask: Int32, at: Int64 = 0, _ function: String, _ effect: () throws -> TriggerEffect
 ) -> Int32 {
     withEngineHandle(handle) { handle in
         guard mask & Int32(HAPTICS_TRIGGER_BOTH.rawValue) != 0, mask & ~Int32(HAPTICS_TRIGGER_BOTH.rawValue) == 0 else {
             LastError.set("\(function): triggers \(mask) is not a mask of HAPTICS_TRIGGER_LEFT and HAPTICS_TRIGGER_RIGHT")
             return CResult.invalidArgument
         }
-        guard id >= 0, let device = handle.engine.device(HapticDevice.ID(rawValue: Int(id))) else {
+        guard id >= 0, handle.engine.device(HapticDevice.ID(rawValue: Int(id))) != nil else {
             LastError.set("\(function): no device with id \(id)")
             return CResult.code(ENODEV)
+        }
+        guard at >= 0 else {
+            LastError.set("\(function): the instant \(at) is negative")
+            return CResult.invalidArgument
         }
         do {
             let effect = try effect()
             let left = mask & Int32(HAPTICS_TRIGGER_LEFT.rawValue) != 0 ? effect : nil
             let right = mask & Int32(HAPTICS_TRIGGER_RIGHT.rawValue) != 0 ? effect : nil
-            try handle.triggers.set(device, left: left, right: right)
+            let outcome = try handle.engine.setTriggerEffects(
+                left: left, right: right, on: HapticDevice.ID(rawValue: Int(id)), at: at == 0 ? nil : MonotonicInstant(nanoseconds: at))
+            if case let .notPlayed(why) = outcome {
+                LastError.set("\(function): not set: \(why)")
+                return CResult.code(why)
+            }
             return CResult.ok
         } catch {
             LastError.set("\(function): \(error)")
@@ -89,18 +46,33 @@ private func setTriggers(
 public func haptics_device_set_trigger_effect(
     _ handle: OpaquePointer?, _ id: Int32, _ triggers: Int32, _ effect: UnsafePointer<haptics_trigger_effect>?
 ) -> Int32 {
+    setTriggerEffect(handle, id, triggers, effect, at: 0, "haptics_device_set_trigger_effect")
+}
+
+@_cdecl("haptics_device_set_trigger_effect_at")
+public func haptics_device_set_trigger_effect_at(
+    _ handle: OpaquePointer?, _ id: Int32, _ triggers: Int32, _ effect: UnsafePointer<haptics_trigger_effect>?, _ at: Int64
+) -> Int32 {
+    setTriggerEffect(handle, id, triggers, effect, at: at, "haptics_device_set_trigger_effect_at")
+}
+
+/// Reads a `haptics_trigger_effect` and sets it.
+private func setTriggerEffect(
+    _ handle: OpaquePointer?, _ id: Int32, _ triggers: Int32, _ effect: UnsafePointer<haptics_trigger_effect>?, at: Int64,
+    _ function: String
+) -> Int32 {
     guard let effect else {
-        LastError.set("haptics_device_set_trigger_effect: the effect is NULL")
+        LastError.set("\(function): the effect is NULL")
         return CResult.invalidArgument
     }
     let smallest = MemoryLayout<haptics_trigger_effect>.size
     guard effect.pointee.size >= smallest else {
-        LastError.set("haptics_device_set_trigger_effect: effect size \(effect.pointee.size) is smaller than sizeof(haptics_trigger_effect), \(smallest)")
+        LastError.set("\(function): effect size \(effect.pointee.size) is smaller than sizeof(haptics_trigger_effect), \(smallest)")
         return CResult.invalidArgument
     }
     let mode = Int(effect.pointee.mode)
     let values = withUnsafeBytes(of: effect.pointee.values) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
-    return setTriggers(handle, id, triggers, "haptics_device_set_trigger_effect") {
+    return setTriggers(handle, id, triggers, at: at, function) {
         guard TriggerEffect.syntax.indices.contains(mode) else {
             throw TriggerEffectError.outOfRange(effect: "haptics_trigger_effect", parameter: "mode", value: mode, allowed: 0...(TriggerEffect.syntax.count - 1))
         }
@@ -126,5 +98,17 @@ public func haptics_device_set_trigger_effect_text(
 
 @_cdecl("haptics_device_reset_triggers")
 public func haptics_device_reset_triggers(_ handle: OpaquePointer?, _ id: Int32) -> Int32 {
-    setTriggers(handle, id, Int32(HAPTICS_TRIGGER_BOTH.rawValue), "haptics_device_reset_triggers") { .off }
+    withEngineHandle(handle) { handle in
+        guard id >= 0, handle.engine.device(HapticDevice.ID(rawValue: Int(id))) != nil else {
+            LastError.set("haptics_device_reset_triggers: no device with id \(id)")
+            return CResult.code(ENODEV)
+        }
+        do {
+            try handle.engine.resetTriggers(on: HapticDevice.ID(rawValue: Int(id)))
+            return CResult.ok
+        } catch {
+            LastError.set("haptics_device_reset_triggers: \(error)")
+            return CResult.code(of: error)
+        }
+    }
 }

@@ -37,9 +37,9 @@ public final class AdaptiveTriggers: Sendable {
         let descriptor = try node.open()
         let outlet = _TriggerOutlet(node: node, descriptor: descriptor)
         do {
-            writer = try OnDemandThread(name: "haptics-trigger") { _ in
-                try? outlet.writePending()
-                return nil
+            writer = try OnDemandThread(name: "haptics-trigger") { now in
+                try? outlet.writePending(now: now)
+                return outlet.nextTimed
             }
         } catch {
             try? descriptor.close()
@@ -60,18 +60,31 @@ public final class AdaptiveTriggers: Sendable {
     /// Throws the failure of an earlier write (``TriggerDeviceError/padLost(node:_:)`` once the
     /// pad is gone), or ``TriggerDeviceError/closed(node:)`` after ``close()``.
     public func setEffects(left: TriggerEffect?, right: TriggerEffect?) throws(TriggerDeviceError) {
-        try outlet.queue(left: left, right: right)
+        try outlet.queue(left: left, right: right, at: nil)
         writer.schedule(at: .now)
     }
 
-    /// Sets both triggers off, like ``setEffects(left:right:)`` with ``TriggerEffect/off``.
+    /// Gives the triggers `left` and `right` at `instant` (`CLOCK_MONOTONIC`, the engine's clock):
+    /// the writer thread writes them then, after what was set for earlier instants; an instant
+    /// passed already is now. At most ``timedCapacity`` effects wait at once; one more throws
+    /// ``TriggerDeviceError/tooManyTimedEffects(node:capacity:)``.
+    public func setEffects(left: TriggerEffect?, right: TriggerEffect?, at instant: MonotonicInstant) throws(TriggerDeviceError) {
+        try outlet.queue(left: left, right: right, at: instant)
+        writer.schedule(at: instant)
+    }
+
+    /// How many timed effects may wait at once.
+    public static let timedCapacity = _TriggerOutlet.timedCapacity
+
+    /// Sets both triggers off now and drops every effect still waiting for its instant.
     public func reset() throws(TriggerDeviceError) {
+        outlet.dropTimed()
         try setEffects(left: .off, right: .off)
     }
 
-    /// Writes what is still waiting on the calling thread, and throws that write's failure.
+    /// Writes what is due now on the calling thread, and throws that write's failure.
     public func flush() throws(TriggerDeviceError) {
-        try outlet.writePending()
+        try outlet.writePending(now: .now)
     }
 
     /// Stops the writer thread, sets both triggers off and closes the node. Idempotent; nothing is
@@ -90,9 +103,13 @@ final class _TriggerOutlet: Sendable {
     private struct Pending {
         var left: TriggerEffect?
         var right: TriggerEffect?
+        /// Effects for later instants, in the order they are due (equal instants: as set).
+        var timed: [(instant: MonotonicInstant, left: TriggerEffect?, right: TriggerEffect?)] = []
         var failure: TriggerDeviceError?
         var isClosed = false
     }
+
+    static let timedCapacity = 64
 
     /// Taken briefly by callers: never held across a write.
     private let pending = OrderedMutex(Pending())
@@ -110,21 +127,40 @@ final class _TriggerOutlet: Sendable {
         io = OrderedMutex(_IO(descriptor: descriptor))
     }
 
-    func queue(left: TriggerEffect?, right: TriggerEffect?) throws(TriggerDeviceError) {
+    /// Keeps `left` and `right` for the next write (`instant` `nil`), or for the writer's run at
+    /// `instant`.
+    func queue(left: TriggerEffect?, right: TriggerEffect?, at instant: MonotonicInstant?) throws(TriggerDeviceError) {
         let node = node.path
         try pending.withLock { (pending: inout Pending) throws(TriggerDeviceError) in
             if pending.isClosed { throw .closed(node: node) }
             if let failure = pending.failure { throw failure }
+            if let instant {
+                guard pending.timed.count < Self.timedCapacity else {
+                    throw .tooManyTimedEffects(node: node, capacity: Self.timedCapacity)
+                }
+                let index = pending.timed.firstIndex { $0.instant > instant } ?? pending.timed.endIndex
+                pending.timed.insert((instant, left, right), at: index)
+                return
+            }
             if let left { pending.left = left }
             if let right { pending.right = right }
         }
     }
 
-    /// Writes one report with what is pending, if anything is; a failure is kept for the next
-    /// caller too, since the writer thread has no one to tell.
-    func writePending() throws(TriggerDeviceError) {
+    /// The instant of the next effect waiting for one, if any.
+    var nextTimed: MonotonicInstant? { pending.withLock { $0.timed.first?.instant } }
+
+    /// Drops every effect waiting for its instant.
+    func dropTimed() {
+        pending.withLock { $0.timed.removeAll() }
+    }
+
+    /// Writes one report with what is pending and the timed effects due by `now` (the latest of
+    /// each trigger), if anything is; a failure is kept for the next caller too, since the writer
+    /// thread has no one to tell.
+    func writePending(now: MonotonicInstant) throws(TriggerDeviceError) {
         let failure = io.withLock { (io: inout _IO) -> TriggerDeviceError? in
-            let (left, right) = takePending()
+            let (left, right) = takePending(now: now)
             guard left != nil || right != nil else { return nil }
             do throws(TriggerDeviceError) {
                 try write(left: left, right: right, io: &io)
@@ -138,9 +174,18 @@ final class _TriggerOutlet: Sendable {
         throw failure
     }
 
-    private func takePending() -> (left: TriggerEffect?, right: TriggerEffect?) {
+    private func takePending(now: MonotonicInstant) -> (left: TriggerEffect?, right: TriggerEffect?) {
         pending.withLock { (pending: inout Pending) -> (left: TriggerEffect?, right: TriggerEffect?) in
-            let taken = (pending.left, pending.right)
+            // Due timed effects in their order, then what was set for now: the latest wins.
+            let due = pending.timed.prefix { $0.instant <= now }
+            var taken: (left: TriggerEffect?, right: TriggerEffect?) = (nil, nil)
+            for effect in due {
+                if let left = effect.left { taken.left = left }
+                if let right = effect.right { taken.right = right }
+            }
+            pending.timed.removeFirst(due.count)
+            if let left = pending.left { taken.left = left }
+            if let right = pending.right { taken.right = right }
             pending.left = nil
             pending.right = nil
             return taken

@@ -21,6 +21,8 @@ public enum TriggerDeviceError: Error, Hashable, Sendable, CustomStringConvertib
     case system(node: String, SystemCallError)
     /// The triggers were closed: nothing is written after ``AdaptiveTriggers/close()``.
     case closed(node: String)
+    /// As many effects as can wait for their instants wait already.
+    case tooManyTimedEffects(node: String, capacity: Int)
 
     /// Sorts a failed call on `node` into the cases above.
     package init(node: String, _ error: SystemCallError) {
@@ -53,6 +55,8 @@ public enum TriggerDeviceError: Error, Hashable, Sendable, CustomStringConvertib
             return "\(node): \(error)"
         case .closed(let node):
             return "\(node): the triggers were closed"
+        case .tooManyTimedEffects(let node, let capacity):
+            return "\(node): \(capacity) trigger effects wait for their instants already; set fewer ahead"
         }
     }
 

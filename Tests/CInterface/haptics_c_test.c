@@ -230,6 +230,9 @@ static void test_triggers(haptics_engine *engine) {
     CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, 4, &weapon), -EINVAL);
     CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_LEFT, NULL), -EINVAL);
     CHECK_INT(haptics_device_set_trigger_effect(NULL, first_device, HAPTICS_TRIGGER_LEFT, &weapon), -EINVAL);
+    CHECK_INT(haptics_device_set_trigger_effect_at(engine, first_device, HAPTICS_TRIGGER_LEFT, &weapon, -1), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect_at: the instant -1 is negative");
+    CHECK_INT(haptics_device_set_trigger_effect_at(engine, first_device, HAPTICS_TRIGGER_LEFT, &weapon, haptics_now() + 1000000), -ENOTSUP);
     CHECK_INT(haptics_device_set_trigger_effect(engine, 999, HAPTICS_TRIGGER_LEFT, &weapon), -ENODEV);
     CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect: no device with id 999");
     CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_LEFT, &weapon), -ENOTSUP);

@@ -76,6 +76,53 @@ extension EngineKernelTests {
         #expect(Self.triggerReports(closed).last == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
     }
 
+    @Test func theEngineSetsEffectsAtTheirInstantAndEndsThemWithItsLifetime() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        _ = try #require(try controller.waitForHidrawNode())
+        let engine = HapticEngine(outputs: [try HapticEngine.evdevOutput(path: node)])
+        let pad = try #require(engine.devices.first)
+        // A stopped engine sets nothing.
+        #expect(try engine.setTriggerEffects(left: .off, right: nil, on: pad.id) == .notPlayed(.engineStopped))
+        try engine.start()
+        defer { engine.stop() }
+        func triggerReports(count: Int) -> [[UInt8]] {
+            Self.triggerReports(controller.waitForOutputReports { Self.triggerReports($0).count >= count })
+        }
+
+        // At an instant: the report comes after it, not before.
+        let at = engine.now + .milliseconds(150)
+        #expect(try engine.setTriggerEffects(left: .weapon(start: 2, end: 6, strength: 8), right: nil, on: pad.id, at: at)
+            == .scheduled(feltAt: at))
+        #expect(triggerReports(count: 1) == [Self.usbReport(flags: 0x08, right: nil, left: Self.weapon)])
+        let timed = try #require(controller.outputReports.first { $0.setsLeftTrigger })
+        #expect(timed.receivedAt >= at)
+
+        // The application going inactive sets both off and drops the effect set for later.
+        try engine.setTriggerEffects(left: nil, right: .feedback(zone: 3, strength: 5), on: pad.id, at: engine.now + .milliseconds(300))
+        engine.isApplicationActive = false
+        #expect(triggerReports(count: 2).last == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
+        #expect(try engine.setTriggerEffects(left: Self.feedbackEffect(), right: nil, on: pad.id) == .notPlayed(.applicationInactive))
+        SystemMonotonicClock.sleep(until: engine.now + .milliseconds(400))
+        #expect(Self.triggerReports(controller.outputReports).count == 2)
+        engine.isApplicationActive = true
+
+        // Haptics switched off set them off; the engine stopping ends them.
+        try engine.setTriggerEffects(left: Self.feedbackEffect(), right: nil, on: pad.id)
+        #expect(triggerReports(count: 3).last == Self.usbReport(flags: 0x08, right: nil, left: Self.feedback))
+        engine.isEnabled = false
+        #expect(triggerReports(count: 4).last == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
+        engine.isEnabled = true
+        try engine.setTriggerEffects(left: nil, right: Self.feedbackEffect(), on: pad.id)
+        #expect(triggerReports(count: 5).last == Self.usbReport(flags: 0x04, right: Self.feedback, left: nil))
+        engine.stop()
+        #expect(triggerReports(count: 6).last == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
+        #expect(Self.triggerReports(controller.outputReports).count == 6)
+    }
+
+    static func feedbackEffect() throws -> TriggerEffect { try .feedback(zone: 3, strength: 5) }
+
     @Test func overBluetoothEachReportHasTheNextSequenceAndItsCRC() throws {
         let controller = try VirtualDualSense(connection: .bluetooth)
         defer { controller.close() }

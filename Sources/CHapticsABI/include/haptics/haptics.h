@@ -499,10 +499,20 @@ typedef struct haptics_trigger_effect {
  * Returns 0; -EINVAL for a bad effect (haptics_last_error names the value and its range) or
  * `triggers` without a trigger; -ENODEV (no device with that id); -ENOTSUP (the device has no
  * adaptive triggers); -EACCES (the hidraw node may not be opened: the udev rule); -ENODEV, -EIO
- * when the pad was lost (a later call opens it again).
+ * when the pad was lost (a later call opens it again); -ESHUTDOWN when the engine is stopped;
+ * -ECANCELED while the app is inactive or haptics are off or muted (nothing is set).
  */
 int haptics_device_set_trigger_effect(haptics_engine *engine, int device_id, int triggers,
                                       const haptics_trigger_effect *effect);
+
+/*
+ * haptics_device_set_trigger_effect_at — the same at `at` (monotonic ns, the clock of felt_at;
+ * 0: now): the device's writer thread writes it then, e.g. when a sound becomes audible. At most
+ * 64 effects wait at once (-ENOSPC beyond). The engine drops what waits when it stops, the app
+ * goes inactive or haptics are switched off.
+ */
+int haptics_device_set_trigger_effect_at(haptics_engine *engine, int device_id, int triggers,
+                                         const haptics_trigger_effect *effect, int64_t at);
 
 /*
  * haptics_device_set_trigger_effect_text — the same with the effect written as text, as
@@ -513,7 +523,8 @@ int haptics_device_set_trigger_effect(haptics_engine *engine, int device_id, int
 int haptics_device_set_trigger_effect_text(haptics_engine *engine, int device_id, int triggers, const char *effect);
 
 /*
- * haptics_device_reset_triggers — both triggers of the device off. Same codes as above.
+ * haptics_device_reset_triggers — both triggers of the device off now, and the effects set for
+ * later dropped. Same codes as above.
  */
 int haptics_device_reset_triggers(haptics_engine *engine, int device_id);
 
