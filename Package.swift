@@ -48,7 +48,7 @@ let package = Package(
         // The bottom: errno, file descriptors, the monotonic clock, the lock-free queue, the realtime thread.
         .target(name: "HapticsSystem", dependencies: ["CHapticsSystem", "CHapticsDBus"]),
         // Pure: vocabulary, pattern IR, AHAP codec. No I/O beyond reading a file.
-        .target(name: "HapticsPatterns", dependencies: ["HapticsSystem"]),
+        .target(name: "HapticsPatterns", dependencies: ["HapticsSystem", "HapticsTriggers"]),
         // Pure: pattern × device profile → program of timed actuator commands.
         .target(name: "HapticsRendering", dependencies: ["HapticsPatterns", "HapticsSystem"]),
         // Realtime core: lock-free submission, one RT thread, generic over an injected clock.

@@ -67,6 +67,13 @@ final class EngineTriggers: Sendable {
         }
     }
 
+    /// Drops what `device`'s triggers were given for `instant` or later and sets them off then, if
+    /// they are open.
+    func stop(_ device: HapticDevice.ID, at instant: MonotonicInstant) {
+        guard let open = outlets.withLock({ $0[device] }) else { return }
+        try? forgettingLostPads(device) { () throws(TriggerDeviceError) in try open.stop(at: instant) }
+    }
+
     /// Sets every open pad's triggers off and drops the effects waiting for their instants; the
     /// pads stay open.
     func resetAll() {

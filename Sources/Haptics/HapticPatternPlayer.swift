@@ -203,6 +203,7 @@ public final class HapticPatternPlayer: Sendable {
             engine.scheduler.endImmediateGroup(group)
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
         }
+        if !pattern.triggerEvents.isEmpty { playTriggerEvents(at: onset) }
         // The sound follows the first output that plays: traced under its player's id (the first
         // output's when none plays, so that a cancellation finds it).
         let soundPlayer = (playable.first ?? (outputList.count > 0 ? outputList[0] : nil))?.player.traceSlot ?? -1
@@ -298,6 +299,9 @@ public final class HapticPatternPlayer: Sendable {
     @discardableResult
     public func stop(at time: MonotonicInstant? = nil) -> Bool {
         let time = controlInstant(time)
+        if !pattern.triggerEvents.isEmpty {
+            for device in triggerDevices() { engine.triggers.stop(device.id, at: time) }
+        }
         let haptics = outputs.allSatisfy { engine.scheduler.stop($0.player, at: time) }
         return endSoundLoop { silenceSound(at: time) } && haptics
     }

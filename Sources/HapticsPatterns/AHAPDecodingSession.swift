@@ -1,3 +1,5 @@
+import HapticsTriggers
+
 /// The state of one decode: where diagnostics point and the warnings gathered so far.
 struct AHAPDecodingSession: JSONDecodingSession {
     let fileName: String
@@ -16,7 +18,7 @@ struct AHAPDecodingSession: JSONDecodingSession {
         guard case .object = root.content else {
             throw error(at: root, path: "", "expected an object at the top level, found \(root.foundDescription)")
         }
-        let members = try self.members(of: root, path: "", known: ["Version", "Metadata", "Pattern"])
+        let members = try self.members(of: root, path: "", known: ["Version", "Metadata", "Pattern", "DualSenseTriggers"])
         var pattern = Pattern()
         if let version = members["Version"] {
             // Integer versions (`"Version": 1`) are common in the wild and mean the same thing.
@@ -33,7 +35,42 @@ struct AHAPDecodingSession: JSONDecodingSession {
             }
             try decodeEntry(entry, path: path, into: &pattern)
         }
+        if let triggers = members["DualSenseTriggers"] {
+            for (index, entry) in try array(triggers, path: "DualSenseTriggers").enumerated() {
+                let path = "DualSenseTriggers[\(index)]"
+                if index == limits.maximumEventCount {
+                    throw error(at: entry, path: path, "more entries than the limit of \(limits.maximumEventCount)")
+                }
+                pattern.triggerEvents.append(try decodeTriggerEvent(entry, path: path))
+            }
+        }
         return pattern
+    }
+
+    /// One entry of the extension `DualSenseTriggers`: `{"Time": 0.5, "Left": "off", "Right":
+    /// "weapon:2,6,8"}`, at least one of `Left` and `Right`, each effect in the text form
+    /// `haptics triggers` takes.
+    private mutating func decodeTriggerEvent(_ value: JSONValue, path: String) throws(PatternError) -> TriggerPatternEvent {
+        let members = try self.members(of: value, path: path, known: ["Time", "Left", "Right"])
+        let timeValue = try required("Time", in: members, of: value, path: path)
+        let time = try time(timeValue, path: path + ".Time")
+        try checkEnd(time, at: timeValue, path: path + ".Time")
+        var event = TriggerPatternEvent(time: time)
+        for side in ["Left", "Right"] {
+            guard let text = members[side] else { continue }
+            let written = try string(text, path: path + "." + side)
+            let effect: TriggerEffect
+            do throws(TriggerEffectParseError) {
+                effect = try TriggerEffect(parsing: written)
+            } catch {
+                throw self.error(at: text, path: path + "." + side, error.description)
+            }
+            if side == "Left" { event.left = effect } else { event.right = effect }
+        }
+        if event.left == nil && event.right == nil {
+            throw error(at: value, path: path, "expected \"Left\", \"Right\" or both")
+        }
+        return event
     }
 
     private mutating func decodeEntry(_ entry: JSONValue, path: String, into pattern: inout Pattern) throws(PatternError) {

@@ -10,7 +10,8 @@ public struct AHAPEncoder: Sendable {
     /// The AHAP text of `pattern`, ending with a newline.
     ///
     /// Order: `Version`, `Metadata` (if any, in its own order), then `Pattern` with all events,
-    /// then all parameters, then all curves, each in the pattern's order.
+    /// then all parameters, then all curves, each in the pattern's order, then the trigger
+    /// extension `DualSenseTriggers` (if any).
     public func encode(_ pattern: Pattern) -> String {
         var out = "{\n"
         out += "  \"Version\": \(pattern.version.jsonText),\n"
@@ -25,11 +26,22 @@ public struct AHAPEncoder: Sendable {
         for event in pattern.events { entries.append(encode(event)) }
         for parameter in pattern.parameters { entries.append(encode(parameter)) }
         for curve in pattern.curves { entries.append(encode(curve)) }
+        let close = pattern.triggerEvents.isEmpty ? "\n" : ",\n"
         if entries.isEmpty {
-            out += "  \"Pattern\": []\n"
+            out += "  \"Pattern\": []" + close
         } else {
             out += "  \"Pattern\": [\n"
             out += entries.joined(separator: ",\n")
+            out += "\n  ]" + close
+        }
+        if !pattern.triggerEvents.isEmpty {
+            out += "  \"DualSenseTriggers\": [\n"
+            out += pattern.triggerEvents.map { event in
+                var fields = ["\"Time\": \(event.time.jsonText)"]
+                if let left = event.left { fields.append("\"Left\": \(JSONString.quoted(left.description))") }
+                if let right = event.right { fields.append("\"Right\": \(JSONString.quoted(right.description))") }
+                return "    { " + fields.joined(separator: ", ") + " }"
+            }.joined(separator: ",\n")
             out += "\n  ]\n"
         }
         return out + "}\n"

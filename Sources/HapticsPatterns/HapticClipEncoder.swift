@@ -53,6 +53,8 @@ public struct HapticClipEncoder: Sendable {
         if audioControls > 0 {
             omissions.append("\(audioControls) audio parameter\(audioControls == 1 ? "" : "s") or curve\(audioControls == 1 ? "" : "s")")
         }
+        let triggers = pattern.triggerEvents.count
+        if triggers > 0 { omissions.append("\(triggers) trigger effect\(triggers == 1 ? "" : "s")") }
         return omissions
     }
 

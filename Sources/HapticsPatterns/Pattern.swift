@@ -15,6 +15,9 @@ public struct Pattern: Sendable, Hashable {
     public var parameters: [DynamicParameter]
     /// Dynamic parameter curves (AHAP `ParameterCurve`).
     public var curves: [ParameterCurve]
+    /// Adaptive trigger effects on the pattern's timeline (the AHAP extension `DualSenseTriggers`,
+    /// which other players ignore), in source order.
+    public var triggerEvents: [TriggerPatternEvent]
 
     /// Creates a pattern.
     public init(
@@ -22,13 +25,15 @@ public struct Pattern: Sendable, Hashable {
         metadata: [MetadataEntry] = [],
         events: [PatternEvent] = [],
         parameters: [DynamicParameter] = [],
-        curves: [ParameterCurve] = []
+        curves: [ParameterCurve] = [],
+        triggerEvents: [TriggerPatternEvent] = []
     ) {
         self.version = version
         self.metadata = metadata
         self.events = events
         self.parameters = parameters
         self.curves = curves
+        self.triggerEvents = triggerEvents
     }
 
     /// The time at which the last event, parameter or curve ends, in seconds.

@@ -82,6 +82,17 @@ public final class AdaptiveTriggers: Sendable {
         try setEffects(left: .off, right: .off)
     }
 
+    /// Drops every effect set for `instant` or later and sets both triggers off at `instant` (now
+    /// when it has passed): what stopping a pattern does to its pad's triggers.
+    public func stop(at instant: MonotonicInstant) throws(TriggerDeviceError) {
+        outlet.dropTimed(from: instant)
+        if instant <= .now {
+            try setEffects(left: .off, right: .off)
+        } else {
+            try setEffects(left: .off, right: .off, at: instant)
+        }
+    }
+
     /// Writes what is due now on the calling thread, and throws that write's failure.
     public func flush() throws(TriggerDeviceError) {
         try outlet.writePending(now: .now)
@@ -153,6 +164,11 @@ final class _TriggerOutlet: Sendable {
     /// Drops every effect waiting for its instant.
     func dropTimed() {
         pending.withLock { $0.timed.removeAll() }
+    }
+
+    /// Drops the effects waiting for `instant` or later.
+    func dropTimed(from instant: MonotonicInstant) {
+        pending.withLock { $0.timed.removeAll { $0.instant >= instant } }
     }
 
     /// Writes one report with what is pending and the timed effects due by `now` (the latest of

@@ -1,6 +1,7 @@
 import Glibc
 import Haptics
 import HapticsCommandLine
+import HapticsPatterns
 import HapticsSystem
 import HapticsTriggers
 import HapticsVirtualDevices
@@ -122,6 +123,50 @@ extension EngineKernelTests {
     }
 
     static func feedbackEffect() throws -> TriggerEffect { try .feedback(zone: 3, strength: 5) }
+
+    @Test func aPatternsTriggerEffectsFollowItsTimelineAndEndWhenItStops() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        _ = try #require(try controller.waitForHidrawNode())
+        let engine = HapticEngine(outputs: [try HapticEngine.evdevOutput(path: node)])
+        try engine.start()
+        defer { engine.stop() }
+        // A bow drawn: the right trigger stiffens with the first pulse, lets go 200 ms later, and
+        // a third change 2 s on never comes: the player is stopped before.
+        let pattern = try AHAPDecoder().decode("""
+            {
+              "Pattern": [
+                { "Event": { "Time": 0.0, "EventType": "HapticTransient" } },
+                { "Event": { "Time": 0.2, "EventType": "HapticTransient" } }
+              ],
+              "DualSenseTriggers": [
+                { "Time": 0.0, "Right": "weapon:2,6,8" },
+                { "Time": 0.2, "Right": "feedback:3,5" },
+                { "Time": 2.0, "Left": "feedback:3,5" }
+              ]
+            }
+            """, fileName: "bow.ahap").pattern
+        let player = try engine.makePlayer(pattern: pattern)
+        let outcome = player.start()
+        guard case let .scheduled(onset) = outcome else {
+            Issue.record("not started: \(outcome)")
+            return
+        }
+        let two = controller.waitForOutputReports { Self.triggerReports($0).count >= 2 }
+        #expect(Self.triggerReports(two) == [
+            Self.usbReport(flags: 0x04, right: Self.weapon, left: nil),
+            Self.usbReport(flags: 0x04, right: Self.feedback, left: nil),
+        ])
+        let times = two.filter(\.setsRightTrigger).map(\.receivedAt)
+        #expect(times.count == 2 && times[0] >= onset && times[1] >= onset + .milliseconds(200))
+        player.stop()
+        #expect(Self.triggerReports(controller.waitForOutputReports { Self.triggerReports($0).count >= 3 }).last
+            == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
+        SystemMonotonicClock.sleep(until: onset + .milliseconds(2_300))
+        #expect(Self.triggerReports(controller.outputReports).count == 3)
+    }
+
 
     @Test func overBluetoothEachReportHasTheNextSequenceAndItsCRC() throws {
         let controller = try VirtualDualSense(connection: .bluetooth)

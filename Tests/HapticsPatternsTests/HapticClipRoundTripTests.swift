@@ -122,6 +122,11 @@ struct HapticClipRoundTripTests {
         #expect(HapticClipEncoder().omissions(in: pattern) == ["1 audio event"])
     }
 
+    @Test func triggerEffectsAreNamedAsLost() {
+        let pattern = Pattern(triggerEvents: [TriggerPatternEvent(time: 0, right: .off), TriggerPatternEvent(time: 1, left: .off)])
+        #expect(HapticClipEncoder().omissions(in: pattern) == ["2 trigger effects"])
+    }
+
     @Test func valuesNoFileCouldHoldStillGiveAClipThatDecodes() throws {
         let pattern = Pattern(events: [
             PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.2,
