@@ -5,7 +5,19 @@ import Synchronization
 /// The adaptive triggers of an engine's devices, opened at the first effect set on each and kept
 /// until the engine stops (which sets them off), the device is lost, or the engine goes.
 final class EngineTriggers: Sendable {
-    private let outlets = Mutex<[HapticDevice.ID: AdaptiveTriggers]>([:])
+    /// The open pads, and whether pads may be opened: not before the engine starts, nor after it
+    /// stopped, so that a call racing the stop cannot leave an effect behind it.
+    private struct State {
+        var outlets: [HapticDevice.ID: AdaptiveTriggers] = [:]
+        var accepting = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Lets pads be opened again (the engine started).
+    func open() {
+        state.withLock { $0.accepting = true }
+    }
 
     /// Throws unless `device` is a pad with adaptive triggers.
     static func check(_ device: HapticDevice) throws(TriggerDeviceError) {
@@ -19,16 +31,18 @@ final class EngineTriggers: Sendable {
     /// The triggers of `device`, opened if need be.
     private func triggers(of device: HapticDevice) throws(TriggerDeviceError) -> AdaptiveTriggers {
         try Self.check(device)
-        if let open = outlets.withLock({ $0[device.id] }) { return open }
+        if let open = state.withLock({ $0.outlets[device.id] }) { return open }
         guard let path = device.path else { throw .unknownInputDevice(eventNode: device.name) }
         // Opened outside the lock: it reads sysfs and starts a thread.
         let opened = try AdaptiveTriggers(eventNode: path)
-        let open = outlets.withLock { outlets in
-            if let raced = outlets[device.id] { return raced }
-            outlets[device.id] = opened
+        let open = state.withLock { state -> AdaptiveTriggers? in
+            guard state.accepting else { return nil }
+            if let raced = state.outlets[device.id] { return raced }
+            state.outlets[device.id] = opened
             return opened
         }
         if open !== opened { opened.close() }
+        guard let open else { throw .closed(node: opened.node.path) }
         return open
     }
 
@@ -49,7 +63,7 @@ final class EngineTriggers: Sendable {
     /// (effects were set since the engine started).
     func reset(_ device: HapticDevice) throws(TriggerDeviceError) {
         try Self.check(device)
-        guard let open = outlets.withLock({ $0[device.id] }) else { return }
+        guard let open = state.withLock({ $0.outlets[device.id] }) else { return }
         try forgettingLostPads(device.id) { () throws(TriggerDeviceError) in try open.reset() }
     }
 
@@ -70,26 +84,27 @@ final class EngineTriggers: Sendable {
     /// Drops what `device`'s triggers were given for `instant` or later and sets them off then, if
     /// they are open.
     func stop(_ device: HapticDevice.ID, at instant: MonotonicInstant) {
-        guard let open = outlets.withLock({ $0[device] }) else { return }
+        guard let open = state.withLock({ $0.outlets[device] }) else { return }
         try? forgettingLostPads(device) { () throws(TriggerDeviceError) in try open.stop(at: instant) }
     }
 
     /// Sets every open pad's triggers off and drops the effects waiting for their instants; the
     /// pads stay open.
     func resetAll() {
-        for triggers in outlets.withLock({ Array($0.values) }) { try? triggers.reset() }
+        for triggers in state.withLock({ Array($0.outlets.values) }) { try? triggers.reset() }
     }
 
     /// Closes the triggers of `device`, which sets them off (when the pad is still there).
     func close(_ device: HapticDevice.ID) {
-        outlets.withLock { $0.removeValue(forKey: device) }?.close()
+        state.withLock { $0.outlets.removeValue(forKey: device) }?.close()
     }
 
-    /// Closes every pad's triggers, which sets them off.
+    /// Closes every pad's triggers, which sets them off, and opens none until ``open()``.
     func closeAll() {
-        let all = outlets.withLock { outlets in
-            defer { outlets = [:] }
-            return Array(outlets.values)
+        let all = state.withLock { state in
+            defer { state.outlets = [:] }
+            state.accepting = false
+            return Array(state.outlets.values)
         }
         for triggers in all { triggers.close() }
     }

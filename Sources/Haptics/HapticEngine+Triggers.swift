@@ -22,7 +22,13 @@ extension HapticEngine {
         guard let found = self.device(device) else { return .notPlayed(.noDevice) }
         try EngineTriggers.check(found)
         if let reason = triggerSilenceReason() { return .notPlayed(reason) }
-        try triggers.set(found, left: left, right: right, at: instant)
+        do throws(TriggerDeviceError) {
+            try triggers.set(found, left: left, right: right, at: instant)
+        } catch {
+            // The engine stopped meanwhile, and set the triggers off: nothing was left behind.
+            if case .closed = error, !isRunning { return .notPlayed(.engineStopped) }
+            throw error
+        }
         return .scheduled(feltAt: instant ?? now)
     }
 

@@ -302,6 +302,7 @@ public final class HapticEngine: Sendable {
         guard !running.load(ordering: .acquiring) else { return }
         try scheduler.startRealtime()
         realtime.store(true, ordering: .releasing)
+        triggers.open()
         running.store(true, ordering: .releasing)
         startHousekeeping()
     }
@@ -309,6 +310,7 @@ public final class HapticEngine: Sendable {
     /// Marks the engine running without a realtime thread: the caller drives it with `process()`
     /// and `performHousekeeping()` (tests on a manual clock, or a host loop that owns timing itself).
     public func startManuallyDriven() {
+        triggers.open()
         running.store(true, ordering: .releasing)
     }
 

@@ -50,6 +50,9 @@ struct SoakGame: CustomStringConvertible {
         case killedGame(low: Double, high: Double, milliseconds: Int, killAfter: Int)
         /// The DualSense unplugged mid-play; a new one plugged in and added to the engine.
         case replugPad
+        /// Trigger effects on the DualSense: an index into `SoakGame.triggerEffects` for each side
+        /// (`nil`: that side as it is).
+        case triggers(left: Int?, right: Int?)
 
         var description: String {
             switch self {
@@ -66,6 +69,8 @@ struct SoakGame: CustomStringConvertible {
             case let .killedGame(low, high, milliseconds, killAfter):
                 return "a C game rumbles \(low)/\(high) \(milliseconds) ms, killed after \(killAfter) ms"
             case .replugPad: return "pad unplugged and another plugged in"
+            case let .triggers(left, right):
+                return "triggers \(left.map { SoakGame.triggerEffects[$0] } ?? "-")/\(right.map { SoakGame.triggerEffects[$0] } ?? "-")"
             }
         }
     }
@@ -91,8 +96,12 @@ struct SoakGame: CustomStringConvertible {
         for _ in 0..<(4 + random.below(12)) {
             // Each of the twelve plain steps comes twice as often as a killed game or a re-plug,
             // which cost a process or a pad's probe.
-            let pick = random.below(26)
+            let pick = random.below(28)
             switch pick {
+            case 26, 27:
+                let left = random.below(3) == 0 ? nil : random.below(Self.triggerEffects.count)
+                steps.append(.triggers(left: left, right: left == nil || random.below(2) == 0 ? random.below(Self.triggerEffects.count) : nil))
+                continue
             case 24:
                 let milliseconds = 100 * (1 + random.below(10))
                 steps.append(.killedGame(low: random.level(), high: random.level(), milliseconds: milliseconds,
@@ -119,6 +128,9 @@ struct SoakGame: CustomStringConvertible {
         self.steps = steps
         ending = Ending.allCases[random.below(Ending.allCases.count)]
     }
+
+    /// The trigger effects a game sets, in the text form.
+    static let triggerEffects = ["off", "feedback:3,5", "weapon:2,6,8", "vibration:4,6,30", "bow:1,4,8,5", "machine:1,9,7,7,40,5"]
 
     var description: String { "seed \(seed): \(steps.map(\.description).joined(separator: ", ")); ends by \(ending)" }
 }

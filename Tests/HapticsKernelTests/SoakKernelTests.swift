@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Haptics
 import HapticsDevices
+import HapticsTriggers
 import HapticsPatterns
 import Testing
 import HapticsVirtualDevices
@@ -168,6 +169,16 @@ extension EngineKernelTests {
                 let node = try rig.replugPad()
                 reportsBefore = 0
                 _ = try engine.addOutput(HapticEngine.evdevOutput(path: node))
+            case let .triggers(left, right):
+                guard let pad = engine.devices.last(where: { $0.hasAdaptiveTriggers && $0.state.isAvailable }) else { break }
+                func effect(_ index: Int?) throws -> TriggerEffect? { try index.map { try TriggerEffect(parsing: SoakGame.triggerEffects[$0]) } }
+                do {
+                    _ = try engine.setTriggerEffects(left: effect(left), right: effect(right), on: pad.id)
+                } catch let error as TriggerDeviceError {
+                    // A pad found lost (re-plugged meanwhile) is what a game meets too.
+                    if case .padLost = error { break }
+                    violations.append("triggers: \(error)")
+                }
             }
         }
         switch game.ending {
@@ -188,6 +199,14 @@ extension EngineKernelTests {
         if let last = motorStates(Array(silent.dropFirst(reportsBefore))).last, last != [0, 0] {
             violations.append("the DualSense's motors were left at \(last) (its motor states this game: "
                 + "\(motorStates(Array(silent.dropFirst(reportsBefore))).suffix(8)))")
+        }
+        // Its triggers: the last effect each got this game is off (or it got none).
+        let triggered = pad.waitForOutputReports(timeout: .seconds(2)) { reports in
+            Self.lastTriggerEffects(Array(reports.dropFirst(reportsBefore))).allSatisfy { $0 == nil || $0 == TriggerEffect.off.bytes }
+        }
+        let lastEffects = Self.lastTriggerEffects(Array(triggered.dropFirst(reportsBefore)))
+        if !lastEffects.allSatisfy({ $0 == nil || $0 == TriggerEffect.off.bytes }) {
+            violations.append("the DualSense's triggers were left at \(lastEffects.map { $0.map { "\($0)" } ?? "-" }) (left, right)")
         }
         // The sink: every effect erased (the engine's descriptor closed), none left playing.
         let cleared = waitUntil(timeout: 2) {
@@ -210,6 +229,11 @@ extension EngineKernelTests {
             for line in SoakTrace.lines() { print("soak:   \(line)") }
         }
         return violations
+    }
+
+    /// The last left and right trigger effects among `reports` (`nil`: none for that side).
+    static func lastTriggerEffects(_ reports: [DualSenseOutputReport]) -> [[UInt8]?] {
+        [reports.last(where: \.setsLeftTrigger)?.leftTriggerEffect, reports.last(where: \.setsRightTrigger)?.rightTriggerEffect]
     }
 
     /// The effects played and neither stopped nor erased since.
