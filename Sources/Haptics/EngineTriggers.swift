@@ -19,20 +19,21 @@ final class EngineTriggers: Sendable {
         state.withLock { $0.accepting = true }
     }
 
-    /// Throws unless `device` is a pad with adaptive triggers.
-    static func check(_ device: HapticDevice) throws(TriggerDeviceError) {
-        guard device.hasAdaptiveTriggers, device.path != nil else {
+    /// The event node of `device`; throws unless it is a pad with adaptive triggers.
+    @discardableResult
+    static func check(_ device: HapticDevice) throws(TriggerDeviceError) -> String {
+        guard device.hasAdaptiveTriggers, let path = device.path else {
             throw .noAdaptiveTriggers(
                 eventNode: device.path ?? device.name, vendor: device.inputID?.vendor ?? 0, product: device.inputID?.product ?? 0
             )
         }
+        return path
     }
 
     /// The triggers of `device`, opened if need be.
     private func triggers(of device: HapticDevice) throws(TriggerDeviceError) -> AdaptiveTriggers {
-        try Self.check(device)
+        let path = try Self.check(device)
         if let open = state.withLock({ $0.outlets[device.id] }) { return open }
-        guard let path = device.path else { throw .unknownInputDevice(eventNode: device.name) }
         // Opened outside the lock: it reads sysfs and starts a thread.
         let opened = try AdaptiveTriggers(eventNode: path)
         let open = state.withLock { state -> AdaptiveTriggers? in

@@ -78,8 +78,7 @@ public final class AdaptiveTriggers: Sendable {
 
     /// Sets both triggers off now and drops every effect still waiting for its instant.
     public func reset() throws(TriggerDeviceError) {
-        outlet.dropTimed()
-        try setEffects(left: .off, right: .off)
+        try stop(at: .now)
     }
 
     /// Drops every effect set for `instant` or later and sets both triggers off at `instant` (now
@@ -160,11 +159,6 @@ final class _TriggerOutlet: Sendable {
 
     /// The instant of the next effect waiting for one, if any.
     var nextTimed: MonotonicInstant? { pending.withLock { $0.timed.first?.instant } }
-
-    /// Drops every effect waiting for its instant.
-    func dropTimed() {
-        pending.withLock { $0.timed.removeAll() }
-    }
 
     /// Drops the effects waiting for `instant` or later.
     func dropTimed(from instant: MonotonicInstant) {
