@@ -75,7 +75,9 @@ public final class PrivateBus: @unchecked Sendable {
         }
         process = pid
         for _ in 0..<1_000 {
-            if access(socket, F_OK) == 0 { return }
+            // The socket file appears when the daemon binds it, before it listens: ready once a
+            // connection is taken.
+            if Self.accepts(socket) { return }
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 process = 0
@@ -84,7 +86,26 @@ public final class PrivateBus: @unchecked Sendable {
             usleep(10_000)
         }
         stop()
-        throw StartError(description: "dbus-daemon did not create its socket within 10 s")
+        throw StartError(description: "dbus-daemon did not listen on its socket within 10 s")
+    }
+
+    /// Whether a Unix socket at `path` accepts a connection.
+    private static func accepts(_ path: String) -> Bool {
+        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
     }
 
     /// Ends the daemon (through its watchdog) and removes its folder.
