@@ -7,9 +7,10 @@
 //   HapticsPatterns ← HapticsAudio (beside the devices: neither imports the other) ← Haptics
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsSystem ← HapticsTriggers (DualSense adaptive triggers through hidraw) ← Haptics
-//   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
+//   HapticsAudio, HapticsPatterns ← HapticsSoundAnalysis (a sound → the haptics that go with it)
+//   HapticsDevices, HapticsAudio, HapticsSoundAnalysis ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
-//   HapticsAudio, HapticsRendering, HapticsTriggers ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
+//   HapticsAudio, HapticsSoundAnalysis, HapticsRendering, HapticsTriggers ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
 //   Haptics, CHapticsABI (the C header) ← HapticsC ← libhaptics.so (the C interface; `Tools/install`)
 //
 // The system, scheduler, device, audio and virtual-device modules import the C shims; above them only
@@ -55,6 +56,8 @@ let package = Package(
         .target(name: "HapticsScheduler", dependencies: ["HapticsRendering", "HapticsSystem", "CHapticsSystem"]),
         // Sound: WAV codec, AHAP audio events, ALSA/WAV/null sinks on the engine's clock.
         .target(name: "HapticsAudio", dependencies: ["HapticsPatterns", "HapticsSystem", "CHapticsSystem", "CALSA", "CHapticsALSA"]),
+        // Sound → haptics: onsets, loudness and brightness of a sound as a pattern (its own FFT).
+        .target(name: "HapticsSoundAnalysis", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsSystem"]),
         // The devices the engine drives: simulated, evdev (libevdev), hotplug.
         .target(name: "HapticsDevices", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsSystem", "CEvdev"]),
         // Virtual devices created through uinput and uhid: the testbench's sinks and `haptics emulate`.
@@ -105,7 +108,7 @@ let package = Package(
 
         // Fuzzing (not a test): each target reads one untrusted input. `Tools/fuzz <target>` builds
         // haptics-fuzz with libFuzzer and `-D HAPTICS_FUZZING`; a normal build links a plain replayer.
-        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsTriggers", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsSoundAnalysis", "HapticsTriggers", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
         .executableTarget(name: "haptics-fuzz", dependencies: ["HapticsFuzzing", "HapticsSystem"], path: "Tools/Fuzz/haptics-fuzz"),
 
         // What every test target shares: a manual clock, recording actuators, temporary folders,
@@ -125,6 +128,7 @@ let package = Package(
         .testTarget(name: "HapticsSchedulerTests", dependencies: ["HapticsScheduler", "HapticsRendering", "HapticsSystem", "CHapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsMeasurementTests", dependencies: ["HapticsMeasurement", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsSoundAnalysisTests", dependencies: ["HapticsSoundAnalysis", "HapticsAudio", "HapticsPatterns", "HapticsTestSupport"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "CEvdev", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTriggersTests", dependencies: ["HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
