@@ -67,8 +67,9 @@ let package = Package(
         // The public engine; `import Haptics` is the one import a game needs.
         // The version comes from the C header (CHapticsABI), the one place that says it.
         .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
-        // Views of what a device was told: terminal and SVG plots, the motors as sound.
-        .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsPatterns", "HapticsSystem"]),
+        // Views of what a device was told: terminal and SVG plots, the motors as sound; a sound and
+        // the haptics derived from it.
+        .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsSoundAnalysis", "HapticsPatterns", "HapticsSystem"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
         // The C interface: the header (a C target, so Swift reads the structs' layouts from it) and
         // its definitions. Only `haptics_*` symbols leave the shared library, named libhaptics.so.0.
@@ -131,7 +132,7 @@ let package = Package(
         .testTarget(name: "HapticsSoundAnalysisTests", dependencies: ["HapticsSoundAnalysis", "HapticsAudio", "HapticsPatterns", "HapticsTestSupport"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "CEvdev", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTriggersTests", dependencies: ["HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsSoundAnalysis", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: [
             "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler",
