@@ -492,10 +492,34 @@ extension HapticEngine {
     /// the engine's other players and its cues leave of `Configuration.soundBudget`; the first
     /// event that does not is a located `AudioLoadError`. Releasing the player gives its share back.
     public func makePlayer(contentsOf path: String, on devices: DeviceSelection = .all) throws -> HapticPatternPlayer {
+        try makePlayer(on: devices) { (loader: AudioPatternLoader) throws(AudioLoadError) in
+            try loader.load(contentsOf: path)
+        }
+    }
+
+    /// Makes the player of `pattern` with its sound, as if it were read from a file at
+    /// `patternPath` (which need not exist): every `AudioCustom` waveform is read now, relative to
+    /// that path's folder and confined to it, as ``makePlayer(contentsOf:on:)`` reads them. For a
+    /// pattern made in memory that goes with sound files, such as one derived from a sound.
+    public func makePlayer(pattern: Pattern, soundRelativeTo patternPath: String,
+                           on devices: DeviceSelection = .all) throws -> HapticPatternPlayer {
+        try makePlayer(on: devices) { (loader: AudioPatternLoader) throws(AudioLoadError) in
+            do throws(AudioPatternError) {
+                return try loader.load(pattern: pattern, patternPath: patternPath)
+            } catch {
+                throw .sound(error)
+            }
+        }
+    }
+
+    /// Loads a pattern's sound with `load` within the engine's sound budgets and makes its player.
+    private func makePlayer(
+        on devices: DeviceSelection, loading load: (AudioPatternLoader) throws(AudioLoadError) -> AudioPattern
+    ) throws -> HapticPatternPlayer {
         let rate = audioState.load()?.sampleRate ?? 48_000
         let perPattern = AudioMemoryBudget(scope: .pattern, limit: configuration.soundBudgetPerPattern)
         let (sound, charge) = try soundMemory.load { (engine: AudioMemoryBudget) throws(AudioLoadError) in
-            try AudioPatternLoader(outputRate: rate, budgets: [perPattern, engine]).load(contentsOf: path)
+            try load(AudioPatternLoader(outputRate: rate, budgets: [perPattern, engine]))
         } cost: { $0.soundByteCount }
         return try HapticPatternPlayer(engine: self, pattern: sound.pattern, sound: sound, soundCharge: charge, devices: devices)
     }
