@@ -9,7 +9,7 @@
 //   HapticsSystem ← HapticsTriggers (DualSense adaptive triggers through hidraw) ← Haptics
 //   HapticsAudio, HapticsPatterns ← HapticsSoundAnalysis (a sound → the haptics that go with it)
 //   HapticsDevices, HapticsAudio, HapticsSoundAnalysis ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
-//   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
+//   Haptics, HapticsSoundAnalysis, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
 //   HapticsAudio, HapticsSoundAnalysis, HapticsRendering, HapticsTriggers ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
 //   Haptics, CHapticsABI (the C header) ← HapticsC ← libhaptics.so (the C interface; `Tools/install`)
 //
@@ -85,7 +85,7 @@ let package = Package(
         // the stall probe): the CLI's sync-test, the benchmarks and the kernel tests use them; a game
         // never links them.
         .target(name: "HapticsMeasurement", dependencies: ["Haptics", "HapticsVirtualDevices", "CALSA", "CHapticsALSA", "CHapticsSystem"]),
-        .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsMeasurement", "HapticsViews", "HapticsVirtualDevices"]),
+        .target(name: "HapticsCommandLine", dependencies: ["Haptics", "HapticsMeasurement", "HapticsSoundAnalysis", "HapticsViews", "HapticsVirtualDevices"]),
         .executableTarget(name: "haptics", dependencies: ["HapticsCommandLine"]),
 
         // Benchmarks (not tests): `Tools/bench <name>`.
@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: [
             "HapticsCommandLine", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler",
-            "HapticsSystem", "HapticsVirtualDevices", "CEvdev", "HapticsTestSupport",
+            "HapticsSoundAnalysis", "HapticsSystem", "HapticsVirtualDevices", "CEvdev", "HapticsTestSupport",
         ]),
         .testTarget(name: "HapticsFuzzingTests", dependencies: ["HapticsFuzzing", "HapticsTriggers", "HapticsAudio", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsKernelTests", dependencies: [

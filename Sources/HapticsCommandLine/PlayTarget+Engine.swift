@@ -16,10 +16,17 @@ extension PlayTarget {
             guard let sound else { return PlayStart(outcome: engine.play(feedback), audio: nil, player: nil, length: length) }
             let both = engine.play(feedback, withSound: true, at: sound.requestedOnset)
             return PlayStart(outcome: both.haptics, audio: both.audio, player: nil, length: length)
-        case let .file(path, pattern, _):
+        case let .file(path, pattern, _), let .sound(path, pattern):
             let player: HapticPatternPlayer
             do {
-                player = sound == nil ? try engine.makePlayer(pattern: pattern) : try engine.makePlayer(contentsOf: path)
+                if sound == nil {
+                    player = try engine.makePlayer(pattern: pattern)
+                } else if case .sound = self {
+                    // The derived pattern names the sound by its file name, beside it.
+                    player = try engine.makePlayer(pattern: pattern, soundRelativeTo: path)
+                } else {
+                    player = try engine.makePlayer(contentsOf: path)
+                }
             } catch let error as AudioLoadError {
                 // Located at the event's EventWaveformPath by the loader: the line `validate` prints.
                 throw .failure(error.description)

@@ -8,12 +8,21 @@ enum PlayTarget {
     case feedback(Feedback)
     /// A decoded pattern file.
     case file(path: String, pattern: Pattern, warnings: [PatternDiagnostic])
+    /// The haptics derived from a sound (`.wav`), with the sound as its `AudioCustom` event.
+    case sound(path: String, pattern: Pattern)
     /// A feedbackd event of a loaded theme at a level; its sounds come from `soundFolder`.
     case themeEvent(event: String, theme: FeedbackdTheme, level: FeedbackdLevel, soundFolder: String)
 
-    /// A file path when the argument names an existing file or ends in a pattern extension,
-    /// otherwise a feedback name.
-    init(argument: String) throws(CommandLineError) {
+    /// A sound when the argument ends in `.wav` (analysed with `sound`'s options), a file path when
+    /// it names an existing file or ends in a pattern extension, otherwise a feedback name.
+    init(argument: String, sound: SoundOptions = SoundOptions()) throws(CommandLineError) {
+        if SoundOptions.isSound(argument) {
+            let analysis = try sound.analyze(argument).analysis
+            let name = argument.lastIndex(of: "/").map { String(argument[argument.index(after: $0)...]) } ?? argument
+            self = .sound(path: argument, pattern: analysis.pattern(waveformPath: name))
+            return
+        }
+        try sound.refuseUnlessSound(argument)
         if argument.hasSuffix(".ahap") || argument.hasSuffix(".haptic") || argument.contains("/") || FileManager.default.fileExists(atPath: argument) {
             do {
                 let decoded = try decodePattern(contentsOf: argument)
@@ -56,6 +65,7 @@ enum PlayTarget {
         switch self {
         case let .feedback(feedback): return feedback.canonicalPattern
         case let .file(_, pattern, _): return pattern
+        case let .sound(_, pattern): return pattern
         case let .themeEvent(event, theme, level, _): return theme.plan(for: event, level: level).pattern
         }
     }
@@ -65,6 +75,7 @@ enum PlayTarget {
         switch self {
         case let .feedback(feedback): return feedback.name
         case let .file(path, _, _): return path
+        case let .sound(path, _): return path
         case let .themeEvent(event, _, _, _): return event
         }
     }
@@ -72,7 +83,7 @@ enum PlayTarget {
     /// Warnings to print before playing: a file's or a theme's.
     var warnings: [PatternDiagnostic] {
         switch self {
-        case .feedback: return []
+        case .feedback, .sound: return []
         case let .file(_, _, warnings): return warnings
         case let .themeEvent(_, theme, _, _): return theme.warnings
         }

@@ -123,18 +123,27 @@ import HapticsTestSupport
 
     @Test func helpMatchesTheCommand() {
         #expect(runTool("convert", "--help").output == """
-            OVERVIEW: Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either.
+            OVERVIEW: Convert a pattern between AHAP and .haptic clips, a feedbackd theme's event or a sound to either.
 
             USAGE:
               haptics convert <in> -o <out.ahap|out.haptic> [--json]
+              haptics convert <sound.wav> -o <out.ahap|out.haptic> [--actuator rumble|voice-coil] [--sensitivity <0…1>] [--gain <dB>] [--band <low>-<high>] [--min-event <s>] [--min-gap <s>] [--tolerance <x>] [--no-sound] [--json]
               haptics convert <theme.json> --event <name> [--level full|quiet|silent] [--theme-path <folder>]... -o <out.ahap|out.haptic> [--json]
 
             ARGUMENTS AND OPTIONS:
-              <in>                   An AHAP file, a .haptic clip or a feedbackd theme, whatever its name.
+              <in>                   An AHAP file, a .haptic clip or a feedbackd theme, whatever its name; or a sound, named .wav.
               -o, --output <file>    Write a file, what by its extension: .ahap AHAP, .haptic a clip.
               --event <name>         The event of a feedbackd theme to convert (themes only): its vibrations at the level, felt together.
               --level <level>        The feedbackd profile for --event: full (default), quiet or silent; a level plays its section and the quieter ones.
               --theme-path <folder>  Also look for themes and their parents here, before $XDG_CONFIG_HOME/feedbackd/themes and each $XDG_DATA_DIRS/feedbackd/themes. Repeatable.
+              --actuator <kind>      For a .wav input: the actuator the haptics are for, rumble (default: motors) or voice-coil; it sets the default --band.
+              --sensitivity <0…1>    For a .wav input: how readily a rise in the sound is a transient; 0 keeps only clear hits, 1 takes small ones (default 0.5).
+              --gain <dB>            For a .wav input: decibels added to the sound's level; intensity maps −48…0 dBFS to 0…1 (default 0; negative leaves headroom).
+              --band <low>-<high>    For a .wav input: the frequencies in Hz mapped onto sharpness 0…1 (default 50-5000 for rumble, 40-1000 for voice-coil).
+              --min-event <s>        For a .wav input: the shortest continuous event, and the shortest gap that splits one (default 0.05).
+              --min-gap <s>          For a .wav input: the shortest time between two transients (default 0.05).
+              --tolerance <x>        For a .wav input: how far the simplified curves may stray from the measured ones (default 0.04).
+              --no-sound             For a .wav input: leave the sound out of the AHAP pattern (by default an AudioCustom event plays it, so it must be in the pattern's folder or below).
               --json                 One JSON object saying what was written.
               -h, --help             Show this help.
 
@@ -142,6 +151,8 @@ import HapticsTestSupport
             does what the output format cannot hold (a .haptic clip has no audio events). A clip holds
             one envelope: the events of an AHAP file are flattened into it as they are felt, and come
             back as events when the clip is read again (docs/reference/formats.md has the mapping).
+            A sound becomes transients at its hits and a continuous event whose intensity and sharpness
+            curves follow its loudness and brightness; silence becomes nothing (docs/guides/haptics-from-sound.md).
 
             """)
     }

@@ -105,12 +105,12 @@ struct UsageTests {
               rumble       Run a device's two rumble motors at given strengths for a while.
               stop         Stop every effect playing on a device, whoever started it.
               gain         Set a device's overall force-feedback strength (FF_GAIN).
-              play         Play a feedback, a pattern file or a feedbackd theme's event.
+              play         Play a feedback, a pattern file, a feedbackd theme's event, or the haptics of a sound.
               demo         Play every feedback of the vocabulary in turn.
               latency      Measure the latency of a prepared trigger, stage by stage, from the game's call.
               validate     Check pattern files and their sounds; exit 0 when all load, 1 otherwise.
-              convert      Convert a pattern between AHAP and .haptic clips, or a feedbackd theme's event to either.
-              plot         Draw what a feedback or pattern file does on a device, as SVG.
+              convert      Convert a pattern between AHAP and .haptic clips, a feedbackd theme's event or a sound to either.
+              plot         Draw what a feedback or pattern file does on a device, or a sound and its haptics, as SVG.
               verify       Try each effect type on a device and report what the kernel accepted.
               triggers     Set the adaptive trigger effects of a DualSense.
               emulate      Create a virtual device and print what it is sent, until Ctrl-C.
@@ -142,19 +142,28 @@ struct UsageTests {
         let result = runTool("play", "--help")
         #expect(result.status == 0)
         #expect(result.output == """
-            OVERVIEW: Play a feedback, a pattern file or a feedbackd theme's event.
+            OVERVIEW: Play a feedback, a pattern file, a feedbackd theme's event, or the haptics of a sound.
 
             USAGE:
               haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]
               haptics play <event-name> --theme <theme> [--theme-path <folder>]... [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]
+              haptics play <sound.wav> [--actuator rumble|voice-coil] [--sensitivity <0…1>] [--gain <dB>] [--band <low>-<high>] [--min-event <s>] [--min-gap <s>] [--tolerance <x>] [--device …] [--audio …] [-o …] [--trace …] [--json]
 
             ARGUMENTS AND OPTIONS:
               <feedback|file.ahap>   A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip).
+              <sound.wav>            A sound: the haptics derived from it (as `convert` writes them), with the sound itself heard with --audio.
               <event-name>           With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed).
               --theme <theme>        A feedbackd theme: a file, or a name found on the theme search path; its parents are found there too.
               --theme-path <folder>  Also look for themes and their parents here, before $XDG_CONFIG_HOME/feedbackd/themes and each $XDG_DATA_DIRS/feedbackd/themes. Repeatable.
               --level <level>        The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent.
               --sounds <folder>      Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio.
+              --actuator <kind>      For a .wav input: the actuator the haptics are for, rumble (default: motors) or voice-coil; it sets the default --band.
+              --sensitivity <0…1>    For a .wav input: how readily a rise in the sound is a transient; 0 keeps only clear hits, 1 takes small ones (default 0.5).
+              --gain <dB>            For a .wav input: decibels added to the sound's level; intensity maps −48…0 dBFS to 0…1 (default 0; negative leaves headroom).
+              --band <low>-<high>    For a .wav input: the frequencies in Hz mapped onto sharpness 0…1 (default 50-5000 for rumble, 40-1000 for voice-coil).
+              --min-event <s>        For a .wav input: the shortest continuous event, and the shortest gap that splits one (default 0.05).
+              --min-gap <s>          For a .wav input: the shortest time between two transients (default 0.05).
+              --tolerance <x>        For a .wav input: how far the simplified curves may stray from the measured ones (default 0.04).
               --device <device>      Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated.
               --profile <name|file>  The device profile to render for: a built-in name (dualsense, xbox, generic-rumble, …) or a profile file. Default: the device's own, simulated for the simulated device.
               --audio <output>       Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default).

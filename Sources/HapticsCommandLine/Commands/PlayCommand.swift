@@ -7,22 +7,25 @@ import HapticsScheduler
 import HapticsSystem
 import HapticsViews
 
-/// `haptics play`: plays a feedback, a pattern file or a feedbackd theme's event and shows what the device did.
+/// `haptics play`: plays a feedback, a pattern file, a feedbackd theme's event or the haptics derived
+/// from a sound, and shows what the device did.
 struct PlayCommand: Command {
     static let name = "play"
-    static let abstract = "Play a feedback, a pattern file or a feedbackd theme's event."
+    static let abstract = "Play a feedback, a pattern file, a feedbackd theme's event, or the haptics of a sound."
     static let usage = [
         "play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]",
         "play <event-name> --theme <theme> [--theme-path <folder>]... [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]",
+        "play <sound.wav> [--actuator rumble|voice-coil] [--sensitivity <0…1>] [--gain <dB>] [--band <low>-<high>] [--min-event <s>] [--min-gap <s>] [--tolerance <x>] [--device …] [--audio …] [-o …] [--trace …] [--json]",
     ]
     static let options = [
         HelpRow("<feedback|file.ahap>", "A feedback (notification.success, impact.heavy, impact.light:0.5, selection) or a pattern file (AHAP or a .haptic clip)."),
+        HelpRow("<sound.wav>", "A sound: the haptics derived from it (as `convert` writes them), with the sound itself heard with --audio."),
         HelpRow("<event-name>", "With --theme: a feedbackd event (button-pressed, message-new-email, …), or a feedback with a feedbackd equivalent (selection: key-pressed)."),
         HelpRow("--theme <theme>", "A feedbackd theme: a file, or a name found on the theme search path; its parents are found there too."),
         ThemeSearchPath.help,
         HelpRow("--level <level>", "The feedbackd profile: full (default) plays the full, quiet and silent sections, quiet plays quiet and silent, silent only silent."),
         HelpRow("--sounds <folder>", "Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio."),
-    ] + DeviceOptions.help + [
+    ] + SoundOptions.help + DeviceOptions.help + [
         HelpRow("--audio <output>", "Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default)."),
     ] + [
         OutputFile.help([(.svg, "the motors over time as a plot"), (.wav, "the haptic signal as audible sound (48 kHz)")], repeatable: true),
@@ -53,6 +56,7 @@ struct PlayCommand: Command {
     var levelGiven = false
     var soundFolder: String?
     var tracePath: String?
+    var sound = SoundOptions()
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
@@ -60,6 +64,7 @@ struct PlayCommand: Command {
         while let item = cursor.next() {
             if try device.parse(item, &cursor) { continue }
             if try outputs.parse(item, &cursor, accepted: [.svg, .wav]) { continue }
+            if try sound.parse(item, &cursor) { continue }
             switch item {
             case let .option("trace", inline): tracePath = try cursor.value(for: "trace", inline: inline)
             case let .option("audio", inline): audio = AudioChoice(argument: try cursor.value(for: "audio", inline: inline))
@@ -88,6 +93,9 @@ struct PlayCommand: Command {
         if themePath == nil, levelGiven || soundFolder != nil || !themeFolders.isEmpty {
             throw .usage("--level, --sounds and --theme-path need --theme")
         }
+        if themePath != nil, let first = sound.given.first {
+            throw .usage("\(first) applies to a sound (a .wav file), not to a theme's event")
+        }
         if let deviceArgument = device.deviceArgument, deviceArgument != "simulated", !outputs.files.isEmpty {
             throw .usage("-o needs --device simulated")
         }
@@ -100,7 +108,7 @@ struct PlayCommand: Command {
                                     search: ThemeSearchPath(environment: context.environment, extra: themeFolders),
                                     level: level, soundFolder: soundFolder)
         } else {
-            target = try PlayTarget(argument: self.target)
+            target = try PlayTarget(argument: self.target, sound: sound)
         }
         for warning in target.warnings { context.console.errorLine(warning.description) }
         let trace = tracePath.map(TraceFile.init)
