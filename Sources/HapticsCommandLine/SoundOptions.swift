@@ -33,7 +33,7 @@ struct SoundOptions {
         switch name {
         case "actuator":
             let value = try cursor.value(for: name, inline: inline)
-            guard let kind = ActuatorKind(rawValue: value) else {
+            guard let kind = SoundAnalysisOptions.Actuator(rawValue: value) else {
                 throw .usage("--actuator must be rumble or voice-coil, not '\(PrintableText.escaped(value))'")
             }
             analysis = SoundAnalysisOptions(actuator: kind).with(analysis)

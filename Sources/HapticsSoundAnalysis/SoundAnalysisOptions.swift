@@ -10,7 +10,7 @@ public struct SoundAnalysisOptions: Sendable, Hashable {
     public var gain: Double
     /// The sound frequencies, in hertz, mapped onto sharpness: a spectral centroid at the lower
     /// bound is sharpness 0, at the upper bound 1, logarithmically between. Only content inside the
-    /// band counts. Default: ``ActuatorKind/defaultBand`` of the actuator.
+    /// band counts. Default: ``Actuator/defaultBand`` of the actuator.
     public var band: ClosedRange<Double>
     /// The shortest continuous event, in seconds: louder stretches that are shorter are left to the
     /// transients, and quiet gaps that are shorter do not split an event. Default 0.05.
@@ -25,7 +25,7 @@ public struct SoundAnalysisOptions: Sendable, Hashable {
     public var maximumDuration: Double
 
     /// The options for `actuator`, with the defaults above.
-    public init(actuator: ActuatorKind = .rumble) {
+    public init(actuator: Actuator = .rumble) {
         sensitivity = 0.5
         gain = 0
         band = actuator.defaultBand
