@@ -146,7 +146,7 @@ struct _FrameAnalysis {
 
     /// The hits, in time order.
     mutating func transients() -> [SoundAnalysis.Transient] {
-        guard frameCount > 2 else { return [] }
+        guard frameCount > 0 else { return [] }
         var prefix = [Double](repeating: 0, count: frameCount + 1)
         for frame in 0..<frameCount { prefix[frame + 1] = prefix[frame] + flux[frame] }
         let radius = max(1, Int(0.05 * Double(sampleRate) / Double(hop)))
@@ -156,9 +156,10 @@ struct _FrameAnalysis {
         let gap = Int((options.minimumOnsetGap * Double(sampleRate)).rounded())
         var found: [SoundAnalysis.Transient] = []
         var lastOnset = Int.min
-        for frame in 1..<frameCount {
+        // Before the first frame there is silence, so a sound that starts at once is a hit.
+        for frame in 0..<frameCount {
             let value = flux[frame]
-            guard value >= flux[frame - 1], frame + 1 == frameCount || value > flux[frame + 1] else { continue }
+            guard frame == 0 || value >= flux[frame - 1], frame + 1 == frameCount || value > flux[frame + 1] else { continue }
             let low = max(0, frame - radius)
             let high = min(frameCount, frame + radius + 1)
             let mean = (prefix[high] - prefix[low]) / Double(high - low)

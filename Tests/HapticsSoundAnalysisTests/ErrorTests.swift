@@ -66,7 +66,8 @@ import Testing
 
     @Test func aPatternTooLargeToReadBackIsRefused() throws {
         // 100 ms of tone in every 200 ms for 600 s: 3,000 segments, each an event, two curves and
-        // two parameters, and a transient: more than the 10,000 entries a pattern file may hold.
+        // two parameters, and a transient, and the sound's event: more than the 10,000 entries a
+        // pattern file may hold.
         let rate = 4_000
         var samples = [Double](repeating: 0, count: 600 * rate)
         let burst = Signals.tone(500, start: 0, length: 0.1, duration: 0.1, rate: rate)
@@ -79,7 +80,7 @@ import Testing
             try SoundAnalyzer(options: options).analyze(Signals.sound(samples, rate: rate))
         }
         #expect(error?.description
-            == "the pattern would hold 18000 events, parameters and curves, more than the limit of 10000 "
+            == "the pattern would hold 18001 events, parameters and curves, more than the limit of 10000 "
             + "(raise the minimum onset gap or the minimum event length, or cut the sound)")
     }
 }

@@ -44,6 +44,15 @@ import Testing
         Self.expectOnClicks(analysis, "\(rate) Hz \(encoding) × \(channels)")
     }
 
+    @Test func aSoundThatStartsAtOnceIsAHitAtZero() throws {
+        let rate = 48_000
+        // A 20 ms tone burst from the first sample, then silence.
+        let samples = Signals.tone(1_000, start: 0, length: 0.02, duration: 0.5, rate: rate, amplitude: 0.8)
+        let analysis = try SoundAnalyzer().analyze(Signals.sound(samples, rate: rate))
+        // The tone's 2 ms ramp reaches a fifth of its peak after 0.6 ms.
+        #expect(analysis.transients.map(\.time) == [0.0006])
+    }
+
     @Test func silenceIsNoEvent() throws {
         let rate = 48_000
         let analysis = try SoundAnalyzer().analyze(Signals.sound([Double](repeating: 0, count: rate), rate: rate))
