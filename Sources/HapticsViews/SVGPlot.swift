@@ -40,35 +40,10 @@ public enum SVGPlot {
 
             """
 
-        // Level axis and grid.
-        svg += "<g stroke=\"#e3e3e3\">\n"
-        for quarter in 0...4 {
-            let level = Double(quarter) / 4
-            svg += "<line x1=\"\(n(plotLeft))\" y1=\"\(n(y(level)))\" x2=\"\(n(plotRight))\" y2=\"\(n(y(level)))\"/>\n"
-        }
-        svg += "</g>\n<g text-anchor=\"end\" fill=\"#333333\">\n"
-        for quarter in 0...4 {
-            let level = Double(quarter) / 4
-            svg += "<text x=\"\(n(plotLeft - 6))\" y=\"\(n(y(level) + 4))\">\(NumberText.decimal(level, digits: 2))</text>\n"
-        }
-        svg += "</g>\n"
-        svg += "<text transform=\"translate(20 \(n((plotTop + plotBottom) / 2))) rotate(-90)\" text-anchor=\"middle\">level</text>\n"
-
-        // Time axis.
+        let area = PlotArea(left: plotLeft, right: plotRight, top: plotTop, bottom: plotBottom)
+        svg += area.levelGrid(label: "level")
         let axis = PlotTimeAxis(duration: duration, maximumTicks: 8)
-        svg += "<g stroke=\"#333333\">\n"
-        svg += "<line x1=\"\(n(plotLeft))\" y1=\"\(n(plotBottom))\" x2=\"\(n(plotRight))\" y2=\"\(n(plotBottom))\"/>\n"
-        svg += "<line x1=\"\(n(plotLeft))\" y1=\"\(n(plotTop))\" x2=\"\(n(plotLeft))\" y2=\"\(n(plotBottom))\"/>\n"
-        for tick in axis.ticks {
-            let tickX = x(timeline.start + .nanoseconds(tick))
-            svg += "<line x1=\"\(n(tickX))\" y1=\"\(n(plotBottom))\" x2=\"\(n(tickX))\" y2=\"\(n(plotBottom + 5))\"/>\n"
-        }
-        svg += "</g>\n<g text-anchor=\"middle\" fill=\"#333333\">\n"
-        for tick in axis.ticks {
-            svg += "<text x=\"\(n(x(timeline.start + .nanoseconds(tick))))\" y=\"\(n(plotBottom + 19))\">\(axis.label(tick))</text>\n"
-        }
-        svg += "</g>\n"
-        svg += "<text x=\"\(n((plotLeft + plotRight) / 2))\" y=\"\(n(plotBottom + 38))\" text-anchor=\"middle\">time (ms)</text>\n"
+        svg += area.timeAxis(axis) { x(timeline.start + .nanoseconds($0)) }
 
         // Period on a secondary axis, only while a periodic effect plays.
         let periods = timeline.periodRange

@@ -28,7 +28,8 @@ public enum SoundPlot {
         let n = SVGPlot.n
         let duration = max(analysis.duration, 1e-9)
         let x = { (seconds: Double) -> Double in plotLeft + min(max(seconds / duration, 0), 1) * (plotRight - plotLeft) }
-        let level = { (value: Double) -> Double in levelBottom - value * (levelBottom - levelTop) }
+        let area = PlotArea(left: plotLeft, right: plotRight, top: levelTop, bottom: levelBottom)
+        let level = area.y
         var svg = """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" \
@@ -39,34 +40,10 @@ public enum SoundPlot {
             """
         svg += waveform(sound)
 
-        // The level panel: grid, axis labels, time axis.
-        svg += "<g stroke=\"#e3e3e3\">\n"
-        for quarter in 0...4 {
-            let y = level(Double(quarter) / 4)
-            svg += "<line x1=\"\(n(plotLeft))\" y1=\"\(n(y))\" x2=\"\(n(plotRight))\" y2=\"\(n(y))\"/>\n"
-        }
-        svg += "</g>\n<g text-anchor=\"end\" fill=\"#333333\">\n"
-        for quarter in 0...4 {
-            let value = Double(quarter) / 4
-            svg += "<text x=\"\(n(plotLeft - 6))\" y=\"\(n(level(value) + 4))\">\(NumberText.decimal(value, digits: 2))</text>\n"
-        }
-        svg += "</g>\n"
-        svg += "<text transform=\"translate(20 \(n((levelTop + levelBottom) / 2))) rotate(-90)\" text-anchor=\"middle\">haptics</text>\n"
-        let nanoseconds = Int64((duration * 1e9).rounded())
-        let axis = PlotTimeAxis(duration: nanoseconds, maximumTicks: 8)
-        svg += "<g stroke=\"#333333\">\n"
-        svg += "<line x1=\"\(n(plotLeft))\" y1=\"\(n(levelBottom))\" x2=\"\(n(plotRight))\" y2=\"\(n(levelBottom))\"/>\n"
-        svg += "<line x1=\"\(n(plotLeft))\" y1=\"\(n(levelTop))\" x2=\"\(n(plotLeft))\" y2=\"\(n(levelBottom))\"/>\n"
-        for tick in axis.ticks {
-            let tickX = x(Double(tick) / 1e9)
-            svg += "<line x1=\"\(n(tickX))\" y1=\"\(n(levelBottom))\" x2=\"\(n(tickX))\" y2=\"\(n(levelBottom + 5))\"/>\n"
-        }
-        svg += "</g>\n<g text-anchor=\"middle\" fill=\"#333333\">\n"
-        for tick in axis.ticks {
-            svg += "<text x=\"\(n(x(Double(tick) / 1e9)))\" y=\"\(n(levelBottom + 19))\">\(axis.label(tick))</text>\n"
-        }
-        svg += "</g>\n"
-        svg += "<text x=\"\(n((plotLeft + plotRight) / 2))\" y=\"\(n(levelBottom + 38))\" text-anchor=\"middle\">time (ms)</text>\n"
+        // The level panel: grid and time axis.
+        svg += area.levelGrid(label: "haptics")
+        let axis = PlotTimeAxis(duration: Int64((duration * 1e9).rounded()), maximumTicks: 8)
+        svg += area.timeAxis(axis) { x(Double($0) / 1e9) }
 
         // The curves, one polyline per segment.
         for segment in analysis.segments {
