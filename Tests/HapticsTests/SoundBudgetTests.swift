@@ -115,4 +115,28 @@ struct SoundBudgetTests {
         #expect(output.statistics.scheduled == 40)
         #expect(output.statistics.late == 0 && output.statistics.dropped == 0)
     }
+
+    @Test("a pattern made in memory plays the sounds it names from the folder of the path it is given, within the same budgets")
+    func patternInMemoryWithItsSound() throws {
+        let folder = try bundle()
+        defer { folder.remove() }
+        let path = folder.path + "/p.ahap"
+        let fromFile = try AudioPatternLoader().load(contentsOf: path)
+        let engine = try engine(room: 2 * fromFile.soundByteCount)
+        let cues = engine.soundMemory.inUse
+        let pattern = try decodePattern(contentsOf: path).pattern
+        let player = try engine.makePlayer(pattern: pattern, soundRelativeTo: folder.path + "/not-written.ahap")
+        #expect(engine.soundMemory.inUse == cues + fromFile.soundByteCount)
+        #expect(player.hasSound)
+        // A sound that is not there is an error naming the path given and the event, never silence.
+        var missing = pattern
+        missing.events[0].waveformPath = "gone.wav"
+        do {
+            _ = try engine.makePlayer(pattern: missing, soundRelativeTo: folder.path + "/not-written.ahap")
+            Issue.record("a missing sound loaded")
+        } catch let error as AudioLoadError {
+            #expect(error.description == "\(folder.path)/not-written.ahap: AudioCustom event at 0.5 s (events[0]): "
+                + "EventWaveformPath \"gone.wav\": no such file")
+        }
+    }
 }
