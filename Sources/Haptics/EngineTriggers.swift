@@ -89,6 +89,12 @@ final class EngineTriggers: Sendable {
         try? forgettingLostPads(device) { () throws(TriggerDeviceError) in try open.stop(at: instant) }
     }
 
+    /// Drops what `device`'s triggers were given for `instant` or later, if they are open; what
+    /// they play stays.
+    func drop(_ device: HapticDevice.ID, from instant: MonotonicInstant) {
+        state.withLock { $0.outlets[device] }?.dropEffects(from: instant)
+    }
+
     /// Sets every open pad's triggers off and drops the effects waiting for their instants; the
     /// pads stay open.
     func resetAll() {

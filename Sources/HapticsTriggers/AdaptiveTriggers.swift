@@ -92,6 +92,11 @@ public final class AdaptiveTriggers: Sendable {
         }
     }
 
+    /// Drops every effect set for `instant` or later; what the triggers play stays.
+    public func dropEffects(from instant: MonotonicInstant) {
+        outlet.dropTimed(from: instant)
+    }
+
     /// Writes what is due now on the calling thread, and throws that write's failure.
     public func flush() throws(TriggerDeviceError) {
         try outlet.writePending(now: .now)
