@@ -47,10 +47,14 @@ final class EngineTriggers: Sendable {
         return open
     }
 
-    /// Sets `left` and `right` on `device` now (`instant` `nil`) or at `instant`. A pad found lost
-    /// or closed is forgotten, so that the next call opens it again once it is back.
-    func set(_ device: HapticDevice, left: TriggerEffect?, right: TriggerEffect?, at instant: MonotonicInstant?) throws(TriggerDeviceError) {
+    /// Sets `left` and `right` on `device` now (`instant` `nil`) or at `instant`, played at
+    /// `strength`. A pad found lost or closed is forgotten, so that the next call opens it again
+    /// once it is back.
+    func set(
+        _ device: HapticDevice, left: TriggerEffect?, right: TriggerEffect?, at instant: MonotonicInstant?, strength: Double
+    ) throws(TriggerDeviceError) {
         let open = try triggers(of: device)
+        open.strength = strength
         try forgettingLostPads(device.id) { () throws(TriggerDeviceError) in
             if let instant {
                 try open.setEffects(left: left, right: right, at: instant)
@@ -80,6 +84,17 @@ final class EngineTriggers: Sendable {
             }
             throw error
         }
+    }
+
+    /// The pads whose triggers are open.
+    var openDevices: [HapticDevice.ID] {
+        state.withLock { Array($0.outlets.keys) }
+    }
+
+    /// Plays `device`'s effects at `strength` from now on, the ones playing included, if its
+    /// triggers are open.
+    func setStrength(_ strength: Double, on device: HapticDevice.ID) {
+        state.withLock { $0.outlets[device] }?.strength = strength
     }
 
     /// Drops what `device`'s triggers were given for `instant` or later and sets them off then, if

@@ -261,7 +261,7 @@ public final class HapticEngine: Sendable {
             guard !newValue.isNaN else { return }
             let clamped = min(max(newValue, 0), 1)
             gainBits.store(clamped.bitPattern, ordering: .releasing)
-            if clamped == 0 && !configuration.keepsTriggersWhenDisabled { triggers.resetAll() }
+            applyTriggerSettings()
             applyHardwareGains()
             // Feedback levels scaled in software changed: prepared plays stay one write.
             prepareCurrentPreparations { $0.hardwareGain == nil }

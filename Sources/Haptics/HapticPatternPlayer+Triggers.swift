@@ -97,11 +97,12 @@ extension HapticPatternPlayer {
     /// pass is cut short there and no pass follows.
     private func queueTriggerPass(beginning begins: MonotonicInstant, rate: Double) -> Bool {
         var complete = true
-        for device in triggerDevices() {
+        for device in triggerDevices() where engine.triggerSilenceReason(on: device) == nil {
+            let strength = engine.triggerStrength(on: device)
             for event in pattern.triggerEvents {
                 let instant = begins + .nanoseconds(Int64((event.time / rate * 1e9).rounded()))
                 do {
-                    try engine.triggers.set(device, left: event.left, right: event.right, at: instant)
+                    try engine.triggers.set(device, left: event.left, right: event.right, at: instant, strength: strength)
                 } catch {
                     complete = false
                     break

@@ -124,6 +124,32 @@ extension EngineKernelTests {
 
     static func feedbackEffect() throws -> TriggerEffect { try .feedback(zone: 3, strength: 5) }
 
+    @Test func theGainsSoftenTheEffectsAndAPadSwitchedOffSetsThemOff() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let engine = try Self.startedEngine(on: controller)
+        defer { engine.stop() }
+        let pad = try #require(engine.devices.first)
+        func triggerReports(count: Int) -> [[UInt8]] {
+            Self.triggerReports(controller.waitForOutputReports { Self.triggerReports($0).count >= count })
+        }
+        // weapon:2,6,8 at the engine's gain 0.5: weapon:2,6,4 (strength − 1 = 3).
+        let halved: [UInt8] = [0x25, 0x44, 0x00, 0x03, 0, 0, 0, 0, 0, 0, 0]
+        engine.gain = 0.5
+        try engine.setTriggerEffects(left: .weapon(start: 2, end: 6, strength: 8), right: nil, on: pad.id)
+        #expect(triggerReports(count: 1) == [Self.usbReport(flags: 0x08, right: nil, left: halved)])
+        // Back to full gain: the effect playing is written again, whole.
+        engine.gain = 1
+        #expect(triggerReports(count: 2).last == Self.usbReport(flags: 0x08, right: nil, left: Self.weapon))
+        // The pad's own gain counts too, and switching the pad off sets its triggers off.
+        try engine.setGain(0.5, for: pad)
+        #expect(triggerReports(count: 3).last == Self.usbReport(flags: 0x08, right: nil, left: halved))
+        engine.setEnabled(false, for: pad)
+        #expect(triggerReports(count: 4).last == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
+        #expect(try engine.setTriggerEffects(left: .off, right: nil, on: pad.id) == .notPlayed(.disabled))
+        #expect(Self.triggerReports(controller.outputReports).count == 4)
+    }
+
     /// A player of the AHAP text `json` on `engine`, looping or not, started now; and its onset.
     static func start(_ json: String, looping: Bool, on engine: HapticEngine) throws -> (HapticPatternPlayer, MonotonicInstant) {
         let player = try engine.makePlayer(pattern: try AHAPDecoder().decode(json, fileName: "pattern.ahap").pattern)
