@@ -13,6 +13,12 @@ final class EngineTriggers: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The `SCHED_FIFO` priority each pad's writer thread asks for.
+    private let writerPriority: Int32
+
+    init(writerPriority: Int32) {
+        self.writerPriority = writerPriority
+    }
 
     /// Lets pads be opened again (the engine started).
     func open() {
@@ -35,7 +41,7 @@ final class EngineTriggers: Sendable {
         let path = try Self.check(device)
         if let open = state.withLock({ $0.outlets[device.id] }) { return open }
         // Opened outside the lock: it reads sysfs and starts a thread.
-        let opened = try AdaptiveTriggers(eventNode: path)
+        let opened = try AdaptiveTriggers(eventNode: path, writerPriority: writerPriority)
         let open = state.withLock { state -> AdaptiveTriggers? in
             guard state.accepting else { return nil }
             if let raced = state.outlets[device.id] { return raced }

@@ -29,16 +29,19 @@ public final class AdaptiveTriggers: Sendable {
     /// Throws ``TriggerDeviceError/noAdaptiveTriggers(eventNode:vendor:product:)`` for a pad
     /// without them, ``TriggerDeviceError/permissionDenied(node:)`` without the udev rule, and the
     /// other cases of ``TriggerDeviceError`` for a node that cannot be found or opened.
-    public convenience init(eventNode: String) throws(TriggerDeviceError) {
-        try self.init(node: TriggerNode.locate(eventNode: eventNode))
+    public convenience init(eventNode: String, writerPriority: Int32? = nil) throws(TriggerDeviceError) {
+        try self.init(node: TriggerNode.locate(eventNode: eventNode), writerPriority: writerPriority)
     }
 
-    /// Opens `node` for writing and starts the writer thread.
-    public init(node: TriggerNode) throws(TriggerDeviceError) {
+    /// Opens `node` for writing and starts the writer thread. The writer wakes for an effect's
+    /// instant with a 1 ns timer slack; `writerPriority` asks `SCHED_FIFO` for it (through rtkit
+    /// when refused, as the engine's realtime threads do), so that timed effects keep their
+    /// instants on a busy machine — the engine asks one below its own realtime thread's.
+    public init(node: TriggerNode, writerPriority: Int32? = nil) throws(TriggerDeviceError) {
         let descriptor = try node.open()
         let outlet = _TriggerOutlet(node: node, descriptor: descriptor)
         do {
-            writer = try OnDemandThread(name: "haptics-trigger") { now in
+            writer = try OnDemandThread(name: "haptics-trigger", priority: writerPriority, timerSlack: .nanoseconds(1)) { now in
                 try? outlet.writePending(now: now)
                 return outlet.nextTimed
             }
