@@ -20,11 +20,11 @@ extension FuzzTarget {
     static func checkHapticsReport(_ input: [UInt8]) {
         var events: [PatternEvent] = []
         var offset = 0
-        while offset + 7 <= input.count && events.count < 16 {
+        while offset + 7 <= input.count && events.count < 8 {
             let field = { (index: Int) in Double(input[offset + index]) / 255 }
             events.append(PatternEvent(
                 kind: input[offset] & 1 == 0 ? .hapticTransient : .hapticContinuous,
-                time: field(1) * 0.2, duration: field(2) * 0.2,
+                time: field(1) * 0.1, duration: field(2) * 0.1,
                 parameters: EventParameters(
                     hapticIntensity: field(3) * 1.2 - 0.1, hapticSharpness: field(4) * 1.2 - 0.1,
                     attackTime: field(5) * 0.1, releaseTime: field(6) * 0.1, sustained: input[offset] & 2 == 0)))

@@ -158,11 +158,17 @@ public struct WaveformRenderer: ~Copyable {
         if voice.pointee.phaseFrame < first { advancePhase(voice, to: first) }
         let envelope = Self.envelope(voice.pointee, rate: rate)
         var phase = voice.pointee.phase
+        // The frequency is worked out again only when the sharpness moves (a `pow` per frame otherwise).
+        var sharpness = -1.0
+        var step = 0.0
         for frame in first..<last {
             let index = Int(frame - chunkStart)
             let local = (Double(frame - voice.pointee.onset) + 0.5) / rate
-            let sharpness = min(max(voice.pointee.frequencyOrSharpness + sharpnessScratch.base[index], 0), 1)
-            let step = 2 * Double.pi * VoiceCoilTone.frequency(sharpness: sharpness) / rate
+            let current = min(max(voice.pointee.frequencyOrSharpness + sharpnessScratch.base[index], 0), 1)
+            if current != sharpness {
+                sharpness = current
+                step = 2 * Double.pi * VoiceCoilTone.frequency(sharpness: sharpness) / rate
+            }
             let level = voice.pointee.amplitude * envelope.gain(at: local) * intensityScratch.base[index]
             output[index] += Float(level * sin(phase + step / 2))
             phase += step
