@@ -7,7 +7,7 @@
 //   HapticsPatterns ← HapticsAudio (beside the devices: neither imports the other) ← Haptics
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsSystem ← HapticsTriggers (DualSense adaptive triggers through hidraw) ← Haptics
-//   HapticsRendering, HapticsTriggers ← HapticsVoiceCoils (DualSense HD haptics: waveforms, report 0x32)
+//   HapticsAudio, HapticsRendering, HapticsTriggers ← HapticsVoiceCoils (DualSense HD haptics: waveforms, USB audio, report 0x32)
 //   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
 //   HapticsAudio, HapticsRendering, HapticsTriggers, HapticsVoiceCoils ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "HapticsTriggers", dependencies: ["HapticsSystem"]),
         // DualSense HD haptics: patterns rendered as the voice coils' waveform, its USB frames and
         // Bluetooth reports 0x32.
-        .target(name: "HapticsVoiceCoils", dependencies: ["HapticsRendering", "HapticsPatterns", "HapticsTriggers", "HapticsSystem"]),
+        .target(name: "HapticsVoiceCoils", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsTriggers", "HapticsSystem"]),
         // The public engine; `import Haptics` is the one import a game needs.
         // The version comes from the C header (CHapticsABI), the one place that says it.
         .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "CEvdev", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTriggersTests", dependencies: ["HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsVoiceCoilsTests", dependencies: ["HapticsVoiceCoils", "HapticsPatterns", "HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsVoiceCoilsTests", dependencies: ["HapticsVoiceCoils", "HapticsAudio", "HapticsPatterns", "HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: [
