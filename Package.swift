@@ -7,7 +7,7 @@
 //   HapticsPatterns ← HapticsAudio (beside the devices: neither imports the other) ← Haptics
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsSystem ← HapticsTriggers (DualSense adaptive triggers through hidraw) ← Haptics
-//   HapticsAudio, HapticsRendering, HapticsTriggers ← HapticsVoiceCoils (DualSense HD haptics: waveforms, USB audio, report 0x32)
+//   HapticsAudio, HapticsRendering, HapticsTriggers ← HapticsVoiceCoils (DualSense HD haptics: waveforms, USB audio, report 0x32) ← Haptics
 //   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
 //   HapticsAudio, HapticsRendering, HapticsTriggers, HapticsVoiceCoils ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "HapticsVoiceCoils", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsTriggers", "HapticsSystem"]),
         // The public engine; `import Haptics` is the one import a game needs.
         // The version comes from the C header (CHapticsABI), the one place that says it.
-        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
+        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsVoiceCoils", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
         // Views of what a device was told: terminal and SVG plots, the motors as sound.
         .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsPatterns", "HapticsSystem"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.

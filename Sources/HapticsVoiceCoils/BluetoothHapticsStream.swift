@@ -60,6 +60,12 @@ public final class BluetoothHapticsStream: Sendable {
         state.end()
     }
 
+    /// Writes another output report (`bytes`, report id first) between two haptics reports, on
+    /// the calling thread.
+    package func write(report bytes: [UInt8]) throws(TriggerDeviceError) {
+        try state.write(other: bytes)
+    }
+
     /// How many reports have been written since the stream opened.
     public var reportsWritten: UInt32 { state.reportsWritten }
 
@@ -120,6 +126,14 @@ final class _BluetoothHapticsState: Sendable {
             guard io.descriptor != nil else { throw .closed(node: path) }
             if let failure = io.failure { throw failure }
             io.job = job
+        }
+    }
+
+    func write(other bytes: [UInt8]) throws(TriggerDeviceError) {
+        let path = node.path
+        try io.withLock { (io: inout IO) throws(TriggerDeviceError) in
+            guard let descriptor = io.descriptor else { throw .closed(node: path) }
+            try node.write(report: bytes, to: descriptor)
         }
     }
 

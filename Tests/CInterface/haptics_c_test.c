@@ -217,8 +217,10 @@ static void test_triggers(haptics_engine *engine) {
     memset(&info, 0, sizeof info);
     info.size = sizeof info;
     CHECK_INT(HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS, 0x10);
+    CHECK_INT(HAPTICS_CAPABILITY_HD_HAPTICS, 0x20);
     CHECK_INT(haptics_device_get_info(engine, 0, &info), 0);
     CHECK_INT(info.capabilities & HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS, 0);
+    CHECK_INT(info.capabilities & HAPTICS_CAPABILITY_HD_HAPTICS, 0);
 
     CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_LEFT, &bad), -EINVAL);
     CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect: weapon end zone 9 is outside 3…8");

@@ -196,16 +196,19 @@ typedef enum haptics_device_state {
 } haptics_device_state;
 
 /* What a device can do (haptics_device_info.capabilities): the force-feedback types its driver
- * advertises, and adaptive triggers. Bits are claims, not proof (`haptics verify` tries each).
- * Bits 5 to 15 are reserved for HD haptics; this version never sets them. */
+ * advertises, adaptive triggers and HD haptics. Bits are claims, not proof (`haptics verify` tries
+ * each). Bits 6 to 15 are reserved for more of HD haptics; this version never sets them. */
 typedef enum haptics_capability {
     HAPTICS_CAPABILITY_RUMBLE = 1 << 0,    /* FF_RUMBLE: a strong and a weak motor */
     HAPTICS_CAPABILITY_PERIODIC = 1 << 1,  /* FF_PERIODIC: waveforms */
     HAPTICS_CAPABILITY_CONSTANT = 1 << 2,  /* FF_CONSTANT: a constant force */
     HAPTICS_CAPABILITY_GAIN = 1 << 3,      /* FF_GAIN: the device scales every effect itself */
-    HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS = 1 << 4  /* a DualSense or DualSense Edge (by vendor and
+    HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS = 1 << 4, /* a DualSense or DualSense Edge (by vendor and
                                                       product): haptics_device_set_trigger_effect.
                                                       Its `bus` says the transport: 3 USB, 5 Bluetooth */
+    HAPTICS_CAPABILITY_HD_HAPTICS = 1 << 5         /* voice-coil actuators that play waveforms (the same
+                                                      pads): over USB through the pad's sound card,
+                                                      over Bluetooth through its hidraw node */
 } haptics_capability;
 
 /* What identifies a device; set `size` to sizeof(haptics_device_info) before the call. */
