@@ -15,7 +15,7 @@ public enum VoiceCoilDeviceError: Error, Hashable, Sendable, CustomStringConvert
             "\(eventNode) is not an input device sysfs knows"
         case .noSoundCard(let eventNode):
             "no sound card shares the USB device of \(eventNode): over Bluetooth the pad has none; over USB, "
-                + "load snd-usb-audio or name the card (--audio-card)"
+                + "load snd-usb-audio, or name the card"
         case .unknownSoundCard(let name):
             "no sound card \"\(name)\": give a card number, a card id (see /proc/asound/cards) or an ALSA hw: device"
         }
