@@ -7,9 +7,10 @@
 //   HapticsPatterns ← HapticsAudio (beside the devices: neither imports the other) ← Haptics
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsSystem ← HapticsTriggers (DualSense adaptive triggers through hidraw) ← Haptics
+//   HapticsAudio, HapticsRendering, HapticsTriggers ← HapticsVoiceCoils (DualSense HD haptics: waveforms, USB audio, report 0x32) ← Haptics
 //   HapticsDevices, HapticsAudio ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
-//   HapticsAudio, HapticsRendering, HapticsTriggers ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
+//   HapticsAudio, HapticsRendering, HapticsTriggers, HapticsVoiceCoils ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
 //   Haptics, CHapticsABI (the C header) ← HapticsC ← libhaptics.so (the C interface; `Tools/install`)
 //
 // The system, scheduler, device, audio and virtual-device modules import the C shims; above them only
@@ -61,9 +62,12 @@ let package = Package(
         .target(name: "HapticsVirtualDevices", dependencies: ["HapticsSystem", "CEvdev"]),
         // DualSense adaptive triggers: typed effects, their output reports, the pad's hidraw node.
         .target(name: "HapticsTriggers", dependencies: ["HapticsSystem"]),
+        // DualSense HD haptics: patterns rendered as the voice coils' waveform, its USB frames and
+        // Bluetooth reports 0x32.
+        .target(name: "HapticsVoiceCoils", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsTriggers", "HapticsSystem"]),
         // The public engine; `import Haptics` is the one import a game needs.
         // The version comes from the C header (CHapticsABI), the one place that says it.
-        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
+        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsVoiceCoils", "HapticsAudio", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
         // Views of what a device was told: terminal and SVG plots, the motors as sound.
         .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsPatterns", "HapticsSystem"]),
         // The `haptics` command-line tool, as a library so its parser and output are testable.
@@ -105,7 +109,7 @@ let package = Package(
 
         // Fuzzing (not a test): each target reads one untrusted input. `Tools/fuzz <target>` builds
         // haptics-fuzz with libFuzzer and `-D HAPTICS_FUZZING`; a normal build links a plain replayer.
-        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsTriggers", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsTriggers", "HapticsVoiceCoils", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
         .executableTarget(name: "haptics-fuzz", dependencies: ["HapticsFuzzing", "HapticsSystem"], path: "Tools/Fuzz/haptics-fuzz"),
 
         // What every test target shares: a manual clock, recording actuators, temporary folders,
@@ -127,6 +131,7 @@ let package = Package(
         .testTarget(name: "HapticsAudioTests", dependencies: ["HapticsAudio", "HapticsPatterns", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "CEvdev", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTriggersTests", dependencies: ["HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsVoiceCoilsTests", dependencies: ["HapticsVoiceCoils", "HapticsAudio", "HapticsPatterns", "HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: [

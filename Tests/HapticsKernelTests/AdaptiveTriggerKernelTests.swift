@@ -325,6 +325,9 @@ extension EngineKernelTests {
         #expect(info.output.contains("triggers: adaptive, USB through \(hidraw)\n"))
         let json = runHaptics(["info", node, "--json"])
         #expect(json.output.contains(#","triggers":"usb","hidraw":"\#(hidraw)"}"#))
+        // A virtual pad has no USB parent, so no sound card pairs with it: its coils are not reachable.
+        #expect(json.output.contains(#","actuators":"voice-coils","hd_haptics":"usb","audio_card":null,"triggers":"usb","#))
+        #expect(info.output.contains("haptics:  2 voice coils, HD haptics over USB not reachable: no sound card shares the USB device of \(node)"))
     }
 
     @Test func aLostPadIsReportedByTheNextCall() throws {
