@@ -8,9 +8,10 @@
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsSystem ← HapticsTriggers (DualSense adaptive triggers through hidraw) ← Haptics
 //   HapticsAudio, HapticsPatterns ← HapticsSoundAnalysis (a sound → the haptics that go with it) ← Haptics
+//   HapticsAudio, HapticsRendering, HapticsTriggers ← HapticsVoiceCoils (DualSense HD haptics: waveforms, USB audio, report 0x32) ← Haptics
 //   HapticsDevices, HapticsAudio, HapticsSoundAnalysis ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsSoundAnalysis, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
-//   HapticsAudio, HapticsSoundAnalysis, HapticsRendering, HapticsTriggers ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
+//   HapticsAudio, HapticsSoundAnalysis, HapticsRendering, HapticsTriggers, HapticsVoiceCoils ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
 //   Haptics, CHapticsABI (the C header) ← HapticsC ← libhaptics.so (the C interface; `Tools/install`)
 //
 // The system, scheduler, device, audio and virtual-device modules import the C shims; above them only
@@ -64,9 +65,12 @@ let package = Package(
         .target(name: "HapticsVirtualDevices", dependencies: ["HapticsSystem", "CEvdev"]),
         // DualSense adaptive triggers: typed effects, their output reports, the pad's hidraw node.
         .target(name: "HapticsTriggers", dependencies: ["HapticsSystem"]),
+        // DualSense HD haptics: patterns rendered as the voice coils' waveform, its USB frames and
+        // Bluetooth reports 0x32.
+        .target(name: "HapticsVoiceCoils", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsTriggers", "HapticsSystem"]),
         // The public engine; `import Haptics` is the one import a game needs.
         // The version comes from the C header (CHapticsABI), the one place that says it.
-        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsAudio", "HapticsSoundAnalysis", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
+        .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsVoiceCoils", "HapticsAudio", "HapticsSoundAnalysis", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
         // Views of what a device was told: terminal and SVG plots, the motors as sound; a sound and
         // the haptics derived from it.
         .target(name: "HapticsViews", dependencies: ["HapticsDevices", "HapticsAudio", "HapticsSoundAnalysis", "HapticsPatterns", "HapticsSystem"]),
@@ -109,7 +113,7 @@ let package = Package(
 
         // Fuzzing (not a test): each target reads one untrusted input. `Tools/fuzz <target>` builds
         // haptics-fuzz with libFuzzer and `-D HAPTICS_FUZZING`; a normal build links a plain replayer.
-        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsSoundAnalysis", "HapticsTriggers", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
+        .target(name: "HapticsFuzzing", dependencies: ["HapticsAudio", "HapticsSoundAnalysis", "HapticsTriggers", "HapticsVoiceCoils", "HapticsRendering", "HapticsPatterns", "HapticsSystem"]),
         .executableTarget(name: "haptics-fuzz", dependencies: ["HapticsFuzzing", "HapticsSystem"], path: "Tools/Fuzz/haptics-fuzz"),
 
         // What every test target shares: a manual clock, recording actuators, temporary folders,
@@ -132,6 +136,7 @@ let package = Package(
         .testTarget(name: "HapticsSoundAnalysisTests", dependencies: ["HapticsSoundAnalysis", "HapticsAudio", "HapticsPatterns", "HapticsTestSupport"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "CEvdev", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTriggersTests", dependencies: ["HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsVoiceCoilsTests", dependencies: ["HapticsVoiceCoils", "HapticsAudio", "HapticsPatterns", "HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsSoundAnalysis", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: [

@@ -13,6 +13,12 @@ final class EngineTriggers: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The `SCHED_FIFO` priority each pad's writer thread asks for.
+    private let writerPriority: Int32
+
+    init(writerPriority: Int32) {
+        self.writerPriority = writerPriority
+    }
 
     /// Lets pads be opened again (the engine started).
     func open() {
@@ -35,7 +41,7 @@ final class EngineTriggers: Sendable {
         let path = try Self.check(device)
         if let open = state.withLock({ $0.outlets[device.id] }) { return open }
         // Opened outside the lock: it reads sysfs and starts a thread.
-        let opened = try AdaptiveTriggers(eventNode: path)
+        let opened = try AdaptiveTriggers(eventNode: path, writerPriority: writerPriority)
         let open = state.withLock { state -> AdaptiveTriggers? in
             guard state.accepting else { return nil }
             if let raced = state.outlets[device.id] { return raced }
@@ -47,10 +53,14 @@ final class EngineTriggers: Sendable {
         return open
     }
 
-    /// Sets `left` and `right` on `device` now (`instant` `nil`) or at `instant`. A pad found lost
-    /// or closed is forgotten, so that the next call opens it again once it is back.
-    func set(_ device: HapticDevice, left: TriggerEffect?, right: TriggerEffect?, at instant: MonotonicInstant?) throws(TriggerDeviceError) {
+    /// Sets `left` and `right` on `device` now (`instant` `nil`) or at `instant`, played at
+    /// `strength`. A pad found lost or closed is forgotten, so that the next call opens it again
+    /// once it is back.
+    func set(
+        _ device: HapticDevice, left: TriggerEffect?, right: TriggerEffect?, at instant: MonotonicInstant?, strength: Double
+    ) throws(TriggerDeviceError) {
         let open = try triggers(of: device)
+        open.strength = strength
         try forgettingLostPads(device.id) { () throws(TriggerDeviceError) in
             if let instant {
                 try open.setEffects(left: left, right: right, at: instant)
@@ -82,11 +92,28 @@ final class EngineTriggers: Sendable {
         }
     }
 
+    /// The pads whose triggers are open.
+    var openDevices: [HapticDevice.ID] {
+        state.withLock { Array($0.outlets.keys) }
+    }
+
+    /// Plays `device`'s effects at `strength` from now on, the ones playing included, if its
+    /// triggers are open.
+    func setStrength(_ strength: Double, on device: HapticDevice.ID) {
+        state.withLock { $0.outlets[device] }?.strength = strength
+    }
+
     /// Drops what `device`'s triggers were given for `instant` or later and sets them off then, if
     /// they are open.
     func stop(_ device: HapticDevice.ID, at instant: MonotonicInstant) {
         guard let open = state.withLock({ $0.outlets[device] }) else { return }
         try? forgettingLostPads(device) { () throws(TriggerDeviceError) in try open.stop(at: instant) }
+    }
+
+    /// Drops what `device`'s triggers were given for `instant` or later, if they are open; what
+    /// they play stays.
+    func drop(_ device: HapticDevice.ID, from instant: MonotonicInstant) {
+        state.withLock { $0.outlets[device] }?.dropEffects(from: instant)
     }
 
     /// Sets every open pad's triggers off and drops the effects waiting for their instants; the

@@ -18,6 +18,7 @@ extension HapticEngine {
         guard gain >= 0 && gain <= 1 else { throw .gainOutOfRange(gain) }
         let channels = updateSettings(of: devices) { $0.gain = gain }
         for channel in channels { roster.setGain(channel.rawValue, gain) }
+        applyTriggerSettings()
         applyHardwareGains()
         // Feedback levels these devices scale in software changed: prepared plays stay one write.
         let changed = Set(channels)
@@ -40,6 +41,7 @@ extension HapticEngine {
             roster.setEnabled(channel.rawValue, enabled)
             if !enabled { _ = scheduler.stopPlayers(on: channel, at: now) }
         }
+        applyTriggerSettings()
     }
 
     /// Switches one device on or off; see `setEnabled(_:for:)` with a selection.

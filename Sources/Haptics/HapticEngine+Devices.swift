@@ -69,7 +69,7 @@ extension HapticEngine {
         }
         expireUnusedPreparations()
         pollAudioEvents()
-        for player in patternPlayers.players { player.renewSoundLoop() }
+        for player in patternPlayers.players { player.renewLoops() }
         deliverPlayerCompletions()
         keptPlayers.release(endedBy: now)
         if isTracing { collectTraceRecords() }

@@ -189,7 +189,7 @@ public final class HapticEngine: Sendable {
     /// What tracing collected (`startTracing()`), drained from the scheduler at housekeeping.
     let traceLog = OrderedMutex<TraceLog>(TraceLog())
     /// The adaptive triggers of the devices that have had an effect set, by device.
-    let triggers = EngineTriggers()
+    let triggers: EngineTriggers
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.
@@ -207,6 +207,9 @@ public final class HapticEngine: Sendable {
         self.configuration = configuration
         prepareLifetimeNanoseconds = configuration.prepareLifetime.nanoseconds
         soundMemory = SoundMemory(limit: configuration.soundBudget)
+        // A trigger's writer wakes for its effects' instants just below the realtime thread, so
+        // that a trigger keeps in step with the haptics on a busy machine and never delays them.
+        triggers = EngineTriggers(writerPriority: max(1, configuration.scheduler.realtimePriority - 1))
         roster = ChannelRoster(capacity: configuration.scheduler.maximumChannels)
         vocabulary = Feedback.vocabulary.enumerated().map {
             VocabularyEntry(feedback: $1, index: $0, channelCapacity: configuration.scheduler.maximumChannels)
@@ -261,7 +264,7 @@ public final class HapticEngine: Sendable {
             guard !newValue.isNaN else { return }
             let clamped = min(max(newValue, 0), 1)
             gainBits.store(clamped.bitPattern, ordering: .releasing)
-            if clamped == 0 && !configuration.keepsTriggersWhenDisabled { triggers.resetAll() }
+            applyTriggerSettings()
             applyHardwareGains()
             // Feedback levels scaled in software changed: prepared plays stay one write.
             prepareCurrentPreparations { $0.hardwareGain == nil }

@@ -79,6 +79,7 @@ extension HapticPatternPlayer {
     public func pause(at time: MonotonicInstant? = nil) -> Bool {
         let time = controlInstant(time)
         let haptics = outputs.allSatisfy { engine.scheduler.pause($0.player, at: time) }
+        endTriggerPasses(at: time, whilePassing: true)
         return endSoundLoop { silenceSound(at: time) } && haptics
     }
 
@@ -133,7 +134,7 @@ extension HapticPatternPlayer {
     /// been delivered yet, or a looping sound whose next passes are still to queue. A player
     /// that is not playing needs nothing, so an engine whose players are all idle sleeps.
     var needsWatching: Bool {
-        lifecycle.withLock { !$0.starts.isEmpty } || soundLoop.withLock { $0.passes != nil }
+        lifecycle.withLock { !$0.starts.isEmpty } || timeline.withLock { $0.soundPasses != nil || $0.triggerPasses != nil }
     }
 
     /// Forgets the outputs a start could not be submitted to.

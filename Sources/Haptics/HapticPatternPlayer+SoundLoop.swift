@@ -13,21 +13,24 @@ extension HapticPatternPlayer {
     /// The most passes one renewal hands over, so a very short loop cannot flood the audio queue.
     static var maximumPassesPerRenewal: Int { 16 }
 
-    /// Schedules the sound of every loop pass that begins within the horizon. Control side (the
-    /// housekeeping timer, and the control calls that change the loop); never the realtime or
-    /// audio thread.
-    func renewSoundLoop() {
-        soundLoop.withLock { renewSoundLoop(&$0) }
+    /// Schedules the sound and the trigger effects of every loop pass that begins within their
+    /// horizons. Control side (the housekeeping timer, and the control calls that change the
+    /// loop); never the realtime or audio thread.
+    func renewLoops() {
+        timeline.withLock { state in
+            renewSoundLoop(&state)
+            renewTriggerPasses(&state)
+        }
     }
 
     /// `renewSoundLoop()` with the state already locked.
-    func renewSoundLoop(_ state: inout SoundLoop) {
-        guard var passes = state.passes else { return }
-        defer { if state.passes != nil { state.passes = passes } }
+    func renewSoundLoop(_ state: inout LoopTimeline) {
+        guard var passes = state.soundPasses else { return }
+        defer { if state.soundPasses != nil { state.soundPasses = passes } }
         // Stopping the engine, turning haptics off or the app going inactive stopped the haptics
         // loop: no pass follows.
         guard engine.isRunning, engine.isEnabled, engine.isApplicationActive, let audio = engine.audioState.load() else {
-            state.passes = nil
+            state.soundPasses = nil
             return
         }
         let now = engine.scheduler.currentTime()
@@ -41,7 +44,7 @@ extension HapticPatternPlayer {
             guard state.loops(at: wraps) else {
                 // The switch may still turn on before the scheduler reaches the wrap; once it has,
                 // the haptics ended there and so does the sound.
-                if wraps <= now { state.passes = nil }
+                if wraps <= now { state.soundPasses = nil }
                 return
             }
             if begins < earliest {
@@ -52,7 +55,7 @@ extension HapticPatternPlayer {
                 let length = passes.length.nanoseconds
                 let first = Int((behind + length - 1) / length)
                 guard state.loops(at: passes.wrap(into: first - 1)) else {
-                    state.passes = nil
+                    state.soundPasses = nil
                     return
                 }
                 passes.scheduled = first - 1
@@ -65,7 +68,7 @@ extension HapticPatternPlayer {
                 continue
             }
             guard sound.reason == nil else {
-                state.passes = nil
+                state.soundPasses = nil
                 return
             }
             let placed = voices(sampleRate: audio.sampleRate)
@@ -75,7 +78,7 @@ extension HapticPatternPlayer {
                 // A partial pass would be out of step with itself; the ones already queued this
                 // pass are cancelled and the sound stops repeating.
                 cancelSound(on: audio.output, at: begins)
-                state.passes = nil
+                state.soundPasses = nil
                 return
             }
             passes.scheduled = pass
@@ -86,8 +89,8 @@ extension HapticPatternPlayer {
     /// at the first one's start, fades whatever of this player's sound still plays then) and
     /// schedules no more. `keepingTimeline` keeps the passes for a later renewal (the loop switch
     /// may turn on again before the wrap).
-    func withdrawSoundPasses(_ state: inout SoundLoop, from time: MonotonicInstant, keepingTimeline: Bool) {
-        guard var passes = state.passes else { return }
+    func withdrawSoundPasses(_ state: inout LoopTimeline, from time: MonotonicInstant, keepingTimeline: Bool) {
+        guard var passes = state.soundPasses else { return }
         if passes.scheduled >= 1, let audio = engine.audioState.load() {
             let first = (1...passes.scheduled).first { passes.wrap(into: $0) >= time }
             if let first {
@@ -95,6 +98,6 @@ extension HapticPatternPlayer {
                 passes.scheduled = first - 1
             }
         }
-        state.passes = keepingTimeline ? passes : nil
+        state.soundPasses = keepingTimeline ? passes : nil
     }
 }

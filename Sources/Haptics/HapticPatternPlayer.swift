@@ -55,7 +55,7 @@ public final class HapticPatternPlayer: Sendable {
     let soundGroup = AudioVoiceGroup.unique()
     /// The loop switch, rate and sound passes as the control side tracks them, so that housekeeping
     /// can repeat the sound on each loop pass. Never taken on the realtime or audio thread.
-    let soundLoop = OrderedMutex<SoundLoop>(SoundLoop())
+    let timeline = OrderedMutex<LoopTimeline>(LoopTimeline())
 
     init(engine: HapticEngine, pattern: Pattern, sound: AudioPattern? = nil, soundCharge: SoundMemoryCharge? = nil,
          devices selection: DeviceSelection = .all) throws {
@@ -102,6 +102,8 @@ public final class HapticPatternPlayer: Sendable {
             _ = engine.scheduler.unload(output.programID)
         }
         silenceSound(at: now)
+        // Released, the player stops: its trigger effects end with it.
+        if timeline.withLock({ $0.ownsTriggers }) { stopTriggers(at: now) }
     }
 
     /// How early the first command goes out before the felt onset, the longest over the outputs.
@@ -203,14 +205,13 @@ public final class HapticPatternPlayer: Sendable {
             engine.scheduler.endImmediateGroup(group)
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
         }
-        if !pattern.triggerEvents.isEmpty { playTriggerEvents(at: onset) }
         // The sound follows the first output that plays: traced under its player's id (the first
         // output's when none plays, so that a cancellation finds it).
         let soundPlayer = (playable.first ?? (outputList.count > 0 ? outputList[0] : nil))?.player.traceSlot ?? -1
         // Under the loop lock, so that a housekeeping renewal of the previous start's passes is
         // either queued before this cancellation (and reached by it) or sees the new start.
-        let audio = soundLoop.withLock { loop -> AudioOutcome in
-            loop.passes = nil
+        let audio = timeline.withLock { loop -> AudioOutcome in
+            loop.soundPasses = nil
             // A restart replaces what an earlier start still has to play, as it does for the haptics.
             silenceSound(at: onset)
             let audio: AudioOutcome
@@ -228,10 +229,14 @@ public final class HapticPatternPlayer: Sendable {
             // first output that plays (outputs of other profiles may wrap at other lengths).
             if case .scheduled = audio, case .scheduled = haptics, loop.rate == 1,
                let program = playable.first?.program, let length = program.loopLength {
-                loop.passes = SoundLoop.Passes(onset: onset, length: length, leadTime: .nanoseconds(program.leadTimeNanoseconds), scheduled: 0,
+                loop.soundPasses = LoopTimeline.Passes(onset: onset, length: length, leadTime: .nanoseconds(program.leadTimeNanoseconds), scheduled: 0,
                                                player: soundPlayer)
                 renewSoundLoop(&loop)
             }
+            // The trigger effects follow the same output's timeline, at any rate.
+            let program = playable.first?.program
+            startTriggerPasses(&loop, onset: onset, length: .nanoseconds(program?.durationNanoseconds ?? 0),
+                               leadTime: .nanoseconds(program?.leadTimeNanoseconds ?? 0))
             return audio
         }
         return PlaybackOutcome.WithSound(haptics: haptics ?? .notPlayed(.unsupported), audio: audio)
@@ -299,9 +304,7 @@ public final class HapticPatternPlayer: Sendable {
     @discardableResult
     public func stop(at time: MonotonicInstant? = nil) -> Bool {
         let time = controlInstant(time)
-        if !pattern.triggerEvents.isEmpty {
-            for device in triggerDevices() { engine.triggers.stop(device.id, at: time) }
-        }
+        endTriggerPasses(at: time, whilePassing: false)
         let haptics = outputs.allSatisfy { engine.scheduler.stop($0.player, at: time) }
         return endSoundLoop { silenceSound(at: time) } && haptics
     }
@@ -339,8 +342,8 @@ public final class HapticPatternPlayer: Sendable {
     /// Ends the sound passes of the current start, then runs `cancel` under the same lock, so that
     /// no renewal queues a pass after the cancellation.
     func endSoundLoop(_ cancel: () -> Bool) -> Bool {
-        soundLoop.withLock { loop in
-            loop.passes = nil
+        timeline.withLock { loop in
+            loop.soundPasses = nil
             return cancel()
         }
     }
@@ -356,12 +359,14 @@ public final class HapticPatternPlayer: Sendable {
         let time = controlInstant(time)
         lifecycle.withLock { $0.looping = enabled }
         let submitted = outputs.allSatisfy { engine.scheduler.setLoop($0.player, enabled, at: time) }
-        soundLoop.withLock { loop in
+        timeline.withLock { loop in
             loop.setLooping(enabled, at: time)
             if enabled {
                 renewSoundLoop(&loop)
+                renewTriggerPasses(&loop)
             } else {
                 withdrawSoundPasses(&loop, from: time, keepingTimeline: true)
+                withdrawTriggerPasses(&loop, from: time)
             }
         }
         return submitted
@@ -377,6 +382,7 @@ public final class HapticPatternPlayer: Sendable {
         let time = controlInstant(time)
         let offset = max(offset, .zero)
         let haptics = outputs.allSatisfy { engine.scheduler.seek($0.player, to: offset, at: time) }
+        endTriggerPasses(at: time, whilePassing: true)
         return endSoundLoop { silenceSound(at: time) } && haptics
     }
 
@@ -395,12 +401,16 @@ public final class HapticPatternPlayer: Sendable {
         lifecycle.withLock { $0.rate = rate }
         // The rate is in range, so no output refuses it.
         let submitted = outputs.allSatisfy { (try? engine.scheduler.setRate($0.player, rate, at: time)) == true }
-        soundLoop.withLock { loop in
+        timeline.withLock { loop in
             guard rate != loop.rate else { return }
             loop.rate = rate
             // A wrap due exactly at `time` still happens there: the scheduler re-anchors at `time`
             // before it wraps.
             withdrawSoundPasses(&loop, from: time + .nanoseconds(1), keepingTimeline: false)
+            if loop.triggerPasses != nil {
+                loop.triggerPasses = nil
+                stopTriggers(at: time)
+            }
         }
         return submitted
     }

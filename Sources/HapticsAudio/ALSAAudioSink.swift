@@ -7,8 +7,9 @@ import HapticsSystem
 
 /// A sink playing through an ALSA PCM device (`default`, `hw:0,0`, `hw:Loopback,0,0`, …).
 ///
-/// Opened stereo at the format's rate and sample format, with the period and buffer sizes as close
-/// to the requested ones as the device allows (``format`` reports what it granted). Playback
+/// Opened with the format's channels (stereo unless it says otherwise), rate and sample format,
+/// with the period and buffer sizes as close to the requested ones as the device allows
+/// (``format`` reports what it granted). Playback
 /// starts once the buffer is full, so the stream begins with one buffer of silence. Timestamps are
 /// enabled on `CLOCK_MONOTONIC` (`SND_PCM_TSTAMP_TYPE_MONOTONIC`): after every period the sink reads
 /// the status — the delay (`snd_pcm_delay`: frames written but not yet heard) and the `htstamp` of
@@ -65,7 +66,7 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
                   "snd_pcm_hw_params_set_access")
         let sampleFormat = format.sampleFormat == .signed16 ? SND_PCM_FORMAT_S16_LE : SND_PCM_FORMAT_FLOAT_LE
         try check(snd_pcm_hw_params_set_format(pcm, hardware, sampleFormat), "snd_pcm_hw_params_set_format")
-        try check(snd_pcm_hw_params_set_channels(pcm, hardware, 2), "snd_pcm_hw_params_set_channels")
+        try check(snd_pcm_hw_params_set_channels(pcm, hardware, UInt32(format.channelCount)), "snd_pcm_hw_params_set_channels")
         var rate = UInt32(format.sampleRate)
         try check(snd_pcm_hw_params_set_rate_near(pcm, hardware, &rate, nil), "snd_pcm_hw_params_set_rate_near")
         // Sound is converted and synthesized at this rate, within the range audio files use (which
@@ -86,7 +87,7 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         try check(snd_pcm_hw_params_get_buffer_size(hardware, &buffer), "snd_pcm_hw_params_get_buffer_size")
         format = AudioStreamFormat(sampleRate: Int(rate), periodFrames: Int(period),
                                    periodCount: max(1, Int(buffer) / Int(period)),
-                                   sampleFormat: format.sampleFormat)
+                                   sampleFormat: format.sampleFormat, channelCount: format.channelCount)
 
         var software: OpaquePointer?
         try check(snd_pcm_sw_params_malloc(&software), "snd_pcm_sw_params_malloc")
@@ -105,7 +106,7 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         try check(snd_pcm_status_malloc(&statusPointer), "snd_pcm_status_malloc")
         status = statusPointer
         let bytesPerSample = format.sampleFormat == .signed16 ? 2 : 4
-        conversion = .allocate(byteCount: 2 * Int(period) * bytesPerSample, alignment: 16)
+        conversion = .allocate(byteCount: format.channelCount * Int(period) * bytesPerSample, alignment: 16)
         try check(snd_pcm_prepare(pcm), "snd_pcm_prepare")
     }
 
@@ -114,7 +115,7 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
     public func write(_ frames: UnsafePointer<Float>) -> AudioSinkWrite {
         guard let pcm, let conversion else { return AudioSinkWrite(status: .deviceLost(errno: Errno(rawValue: EBADFD)), timestamp: nil) }
         let periodFrames = format.periodFrames
-        let count = 2 * periodFrames
+        let count = format.channelCount * periodFrames
         switch format.sampleFormat {
         case .signed16:
             let samples = conversion.assumingMemoryBound(to: Int16.self)
@@ -123,7 +124,7 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
             let samples = conversion.assumingMemoryBound(to: Float.self)
             for index in 0..<count { samples[index] = min(max(frames[index], -1), 1) }
         }
-        let bytesPerFrame = format.sampleFormat == .signed16 ? 4 : 8
+        let bytesPerFrame = format.channelCount * (format.sampleFormat == .signed16 ? 2 : 4)
         var recovered = false
         var done = 0
         while done < periodFrames {

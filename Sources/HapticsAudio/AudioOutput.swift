@@ -67,6 +67,7 @@ public final class AudioOutput: @unchecked Sendable {
 
     /// Creates an output on `sink`. Nothing is opened until ``open()`` or ``start()``.
     public init(sink: any AudioSink, configuration: AudioOutputConfiguration = AudioOutputConfiguration()) {
+        precondition(sink.format.channelCount == 2, "an AudioOutput mixes stereo: its sink has \(sink.format.channelCount) channels")
         self.sink = sink
         self.configuration = configuration
         commands = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity, filler: .empty)

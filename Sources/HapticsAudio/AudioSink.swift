@@ -11,7 +11,8 @@ public protocol AudioSink: AnyObject, Sendable {
     /// knows it before any write (file and null sinks), else `nil` (a device tells after writes).
     func open() throws(AudioSinkError) -> AudioTimestamp?
 
-    /// Writes one period: `format.periodFrames` interleaved stereo frames in −1…1. Blocks as long as
+    /// Writes one period: `format.periodFrames` interleaved frames of `format.channelCount`
+    /// samples (stereo unless the format says otherwise) in −1…1. Blocks as long as
     /// the device needs room (that paces the audio thread). Realtime path.
     func write(_ frames: UnsafePointer<Float>) -> AudioSinkWrite
 

@@ -17,7 +17,7 @@
 ///
 /// Noncopyable and freed in `deinit`: the output replaces its clock when the sink is opened (the
 /// device may grant another rate), and the replaced clock's readings go with it.
-struct _StreamClock: ~Copyable {
+package struct _StreamClock: ~Copyable {
     let sampleRate: Int
     private let window: Int
     /// Nanoseconds a reading's origin may lie after the estimate before it restarts it.
@@ -25,11 +25,11 @@ struct _StreamClock: ~Copyable {
     private let origins: UnsafeMutablePointer<Int64>
     private var count = 0
     private var next = 0
-    private(set) var origin: Int64 = 0
-    private(set) var latency: Int64 = 0
+    package private(set) var origin: Int64 = 0
+    package private(set) var latency: Int64 = 0
     private var hasLatency = false
 
-    init(format: AudioStreamFormat, window: Int) {
+    package init(format: AudioStreamFormat, window: Int) {
         sampleRate = format.sampleRate
         self.window = window
         jumpTolerance = format.nanoseconds(frames: Int64(max(format.bufferFrames / 2, format.periodFrames * 3 / 2)))
@@ -42,11 +42,11 @@ struct _StreamClock: ~Copyable {
     }
 
     /// Whether a reading has arrived since the start or the last reset.
-    var isValid: Bool { count > 0 }
+    package var isValid: Bool { count > 0 }
 
     /// Takes a reading; `true` when it jumped later than the tolerance and restarted the estimate.
     @discardableResult
-    mutating func observe(_ timestamp: AudioTimestamp) -> Bool {
+    package mutating func observe(_ timestamp: AudioTimestamp) -> Bool {
         let reading = timestamp.origin(sampleRate: sampleRate)
         let jumped = count > 0 && reading - origin > jumpTolerance
         if jumped { reset() }
@@ -67,7 +67,7 @@ struct _StreamClock: ~Copyable {
     }
 
     /// Forgets the origin readings (the stream restarted after a gap); the latency estimate stays.
-    mutating func reset() {
+    package mutating func reset() {
         count = 0
         next = 0
     }

@@ -241,6 +241,7 @@ private func fill(_ info: inout haptics_device_info, from device: HapticDevice) 
     CText.copy((device.settings.profile ?? device.profile)?.name ?? "", into: &info.profile)
     info.capabilities = CCapabilities.bits(of: device.forceFeedbackCodes)
         | (device.hasAdaptiveTriggers ? HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS.rawValue : 0)
+        | (device.hasVoiceCoils ? HAPTICS_CAPABILITY_HD_HAPTICS.rawValue : 0)
     info.effect_slots = Int32(clamping: device.effectSlots)
 }
 

@@ -81,6 +81,13 @@ enum CResult {
             case .tooManyTimedEffects: return code(ENOSPC)
             case let .padLost(_, failure), let .system(_, failure): return code(failure.errno.rawValue)
             }
+        case let error as HDHapticsError:
+            switch error {
+            case let .node(node): return code(of: node)
+            case .soundCard(.unknownInputDevice): return code(ENODEV)
+            case .soundCard: return code(ENOENT)
+            case let .stream(stream): return code(stream.errno.rawValue)
+            }
         default:
             return code(EIO)
         }

@@ -16,10 +16,7 @@ private func setTriggers(
             LastError.set("\(function): triggers \(mask) is not a mask of HAPTICS_TRIGGER_LEFT and HAPTICS_TRIGGER_RIGHT")
             return CResult.invalidArgument
         }
-        guard id >= 0, handle.engine.device(HapticDevice.ID(rawValue: Int(id))) != nil else {
-            LastError.set("\(function): no device with id \(id)")
-            return CResult.code(ENODEV)
-        }
+        guard handle.device(id, for: function) != nil else { return CResult.code(ENODEV) }
         guard at >= 0 else {
             LastError.set("\(function): the instant \(at) is negative")
             return CResult.invalidArgument
@@ -99,10 +96,7 @@ public func haptics_device_set_trigger_effect_text(
 @_cdecl("haptics_device_reset_triggers")
 public func haptics_device_reset_triggers(_ handle: OpaquePointer?, _ id: Int32) -> Int32 {
     withEngineHandle(handle) { handle in
-        guard id >= 0, handle.engine.device(HapticDevice.ID(rawValue: Int(id))) != nil else {
-            LastError.set("haptics_device_reset_triggers: no device with id \(id)")
-            return CResult.code(ENODEV)
-        }
+        guard handle.device(id, for: "haptics_device_reset_triggers") != nil else { return CResult.code(ENODEV) }
         do {
             try handle.engine.resetTriggers(on: HapticDevice.ID(rawValue: Int(id)))
             return CResult.ok

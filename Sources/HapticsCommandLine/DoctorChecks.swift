@@ -2,6 +2,8 @@ import CEvdev
 import Glibc
 import HapticsDevices
 import HapticsSystem
+import HapticsTriggers
+import HapticsVoiceCoils
 
 /// What `haptics doctor` checks, read from a root folder (`/`, or a fake tree in tests): the
 /// force-feedback nodes and who may open them, the udev rule, sound devices, the processes
@@ -54,7 +56,7 @@ struct DoctorChecks {
     func run() -> [Finding] {
         let nodes = forceFeedbackNodes()
         let priority = Self.realtimeProbe(realtimeKit)
-        return devices(nodes) + access(nodes) + [udevRule(), realtime(priority), sound()] + holders(nodes)
+        return devices(nodes) + access(nodes) + [udevRule(), realtime(priority), sound()] + hdHaptics(nodes) + holders(nodes)
     }
 
     // MARK: Devices
@@ -181,6 +183,45 @@ struct DoctorChecks {
             return Finding(check: "sound", status: .warning, message: "no sound card", fix: "only needed for --audio")
         }
         return Finding(check: "sound", status: .ok, message: "\(names.count) sound card\(names.count == 1 ? "" : "s"): \(names.map { PrintableText.escaped($0) }.joined(separator: "; "))")
+    }
+
+    // MARK: HD haptics
+
+    /// For each DualSense: whether HD haptics reach its voice coils — its hidraw node, and over USB
+    /// its sound card, found and open to this user.
+    func hdHaptics(_ nodes: [Node]) -> [Finding] {
+        nodes.compactMap { node in
+            let device = root + "/sys/class/input/" + (node.path.split(separator: "/").last.map(String.init) ?? "") + "/device/id/"
+            guard let vendor = read(device + "vendor").flatMap({ UInt16($0, radix: 16) }),
+                  let product = read(device + "product").flatMap({ UInt16($0, radix: 16) }),
+                  TriggerNode.hasAdaptiveTriggers(vendor: vendor, product: product) else { return nil }
+            let hidraw: String
+            do {
+                hidraw = try TriggerNode.locate(eventNode: node.path, sysfsRoot: root + "/sys/class/input", devices: "/dev").path
+            } catch {
+                return Finding(check: "hd-haptics", status: .problem, message: "\(node.path): \(error)",
+                               fix: "load the hidraw module (sudo modprobe hidraw)")
+            }
+            var needed = [hidraw]
+            var through = "\(hidraw)"
+            if read(device + "bustype").flatMap({ UInt16($0, radix: 16) }) == 0x03 {
+                do {
+                    let card = try VoiceCoilSoundCard.locate(eventNode: node.path, sysfsRoot: root + "/sys")
+                    through = "\(card)"
+                    if let number = card.number { needed.append("/dev/snd/pcmC\(number)D0p") }
+                } catch {
+                    return Finding(check: "hd-haptics", status: .warning, message: "\(node.path): \(error)",
+                                   fix: "load snd-usb-audio (sudo modprobe snd-usb-audio), or name the card: haptics play --hd --audio-card <card>")
+                }
+            }
+            let denied = needed.filter { !mayOpen(root + $0) }
+            guard denied.isEmpty else {
+                return Finding(check: "hd-haptics", status: .problem,
+                               message: "\(node.path): HD haptics need \(denied.joined(separator: " and ")), which this user may not open",
+                               fix: "install the udev rule (it grants the pad's hidraw node) and join the 'audio' group for its sound card, then log in again")
+            }
+            return Finding(check: "hd-haptics", status: .ok, message: "\(node.path): HD haptics through \(through)")
+        }
     }
 
     // MARK: Holders

@@ -39,7 +39,7 @@ public struct FuzzTarget: Sendable {
     }
 
     /// Every target, in the order `Tools/fuzz --list` prints them.
-    public static let all: [FuzzTarget] = [.ahap, .hapticClip, .wav, .wavClip, .soundAnalysis, .bundle, .theme, .triggerEffect]
+    public static let all: [FuzzTarget] = [.ahap, .hapticClip, .wav, .wavClip, .soundAnalysis, .bundle, .theme, .triggerEffect, .hapticsReport]
 
     /// The target called `name`, if there is one.
     public static func named(_ name: String) -> FuzzTarget? {

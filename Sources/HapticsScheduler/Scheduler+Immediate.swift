@@ -90,17 +90,19 @@ extension Scheduler {
         submit(Self.startCommand(player, at: SchedulerLimits.clamped(instant), tag: tag), in: &group)
     }
 
-    /// The start of `player` at `time` (clamped) with `tag`.
+    /// The start of `player` at `time` (clamped) with `tag`, at the intensity factor `intensity`
+    /// (NaN: the factor the player has).
     @inline(__always)
-    static func startCommand(_ player: PlayerID, at time: MonotonicInstant, tag: Int64) -> SchedulerCommand {
+    static func startCommand(_ player: PlayerID, at time: MonotonicInstant, tag: Int64, intensity: Double = .nan) -> SchedulerCommand {
         SchedulerCommand(kind: .start, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-                         time: time, argument: tag, value: 0)
+                         time: time, argument: tag, value: intensity)
     }
 
     /// Sets the intensity factor of `player` to `intensity` and starts it, both at `instant`, as
-    /// part of `group`: ``setParameter(_:_:value:at:in:)`` with `hapticIntensityControl`
-    /// followed by ``start(_:at:tag:in:)``. Returns `false` (and counts a drop) when a part had to
-    /// be queued and the queue is full.
+    /// part of `group`: one submission that does what ``setParameter(_:_:value:at:in:)`` with
+    /// `hapticIntensityControl` followed by ``start(_:at:tag:in:)`` would, but for the level of
+    /// the old position at the new intensity, which a restart never plays. Returns `false` (and
+    /// counts a drop) when it had to be queued and the queue is full.
     ///
     /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `intensity` is NaN or
     ///   infinite; nothing is submitted.
@@ -109,11 +111,7 @@ extension Scheduler {
         _ player: PlayerID, at instant: MonotonicInstant, tag: Int64, intensity: Double, in group: inout ImmediateGroup
     ) throws(SchedulerError) -> Bool {
         guard intensity.isFinite else { throw .invalidParameterValue(.hapticIntensityControl, intensity) }
-        let time = SchedulerLimits.clamped(instant)
-        let parameter = SchedulerCommand(
-            kind: .setIntensity, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
-            time: time, argument: 0, value: intensity)
-        return submit(parameter, in: &group) && submit(Self.startCommand(player, at: time, tag: tag), in: &group)
+        return submit(Self.startCommand(player, at: SchedulerLimits.clamped(instant), tag: tag, intensity: intensity), in: &group)
     }
 
     /// Sets `channel`'s direct level from `instant` until `end` as part of `group`; levels,

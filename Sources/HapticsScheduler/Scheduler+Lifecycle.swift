@@ -13,7 +13,21 @@ extension Scheduler {
     /// nothing. Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
     package func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64) -> Bool {
-        submit(.start, player: player, at: instant, argument: tag)
+        submit(.start, player: player, at: instant, argument: tag, value: .nan)
+    }
+
+    /// Starts `player` at `instant` with `tag`, as ``start(_:at:tag:)``, at the intensity factor
+    /// `intensity` (set as ``setParameter(_:_:value:at:)`` with `hapticIntensityControl` would,
+    /// from the start on): one submission, as a play's start in an immediate group is
+    /// (``start(_:at:tag:intensity:in:)``). Returns `false` (and counts a drop) when the queue is
+    /// full.
+    ///
+    /// - Throws: ``SchedulerError/invalidParameterValue(_:_:)`` when `intensity` is NaN or
+    ///   infinite; nothing is submitted.
+    @discardableResult
+    package func start(_ player: PlayerID, at instant: MonotonicInstant, tag: Int64, intensity: Double) throws(SchedulerError) -> Bool {
+        guard intensity.isFinite else { throw .invalidParameterValue(.hapticIntensityControl, intensity) }
+        return submit(.start, player: player, at: instant, argument: tag, value: intensity)
     }
 
     /// Pauses `player` at `instant`: its channel is silenced then (or gets the mix of the players

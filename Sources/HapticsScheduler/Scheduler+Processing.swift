@@ -233,6 +233,8 @@ extension Scheduler {
         switch command.kind {
         case .start:
             if players[slot].paused { endPause(slot, at: time) }
+            // A start at an intensity (`start(_:at:tag:intensity:in:)`) sets it first.
+            if !command.value.isNaN { players[slot].intensityScale = Self.intensityFactor(command.value) }
             startPlayer(slot, at: time, now: now, tag: command.argument)
         case .stop:
             if players[slot].active {

@@ -16,7 +16,7 @@ extension Scheduler {
     /// beginning. Returns `false` (and counts a drop) when the queue is full.
     @discardableResult
     package func start(_ player: PlayerID, at instant: MonotonicInstant) -> Bool {
-        submit(.start, player: player, at: instant)
+        submit(.start, player: player, at: instant, value: .nan)
     }
 
     /// Stops `player` at `instant`; the channel gets `.stop` unless another player still plays there.

@@ -23,7 +23,7 @@ struct SchedulerCommand: Sendable {
     /// Seek offset (nanoseconds), loop flag (0/1), start tag, curve slot, or the end of a direct
     /// level (instant, nanoseconds).
     var argument: Int64
-    /// Rate, parameter value, or curve scale.
+    /// Rate, parameter value, curve scale, or a start's intensity factor (NaN: unchanged).
     var value: Double
     /// The submission's trace number (``TraceRecord/sequence``); 0 when tracing is off.
     var sequence: UInt32 = 0

@@ -16,6 +16,14 @@ package enum CRC32 {
         return ~crc
     }
 
+    /// Seals a Bluetooth report in place: the checksum of `seed` followed by all but the last four
+    /// bytes of `report`, stored little-endian in those four. Does not allocate.
+    package static func seal(_ report: UnsafeMutableRawBufferPointer, seed: UInt8) {
+        let end = report.count - 4
+        let crc = checksum(seed: seed, UnsafeRawBufferPointer(rebasing: report[..<end]))
+        for index in 0..<4 { report[end + index] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * index)) }
+    }
+
     /// `crc` after one more byte, bit by bit: the reports are short, a table would be 1 KiB for nothing.
     @inline(__always)
     private static func update(_ crc: UInt32, _ byte: UInt8) -> UInt32 {

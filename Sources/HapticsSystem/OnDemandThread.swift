@@ -21,16 +21,22 @@ package final class OnDemandThread: @unchecked Sendable {
     private let thread = OrderedMutex<RealtimeThread?>(nil)
     private let work: @Sendable (_ now: MonotonicInstant) -> MonotonicInstant?
 
-    /// Starts the thread (`name`: at most 15 bytes), with nothing due.
+    /// Starts the thread (`name`: at most 15 bytes), with nothing due. By default it runs at normal
+    /// priority with a loose timer slack (1 ms, so the kernel may batch its wake-ups: housekeeping
+    /// needs no precision); an output whose runs are due at instants asks for `SCHED_FIFO`
+    /// `priority` and a 1 ns slack (as ``RealtimeThread`` grants them: a refusal leaves it at
+    /// normal priority).
     ///
     /// The corresponding C function is `pthread_create`.
-    package init(name: String, work: @escaping @Sendable (_ now: MonotonicInstant) -> MonotonicInstant?) throws(SystemCallError) {
+    package init(
+        name: String, priority: Int32? = nil, timerSlack: Duration = .milliseconds(1),
+        work: @escaping @Sendable (_ now: MonotonicInstant) -> MonotonicInstant?
+    ) throws(SystemCallError) {
         word = .allocate(capacity: 1)
         word.initialize(to: 0)
         self.work = work
         do throws(SystemCallError) {
-            // Housekeeping needs no precision: a loose timer slack lets the kernel batch its wake-ups.
-            let configuration = RealtimeThread.Configuration(name: name, timerSlack: .milliseconds(1))
+            let configuration = RealtimeThread.Configuration(name: name, priority: priority, timerSlack: timerSlack)
             let started = try RealtimeThread.start(configuration) { [self] in loop() }
             thread.withLock { $0 = started }
         } catch {

@@ -1,4 +1,5 @@
 import HapticsSystem
+import Synchronization
 
 /// The adaptive triggers of one DualSense: set an effect on the left, the right or both, from any
 /// thread, without waiting for the pad.
@@ -28,16 +29,19 @@ public final class AdaptiveTriggers: Sendable {
     /// Throws ``TriggerDeviceError/noAdaptiveTriggers(eventNode:vendor:product:)`` for a pad
     /// without them, ``TriggerDeviceError/permissionDenied(node:)`` without the udev rule, and the
     /// other cases of ``TriggerDeviceError`` for a node that cannot be found or opened.
-    public convenience init(eventNode: String) throws(TriggerDeviceError) {
-        try self.init(node: TriggerNode.locate(eventNode: eventNode))
+    public convenience init(eventNode: String, writerPriority: Int32? = nil) throws(TriggerDeviceError) {
+        try self.init(node: TriggerNode.locate(eventNode: eventNode), writerPriority: writerPriority)
     }
 
-    /// Opens `node` for writing and starts the writer thread.
-    public init(node: TriggerNode) throws(TriggerDeviceError) {
+    /// Opens `node` for writing and starts the writer thread. The writer wakes for an effect's
+    /// instant with a 1 ns timer slack; `writerPriority` asks `SCHED_FIFO` for it (through rtkit
+    /// when refused, as the engine's realtime threads do), so that timed effects keep their
+    /// instants on a busy machine — the engine asks one below its own realtime thread's.
+    public init(node: TriggerNode, writerPriority: Int32? = nil) throws(TriggerDeviceError) {
         let descriptor = try node.open()
         let outlet = _TriggerOutlet(node: node, descriptor: descriptor)
         do {
-            writer = try OnDemandThread(name: "haptics-trigger") { now in
+            writer = try OnDemandThread(name: "haptics-trigger", priority: writerPriority, timerSlack: .nanoseconds(1)) { now in
                 try? outlet.writePending(now: now)
                 return outlet.nextTimed
             }
@@ -92,6 +96,22 @@ public final class AdaptiveTriggers: Sendable {
         }
     }
 
+    /// How strongly the effects play, 0…1 (1 at first): every effect written is
+    /// ``TriggerEffect/scaled(by:)`` this factor, the ones playing now included — setting it writes
+    /// them again, scaled anew. A player's haptics strength setting, applied to the triggers.
+    public var strength: Double {
+        get { outlet.strength }
+        set {
+            guard outlet.setStrength(newValue) else { return }
+            writer.schedule(at: .now)
+        }
+    }
+
+    /// Drops every effect set for `instant` or later; what the triggers play stays.
+    public func dropEffects(from instant: MonotonicInstant) {
+        outlet.dropTimed(from: instant)
+    }
+
     /// Writes what is due now on the calling thread, and throws that write's failure.
     public func flush() throws(TriggerDeviceError) {
         try outlet.writePending(now: .now)
@@ -126,10 +146,31 @@ final class _TriggerOutlet: Sendable {
     /// Held for each write: the descriptor (`nil` once closed) and the Bluetooth sequence number.
     private let io: OrderedMutex<_IO>
 
-    /// The descriptor (`nil` once closed) and the next Bluetooth sequence number.
+    /// The descriptor (`nil` once closed), the next Bluetooth sequence number, and the effects last
+    /// written to each trigger before scaling (`nil`: none yet).
     struct _IO {
         var descriptor: FileDescriptor?
         var sequence: UInt8 = 0
+        var left: TriggerEffect?
+        var right: TriggerEffect?
+    }
+
+    /// ``AdaptiveTriggers/strength``, as the bits of a `Double`.
+    private let strengthBits = Atomic<UInt64>(1.0.bitPattern)
+
+    var strength: Double { Double(bitPattern: strengthBits.load(ordering: .relaxed)) }
+
+    /// Sets the strength (clamped to 0…1, NaN as 0) and queues the effects written so far to be
+    /// written again at it, unless newer ones wait already. Whether it changed.
+    func setStrength(_ value: Double) -> Bool {
+        let clamped = value.isNaN ? 0 : min(max(value, 0), 1)
+        guard strengthBits.exchange(clamped.bitPattern, ordering: .relaxed) != clamped.bitPattern else { return false }
+        let written = io.withLock { (io: inout _IO) in (io.left, io.right) }
+        pending.withLock { (pending: inout Pending) in
+            if pending.left == nil { pending.left = written.0 }
+            if pending.right == nil { pending.right = written.1 }
+        }
+        return true
     }
 
     init(node: TriggerNode, descriptor: FileDescriptor) {
@@ -217,8 +258,12 @@ final class _TriggerOutlet: Sendable {
         left: TriggerEffect?, right: TriggerEffect?, io: inout _IO
     ) throws(TriggerDeviceError) {
         guard let descriptor = io.descriptor else { throw .closed(node: node.path) }
-        let report = DualSenseTriggerReport(transport: node.transport, left: left, right: right, sequence: io.sequence)
+        let strength = self.strength
+        let report = DualSenseTriggerReport(
+            transport: node.transport, left: left?.scaled(by: strength), right: right?.scaled(by: strength), sequence: io.sequence)
         io.sequence = (io.sequence + 1) & 0x0F
         try node.write(report, to: descriptor)
+        if let left { io.left = left }
+        if let right { io.right = right }
     }
 }

@@ -84,9 +84,7 @@ public struct DualSenseTriggerReport: Sendable, Hashable {
         guard transport == .bluetooth else { return }
         bytes.withUnsafeMutableBytes { report in
             report[1] = (sequence & 0x0F) << 4
-            let end = report.count - 4
-            let crc = CRC32.checksum(seed: Self.bluetoothCRCSeed, UnsafeRawBufferPointer(rebasing: report[..<end]))
-            for index in 0..<4 { report[end + index] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * index)) }
+            CRC32.seal(report, seed: Self.bluetoothCRCSeed)
         }
     }
 }

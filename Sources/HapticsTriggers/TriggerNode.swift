@@ -100,13 +100,21 @@ public struct TriggerNode: Hashable, Sendable {
     ///
     /// The corresponding C function is `write`.
     package func write(_ report: DualSenseTriggerReport, to descriptor: FileDescriptor) throws(TriggerDeviceError) {
-        let result = report.bytes.withUnsafeBytes { bytes in
+        try write(report: report.bytes, to: descriptor)
+    }
+
+    /// Writes the output report `bytes` (report id first: a trigger report, a haptics report) to
+    /// the node open on `descriptor`: one `write()`, no allocation.
+    ///
+    /// The corresponding C function is `write`.
+    package func write(report bytes: [UInt8], to descriptor: FileDescriptor) throws(TriggerDeviceError) {
+        let result = bytes.withUnsafeBytes { bytes in
             Result { () throws(SystemCallError) in try descriptor.write(bytes) }
         }
         switch result {
         case .failure(let error):
             throw TriggerDeviceError(node: path, error)
-        case .success(let written) where written != report.bytes.count:
+        case .success(let written) where written != bytes.count:
             // hidraw takes a report whole or not at all: a short write means the node is not a pad's.
             throw .padLost(node: path, SystemCallError(call: "write", errno: .ioError))
         case .success:

@@ -217,8 +217,19 @@ static void test_triggers(haptics_engine *engine) {
     memset(&info, 0, sizeof info);
     info.size = sizeof info;
     CHECK_INT(HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS, 0x10);
+    CHECK_INT(HAPTICS_CAPABILITY_HD_HAPTICS, 0x20);
     CHECK_INT(haptics_device_get_info(engine, 0, &info), 0);
     CHECK_INT(info.capabilities & HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS, 0);
+    CHECK_INT(info.capabilities & HAPTICS_CAPABILITY_HD_HAPTICS, 0);
+    /* HD haptics: a simulated device has no voice coils; checked before the file is read. */
+    CHECK_INT(haptics_device_play_hd(engine, first_device, "no-such-file.ahap", NULL, 0), -ENOTSUP);
+    CHECK_INT(haptics_device_play_hd(engine, 999, "no-such-file.ahap", NULL, 0), -ENODEV);
+    CHECK_STR(haptics_last_error(), "haptics_device_play_hd: no device with id 999");
+    CHECK_INT(haptics_device_play_hd(engine, first_device, NULL, NULL, 0), -EINVAL);
+    CHECK_INT(haptics_device_play_hd(engine, first_device, "no-such-file.ahap", "2", -1), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_device_play_hd: the instant -1 is negative");
+    CHECK_INT(haptics_device_stop_hd(engine, first_device), 0);
+    CHECK_INT(haptics_device_stop_hd(engine, 999), -ENODEV);
 
     CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_LEFT, &bad), -EINVAL);
     CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect: weapon end zone 9 is outside 3…8");

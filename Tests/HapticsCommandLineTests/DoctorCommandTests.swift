@@ -155,6 +155,42 @@ struct DoctorCommandTests {
             #"{"schema":1,"type":"doctor-finding","check":"holders","status":"warning","message":"/dev/input/event3 is open in evtest (pid 501, read only)","fix":"a program holding the pad may play its own effects and use its slots: close it"}"#))
     }
 
+    /// `machine`'s pad made a DualSense on USB: its ids, a hidraw node above its input device, and
+    /// sound card 1 on the same USB device (its interface a sibling of the input device).
+    static func dualSense(_ root: TemporaryFolder, card: Bool) throws {
+        for (name, value) in [("bustype", "0003"), ("vendor", "054c"), ("product", "0ce6")] {
+            try root.write(value + "\n", to: "sys/class/input/event3/device/id/\(name)")
+        }
+        try root.write("", to: "sys/class/input/event3/device/hidraw/hidraw3/dev")
+        try root.write("", to: "dev/hidraw3")
+        #expect(chmod(root.path + "/dev/hidraw3", 0o666) == 0)
+        guard card else { return }
+        try root.write("Controller\n", to: "sys/class/sound/card1/id")
+        try root.write("", to: "sys/class/input/event3/1-2:1.0/.keep")
+        #expect(symlink(root.path + "/sys/class/input/event3/1-2:1.0", root.path + "/sys/class/sound/card1/device") == 0)
+        try root.write("", to: "dev/snd/pcmC1D0p")
+    }
+
+    @Test func aDualSenseOverUSBNeedsItsSoundCardOpenToThisUser() throws {
+        let root = try Self.machine(rule: true, rtprio: "0", holder: false)
+        defer { root.remove() }
+        try Self.dualSense(root, card: true)
+        #expect(chmod(root.path + "/dev/snd/pcmC1D0p", 0o666) == 0)
+        let open = try doctor(root, groups: "1000,104").output.split(separator: "\n").filter { $0.contains("hd-haptics") }
+        #expect(open == ["ok       hd-haptics: /dev/input/event3: HD haptics through hw:1,0 (card 1, Controller)"])
+        #expect(chmod(root.path + "/dev/snd/pcmC1D0p", 0o600) == 0)
+        let denied = try doctor(root, groups: "1000,104").output.split(separator: "\n").filter { $0.contains("hd-haptics") }
+        #expect(denied == ["problem  hd-haptics: /dev/input/event3: HD haptics need /dev/snd/pcmC1D0p, which this user may not open"])
+    }
+
+    @Test func aDualSenseOverUSBWithoutASoundCardIsAWarning() throws {
+        let root = try Self.machine(rule: true, rtprio: "0", holder: false)
+        defer { root.remove() }
+        try Self.dualSense(root, card: false)
+        let lines = try doctor(root, groups: "1000,104").output.split(separator: "\n").filter { $0.contains("hd-haptics") }
+        #expect(lines == ["warning  hd-haptics: /dev/input/event3: no sound card shares the USB device of /dev/input/event3: over Bluetooth the pad has none; over USB, load snd-usb-audio, or name the card"])
+    }
+
     @Test func noPadIsAProblem() throws {
         let root = try TemporaryFolder()
         defer { root.remove() }

@@ -124,13 +124,54 @@ extension EngineKernelTests {
 
     static func feedbackEffect() throws -> TriggerEffect { try .feedback(zone: 3, strength: 5) }
 
-    @Test func aPatternsTriggerEffectsFollowItsTimelineAndEndWhenItStops() throws {
+    @Test func theGainsSoftenTheEffectsAndAPadSwitchedOffSetsThemOff() throws {
         let controller = try VirtualDualSense()
         defer { controller.close() }
+        let engine = try Self.startedEngine(on: controller)
+        defer { engine.stop() }
+        let pad = try #require(engine.devices.first)
+        func triggerReports(count: Int) -> [[UInt8]] {
+            Self.triggerReports(controller.waitForOutputReports { Self.triggerReports($0).count >= count })
+        }
+        // weapon:2,6,8 at the engine's gain 0.5: weapon:2,6,4 (strength − 1 = 3).
+        let halved: [UInt8] = [0x25, 0x44, 0x00, 0x03, 0, 0, 0, 0, 0, 0, 0]
+        engine.gain = 0.5
+        try engine.setTriggerEffects(left: .weapon(start: 2, end: 6, strength: 8), right: nil, on: pad.id)
+        #expect(triggerReports(count: 1) == [Self.usbReport(flags: 0x08, right: nil, left: halved)])
+        // Back to full gain: the effect playing is written again, whole.
+        engine.gain = 1
+        #expect(triggerReports(count: 2).last == Self.usbReport(flags: 0x08, right: nil, left: Self.weapon))
+        // The pad's own gain counts too, and switching the pad off sets its triggers off.
+        try engine.setGain(0.5, for: pad)
+        #expect(triggerReports(count: 3).last == Self.usbReport(flags: 0x08, right: nil, left: halved))
+        engine.setEnabled(false, for: pad)
+        #expect(triggerReports(count: 4).last == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
+        #expect(try engine.setTriggerEffects(left: .off, right: nil, on: pad.id) == .notPlayed(.disabled))
+        #expect(Self.triggerReports(controller.outputReports).count == 4)
+    }
+
+    /// A player of the AHAP text `json` on `engine`, looping or not, started now; and its onset.
+    static func start(_ json: String, looping: Bool, on engine: HapticEngine) throws -> (HapticPatternPlayer, MonotonicInstant) {
+        let player = try engine.makePlayer(pattern: try AHAPDecoder().decode(json, fileName: "pattern.ahap").pattern)
+        player.setLooping(looping)
+        let outcome = player.start()
+        let onset: MonotonicInstant? = if case let .scheduled(feltAt) = outcome { feltAt } else { nil }
+        return (player, try #require(onset, "not started: \(outcome)"))
+    }
+
+    /// A started engine on `controller`'s gamepad node, once its hidraw node is there too.
+    static func startedEngine(on controller: VirtualDualSense) throws -> HapticEngine {
         let node = try #require(try controller.waitForGamepadNode())
         _ = try #require(try controller.waitForHidrawNode())
         let engine = HapticEngine(outputs: [try HapticEngine.evdevOutput(path: node)])
         try engine.start()
+        return engine
+    }
+
+    @Test func aPatternsTriggerEffectsFollowItsTimelineAndEndWhenItStops() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let engine = try Self.startedEngine(on: controller)
         defer { engine.stop() }
         // A bow drawn: the right trigger stiffens with the first pulse, lets go 200 ms later, and
         // a third change 2 s on never comes: the player is stopped before.
@@ -167,6 +208,74 @@ extension EngineKernelTests {
         #expect(Self.triggerReports(controller.outputReports).count == 3)
     }
 
+
+    @Test func aLoopingPatternRepeatsItsTriggerEffectsAndAPauseSetsThemOff() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let engine = try Self.startedEngine(on: controller)
+        defer { engine.stop() }
+        // A 400 ms pass: the right trigger stiffens at its start and eases at 200 ms, every pass.
+        let (player, onset) = try Self.start("""
+            {
+              "Pattern": [
+                { "Event": { "Time": 0.0, "EventType": "HapticContinuous", "EventDuration": 0.4 } }
+              ],
+              "DualSenseTriggers": [
+                { "Time": 0.0, "Right": "weapon:2,6,8" },
+                { "Time": 0.2, "Right": "feedback:3,5" }
+              ]
+            }
+            """, looping: true, on: engine)
+        let weapon = Self.usbReport(flags: 0x04, right: Self.weapon, left: nil)
+        let feedback = Self.usbReport(flags: 0x04, right: Self.feedback, left: nil)
+        let five = controller.waitForOutputReports(timeout: .seconds(5)) { Self.triggerReports($0).count >= 5 }
+        #expect(Self.triggerReports(five) == [weapon, feedback, weapon, feedback, weapon])
+        // Each no sooner than its time on the pattern's timeline: pass n begins n × 400 ms on.
+        let times = five.filter(\.setsRightTrigger).map(\.receivedAt)
+        let due = [0, 200, 400, 600, 800].map { onset + .milliseconds($0) }
+        #expect(times.count == 5 && zip(times, due).allSatisfy { $0 >= $1 })
+        player.pause()
+        let paused = controller.waitForOutputReports { Self.triggerReports($0).count >= 6 }
+        #expect(Self.triggerReports(paused).last == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
+        // Paused: no pass follows, though the loop is still on.
+        let count = Self.triggerReports(controller.outputReports).count
+        SystemMonotonicClock.sleep(until: SystemMonotonicClock().now() + .milliseconds(1_000))
+        #expect(Self.triggerReports(controller.outputReports).count == count)
+    }
+
+    @Test func aPatternsTriggerEffectsEndWithItsHaptics() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let engine = try Self.startedEngine(on: controller)
+        defer { engine.stop() }
+        let json = """
+            {
+              "Pattern": [
+                { "Event": { "Time": 0.0, "EventType": "HapticContinuous", "EventDuration": 0.3 } }
+              ],
+              "DualSenseTriggers": [ { "Time": 0.1, "Left": "weapon:2,6,8" } ]
+            }
+            """
+        let (player, onset) = try Self.start(json, looping: false, on: engine)
+        let two = controller.waitForOutputReports(timeout: .seconds(3)) { Self.triggerReports($0).count >= 2 }
+        #expect(Self.triggerReports(two) == [
+            Self.usbReport(flags: 0x08, right: nil, left: Self.weapon),
+            Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off),
+        ])
+        let times = two.filter { $0.setsLeftTrigger }.map(\.receivedAt)
+        #expect(times.count == 2 && times[0] >= onset + .milliseconds(100) && times[1] >= onset + .milliseconds(300))
+        // Once ended, letting the player go changes nothing; started again and let go at once, it
+        // stops, and its effects with it.
+        SystemMonotonicClock.sleep(until: onset + .milliseconds(500))
+        withExtendedLifetime(player) {}
+        var again: HapticPatternPlayer? = try Self.start(json, looping: false, on: engine).0
+        withExtendedLifetime(again) {}
+        again = nil
+        #expect(Self.triggerReports(controller.waitForOutputReports { Self.triggerReports($0).count >= 3 }).last
+            == Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off))
+        SystemMonotonicClock.sleep(until: SystemMonotonicClock().now() + .milliseconds(500))
+        #expect(Self.triggerReports(controller.outputReports).count == 3)
+    }
 
     @Test func overBluetoothEachReportHasTheNextSequenceAndItsCRC() throws {
         let controller = try VirtualDualSense(connection: .bluetooth)
@@ -216,6 +325,9 @@ extension EngineKernelTests {
         #expect(info.output.contains("triggers: adaptive, USB through \(hidraw)\n"))
         let json = runHaptics(["info", node, "--json"])
         #expect(json.output.contains(#","triggers":"usb","hidraw":"\#(hidraw)"}"#))
+        // A virtual pad has no USB parent, so no sound card pairs with it: its coils are not reachable.
+        #expect(json.output.contains(#","actuators":"voice-coils","hd_haptics":"usb","audio_card":null,"triggers":"usb","#))
+        #expect(info.output.contains("haptics:  2 voice coils, HD haptics over USB not reachable: no sound card shares the USB device of \(node)"))
     }
 
     @Test func aLostPadIsReportedByTheNextCall() throws {

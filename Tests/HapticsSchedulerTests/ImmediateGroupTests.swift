@@ -80,27 +80,28 @@ struct ImmediateGroupTests {
         rig.scheduler.drainEndings(into: &endings)
         #expect(endings.map(\.tag) == [7])
         #expect(endings.map(\.reason) == [.finished])
+        // One submission: the start carries its intensity.
         let statistics = rig.scheduler.statistics
-        #expect(statistics.submitted == 2)
-        #expect(statistics.applied == 2)
+        #expect(statistics.submitted == 1)
+        #expect(statistics.applied == 1)
         #expect(statistics.emitted == 2)
         #expect(statistics.immediatePasses == 1)
         #expect(statistics.immediateFallbacks == 0)
     }
 
-    @Test("a restart in a group re-maps the playing level, then restarts it, as the queue and a pass do")
+    @Test("a restart in a group plays the start at its intensity with no stop between, as the queue and a pass do")
     func restartInAGroup() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         let t0 = rig.nowNanoseconds
         #expect(try play(rig, player, tag: 7, intensity: 0.5) == .processedHere)
         #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadlineNanoseconds: t0, nowNanoseconds: t0)])
-        // Started again while it plays: its level re-mapped to the new intensity, then the
-        // restart, which replaces the level with no stop between.
+        // Started again while it plays: the restart at the new intensity replaces the level, with
+        // no stop between and no write of the old position at the new intensity.
         rig.clock.advance(by: .milliseconds(2))
         #expect(try play(rig, player, tag: 8, intensity: 1) == .processedHere)
         let restarted = Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 + 2 * ms, nowNanoseconds: t0 + 2 * ms)
-        #expect(rig.output.take() == [restarted, restarted])
+        #expect(rig.output.take() == [restarted])
         rig.runOnDeadlines(until: t0 + 20 * ms)
         #expect(rig.output.take() == [Emission(.stop, deadlineNanoseconds: t0 + 12 * ms, nowNanoseconds: t0 + 12 * ms)])
         var endings: [PlayerEnding] = []
@@ -108,8 +109,8 @@ struct ImmediateGroupTests {
         #expect(endings.map(\.tag) == [7, 8])
         #expect(endings.map(\.reason) == [.stopped, .finished])
         let statistics = rig.scheduler.statistics
-        #expect(statistics.submitted == 4)
-        #expect(statistics.applied == 4)
+        #expect(statistics.submitted == 2)
+        #expect(statistics.applied == 2)
         #expect(statistics.immediatePasses == 2)
         #expect(statistics.immediateFallbacks == 0)
     }
@@ -126,9 +127,8 @@ struct ImmediateGroupTests {
             rig.clock.advance(by: .milliseconds(1))
         }
         #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes + 3)
-        // Every play wrote its level; each restart re-mapped the level playing, then replaced it
-        // without a stop between.
-        #expect(rig.output.take().map(\.command) == Array(repeating: .rumble(strong: 100, weak: 200), count: 5))
+        // Every play wrote its level once; each restart replaced it without a stop between.
+        #expect(rig.output.take().map(\.command) == Array(repeating: .rumble(strong: 100, weak: 200), count: 3))
     }
 
     @Test("a group plays exactly what the queue and a pass play: replace, mix, restart, direct level, later start")
@@ -162,8 +162,7 @@ struct ImmediateGroupTests {
                 #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
             } else {
                 for (player, delay, intensity, tag) in calls {
-                    #expect(try rig.scheduler.setParameter(player, .hapticIntensityControl, value: intensity, at: at(1 * ms + delay)))
-                    #expect(rig.scheduler.start(player, at: at(1 * ms + delay), tag: tag))
+                    #expect(try rig.scheduler.start(player, at: at(1 * ms + delay), tag: tag, intensity: intensity))
                 }
                 rig.scheduler.process()
             }
@@ -177,8 +176,8 @@ struct ImmediateGroupTests {
         #expect(grouped.2.emitted == queued.2.emitted)
         #expect(grouped.2.submitted == queued.2.submitted)
         // What the outputs heard, written out. Replace: a2 silences a1, the later restart of a1
-        // silences a2. Mix: b2 joins b1, b1's restart at 0.25 re-maps it (the parameter) and
-        // restarts it (the start), both summed with b2. Over the direct level (0x4000, 0x8000):
+        // silences a2. Mix: b2 joins b1, b1's restart at 0.25 plays its first level at 0.25,
+        // summed with b2. Over the direct level (0x4000, 0x8000):
         // c1 is added to it, and the direct level alone is left after c1 and ends at 10 ms.
         let t0: Int64 = 1_000 * ms
         #expect(grouped.0[0] == [
@@ -193,7 +192,6 @@ struct ImmediateGroupTests {
         #expect(grouped.0[1] == [
             Emission(.rumble(strong: 1_000, weak: 2_000), channel: 1, deadlineNanoseconds: t0, nowNanoseconds: t0),
             Emission(.rumble(strong: 1_010, weak: 2_020), channel: 1, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
-            Emission(.rumble(strong: 16_394, weak: 16_404), channel: 1, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
             Emission(.rumble(strong: 16_394, weak: 16_404), channel: 1, deadlineNanoseconds: t0 + 1 * ms, nowNanoseconds: t0 + 1 * ms),
             Emission(.rumble(strong: 16_394, weak: 16_404), channel: 1, deadlineNanoseconds: t0 + 3 * ms, nowNanoseconds: t0 + 3 * ms),
             Emission(.rumble(strong: 10, weak: 20), channel: 1, deadlineNanoseconds: t0 + 6 * ms, nowNanoseconds: t0 + 6 * ms),
@@ -288,7 +286,7 @@ struct ImmediateGroupTests {
         #expect(output.overlaps.load(ordering: .relaxed) == 0)
         let statistics = scheduler.statistics
         #expect(statistics.immediateFallbacks == 1)
-        #expect(statistics.applied == 3)
+        #expect(statistics.applied == 2)
     }
 
     @Test("once the realtime thread is stopped, a group applies nothing on the caller's thread")
@@ -321,15 +319,15 @@ struct ImmediateGroupTests {
 
     @Test("concurrent groups and the realtime thread never write one output at once, and every start is applied")
     func concurrentGroupsKeepOneWriterPerOutput() throws {
-        // Intensity and start per call: both applied, by a group or a pass.
-        try runCallersOnSharedOutputs(commandsPerCall: 2) { scheduler, player, round in
+        // A start at an intensity per call: applied, by a group or a pass.
+        try runCallersOnSharedOutputs(commandsPerCall: 1) { scheduler, player, round in
             var group = scheduler.beginImmediateGroup()
             _ = try? scheduler.start(player, at: scheduler.clock.now(), tag: 0, intensity: round % 2 == 0 ? 1 : 0.5, in: &group)
             scheduler.endImmediateGroup(group)
         }
     }
 
-    @Test("traced, a group's start records submitted then dequeued per command, and its write continues the flow")
+    @Test("traced, a group's start records submitted then dequeued, and its write continues the flow")
     func directStartsAreTraced() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
@@ -340,8 +338,8 @@ struct ImmediateGroupTests {
         rig.scheduler.endImmediateGroup(group)
         var records: [TraceRecord] = []
         rig.scheduler.drainTrace(into: &records)
-        #expect(records.map(\.event) == [.submitted, .dequeued, .submitted, .dequeued, .emitted])
-        #expect(records.map(\.sequence) == [1, 1, 2, 2, 2])
+        #expect(records.map(\.event) == [.submitted, .dequeued, .emitted])
+        #expect(records.map(\.sequence) == [1, 1, 1])
         #expect(records.last?.command == .rumble(strong: 100, weak: 200))
     }
 }

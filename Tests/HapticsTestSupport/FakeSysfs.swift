@@ -3,7 +3,8 @@ import HapticsSystem
 
 /// A sysfs tree in a temporary folder, laid out as the kernel lays out pads: a USB HID device with
 /// an input device (its event and joystick nodes) and a hidraw node, and a uinput device, which has
-/// no parent. The links are those of `/sys/class/input` and `/sys/class/hidraw`.
+/// no parent, and sound cards on USB audio interfaces. The links are those of `/sys/class/input`,
+/// `/sys/class/hidraw` and `/sys/class/sound`.
 public final class FakeSysfs: Sendable {
     /// The tree's root: what `/sys` is on a machine.
     public let root: String
@@ -36,6 +37,17 @@ public final class FakeSysfs: Sendable {
     /// Adds a uinput device: input device `input` with event node `event`, and no parent device.
     public func addUInputDevice(input: String, event: String) throws(SystemCallError) {
         try addNode(event, in: "\(root)/devices/virtual/input/\(input)", inputClass: true)
+    }
+
+    /// Adds sound card `number` with ALSA id `id`, its audio interface `interface` (a folder such
+    /// as `…/usb1/1-2/1-2:1.0`), linked from `/sys/class/sound/cardN` as the kernel links it.
+    public func addSoundCard(number: Int, id: String, interface: String) throws(SystemCallError) {
+        let card = "\(interface)/sound/card\(number)"
+        try Self.makeFolders(card)
+        try Self.makeFolders(root + "/class/sound")
+        try Self.link("\(card)/device", to: interface)
+        try writeAttribute(id, at: "\(card)/id")
+        try Self.link("\(root)/class/sound/card\(number)", to: card)
     }
 
     /// Writes the attribute file `path` (absolute, inside the tree) holding `text` and a newline, as

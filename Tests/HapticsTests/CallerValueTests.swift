@@ -244,7 +244,7 @@ struct PlayerCallerValueTests {
         }
         #expect(refused.bitPattern == rate.bitPattern)
         #expect(thrown({ () throws(PlayerError) in try player.setPlaybackRate(rate, at: farFuture) }) != nil)
-        #expect(player.soundLoop.withLock { $0.rate } == 1)
+        #expect(player.timeline.withLock { $0.rate } == 1)
         let origin = fixture.clock.now()
         #expect(player.start().isScheduled)
         fixture.run(for: 1_000_000_000)

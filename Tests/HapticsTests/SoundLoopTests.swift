@@ -90,6 +90,19 @@ struct SoundLoopTests {
         #expect(silent.loopLength == nil)
     }
 
+    @Test("at a playback rate, pass n begins n × L / rate after the onset and wraps its lead time before")
+    func passesAtARate() {
+        let onset = MonotonicInstant(nanoseconds: 1_000_000_000)
+        var passes = LoopTimeline.Passes(onset: onset, length: .milliseconds(300), leadTime: .milliseconds(60),
+                                         scheduled: 0, player: 0)
+        #expect((0...2).map { passes.start(of: $0).nanoseconds } == [1_000_000_000, 1_300_000_000, 1_600_000_000])
+        passes.rate = 1.5
+        #expect((0...2).map { passes.start(of: $0).nanoseconds } == [1_000_000_000, 1_200_000_000, 1_400_000_000])
+        #expect(passes.wrap(into: 2).nanoseconds == 1_340_000_000)
+        passes.rate = 0.25
+        #expect(passes.start(of: 1).nanoseconds == 2_200_000_000)
+    }
+
     @Test("a looping player's sound is heard at onset + n × L for n = 0, 1, 2, as each pass is felt")
     func onsetsOnEveryPass() throws {
         let (fixture, path) = try loopFixture()

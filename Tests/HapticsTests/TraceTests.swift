@@ -43,9 +43,9 @@ struct TraceTests {
         let first = try #require(rig.pad.recorded.first)
         // Written during the game's call: applied without the queue and written at the call's instant.
         let written = rig.t0
-        // Sequence 1 is the intensity the play sets, 2 its start.
+        // Sequence 1 is the play's start, at its intensity.
         #expect(trace.commands == [
-            Trace.Command(sequence: 2, channel: 0, command: first.command, submitted: rig.t0, dequeued: written,
+            Trace.Command(sequence: 1, channel: 0, command: first.command, submitted: rig.t0, dequeued: written,
                           deadline: rig.t0, written: written, received: rig.t0 + .microseconds(1_200),
                           felt: written + .milliseconds(60)),
         ])
@@ -53,9 +53,9 @@ struct TraceTests {
         #expect(trace.lost == 0)
         #expect(trace.origin == rig.t0)
         let thread = ThreadIdentity.current
-        // Each command of the play is taken by processing as it is submitted (an immediate group
-        // applying directly): its dequeued stage follows its own submission.
-        #expect(trace.records.filter { $0.event != .emitted }.map(\.event) == [.submitted, .dequeued, .submitted, .dequeued, .received])
+        // The play's start is taken by processing as it is submitted (an immediate group applying
+        // directly): its dequeued stage follows its submission.
+        #expect(trace.records.filter { $0.event != .emitted }.map(\.event) == [.submitted, .dequeued, .received])
         #expect(trace.records.allSatisfy { $0.thread == thread })
         #expect(trace.threadNames[thread] == ThreadIdentity.name(of: thread))
     }
@@ -67,10 +67,8 @@ struct TraceTests {
         try document.validate()
         let tid = Double(ThreadIdentity.current)
         let stages = document.events.filter { ["submit", "queued", "write", "rise", "felt", "received", "deadline"].contains($0.name) }
-        let first = Array(stages.prefix(8)).map(\.summary)
+        let first = Array(stages.prefix(6)).map(\.summary)
         #expect(first == [
-            "submit X 0.000+0.000 1/\(Int(tid))",
-            "queued X 0.000+0.000 1/\(Int(tid))",
             "submit X 0.000+0.000 1/\(Int(tid))",
             "queued X 0.000+0.000 1/\(Int(tid))",
             "write X 0.000+0.000 1/\(Int(tid))",
@@ -86,7 +84,7 @@ struct TraceTests {
             "feedback s 0.000 1/\(Int(tid))", "feedback t 0.000 1/\(Int(tid))",
             "feedback t 0.000 1/\(Int(tid))", "feedback f 0.000 2/1",
         ])
-        #expect(flow.allSatisfy { $0.id == 2 })
+        #expect(flow.allSatisfy { $0.id == 1 })
         let counters = document.events.filter { $0.phase == "C" }
         #expect(counters.count == rig.pad.recorded.count)
         #expect(counters.last?.arguments == ["high": 0, "low": 0])
@@ -123,15 +121,15 @@ struct TraceTests {
         #expect(rig.engine.play(.impact(.heavy)) == .scheduled(feltAt: second + .milliseconds(60)))
         rig.engine.process()
         let level = try #require(rig.pad.recorded.first?.command)
-        // The item's player is still playing: the new intensity (submission 3) writes its level
-        // again, then the start (4) restarts it from the beginning.
-        #expect(rig.pad.recorded.map(\.command) == [level, level, level])
+        // The item's player is still playing: the second start (submission 2) restarts it from
+        // the beginning, its level written once.
+        #expect(rig.pad.recorded.map(\.command) == [level, level])
         let trace = rig.engine.collectTrace()
-        #expect(trace.commands.map(\.sequence) == [2, 3, 4])
-        #expect(trace.commands.map(\.written) == [rig.t0, second, second])
+        #expect(trace.commands.map(\.sequence) == [1, 2])
+        #expect(trace.commands.map(\.written) == [rig.t0, second])
         let document = try TraceDocument(trace.json())
         try document.validate()
-        #expect(Set(document.events.filter { $0.phase == "f" }.compactMap(\.id)) == [2, 3, 4])
+        #expect(Set(document.events.filter { $0.phase == "f" }.compactMap(\.id)) == [1, 2])
     }
 
     @Test func recordsLostToAFullRingAreReportedInTheTrace() throws {

@@ -37,6 +37,28 @@ struct AdaptiveTriggersTests {
         #expect(throws: TriggerDeviceError.closed(node: path)) { try triggers.reset() }
     }
 
+    @Test("at a strength below 1 the effects are written scaled; changing it writes the ones playing again")
+    func strength() throws {
+        let (triggers, path, folder) = try makeTriggers(.usb)
+        defer { folder.remove() }
+        let weapon = try TriggerEffect.weapon(start: 2, end: 6, strength: 8)
+        let feedback = try TriggerEffect.feedback(zone: 3, strength: 5)
+        triggers.strength = 0.5
+        try triggers.setEffects(left: weapon, right: feedback)
+        try triggers.flush()
+        triggers.strength = 1
+        try triggers.flush()
+        triggers.strength = 1
+        try triggers.flush()
+        triggers.close()
+        #expect(try reports(in: path, size: 63) == [
+            DualSenseTriggerReport(transport: .usb, left: try .weapon(start: 2, end: 6, strength: 4),
+                                   right: try .feedback(zone: 3, strength: 3), sequence: 0).bytes,
+            DualSenseTriggerReport(transport: .usb, left: weapon, right: feedback, sequence: 0).bytes,
+            DualSenseTriggerReport(transport: .usb, left: .off, right: .off, sequence: 0).bytes,
+        ])
+    }
+
     @Test("effects set before the writer runs are merged: the latest of each trigger, in one report")
     func coalescing() throws {
         let (triggers, path, folder) = try makeTriggers(.usb)

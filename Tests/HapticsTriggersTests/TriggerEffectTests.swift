@@ -4,6 +4,32 @@ import Testing
 /// Effects packed byte for byte as the public layout says, worked out by hand in the comments.
 @Suite("Trigger effects")
 struct TriggerEffectTests {
+    @Test("scaled: strengths and amplitudes to the nearest step, at least 1 where needed; 1 and 0 are the ends")
+    func scaled() throws {
+        let weapon = try TriggerEffect.weapon(start: 2, end: 6, strength: 8)
+        #expect(weapon.scaled(by: 0.5) == (try .weapon(start: 2, end: 6, strength: 4)))
+        #expect(weapon.scaled(by: 1) == weapon && weapon.scaled(by: 2) == weapon)
+        #expect(weapon.scaled(by: 0) == .off && weapon.scaled(by: .nan) == .off)
+        // 5 × 0.3 = 1.5 rounds to 2; 1 × 0.1 stays at the floor of 1.
+        #expect(try TriggerEffect.feedback(zone: 3, strength: 5).scaled(by: 0.3) == .feedback(zone: 3, strength: 2))
+        #expect(try TriggerEffect.feedback(zone: 3, strength: 1).scaled(by: 0.1) == .feedback(zone: 3, strength: 1))
+        #expect(try TriggerEffect.vibration(zone: 4, amplitude: 6, frequency: 30).scaled(by: 0.5)
+            == .vibration(zone: 4, amplitude: 3, frequency: 30))
+        // Zones with no strength stay without; two strengths that meet become the simplest form.
+        #expect(try TriggerEffect.multiplePositionFeedback(strengths: [0, 0, 1, 2, 2, 2, 2, 2, 2, 2]).scaled(by: 0.25)
+            == .feedback(zone: 2, strength: 1))
+        #expect(try TriggerEffect.multiplePositionFeedback(strengths: [0, 0, 1, 4, 8, 8, 8, 8, 8, 8]).scaled(by: 0.25)
+            == .multiplePositionFeedback(strengths: [0, 0, 1, 1, 2, 2, 2, 2, 2, 2]))
+        #expect(try TriggerEffect.multiplePositionVibration(amplitudes: [0, 8, 8, 8, 8, 8, 8, 8, 8, 4], frequency: 9).scaled(by: 0.5)
+            == .multiplePositionVibration(amplitudes: [0, 4, 4, 4, 4, 4, 4, 4, 4, 2], frequency: 9))
+        #expect(try TriggerEffect.bow(start: 1, end: 5, strength: 8, snapStrength: 3).scaled(by: 0.5)
+            == .bow(start: 1, end: 5, strength: 4, snapStrength: 2))
+        #expect(try TriggerEffect.machine(start: 1, end: 8, amplitudeA: 0, amplitudeB: 7, frequency: 40, period: 5).scaled(by: 0.5)
+            == .machine(start: 1, end: 8, amplitudeA: 0, amplitudeB: 4, frequency: 40, period: 5))
+        let galloping = try TriggerEffect.galloping(start: 0, end: 9, firstFoot: 2, secondFoot: 5, frequency: 3)
+        #expect(galloping.scaled(by: 0.5) == galloping)
+    }
+
     @Test("off is mode 0x05 and ten zero bytes")
     func off() {
         #expect(TriggerEffect.off.bytes == [0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])

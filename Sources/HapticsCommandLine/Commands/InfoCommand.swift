@@ -3,6 +3,7 @@ import HapticsDevices
 import HapticsRendering
 import HapticsSystem
 import HapticsTriggers
+import HapticsVoiceCoils
 
 /// `haptics info`: everything known about one device, and the profile it plays with.
 struct InfoCommand: Command {
@@ -27,6 +28,7 @@ struct InfoCommand: Command {
         let info = try DeviceLookup.find(device, context: context)
         let profile = DeviceCatalog.profile(for: info)
         let triggers = Self.triggers(of: info)
+        let haptics = Self.haptics(of: info)
         if json {
             var line = JSONLine(record: "device")
             line.add("path", info.path)
@@ -42,6 +44,9 @@ struct InfoCommand: Command {
             line.add("profile", profile.name)
             line.add("rise_ms", profile.riseTime.inMilliseconds, digits: 1)
             line.add("access", info.accessError == nil ? "read-write" : "denied")
+            line.add("actuators", haptics.actuators)
+            line.add("hd_haptics", haptics.transport?.rawValue ?? "none")
+            if let card = haptics.card { line.add("audio_card", card) } else { line.add("audio_card", raw: "null") }
             line.add("triggers", triggers.transport?.rawValue ?? "none")
             if let node = triggers.node { line.add("hidraw", node) } else { line.add("hidraw", raw: "null") }
             context.console.line(line.text)
@@ -59,9 +64,35 @@ struct InfoCommand: Command {
             HelpRow("profile", "\(profile.name) (\(profile.displayName)), rise \(JSONLine.number(profile.riseTime.inMilliseconds, digits: 1)) ms"),
             HelpRow("access", info.accessError.map { PrintableText.escaped($0.description) } ?? "read-write"),
             HelpRow("triggers", PrintableText.escaped(triggers.text)),
+            HelpRow("haptics", PrintableText.escaped(haptics.text)),
         ]
         for row in rows { context.console.line(row.syntax + ":" + String(repeating: " ", count: 9 - row.syntax.count) + row.help) }
         return ExitStatus.success
+    }
+
+    /// The device's actuators (`voice-coils`, `rumble` or `none`) and, for voice coils, how HD
+    /// haptics reach them: over USB the pad's sound card, over Bluetooth its hidraw node, or why not.
+    static func haptics(of info: EvdevDeviceInfo) -> (text: String, actuators: String, transport: DualSenseTransport?, card: String?) {
+        guard TriggerNode.hasAdaptiveTriggers(vendor: info.id.vendor, product: info.id.product),
+              let transport = TriggerNode.transport(bus: info.id.bus) else {
+            return info.forceFeedbackCodes.contains(.rumble) ? ("rumble motors", "rumble", nil, nil) : ("none", "none", nil, nil)
+        }
+        switch transport {
+        case .usb:
+            do {
+                let card = try VoiceCoilSoundCard.locate(eventNode: info.path)
+                return ("2 voice coils, HD haptics over USB through \(card)", "voice-coils", transport, card.device)
+            } catch {
+                return ("2 voice coils, HD haptics over USB not reachable: \(error)", "voice-coils", transport, nil)
+            }
+        case .bluetooth:
+            do {
+                let node = try TriggerNode.locate(eventNode: info.path)
+                return ("2 voice coils, HD haptics over Bluetooth through \(node.path)", "voice-coils", transport, nil)
+            } catch {
+                return ("2 voice coils, HD haptics over Bluetooth not reachable: \(error)", "voice-coils", transport, nil)
+            }
+        }
     }
 
     /// What the pad's adaptive triggers are reached through: the transport and hidraw node, or why

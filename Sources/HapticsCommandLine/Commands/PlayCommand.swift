@@ -14,6 +14,7 @@ struct PlayCommand: Command {
     static let abstract = "Play a feedback, a pattern file, a feedbackd theme's event, or the haptics of a sound."
     static let usage = [
         "play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]",
+        "play <feedback|file.ahap> --hd [--device <path|name>] [--audio-card <card>] [--json]",
         "play <event-name> --theme <theme> [--theme-path <folder>]... [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]",
         "play <sound.wav> [--actuator rumble|voice-coil] [--sensitivity <0…1>] [--gain <dB>] [--band <low>-<high>] [--min-event <s>] [--min-gap <s>] [--tolerance <x>] [--device …] [--audio …] [-o …] [--trace …] [--json]",
     ]
@@ -27,6 +28,8 @@ struct PlayCommand: Command {
         HelpRow("--sounds <folder>", "Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio."),
     ] + SoundOptions.help + DeviceOptions.help + [
         HelpRow("--audio <output>", "Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default)."),
+        HelpRow("--hd", "Play it as HD haptics on a DualSense's voice coils instead of rumble: through the pad's sound card over USB, report 0x32 over Bluetooth."),
+        HelpRow("--audio-card <card>", "With --hd over USB: the pad's sound card where it is not found from the pad: a number, an ALSA id or a hw: device."),
     ] + [
         OutputFile.help([(.svg, "the motors over time as a plot"), (.wav, "the haptic signal as audible sound (48 kHz)")], repeatable: true),
         TraceFile.help,
@@ -57,6 +60,9 @@ struct PlayCommand: Command {
     var soundFolder: String?
     var tracePath: String?
     var sound = SoundOptions()
+    /// `--hd`: play on the voice coils, through `audioCard` over USB when given.
+    var hd = false
+    var audioCard: String?
 
     init(arguments: [String]) throws(CommandLineError) {
         var cursor = ArgumentCursor(arguments)
@@ -69,6 +75,8 @@ struct PlayCommand: Command {
             case let .option("trace", inline): tracePath = try cursor.value(for: "trace", inline: inline)
             case let .option("audio", inline): audio = AudioChoice(argument: try cursor.value(for: "audio", inline: inline))
             case .option("json", nil): json = true
+            case .option("hd", nil): hd = true
+            case let .option("audio-card", inline): audioCard = try cursor.value(for: "audio-card", inline: inline)
             case let .option("theme", inline): themePath = try cursor.value(for: "theme", inline: inline)
             case let .option("theme-path", inline): themeFolders.append(try cursor.value(for: "theme-path", inline: inline))
             case let .option("sounds", inline): soundFolder = try cursor.value(for: "sounds", inline: inline)
@@ -96,6 +104,10 @@ struct PlayCommand: Command {
         if themePath != nil, let first = sound.given.first {
             throw .usage("\(first) applies to a sound (a .wav file), not to a theme's event")
         }
+        if audioCard != nil && !hd { throw .usage("--audio-card needs --hd") }
+        if hd, audio != .none || !outputs.files.isEmpty || tracePath != nil || device.deviceArgument == "simulated" {
+            throw .usage("--hd plays on a DualSense's voice coils only: leave out --audio, -o, --trace and --device simulated")
+        }
         if let deviceArgument = device.deviceArgument, deviceArgument != "simulated", !outputs.files.isEmpty {
             throw .usage("-o needs --device simulated")
         }
@@ -111,6 +123,12 @@ struct PlayCommand: Command {
             target = try PlayTarget(argument: self.target, sound: sound)
         }
         for warning in target.warnings { context.console.errorLine(warning.description) }
+        if hd {
+            guard let path = try device.realDevice(context, simulatedOnly: false) else {
+                throw .failure("--hd needs a DualSense: none was found")
+            }
+            return try Self.playHD(target, path: path, audioCard: audioCard, json: json, context: context)
+        }
         let trace = tracePath.map(TraceFile.init)
         if let path = try device.realDevice(context, simulatedOnly: !outputs.files.isEmpty) {
             let run = try DeviceRun.play(target, on: device.output(path: path), audio: audio, trace: trace)
@@ -126,6 +144,38 @@ struct PlayCommand: Command {
         for note in run.notes { context.console.errorLine(note) }
         try Self.report(run, name: target.name, json: json, plotPath: plotPath, wavPath: wavPath, context: context)
         guard run.outcome.isScheduled else { return ExitStatus.failure }
+        return ExitStatus.success
+    }
+
+    /// Plays `target` as HD haptics on the pad at `path`, waits until it has played, and says how it went.
+    static func playHD(_ target: PlayTarget, path: String, audioCard: String?, json: Bool, context: CommandContext) throws(CommandLineError) -> Int32 {
+        let haptics: DualSenseHDHaptics
+        do {
+            haptics = try DualSenseHDHaptics(eventNode: path, audioCard: audioCard)
+        } catch {
+            throw .failure(PrintableText.escaped(error.description))
+        }
+        defer { haptics.close() }
+        let pattern = target.pattern
+        do {
+            try haptics.play(pattern)
+        } catch {
+            throw .failure(PrintableText.escaped(error.description))
+        }
+        // The last report or period is written when the pattern ends; the pad plays it just after.
+        let seconds = min(max(pattern.duration, 0), 600)
+        SystemMonotonicClock.sleep(until: .now + .nanoseconds(Int64(seconds * 1e9)) + .milliseconds(50))
+        let through = haptics.soundCard.map { "USB through \($0)" } ?? "\(haptics.transport) through \(haptics.node.path)"
+        if json {
+            var line = JSONLine(record: "play")
+            line.add("feedback", target.name)
+            line.add("device", path)
+            line.add("hd_haptics", haptics.transport.rawValue)
+            line.add("through", haptics.soundCard?.device ?? haptics.node.path)
+            context.console.line(line.text)
+        } else {
+            context.console.line("played \(PrintableText.escaped(target.name)) as HD haptics on \(PrintableText.escaped(path)) (\(PrintableText.escaped(through)))")
+        }
         return ExitStatus.success
     }
 

@@ -196,16 +196,19 @@ typedef enum haptics_device_state {
 } haptics_device_state;
 
 /* What a device can do (haptics_device_info.capabilities): the force-feedback types its driver
- * advertises, and adaptive triggers. Bits are claims, not proof (`haptics verify` tries each).
- * Bits 5 to 15 are reserved for HD haptics; this version never sets them. */
+ * advertises, adaptive triggers and HD haptics. Bits are claims, not proof (`haptics verify` tries
+ * each). Bits 6 to 15 are reserved for more of HD haptics; this version never sets them. */
 typedef enum haptics_capability {
     HAPTICS_CAPABILITY_RUMBLE = 1 << 0,    /* FF_RUMBLE: a strong and a weak motor */
     HAPTICS_CAPABILITY_PERIODIC = 1 << 1,  /* FF_PERIODIC: waveforms */
     HAPTICS_CAPABILITY_CONSTANT = 1 << 2,  /* FF_CONSTANT: a constant force */
     HAPTICS_CAPABILITY_GAIN = 1 << 3,      /* FF_GAIN: the device scales every effect itself */
-    HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS = 1 << 4  /* a DualSense or DualSense Edge (by vendor and
+    HAPTICS_CAPABILITY_ADAPTIVE_TRIGGERS = 1 << 4, /* a DualSense or DualSense Edge (by vendor and
                                                       product): haptics_device_set_trigger_effect.
                                                       Its `bus` says the transport: 3 USB, 5 Bluetooth */
+    HAPTICS_CAPABILITY_HD_HAPTICS = 1 << 5         /* voice-coil actuators that play waveforms (the same
+                                                      pads): over USB through the pad's sound card,
+                                                      over Bluetooth through its hidraw node */
 } haptics_capability;
 
 /* What identifies a device; set `size` to sizeof(haptics_device_info) before the call. */
@@ -527,6 +530,29 @@ int haptics_device_set_trigger_effect_text(haptics_engine *engine, int device_id
  * later dropped. Same codes as above.
  */
 int haptics_device_reset_triggers(haptics_engine *engine, int device_id);
+
+/* HD haptics (DualSense) ------------------------------------------------------------------------ */
+
+/*
+ * haptics_device_play_hd — plays the pattern file `path` (AHAP or a .haptic clip) as HD haptics:
+ * a waveform on the voice coils of device `device_id` (HAPTICS_CAPABILITY_HD_HAPTICS), from `at`
+ * (haptics_now() nanoseconds; 0: now), in place of what plays there. Over USB through the pad's
+ * sound card: `audio_card` names it (a number, an ALSA id or a "hw:" device) or NULL to find it
+ * from the pad; over Bluetooth through the pad's hidraw node. The first call for a device opens
+ * them (blocks: call it while the game loads); each call reads and lays out the file (allocates:
+ * not realtime-safe). It takes the actuators out of the rumble emulation a rumble play selects.
+ * Returns 0; -ENODEV (no device with that id); -ENOTSUP (no voice coils); -EACCES (the hidraw
+ * node may not be opened: the udev rule); -ENOENT (no sound card found or named); a sound card's
+ * negative errno (it could not be opened); -EINVAL, -EILSEQ or a read error for the file, with
+ * haptics_last_error saying what and where.
+ */
+int haptics_device_play_hd(haptics_engine *engine, int device_id, const char *path, const char *audio_card, int64_t at);
+
+/*
+ * haptics_device_stop_hd — stops what plays as HD haptics on the device. Returns 0 (also when
+ * nothing plays); -ENODEV (no device with that id).
+ */
+int haptics_device_stop_hd(haptics_engine *engine, int device_id);
 
 /* ---------------------------------------------------------------------------------------------
  * Pattern players

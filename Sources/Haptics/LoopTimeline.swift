@@ -1,9 +1,10 @@
 import HapticsScheduler
 import HapticsSystem
 
-/// What a pattern player knows, on the control side, to repeat its sound on every loop pass: the
-/// loop switch as the scheduler will see it, the playback rate, and the passes of the current start.
-struct SoundLoop {
+/// What a pattern player knows, on the control side, to repeat its sound and its adaptive trigger
+/// effects on every loop pass: the loop switch as the scheduler will see it, the playback rate, and
+/// the passes of the current start.
+struct LoopTimeline {
     /// The timeline of one start's sound passes: pass `n` is heard at `onset + n × length`.
     struct Passes {
         /// When pass 0 (the start itself) is heard and felt.
@@ -17,10 +18,14 @@ struct SoundLoop {
         var scheduled: Int
         /// The trace's id of the player whose timeline the sound follows (`PlayerID.traceSlot`).
         var player: Int32
+        /// The playback rate the passes follow: pass `n` begins `n × length / rate` after the onset.
+        var rate = 1.0
+        /// The last pass at whose start the pass before it was ended (trigger effects set off).
+        var ended = 0
 
         /// When pass `n` begins.
         func start(of pass: Int) -> MonotonicInstant {
-            onset + length * pass
+            rate == 1 ? onset + length * pass : onset + .nanoseconds(Int64((Double(length.nanoseconds) * Double(pass) / rate).rounded()))
         }
 
         /// When the scheduler wraps into pass `n` (and decides by the loop switch whether it does).
@@ -37,8 +42,13 @@ struct SoundLoop {
     private var changedAt = MonotonicInstant(nanoseconds: .min)
     /// The playback rate last set (the scheduler keeps it across starts).
     var rate = 1.0
-    /// The passes of the current start, or `nil` when no further pass will be scheduled.
-    var passes: Passes?
+    /// The sound passes of the current start, or `nil` when no further pass will be scheduled.
+    var soundPasses: Passes?
+    /// The trigger effect passes of the current start, or `nil` when none follows: `scheduled` is
+    /// the last pass whose effects were handed to the pads.
+    var triggerPasses: Passes?
+    /// Whether a start set trigger effects that no stop has ended yet (a released player ends them).
+    var ownsTriggers = false
 
     /// Whether the scheduler loops at `instant`, by the switches set so far.
     func loops(at instant: MonotonicInstant) -> Bool {

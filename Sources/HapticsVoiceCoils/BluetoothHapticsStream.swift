@@ -1,0 +1,183 @@
+import HapticsPatterns
+import HapticsSystem
+import HapticsTriggers
+
+/// HD haptics over Bluetooth: plays patterns on a DualSense's voice coils by writing report 0x32
+/// (``DualSenseHapticsReport``) to its hidraw node, one report per 32 frames of 3 kHz (≈ 10.7 ms).
+///
+/// ```swift
+/// let haptics = try BluetoothHapticsStream(eventNode: "/dev/input/event5")
+/// try haptics.play(pattern, at: .now)
+/// ```
+///
+/// ``play(_:at:)`` lays the pattern out (``WaveformRenderer``) on the calling thread and hands it
+/// to a writer thread of the stream's own, which writes report *n* at `instant + n × 32 / 3000 s`
+/// on `CLOCK_MONOTONIC`, the engine's clock, and stops after the pattern's last frame. A play
+/// replaces the one before it. ``stop()`` returns once nothing more will be written; the pad falls
+/// silent when its last report has played. Reports are numbered on for as long as the stream is
+/// open, as the pad expects of one sender.
+public final class BluetoothHapticsStream: Sendable {
+    /// The pad's hidraw node.
+    public var node: TriggerNode { state.node }
+
+    private let state: _BluetoothHapticsState
+    private let writer: OnDemandThread
+
+    /// Finds the hidraw node of the pad behind `eventNode` and opens it.
+    public convenience init(eventNode: String) throws(TriggerDeviceError) {
+        try self.init(node: TriggerNode.locate(eventNode: eventNode))
+    }
+
+    /// Opens `node` for writing and starts the writer thread.
+    public init(node: TriggerNode) throws(TriggerDeviceError) {
+        let state = _BluetoothHapticsState(node: node, descriptor: try node.open())
+        do {
+            writer = try OnDemandThread(name: "haptics-hd-bt") { now in state.writeDue(now: now) }
+        } catch {
+            state.close()
+            throw .system(node: node.path, error)
+        }
+        self.state = state
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Plays `pattern`'s haptic events from `instant` (an instant passed already is now), in
+    /// place of whatever plays. Throws the failure of an earlier write
+    /// (``TriggerDeviceError/padLost(node:_:)`` once the pad is gone), or
+    /// ``TriggerDeviceError/closed(node:)`` after ``close()``.
+    public func play(_ pattern: Pattern, at instant: MonotonicInstant = .now) throws(TriggerDeviceError) {
+        let job = _BluetoothHapticsJob(
+            renderer: WaveformRenderer(pattern, sampleRate: VoiceCoilFrames.bluetoothSampleRate), start: instant)
+        try state.begin(job)
+        writer.schedule(at: instant)
+    }
+
+    /// Stops what plays: no report is written after it returns.
+    public func stop() {
+        state.end()
+    }
+
+    /// Writes another output report (`bytes`, report id first) between two haptics reports, on
+    /// the calling thread.
+    package func write(report bytes: [UInt8]) throws(TriggerDeviceError) {
+        try state.write(other: bytes)
+    }
+
+    /// How many reports have been written since the stream opened.
+    public var reportsWritten: UInt32 { state.reportsWritten }
+
+    /// Stops the writer thread and closes the node. Idempotent; nothing is written after it.
+    public func close() {
+        writer.stop()
+        state.close()
+    }
+}
+
+/// A pattern laid out for Bluetooth and when its first report is due.
+final class _BluetoothHapticsJob {
+    var renderer: WaveformRenderer
+    let start: MonotonicInstant
+    /// The next report of this pattern to write.
+    var next: Int64 = 0
+
+    init(renderer: consuming WaveformRenderer, start: MonotonicInstant) {
+        self.renderer = renderer
+        self.start = start
+    }
+
+    /// When report `index` of the pattern is due: exact integer nanoseconds, so nothing drifts.
+    func instant(ofReport index: Int64) -> MonotonicInstant {
+        MonotonicInstant(nanoseconds: start.nanoseconds + index * 32_000_000 / 3)
+    }
+
+    var isFinished: Bool { next * Int64(DualSenseHapticsReport.framesPerReport) >= renderer.frameCount }
+}
+
+/// The node, the pattern playing and the report being filled, shared by callers and the writer.
+final class _BluetoothHapticsState: Sendable {
+    let node: TriggerNode
+
+    /// Everything the writer touches, held for each write.
+    private struct IO {
+        var descriptor: FileDescriptor?
+        var job: _BluetoothHapticsJob?
+        var report = DualSenseHapticsReport()
+        var number: UInt32 = 0
+        var waveform = [Float](repeating: 0, count: DualSenseHapticsReport.framesPerReport)
+        var samples = [Int8](repeating: 0, count: 2 * DualSenseHapticsReport.framesPerReport)
+        var failure: TriggerDeviceError?
+    }
+
+    private let io: OrderedMutex<IO>
+
+    init(node: TriggerNode, descriptor: FileDescriptor) {
+        self.node = node
+        io = OrderedMutex(IO(descriptor: descriptor))
+    }
+
+    var reportsWritten: UInt32 { io.withLock { $0.number } }
+
+    func begin(_ job: _BluetoothHapticsJob) throws(TriggerDeviceError) {
+        let path = node.path
+        try io.withLock { (io: inout IO) throws(TriggerDeviceError) in
+            guard io.descriptor != nil else { throw .closed(node: path) }
+            if let failure = io.failure { throw failure }
+            io.job = job
+        }
+    }
+
+    func write(other bytes: [UInt8]) throws(TriggerDeviceError) {
+        let path = node.path
+        try io.withLock { (io: inout IO) throws(TriggerDeviceError) in
+            guard let descriptor = io.descriptor else { throw .closed(node: path) }
+            try node.write(report: bytes, to: descriptor)
+        }
+    }
+
+    func end() {
+        io.withLock { $0.job = nil }
+    }
+
+    /// Writes every report due by `now`; returns when the next one is due (`nil`: none).
+    func writeDue(now: MonotonicInstant) -> MonotonicInstant? {
+        io.withLock { (io: inout IO) -> MonotonicInstant? in
+            while let job = io.job, let descriptor = io.descriptor {
+                if job.isFinished {
+                    io.job = nil
+                    return nil
+                }
+                let due = job.instant(ofReport: job.next)
+                if due > now { return due }
+                let frames = DualSenseHapticsReport.framesPerReport
+                io.waveform.withUnsafeMutableBufferPointer { waveform in
+                    job.renderer.render(from: job.next * Int64(frames), into: waveform)
+                    io.samples.withUnsafeMutableBufferPointer { samples in
+                        VoiceCoilFrames.bluetoothFrames(waveform.baseAddress!, count: frames, into: samples.baseAddress!)
+                        io.report.setFrames(UnsafeBufferPointer(samples), number: io.number)
+                    }
+                }
+                do throws(TriggerDeviceError) {
+                    try node.write(report: io.report.bytes, to: descriptor)
+                } catch {
+                    io.failure = io.failure ?? error
+                    io.job = nil
+                    return nil
+                }
+                io.number &+= 1
+                job.next += 1
+            }
+            return nil
+        }
+    }
+
+    func close() {
+        io.withLock { (io: inout IO) in
+            io.job = nil
+            try? io.descriptor?.close()
+            io.descriptor = nil
+        }
+    }
+}

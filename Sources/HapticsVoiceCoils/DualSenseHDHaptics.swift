@@ -1,0 +1,126 @@
+import HapticsPatterns
+import HapticsSystem
+import HapticsTriggers
+
+/// HD haptics on one DualSense: patterns played as waveforms on its two voice-coil actuators,
+/// over USB through its sound card (``USBHapticsStream``) or over Bluetooth through report 0x32
+/// (``BluetoothHapticsStream``) — the same pattern renders to either.
+///
+/// ```swift
+/// let haptics = try DualSenseHDHaptics(eventNode: "/dev/input/event5")
+/// try haptics.play(pattern, at: .now)
+/// ```
+///
+/// Opening switches the pad's actuators from rumble emulation to audio haptics: the kernel's
+/// `hid-playstation` sets the compatible-vibration and haptics-select bits of its output report on
+/// every rumble (`FF_RUMBLE`) play, which makes the pad emulate rumble motors and ignore its audio
+/// channels until a report clears them. Opening writes one output report with every valid flag
+/// clear (it changes nothing else); a rumble played afterwards switches the pad back, and the next
+/// ``play(_:at:)`` clears the bits again.
+public final class DualSenseHDHaptics: Sendable {
+    /// How the pad is connected.
+    public let transport: DualSenseTransport
+    /// The pad's hidraw node.
+    public let node: TriggerNode
+    /// Over USB, the pad's sound card.
+    public let soundCard: VoiceCoilSoundCard?
+
+    private let usb: USBHapticsStream?
+    private let bluetooth: BluetoothHapticsStream?
+
+    /// Finds the pad behind `eventNode` (its hidraw node, and over USB its sound card, or the card
+    /// `audioCard` names: a number, an ALSA id or a `hw:` device) and opens it; over USB the card's
+    /// stream starts at once, so the first play meets a running stream.
+    public convenience init(eventNode: String, audioCard: String? = nil, sysfsRoot: String = "/sys") throws(HDHapticsError) {
+        let node: TriggerNode
+        do {
+            node = try TriggerNode.locate(eventNode: eventNode, sysfsRoot: sysfsRoot + "/class/input")
+        } catch {
+            throw .node(error)
+        }
+        var card: VoiceCoilSoundCard?
+        if node.transport == .usb {
+            do throws(VoiceCoilDeviceError) {
+                if let audioCard {
+                    card = try VoiceCoilSoundCard(override: audioCard, sysfsRoot: sysfsRoot)
+                } else {
+                    card = try VoiceCoilSoundCard.locate(eventNode: eventNode, sysfsRoot: sysfsRoot)
+                }
+            } catch {
+                throw .soundCard(error)
+            }
+        }
+        try self.init(node: node, soundCard: card)
+    }
+
+    /// Opens the pad at `node`; over USB, `soundCard` is its card (required).
+    public init(node: TriggerNode, soundCard: VoiceCoilSoundCard?) throws(HDHapticsError) {
+        transport = node.transport
+        self.node = node
+        self.soundCard = soundCard
+        switch node.transport {
+        case .usb:
+            guard let soundCard else { throw .soundCard(.noSoundCard(eventNode: node.path)) }
+            let stream = USBHapticsStream(card: soundCard)
+            do {
+                try stream.start()
+            } catch {
+                throw .stream(error)
+            }
+            usb = stream
+            bluetooth = nil
+        case .bluetooth:
+            do {
+                bluetooth = try BluetoothHapticsStream(node: node)
+            } catch {
+                throw .node(error)
+            }
+            usb = nil
+        }
+        try selectAudioHaptics()
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Plays `pattern`'s haptic events on the actuators from `instant` (now when it has passed), in
+    /// place of what plays.
+    public func play(_ pattern: Pattern, at instant: MonotonicInstant = .now) throws(HDHapticsError) {
+        try selectAudioHaptics()
+        if let usb { usb.play(pattern, at: instant) }
+        if let bluetooth {
+            do {
+                try bluetooth.play(pattern, at: instant)
+            } catch {
+                throw .node(error)
+            }
+        }
+    }
+
+    /// Stops what plays.
+    public func stop() {
+        usb?.stop()
+        bluetooth?.stop()
+    }
+
+    /// Stops and closes the stream. Idempotent.
+    public func close() {
+        usb?.close()
+        bluetooth?.close()
+    }
+
+    /// Writes one output report with every valid flag clear: it takes the actuators out of rumble
+    /// emulation and changes nothing else.
+    private func selectAudioHaptics() throws(HDHapticsError) {
+        do throws(TriggerDeviceError) {
+            if let bluetooth {
+                try bluetooth.write(report: DualSenseTriggerReport(transport: .bluetooth, left: nil, right: nil).bytes)
+            } else {
+                try node.writeOnce(left: nil, right: nil)
+            }
+        } catch {
+            throw .node(error)
+        }
+    }
+}
