@@ -101,7 +101,8 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("SDL2"), .linkedLibrary("udev")]),
         .executableTarget(
             name: "haptics-bench",
-            dependencies: ["HapticsCommandLine", "HapticsMeasurement", "Haptics", "HapticsC", "CHapticsABI", "HapticsVirtualDevices", "CBenchSupport", "CEvdev"],
+            dependencies: ["HapticsCommandLine", "HapticsMeasurement", "Haptics", "HapticsC", "CHapticsABI", "HapticsVirtualDevices",
+                           "HapticsVoiceCoils", "CBenchSupport", "CEvdev"],
             path: "Tools/Bench/haptics-bench"
         ),
         // `Tools/bench size`: what `import Haptics` adds to a statically linked program.
@@ -147,7 +148,7 @@ let package = Package(
         .testTarget(name: "HapticsKernelTests", dependencies: [
             "Haptics", "HapticsCommandLine", "HapticsMeasurement", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering",
             "HapticsScheduler", "HapticsSystem", "HapticsTriggers", "HapticsVirtualDevices", "CHapticsSystem", "CEvdev", "CALSA", "HapticsTestSupport",
-            "HapticsExampleGame",
+            "HapticsExampleGame", "HapticsVoiceCoils",
         ]),
     ]
 )

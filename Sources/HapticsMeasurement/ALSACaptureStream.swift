@@ -20,7 +20,8 @@ import HapticsSystem
 /// and each segment keeps the earliest origin of its own readings. The time between segments was
 /// not captured (``gaps``); ``onset(from:until:threshold:)`` never looks into it.
 ///
-/// Stereo, 16-bit or float; the left channel is kept. For measurements, not the realtime path: it allocates
+/// Two channels or more (4 for a DualSense's sound card), 16-bit or float; every channel is kept,
+/// the first also as ``samples``. For measurements, not the realtime path: it allocates
 /// as it records.
 package final class ALSACaptureStream: @unchecked Sendable {
     /// A stretch of time the device did not deliver.
@@ -49,15 +50,19 @@ package final class ALSACaptureStream: @unchecked Sendable {
     package let periodFrames: Int
     /// The samples' encoding (the far end of a loopback cable must play the same).
     package let sampleFormat: AudioStreamFormat.SampleFormat
+    /// Channels per frame.
+    package let channelCount: Int
     /// Frames the device buffers (what it granted): the reader may fall this far behind before
     /// frames are lost.
     package private(set) var bufferFrames = 0
     private var pcm: OpaquePointer?
     private var status: OpaquePointer?
-    /// One period as read: interleaved stereo in `sampleFormat`.
+    /// One period as read: interleaved channels in `sampleFormat`.
     private var buffer: [UInt8]
     /// The captured left channel, in −1…1.
     package private(set) var samples: [Float] = []
+    /// Every channel of every frame captured, interleaved.
+    private var interleaved: [Float] = []
     /// When each frame arrived, in segments.
     private var timeline: _CaptureTimeline
     /// Whether the next reading follows a restart of the device (frames were lost before it).
@@ -70,17 +75,19 @@ package final class ALSACaptureStream: @unchecked Sendable {
     /// device was restarted.
     package private(set) var timeouts = 0
 
-    /// Opens and starts `device` (stereo, `sampleFormat`, `sampleRate`, `periodFrames` per read)
+    /// Opens and starts `device` (`channelCount` channels, `sampleFormat`, `sampleRate`, `periodFrames` per read)
     /// with monotonic timestamps. `bufferFrames` (`nil`: one second) is how far the reader may fall
     /// behind before frames are lost; the device may grant less (``bufferFrames`` says). The
     /// corresponding C function is `snd_pcm_open`.
     package init(device: String, sampleRate: Int = 48_000, periodFrames: Int = 256,
-                bufferFrames: Int? = nil, sampleFormat: AudioStreamFormat.SampleFormat = .signed16) throws(AudioSinkError) {
+                bufferFrames: Int? = nil, sampleFormat: AudioStreamFormat.SampleFormat = .signed16,
+                channelCount: Int = 2) throws(AudioSinkError) {
         self.device = device
+        self.channelCount = channelCount
         self.sampleRate = sampleRate
         self.periodFrames = periodFrames
         self.sampleFormat = sampleFormat
-        buffer = [UInt8](repeating: 0, count: 2 * periodFrames * (sampleFormat == .float32 ? 4 : 2))
+        buffer = [UInt8](repeating: 0, count: channelCount * periodFrames * (sampleFormat == .float32 ? 4 : 2))
         timeline = _CaptureTimeline(sampleRate: sampleRate,
                                     tolerance: max(2 * Int64(periodFrames) * 1_000_000_000 / Int64(sampleRate), 10_000_000))
         do {
@@ -102,7 +109,7 @@ package final class ALSACaptureStream: @unchecked Sendable {
         try check(snd_pcm_hw_params_set_access(pcm, hardware, SND_PCM_ACCESS_RW_INTERLEAVED), "snd_pcm_hw_params_set_access")
         try check(snd_pcm_hw_params_set_format(pcm, hardware, sampleFormat == .float32 ? SND_PCM_FORMAT_FLOAT_LE : SND_PCM_FORMAT_S16_LE),
                   "snd_pcm_hw_params_set_format")
-        try check(snd_pcm_hw_params_set_channels(pcm, hardware, 2), "snd_pcm_hw_params_set_channels")
+        try check(snd_pcm_hw_params_set_channels(pcm, hardware, UInt32(channelCount)), "snd_pcm_hw_params_set_channels")
         try check(snd_pcm_hw_params_set_rate(pcm, hardware, UInt32(sampleRate), 0), "snd_pcm_hw_params_set_rate")
         try check(snd_pcm_hw_params_set_period_size(pcm, hardware, snd_pcm_uframes_t(periodFrames), 0),
                   "snd_pcm_hw_params_set_period_size")
@@ -156,9 +163,11 @@ package final class ALSACaptureStream: @unchecked Sendable {
         let first = samples.count
         let float = sampleFormat == .float32
         buffer.withUnsafeBytes { bytes in
-            for frame in 0..<Int(count) {
-                samples.append(float ? bytes.load(fromByteOffset: 8 * frame, as: Float.self)
-                    : Float(bytes.load(fromByteOffset: 4 * frame, as: Int16.self)) / 32_768)
+            for index in 0..<(Int(count) * channelCount) {
+                let sample = float ? bytes.load(fromByteOffset: 4 * index, as: Float.self)
+                    : Float(bytes.load(fromByteOffset: 2 * index, as: Int16.self)) / 32_768
+                interleaved.append(sample)
+                if index % channelCount == 0 { samples.append(sample) }
             }
         }
         try check(snd_pcm_status(pcm, status), "snd_pcm_status")
@@ -186,6 +195,17 @@ package final class ALSACaptureStream: @unchecked Sendable {
     /// The stretches of time the device did not deliver (or, with a negative duration, delivered
     /// twice), in order.
     package var gaps: [Gap] { timeline.gaps }
+
+    /// Frames captured so far.
+    package var frameCount: Int { samples.count }
+
+    /// Channel `channel` of captured `frame`.
+    package func sample(frame: Int, channel: Int) -> Float { interleaved[frame * channelCount + channel] }
+
+    /// Channel `channel` of every frame captured.
+    package func channel(_ channel: Int) -> [Float] {
+        stride(from: channel, to: interleaved.count, by: channelCount).map { interleaved[$0] }
+    }
 
     /// When captured `frame` arrived, by the origin of its segment.
     package func instant(ofFrame frame: Int) -> MonotonicInstant? { timeline.instant(ofFrame: frame) }

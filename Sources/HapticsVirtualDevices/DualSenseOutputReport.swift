@@ -9,6 +9,10 @@ import HapticsSystem
 /// 16-bit magnitude divided by 256; bytes 10–20 are the right trigger's effect and 21–31 the left
 /// one's (a mode byte and ten parameters), applied when bit 2 (right) or 3 (left) of byte 0 is
 /// set. The fields start at byte 1 over USB and at byte 3 over Bluetooth.
+///
+/// Over Bluetooth a program may also write report 0x32 (142 bytes, through hidraw): 32 frames of
+/// the voice coils' waveform, signed 8-bit, left then right, in bytes 13–76, a counter in byte 10
+/// and the same CRC-32 (``isHapticsReport``, ``hapticsFrames``).
 public struct DualSenseOutputReport: Hashable, Sendable {
     /// The raw report, report id in byte 0.
     public var bytes: [UInt8]
@@ -63,10 +67,22 @@ public struct DualSenseOutputReport: Hashable, Sendable {
     /// The left trigger's eleven effect bytes; meaningful when ``setsLeftTrigger``.
     public var leftTriggerEffect: [UInt8] { fieldsOffset.map { Array(bytes[($0 + 21)..<($0 + 32)]) } ?? [] }
 
-    /// Over Bluetooth, whether the last four bytes are the little-endian CRC-32 of the seed 0xA2
-    /// followed by the rest of the report, as the controller checks; `nil` for a USB report.
+    /// `true` for an HD haptics report: id 0x32, 142 bytes.
+    public var isHapticsReport: Bool { reportID == 0x32 && bytes.count == 142 }
+
+    /// An HD haptics report's 32 frames, left and right interleaved (64 samples); empty for any
+    /// other report.
+    public var hapticsFrames: [Int8] { isHapticsReport ? bytes[13..<77].map { Int8(bitPattern: $0) } : [] }
+
+    /// An HD haptics report's counter (byte 10), one more in each report a sender writes; `nil`
+    /// for any other report.
+    public var hapticsCounter: UInt8? { isHapticsReport ? bytes[10] : nil }
+
+    /// Over Bluetooth (reports 0x31 and 0x32), whether the last four bytes are the little-endian
+    /// CRC-32 of the seed 0xA2 followed by the rest of the report, as the controller checks; `nil`
+    /// for a USB report.
     public var hasValidCRC: Bool? {
-        guard reportID == 0x31, bytes.count > 4 else { return nil }
+        guard reportID == 0x31 || reportID == 0x32, bytes.count > 4 else { return nil }
         let end = bytes.count - 4
         let crc = CRC32.checksum([0xA2] + bytes[..<end])
         return bytes[end...].elementsEqual((0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * UInt32($0))) })

@@ -49,8 +49,15 @@ public final class BluetoothHapticsStream: Sendable {
     /// (``TriggerDeviceError/padLost(node:_:)`` once the pad is gone), or
     /// ``TriggerDeviceError/closed(node:)`` after ``close()``.
     public func play(_ pattern: Pattern, at instant: MonotonicInstant = .now) throws(TriggerDeviceError) {
+        try play(pattern, at: instant, leadingReport: nil)
+    }
+
+    /// Plays `pattern` as ``play(_:at:)`` does; the writer thread writes `leadingReport` (another
+    /// output report, report id first) just before the pattern's first report.
+    package func play(_ pattern: Pattern, at instant: MonotonicInstant, leadingReport: [UInt8]?) throws(TriggerDeviceError) {
         let job = _BluetoothHapticsJob(
-            renderer: WaveformRenderer(pattern, sampleRate: VoiceCoilFrames.bluetoothSampleRate), start: instant)
+            renderer: WaveformRenderer(pattern, sampleRate: VoiceCoilFrames.bluetoothSampleRate), start: instant,
+            leadingReport: leadingReport)
         try state.begin(job)
         writer.schedule(at: instant)
     }
@@ -82,10 +89,13 @@ final class _BluetoothHapticsJob {
     let start: MonotonicInstant
     /// The next report of this pattern to write.
     var next: Int64 = 0
+    /// Another report to write before the first one, until written.
+    var leadingReport: [UInt8]?
 
-    init(renderer: consuming WaveformRenderer, start: MonotonicInstant) {
+    init(renderer: consuming WaveformRenderer, start: MonotonicInstant, leadingReport: [UInt8]? = nil) {
         self.renderer = renderer
         self.start = start
+        self.leadingReport = leadingReport
     }
 
     /// When report `index` of the pattern is due: exact integer nanoseconds, so nothing drifts.
@@ -160,6 +170,10 @@ final class _BluetoothHapticsState: Sendable {
                     }
                 }
                 do throws(TriggerDeviceError) {
+                    if let leading = job.leadingReport {
+                        job.leadingReport = nil
+                        try node.write(report: leading, to: descriptor)
+                    }
                     try node.write(report: io.report.bytes, to: descriptor)
                 } catch {
                     io.failure = io.failure ?? error

@@ -16,7 +16,8 @@ import HapticsTriggers
 /// every rumble (`FF_RUMBLE`) play, which makes the pad emulate rumble motors and ignore its audio
 /// channels until a report clears them. Opening writes one output report with every valid flag
 /// clear (it changes nothing else); a rumble played afterwards switches the pad back, and the next
-/// ``play(_:at:)`` clears the bits again.
+/// ``play(_:at:)`` clears the bits again: over Bluetooth the stream's writer thread writes that
+/// report just before the pattern's first one, over USB the calling thread writes it.
 public final class DualSenseHDHaptics: Sendable {
     /// How the pad is connected.
     public let transport: DualSenseTransport
@@ -87,16 +88,21 @@ public final class DualSenseHDHaptics: Sendable {
     /// Plays `pattern`'s haptic events on the actuators from `instant` (now when it has passed), in
     /// place of what plays.
     public func play(_ pattern: Pattern, at instant: MonotonicInstant = .now) throws(HDHapticsError) {
-        try selectAudioHaptics()
-        if let usb { usb.play(pattern, at: instant) }
+        if let usb {
+            try selectAudioHaptics()
+            usb.play(pattern, at: instant)
+        }
         if let bluetooth {
             do {
-                try bluetooth.play(pattern, at: instant)
+                try bluetooth.play(pattern, at: instant, leadingReport: Self.bluetoothAudioHapticsSelect)
             } catch {
                 throw .node(error)
             }
         }
     }
+
+    /// The Bluetooth output report with every valid flag clear.
+    private static let bluetoothAudioHapticsSelect = DualSenseTriggerReport(transport: .bluetooth, left: nil, right: nil).bytes
 
     /// Stops what plays.
     public func stop() {
@@ -115,7 +121,7 @@ public final class DualSenseHDHaptics: Sendable {
     private func selectAudioHaptics() throws(HDHapticsError) {
         do throws(TriggerDeviceError) {
             if let bluetooth {
-                try bluetooth.write(report: DualSenseTriggerReport(transport: .bluetooth, left: nil, right: nil).bytes)
+                try bluetooth.write(report: Self.bluetoothAudioHapticsSelect)
             } else {
                 try node.writeOnce(left: nil, right: nil)
             }

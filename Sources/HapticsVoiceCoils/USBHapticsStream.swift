@@ -39,6 +39,7 @@ public final class USBHapticsStream: @unchecked Sendable {
     private let thread = OrderedMutex<RealtimeThread?>(nil)
     private let running = Atomic<Bool>(false)
     private let periodsWritten = Atomic<Int>(0)
+    private let underrunsRecovered = Atomic<Int>(0)
 
     // Realtime side: touched only by the thread (or by `process()` without one).
     private var job: _USBHapticsJob?
@@ -117,6 +118,10 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// How many periods have been written since the stream opened.
     public var periods: Int { periodsWritten.load(ordering: .relaxed) }
 
+    /// How many times the card ran dry (the thread was not run for a whole buffer) and was
+    /// restarted: what played then was cut, and later frames play later by the silence between.
+    public var underruns: Int { underrunsRecovered.load(ordering: .relaxed) }
+
     /// Writes one period: the pattern playing, on channels 2 and 3, where it falls in the period.
     /// The realtime thread loops on it; call it yourself to drive a stream without one (tests).
     /// Returns `false` once the card is lost.
@@ -157,7 +162,9 @@ public final class USBHapticsStream: @unchecked Sendable {
         let result = buffer.withUnsafeBufferPointer { sink.write($0.baseAddress!) }
         switch result.status {
         case .written: break
-        case .recoveredUnderrun: clock.reset()
+        case .recoveredUnderrun:
+            clock.reset()
+            underrunsRecovered.add(1, ordering: .relaxed)
         case .deviceLost: return false
         }
         framesWritten = first + Int64(periodFrames)

@@ -21,7 +21,13 @@ struct BluetoothHapticsStreamTests {
     }
 
     func reports(in path: String) throws -> [[UInt8]] {
-        let bytes = try FileDescriptor.readContents(ofFile: path, maximumSize: 1 << 20)
+        // The writer thread may append while the file is read (a changed file is an error): read again.
+        var read = try? FileDescriptor.readContents(ofFile: path, maximumSize: 1 << 20)
+        for _ in 0..<10 where read == nil {
+            SystemMonotonicClock.sleep(until: .now + .milliseconds(1))
+            read = try? FileDescriptor.readContents(ofFile: path, maximumSize: 1 << 20)
+        }
+        let bytes = try read ?? FileDescriptor.readContents(ofFile: path, maximumSize: 1 << 20)
         return stride(from: 0, to: bytes.count, by: 142).map { Array(bytes[$0..<min($0 + 142, bytes.count)]) }
     }
 

@@ -53,23 +53,14 @@ func runAdaptiveTriggerBenchmark() {
             let written = reports[turn % 2].withUnsafeBytes { Glibc.write(raw.rawValue, $0.baseAddress, $0.count) }
             guard written == reports[turn % 2].count else { benchFailure("raw C: write: errno \(errno)") }
         }
-        let received = pad.waitForOutputReports { $0.count > before && $0[before...].contains { $0.setsRightTrigger } }
-        guard let report = received.dropFirst(before).first(where: { $0.setsRightTrigger }) else {
-            benchFailure("\(side): no trigger report within 5 s")
-        }
+        let report = firstReport(at: pad, after: before, side: side, kind: "trigger report") { $0.setsRightTrigger }
         // Apart, so that each call finds the pad and the writer idle.
         SystemMonotonicClock.sleep(until: .now + .milliseconds(20))
         return report.receivedAt.nanoseconds - start.nanoseconds
     }
 
     let sides = ["raw_c", "haptics"]
-    for side in sides { for _ in 0..<5 { _ = measure(side) } }
-    var samples: [String: [Int64]] = [:]
-    for block in 0..<6 {
-        for side in (block % 2 == 0 ? sides : sides.reversed()) {
-            for _ in 0..<20 { samples[side, default: []].append(measure(side)) }
-        }
-    }
+    let samples = interleavedSamples(sides, measure)
     print("adaptive-triggers: a trigger effect set → its report at a virtual DualSense (USB, hid-playstation), 6 interleaved blocks of 20 per side after 5 warm-up calls each")
     let floor = Double(percentile(samples["raw_c"]!.sorted(), 0.5))
     var entries: [(String, String)] = []
@@ -84,4 +75,13 @@ func runAdaptiveTriggerBenchmark() {
     }
     print("note: QEMU TCG guest: absolute microseconds mean little; the ratio, measured side by side, is the figure.")
     print(jsonObject([("adaptive_triggers", jsonObject(entries))]))
+}
+
+/// The first output report after the `before` first ones at `pad` that `matches`, once it came
+/// (a bench failure naming `side` and `kind` after 5 s).
+func firstReport(at pad: VirtualDualSense, after before: Int, side: String, kind: String,
+                 where matches: (DualSenseOutputReport) -> Bool) -> DualSenseOutputReport {
+    let received = pad.waitForOutputReports { $0.count > before && $0[before...].contains(where: matches) }
+    guard let report = received.dropFirst(before).first(where: matches) else { benchFailure("\(side): no \(kind) within 5 s") }
+    return report
 }

@@ -36,3 +36,18 @@ func microseconds(_ nanoseconds: Int64) -> String {
 func jsonObject(_ pairs: [(String, String)]) -> String {
     "{" + pairs.map { "\(JSONString.quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
 }
+
+/// `measure(side)` for each of `sides`: `warmUp` calls each, not kept, then `blocks` blocks of
+/// `perBlock` calls per side, the sides' order reversed every other block so that a drift of the
+/// machine weighs on all of them alike.
+func interleavedSamples(_ sides: [String], warmUp: Int = 5, blocks: Int = 6, perBlock: Int = 20,
+                        _ measure: (String) -> Int64) -> [String: [Int64]] {
+    for side in sides { for _ in 0..<warmUp { _ = measure(side) } }
+    var samples: [String: [Int64]] = [:]
+    for block in 0..<blocks {
+        for side in (block % 2 == 0 ? sides : sides.reversed()) {
+            for _ in 0..<perBlock { samples[side, default: []].append(measure(side)) }
+        }
+    }
+    return samples
+}

@@ -29,6 +29,8 @@ case "game":
                      peers: arguments.count > 2 ? arguments.dropFirst(2).map { String($0.map { $0 == "-" ? "_" : $0 }) } : GameBenchmark.peers)
 case "adaptive-triggers":
     runAdaptiveTriggerBenchmark()
+case "hd-haptics":
+    runHDHapticsBenchmark()
 case "idle":
     runIdleBenchmark(seconds: arguments.dropFirst().first.flatMap(Int.init) ?? 5)
 case "game-client":
@@ -44,6 +46,6 @@ case "scale-setup":
 case "trigger-window":
     runTriggerWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedTriggers)
 default:
-    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | calls-count <scenario> <mode> <calls> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | game [rounds [peer…]] | adaptive-triggers | idle [seconds] | game-client <peer> <node> <log> | scale [devices] | scale-setup [devices] | scale-pass | sync")
+    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | calls-count <scenario> <mode> <calls> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | game [rounds [peer…]] | adaptive-triggers | hd-haptics | idle [seconds] | game-client <peer> <node> <log> | scale [devices] | scale-setup [devices] | scale-pass | sync")
     exit(64)
 }
