@@ -17,7 +17,9 @@ import HapticsSystem
 /// ends the levels at the end of the sound fed so far, and `stop()` of the engine, switching
 /// haptics off, the app becoming inactive and a gain of 0 end them too; levels already sent for
 /// sound further ahead than a device's lead time still play (then end after their hold), so feed
-/// the sound when it is queued for output, not seconds ahead. Not thread-safe: feed it
+/// the sound when it is queued for output, not seconds ahead. Sound fed less than a device's lead
+/// time before it is heard is felt late by the difference: its levels start at once, spaced as the
+/// sound. Not thread-safe: feed it
 /// from one thread (the game's audio thread). `feed` takes no lock and allocates nothing.
 public final class LiveSoundFeed {
     /// The engine it drives.
@@ -45,7 +47,8 @@ public final class LiveSoundFeed {
 
     /// Follows one block of interleaved samples whose first frame is heard at `presentationTime`
     /// (the engine's clock), and sends the levels it yields to the devices. Blocks continue one
-    /// another. Returns `.scheduled(feltAt:)` with the instant of the block's first level, or why
+    /// another. Returns `.scheduled(feltAt:)` with the instant the block's first level is felt
+    /// (when its sound is heard, or later when it came too late for the device's lead time), or why
     /// nothing is felt: `.notPlayed` with the engine's silence reason (the levels are not sent;
     /// with a gain of 0, the ones sent before are ended), `.noDevice` when the selection has no
     /// device, `.queueFull` when the scheduler's queue is, `.noRealDevice` when only the simulated
@@ -61,9 +64,14 @@ public final class LiveSoundFeed {
         let muted = reason == .muted
         var outcome: PlaybackOutcome?
         let hold = holdTime.nanoseconds
+        let now = engine.scheduler.currentTime()
         follower.process(samples, presentationTime: presentationTime) { frame in
             guard outcome == nil || outcome!.isScheduled else { return }
-            let result = send(low: muted ? 0 : frame.strong, high: muted ? 0 : frame.weak, heardAt: frame.time, hold: hold)
+            // A block heard sooner than a device's lead time starts now, its levels still spaced
+            // as its sound: felt late by the difference, never dropped, never bunched.
+            let late = now.advanced(by: frame.time.nanoseconds - presentationTime.nanoseconds)
+            let result = send(low: muted ? 0 : frame.strong, high: muted ? 0 : frame.weak, heardAt: frame.time,
+                              notBefore: late, hold: hold)
             if outcome == nil || !result.isScheduled { outcome = result }
         }
         if muted { return .notPlayed(.muted) }
@@ -88,19 +96,22 @@ public final class LiveSoundFeed {
         devices.contains(engine.roster.deviceID(channel))
     }
 
-    /// Sends one frame's levels to every selected device, each its lead time before `heard`.
-    private func send(low: Double, high: Double, heardAt heard: MonotonicInstant, hold: Int64) -> PlaybackOutcome {
+    /// Sends one frame's levels to every selected device, each its lead time before `heard` but not
+    /// before `notBefore`.
+    private func send(low: Double, high: Double, heardAt heard: MonotonicInstant, notBefore: MonotonicInstant,
+                      hold: Int64) -> PlaybackOutcome {
         let roster = engine.roster
         let scheduler = engine.scheduler
         let gain = engine.gain
         let stops = low <= 0 && high <= 0
         var reached = false
         var reachedReal = false
+        var felt = heard
         var group: ImmediateGroup?
         for channel in 0..<roster.upperBound where roster.isPlayable(channel) && included(channel) {
             let scale = engine.appliesGain(channel) ? 1 : gain * roster.gain(channel)
             let lead = engine.vocabulary.first?.slot(channel).leadTime ?? 0
-            let start = heard.advanced(by: -lead)
+            let start = max(heard.advanced(by: -lead), notBefore)
             if group == nil { group = scheduler.beginImmediateGroup(now: nil) }
             guard (try? scheduler.setMotorLevels(low: low * scale, high: high * scale, on: ChannelID(rawValue: channel),
                                                  at: start, until: stops ? start : start.advanced(by: hold),
@@ -110,13 +121,14 @@ public final class LiveSoundFeed {
                 return .notPlayed(.queueFull)
             }
             lastHeard = max(lastHeard ?? heard, heard)
+            if !reached { felt = start.advanced(by: lead) }
             reached = true
             if roster.isReal(channel) { reachedReal = true }
         }
         if let group { scheduler.endImmediateGroup(group) }
         guard reached else { return .notPlayed(.noDevice) }
         if !reachedReal { return .notPlayed(.noRealDevice) }
-        return .scheduled(feltAt: heard)
+        return .scheduled(feltAt: felt)
     }
 }
 

@@ -26,7 +26,7 @@ struct LiveSoundFeedTests {
     /// What a generic rumble pad (lead time 60 ms) is told when the feed's levels are those of a
     /// reference follower run on the same blocks: each change at its instant less the lead, a
     /// stop when both are 0, and a stop one hold (10 ms) after the last level.
-    func expected(_ blocks: [[Float]], heardAt first: Int64, t0: Int64, gain: Double = 1) throws -> [(Int64, ActuatorCommand)] {
+    func expected(_ blocks: [[Float]], heardAt first: Int64, t0: Int64, gain: Double = 1, fedAt now: Int64? = nil) throws -> [(Int64, ActuatorCommand)] {
         var follower = try SoundEnvelopeFollower(sampleRate: 48_000, channelCount: 1)
         var frames: [MotorLevelFrame] = []
         var heard = first
@@ -35,15 +35,19 @@ struct LiveSoundFeedTests {
             heard += Int64(samples.count) * 1_000_000_000 / 48_000
         }
         func q(_ level: Double) -> UInt16 { UInt16((min(max(level * gain, 0), 1) * 65_535).rounded()) }
+        // Sent 60 ms before heard, or, fed later than that, from `now` on as spaced as the sound.
+        func start(_ frame: MotorLevelFrame) -> Int64 {
+            max(frame.time.nanoseconds - 60 * ms, (now ?? 0) + frame.time.nanoseconds - first) - t0
+        }
         var commands: [(Int64, ActuatorCommand)] = []
         var last = ActuatorCommand.stop
         for frame in frames {
             let strong = q(frame.strong), weak = q(frame.weak)
             let command: ActuatorCommand = strong == 0 && weak == 0 ? .stop : .rumble(strong: strong, weak: weak)
-            if command != last { commands.append((frame.time.nanoseconds - t0 - 60 * ms, command)) }
+            if command != last { commands.append((start(frame), command)) }
             last = command
         }
-        if last != .stop, let end = frames.last { commands.append((end.time.nanoseconds - t0 - 60 * ms + 10 * ms, .stop)) }
+        if last != .stop, let end = frames.last { commands.append((start(end) + 10 * ms, .stop)) }
         return commands
     }
 
@@ -65,6 +69,20 @@ struct LiveSoundFeedTests {
         let expected = try expected(blocks, heardAt: rig.t0 + 200 * ms, t0: rig.t0)
         #expect(expected.count > 10)
         #expect(expected.first!.0 == 140 * ms + 2 * ms)
+        #expect(same(rig.received, expected), "\(rig.received)")
+    }
+
+    @Test func soundHeardSoonerThanTheLeadTimeIsFeltLateByTheDifferenceNotDropped() throws {
+        let rig = Rig()
+        let feed = try rig.engine.makeLiveSoundFeed(sampleRate: 48_000, channelCount: 1)
+        let samples = block(amplitude: 0.5)
+        // Heard in 20 ms: 40 ms less than the pad's lead time.
+        let heard = MonotonicInstant(nanoseconds: rig.t0 + 20 * ms)
+        let felt = MonotonicInstant(nanoseconds: rig.t0 + 60 * ms)
+        #expect(samples.withUnsafeBufferPointer { feed.feed($0, presentationTime: heard) } == .scheduled(feltAt: felt))
+        rig.run(until: 1_000 * ms)
+        let expected = try expected([samples], heardAt: rig.t0 + 20 * ms, t0: rig.t0, fedAt: rig.t0)
+        #expect(expected.first!.0 == 2 * ms)
         #expect(same(rig.received, expected), "\(rig.received)")
     }
 
