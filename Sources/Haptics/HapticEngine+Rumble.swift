@@ -141,7 +141,7 @@ extension HapticEngine {
 
     /// Whether the device on `channel` applies the engine gain itself. Lock-free: the vocabulary
     /// slots record it per channel.
-    private func appliesGain(_ channel: Int) -> Bool {
+    func appliesGain(_ channel: Int) -> Bool {
         vocabulary.first?.slot(channel).hardwareGain ?? false
     }
 }

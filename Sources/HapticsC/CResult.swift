@@ -67,7 +67,7 @@ enum CResult {
                  .gainOutOfRange, .unknownProfile:
                 return invalidArgument
             }
-        case is PlayerError, is WAVError:
+        case is PlayerError, is WAVError, is SoundAnalysisError:
             return invalidArgument
         case is SchedulerError:
             return code(ENOSPC)

@@ -625,6 +625,44 @@ static void test_sound_and_events(haptics_engine *engine) {
     CHECK_INT(haptics_audio_set_muted(engine, 0), 0);
 }
 
+/* Live haptics from sound: a stereo feed of a loud 50 Hz tone drives both pads; errors named. */
+static void test_sound_feed(haptics_engine *engine) {
+    haptics_sound_feed *feed = NULL;
+    haptics_outcome outcome = outcome_of_size();
+    float samples[2 * 480];
+    int64_t heard = haptics_now() + HAPTICS_MS(80);
+    int frame;
+    for (frame = 0; frame < 480; frame++) {
+        samples[2 * frame] = (float)(0.5 * sin(2 * 3.14159265358979 * 50 * frame / 48000.0));
+        samples[2 * frame + 1] = samples[2 * frame];
+    }
+    CHECK_INT(haptics_sound_feed_new(engine, 48000, 3, &feed), -EINVAL);
+    CHECK(strstr(haptics_last_error(), "haptics_sound_feed_new: ") == haptics_last_error());
+    CHECK(strstr(haptics_last_error(), "channel count") != NULL);
+    CHECK(feed == NULL);
+    CHECK_INT(haptics_sound_feed_new(engine, 48000, 2, NULL), -EINVAL);
+    CHECK_INT(haptics_device_sound_feed_new(engine, 999, 48000, 2, &feed), -ENODEV);
+    CHECK_INT(haptics_device_sound_feed_new(engine, second_device, 48000, 2, &feed), 0);
+    haptics_sound_feed_free(feed);
+    CHECK_INT(haptics_sound_feed_new(engine, 48000, 2, &feed), 0);
+    CHECK_INT(haptics_sound_feed_push(feed, samples, 480, heard, &outcome), 0);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_NONE);
+    CHECK_INT(outcome.felt_at, heard);
+    CHECK_INT(haptics_sound_feed_push(feed, samples, 480, heard + HAPTICS_MS(10), NULL), 0);
+    CHECK_INT(haptics_sound_feed_push(feed, NULL, 480, heard, NULL), -EINVAL);
+    CHECK_INT(haptics_sound_feed_push(feed, samples, 480, -1, NULL), -EINVAL);
+    CHECK_STR(haptics_last_error(), "haptics_sound_feed_push: the presentation time -1 is negative");
+    CHECK_INT(haptics_sound_feed_push((haptics_sound_feed *)engine, samples, 480, heard, NULL), -EBADF);
+    CHECK_INT(haptics_set_application_active(engine, 0), 0);
+    CHECK_INT(haptics_sound_feed_push(feed, samples, 480, heard, &outcome), -ECANCELED);
+    CHECK_INT(outcome.reason, HAPTICS_REASON_APPLICATION_INACTIVE);
+    CHECK_INT(haptics_set_application_active(engine, 1), 0);
+    CHECK_INT(haptics_sound_feed_stop(feed), 0);
+    CHECK_INT(haptics_sound_feed_stop(NULL), -EINVAL);
+    haptics_sound_feed_free(feed);
+    haptics_sound_feed_free(NULL);
+}
+
 int main(void) {
     haptics_engine *engine = NULL;
     test_version_errors_clock();
@@ -637,6 +675,7 @@ int main(void) {
         test_plays(engine);
         test_sound_and_events(engine);
         test_themes(engine);
+        test_sound_feed(engine);
         test_players(engine); /* frees the engine */
     }
     engine = NULL;

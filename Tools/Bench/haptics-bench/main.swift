@@ -41,11 +41,13 @@ case "scale":
     runScaleBenchmark(devices: arguments.dropFirst().first.flatMap(Int.init) ?? 32)
 case "scale-pass":
     runScalePass()
+case "sound-feed":
+    runSoundFeedBenchmark()
 case "scale-setup":
     runScaleSetup(devices: arguments.dropFirst().first.flatMap(Int.init) ?? 32)
 case "trigger-window":
     runTriggerWindow(triggers: arguments.dropFirst().first.flatMap(Int.init) ?? tracedTriggers)
 default:
-    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | calls-count <scenario> <mode> <calls> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | game [rounds [peer…]] | adaptive-triggers | hd-haptics | idle [seconds] | game-client <peer> <node> <log> | scale [devices] | scale-setup [devices] | scale-pass | sync")
+    print("usage: haptics-bench scheduler | submit [instructions-per-submit] | submit-count <submissions> | calls-count <scenario> <mode> <calls> | curve | trigger | trigger-window <triggers> | peers | peers-window <triggers> | game [rounds [peer…]] | adaptive-triggers | hd-haptics | idle [seconds] | game-client <peer> <node> <log> | scale [devices] | scale-setup [devices] | scale-pass | sound-feed | sync")
     exit(64)
 }

@@ -399,6 +399,57 @@ int haptics_set_motor_levels(haptics_engine *engine, double low, double high, ha
 int haptics_set_motor_level_timeout(haptics_engine *engine, int64_t timeout);
 
 /* ---------------------------------------------------------------------------------------------
+ * Live haptics from sound
+ *
+ * The audio the game is about to play drives the rumble as it goes: each block of samples, with
+ * the instant its first frame is heard, becomes motor levels every 2 ms (the sound below 200 Hz
+ * on the low-frequency motor, above it on the high-frequency one), each sent to a device its rise
+ * time before it is heard. Each level holds 10 ms without the next, so a game that stops feeding
+ * leaves no pad rumbling; the engine gain scales the levels, and switching haptics off, the
+ * application going inactive or haptics_engine_stop end them. A feed replaces the rumble and
+ * motor levels above on its devices while it runs (one direct level per device).
+ */
+
+/* A live feed of the game's audio to the rumble of its devices. Use it from one thread. */
+typedef struct haptics_sound_feed haptics_sound_feed;
+
+/*
+ * haptics_sound_feed_new — a feed of audio at `sample_rate` frames per second (4000…384000) with
+ * `channels` interleaved channels (1 or 2), driving every device. 0, or -EINVAL (a rate or
+ * channel count out of range: haptics_last_error names it), -EBADF. Control side (allocates).
+ */
+int haptics_sound_feed_new(haptics_engine *engine, int sample_rate, int channels, haptics_sound_feed **feed);
+
+/*
+ * haptics_device_sound_feed_new — haptics_sound_feed_new driving one device only. -ENODEV for an
+ * unknown id.
+ */
+int haptics_device_sound_feed_new(haptics_engine *engine, int device_id, int sample_rate, int channels,
+                                  haptics_sound_feed **feed);
+
+/*
+ * haptics_sound_feed_push — follows `frames` frames of float samples (interleaved, -1…1) whose
+ * first frame is heard at `presentation_time` (monotonic ns: e.g. snd_pcm_status's audio
+ * timestamp plus the frames queued before them). Blocks continue one another. Returns
+ * haptics_play's codes (the outcome's felt_at is the block's first level); `outcome` may be NULL.
+ * Realtime-safe: no lock, no allocation; it may run on the audio thread.
+ */
+int haptics_sound_feed_push(haptics_sound_feed *feed, const float *samples, size_t frames, int64_t presentation_time,
+                            haptics_outcome *outcome);
+
+/*
+ * haptics_sound_feed_stop — ends the levels at the end of the sound pushed so far, and forgets
+ * that sound (the next push starts afresh). 0, or -EINVAL/-EBADF.
+ */
+int haptics_sound_feed_stop(haptics_sound_feed *feed);
+
+/*
+ * haptics_sound_feed_free — stops the feed (as haptics_sound_feed_stop) and frees it. NULL is
+ * ignored. Control side.
+ */
+void haptics_sound_feed_free(haptics_sound_feed *feed);
+
+/* ---------------------------------------------------------------------------------------------
  * Traces (docs/guides/latency.md)
  */
 
