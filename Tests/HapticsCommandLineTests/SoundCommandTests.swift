@@ -133,7 +133,8 @@ import HapticsTestSupport
         let result = runTool("plot", folder.path + "/clicks.wav", "-o", folder.path + "/clicks.svg", "--json")
         #expect(result.status == 0)
         let svg = try String(contentsOfFile: folder.path + "/clicks.svg", encoding: .utf8)
-        _ = try XMLDocument(data: Data(svg.utf8))
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse(), "\(parser.parserError.map(String.init(describing:)) ?? "")")
         #expect(result.output == #"{"schema":1,"type":"plot","sound":"\#(folder.path)/clicks.wav","file":"\#(folder.path)/clicks.svg","#
             + #""transients":3,"continuous_events":0,"duration_ms":1500}"# + "\n")
         // One dot per transient, and the title names the sound.
