@@ -23,7 +23,7 @@ extension HapticPatternPlayer {
         }
     }
 
-    /// `renewSoundLoop()` with the state already locked.
+    /// The sound half of `renewLoops()`, with the state already locked.
     func renewSoundLoop(_ state: inout LoopTimeline) {
         guard var passes = state.soundPasses else { return }
         defer { if state.soundPasses != nil { state.soundPasses = passes } }
