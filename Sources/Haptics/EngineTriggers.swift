@@ -1,9 +1,11 @@
+import Glibc
 import HapticsSystem
 import HapticsTriggers
 import Synchronization
 
 /// The adaptive triggers of an engine's devices, opened at the first effect set on each and kept
-/// until the engine stops (which sets them off), the device is lost, or the engine goes.
+/// until the engine stops (which sets them off), the device is lost, the engine goes, or the
+/// process exits (``setOffAtExit``).
 final class EngineTriggers: Sendable {
     /// The open pads, and whether pads may be opened: not before the engine starts, nor after it
     /// stopped, so that a call racing the stop cannot leave an effect behind it.
@@ -18,6 +20,37 @@ final class EngineTriggers: Sendable {
 
     init(writerPriority: Int32) {
         self.writerPriority = writerPriority
+        _ = Self.exitHook
+        Self.live.withLock { $0[ObjectIdentifier(self)] = Weak(value: self) }
+    }
+
+    deinit {
+        Self.live.withLock { $0[ObjectIdentifier(self)] = nil }
+    }
+
+    // MARK: Exit
+
+    /// A reference that does not keep an engine's triggers alive.
+    private struct Weak: @unchecked Sendable {
+        weak var value: EngineTriggers?
+    }
+
+    /// Every engine's triggers in the process.
+    private static let live = Mutex<[ObjectIdentifier: Weak]>([:])
+
+    /// Registered once, with the first engine: a game that exits without stopping its engine (a
+    /// shared engine is never deinitialised) must not leave a pad's triggers stiff. The kernel
+    /// erases a closing process's force-feedback effects, but a trigger effect is the pad's state:
+    /// nothing takes it back when the hidraw node closes. A process killed by a signal runs no
+    /// exit handler; its pads keep their effects until something sets them again.
+    private static let exitHook: Void = {
+        atexit { EngineTriggers.setOffAtExit() }
+    }()
+
+    /// Closes every engine's open pads, which sets their triggers off: the process is exiting.
+    private static func setOffAtExit() {
+        let engines = live.withLock { $0.values.compactMap(\.value) }
+        for triggers in engines { triggers.closeAll() }
     }
 
     /// Lets pads be opened again (the engine started).

@@ -124,6 +124,21 @@ extension EngineKernelTests {
 
     static func feedbackEffect() throws -> TriggerEffect { try .feedback(zone: 3, strength: 5) }
 
+    @Test func aGameThatExitsWithoutFreeingItsEngineLeavesTheTriggersOff() throws {
+        let controller = try VirtualDualSense()
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        _ = try #require(try controller.waitForHidrawNode())
+        let game = try CProgram(CInterfaceKernelTests.folder + "/haptics_c_exits", arguments: [node])
+        #expect(game.waitForLine("set"), "\(game.standardError)")
+        #expect(game.waitForExit() == 0, "\(game.standardError)")
+        // The effect, then both off as the process exits: the engine was never freed.
+        #expect(Self.triggerReports(controller.waitForOutputReports { Self.triggerReports($0).count >= 2 }) == [
+            Self.usbReport(flags: 0x04, right: Self.weapon, left: nil),
+            Self.usbReport(flags: 0x0C, right: Self.off, left: Self.off),
+        ])
+    }
+
     @Test func theGainsSoftenTheEffectsAndAPadSwitchedOffSetsThemOff() throws {
         let controller = try VirtualDualSense()
         defer { controller.close() }
