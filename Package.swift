@@ -8,7 +8,7 @@
 //   HapticsSystem ← HapticsVirtualDevices (uinput/uhid, for the testbench and `emulate`)
 //   HapticsSystem ← HapticsTriggers (DualSense adaptive triggers through hidraw) ← Haptics
 //   HapticsAudio, HapticsPatterns ← HapticsSoundAnalysis (a sound → the haptics that go with it) ← Haptics
-//   HapticsAudio, HapticsRendering, HapticsTriggers ← HapticsVoiceCoils (DualSense HD haptics: waveforms, USB audio, report 0x32) ← Haptics
+//   HapticsAudio, HapticsRendering, HapticsTriggers, HapticsSoundAnalysis ← HapticsVoiceCoils (DualSense HD haptics: waveforms, USB audio, report 0x32, live drive from sound) ← Haptics
 //   HapticsDevices, HapticsAudio, HapticsSoundAnalysis ← HapticsViews (terminal, SVG and WAV views of a motor timeline)
 //   Haptics, HapticsSoundAnalysis, HapticsViews, HapticsVirtualDevices ← HapticsCommandLine ← haptics
 //   HapticsAudio, HapticsSoundAnalysis, HapticsRendering, HapticsTriggers, HapticsVoiceCoils ← HapticsFuzzing ← haptics-fuzz (fuzz targets; `Tools/fuzz`)
@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "HapticsTriggers", dependencies: ["HapticsSystem"]),
         // DualSense HD haptics: patterns rendered as the voice coils' waveform, its USB frames and
         // Bluetooth reports 0x32.
-        .target(name: "HapticsVoiceCoils", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsTriggers", "HapticsSystem"]),
+        .target(name: "HapticsVoiceCoils", dependencies: ["HapticsAudio", "HapticsRendering", "HapticsPatterns", "HapticsTriggers", "HapticsSoundAnalysis", "HapticsSystem"]),
         // The public engine; `import Haptics` is the one import a game needs.
         // The version comes from the C header (CHapticsABI), the one place that says it.
         .target(name: "Haptics", dependencies: ["HapticsDevices", "HapticsTriggers", "HapticsVoiceCoils", "HapticsAudio", "HapticsSoundAnalysis", "HapticsScheduler", "HapticsRendering", "HapticsPatterns", "HapticsSystem", "CHapticsABI"]),
@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "HapticsSoundAnalysisTests", dependencies: ["HapticsSoundAnalysis", "HapticsAudio", "HapticsPatterns", "HapticsTestSupport"]),
         .testTarget(name: "HapticsDevicesTests", dependencies: ["HapticsDevices", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "CEvdev", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTriggersTests", dependencies: ["HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
-        .testTarget(name: "HapticsVoiceCoilsTests", dependencies: ["HapticsVoiceCoils", "HapticsAudio", "HapticsPatterns", "HapticsTriggers", "HapticsSystem", "HapticsTestSupport"]),
+        .testTarget(name: "HapticsVoiceCoilsTests", dependencies: ["HapticsVoiceCoils", "HapticsAudio", "HapticsPatterns", "HapticsTriggers", "HapticsSoundAnalysis", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsViewsTests", dependencies: ["HapticsViews", "HapticsAudio", "HapticsSoundAnalysis", "HapticsDevices", "HapticsRendering", "HapticsTestSupport"]),
         .testTarget(name: "HapticsTests", dependencies: ["Haptics", "HapticsAudio", "HapticsDevices", "HapticsPatterns", "HapticsRendering", "HapticsScheduler", "HapticsSystem", "HapticsTestSupport"]),
         .testTarget(name: "HapticsCommandLineTests", dependencies: [

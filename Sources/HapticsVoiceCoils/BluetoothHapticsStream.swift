@@ -62,7 +62,26 @@ public final class BluetoothHapticsStream: Sendable {
         writer.schedule(at: instant)
     }
 
-    /// Stops what plays: no report is written after it returns.
+    /// Queues drive samples for the actuators (both play them), at 3 kHz, the first one playing at
+    /// `instant` on `CLOCK_MONOTONIC`, and wakes the writer for it. Each block is placed on the
+    /// frame of a 3 kHz grid that plays at its instant (a block that starts where the last one
+    /// ended continues it exactly); the writer sends a report of 32 frames as its first frame is
+    /// due, from the first frame fed for as long as samples come, and adds them to the reports of
+    /// a pattern playing (the sum clipped to ±1). Frames more than a report late are not played.
+    /// Lock-free and allocation-free (a futex wake at most): call it from one thread, the game's
+    /// audio thread. Returns `false` when the queue (1 s, 256 blocks) has no room for them.
+    public func feed(_ samples: UnsafeBufferPointer<Float>, at instant: MonotonicInstant) -> Bool {
+        guard state.live.push(samples, at: instant) else { return false }
+        writer.schedule(at: instant)
+        return true
+    }
+
+    /// Blocks of drive samples refused because the queue was full, and frames that came for a
+    /// place already written (not played).
+    public var liveSamplesDropped: (blocks: Int, lateFrames: Int) { (state.live.refused, state.live.late) }
+
+    /// Stops what plays, drive samples fed before it included: no report is written after it
+    /// returns (until something is played or fed again).
     public func stop() {
         state.end()
     }
@@ -119,9 +138,15 @@ final class _BluetoothHapticsState: Sendable {
         var waveform = [Float](repeating: 0, count: DualSenseHapticsReport.framesPerReport)
         var samples = [Int8](repeating: 0, count: 2 * DualSenseHapticsReport.framesPerReport)
         var failure: TriggerDeviceError?
+        /// The live frame after the last one a report held.
+        var liveNext: Int64 = -(1 << 62)
     }
 
     private let io: OrderedMutex<IO>
+    /// Drive samples fed live, placed on a 3 kHz grid of frames counted from ``epoch``.
+    let live = _LiveDriveRing(sampleRate: VoiceCoilFrames.bluetoothSampleRate, queueCapacity: 3_000, trackCapacity: 4_096)
+    /// Nanoseconds of `CLOCK_MONOTONIC` at live frame 0: when the node was opened.
+    let epoch = MonotonicInstant.now.nanoseconds
 
     init(node: TriggerNode, descriptor: FileDescriptor) {
         self.node = node
@@ -148,43 +173,78 @@ final class _BluetoothHapticsState: Sendable {
     }
 
     func end() {
-        io.withLock { $0.job = nil }
+        io.withLock { (io: inout IO) in
+            io.job = nil
+            live.requestFlush()
+            live.drain { liveFrame(at: $0) }
+        }
     }
 
-    /// Writes every report due by `now`; returns when the next one is due (`nil`: none).
+    /// Writes every report due by `now`: the pattern's, with the live samples for their frames
+    /// added, or while no pattern plays, reports of live samples alone from the first frame fed;
+    /// returns when the next one is due (`nil`: none).
     func writeDue(now: MonotonicInstant) -> MonotonicInstant? {
         io.withLock { (io: inout IO) -> MonotonicInstant? in
-            while let job = io.job, let descriptor = io.descriptor {
-                if job.isFinished {
-                    io.job = nil
-                    return nil
+            live.drain { liveFrame(at: $0) }
+            let frames = DualSenseHapticsReport.framesPerReport
+            while let descriptor = io.descriptor {
+                let window: Int64
+                if let job = io.job {
+                    if job.isFinished {
+                        io.job = nil
+                        continue
+                    }
+                    let due = job.instant(ofReport: job.next)
+                    if due > now { return due }
+                    io.waveform.withUnsafeMutableBufferPointer { job.renderer.render(from: job.next * Int64(frames), into: $0) }
+                    window = liveFrame(at: due.nanoseconds)
+                } else {
+                    // Live samples more than a report late are not played late: the drive keeps in step.
+                    guard let start = live.nextUnmixedFrame(from: max(io.liveNext, liveFrame(at: now.nanoseconds) - Int64(frames)))
+                    else { return nil }
+                    let due = liveInstant(ofFrame: start)
+                    if due > now { return due }
+                    for index in io.waveform.indices { io.waveform[index] = 0 }
+                    window = start
                 }
-                let due = job.instant(ofReport: job.next)
-                if due > now { return due }
-                let frames = DualSenseHapticsReport.framesPerReport
+                // The live frames of this report, but those a report written before held.
+                let skip = Int(min(Int64(frames), max(0, io.liveNext - window)))
+                io.waveform.withUnsafeMutableBufferPointer { live.mix(into: $0.baseAddress! + skip, from: window + Int64(skip), count: frames - skip) }
+                io.liveNext = max(io.liveNext, window + Int64(frames))
                 io.waveform.withUnsafeMutableBufferPointer { waveform in
-                    job.renderer.render(from: job.next * Int64(frames), into: waveform)
                     io.samples.withUnsafeMutableBufferPointer { samples in
                         VoiceCoilFrames.bluetoothFrames(waveform.baseAddress!, count: frames, into: samples.baseAddress!)
                         io.report.setFrames(UnsafeBufferPointer(samples), number: io.number)
                     }
                 }
                 do throws(TriggerDeviceError) {
-                    if let leading = job.leadingReport {
-                        job.leadingReport = nil
+                    if let leading = io.job?.leadingReport {
+                        io.job?.leadingReport = nil
                         try node.write(report: leading, to: descriptor)
                     }
                     try node.write(report: io.report.bytes, to: descriptor)
                 } catch {
                     io.failure = io.failure ?? error
                     io.job = nil
+                    live.requestFlush()
                     return nil
                 }
                 io.number &+= 1
-                job.next += 1
+                io.job?.next += 1
             }
             return nil
         }
+    }
+
+    /// The live frame (3 kHz, counted from ``epoch``) that plays at `nanoseconds`, rounded.
+    func liveFrame(at nanoseconds: Int64) -> Int64 {
+        let scaled = (nanoseconds - epoch) * Int64(VoiceCoilFrames.bluetoothSampleRate)
+        return scaled >= 0 ? (scaled + 500_000_000) / 1_000_000_000 : -((-scaled + 500_000_000) / 1_000_000_000)
+    }
+
+    /// When live frame `frame` plays: exact integer nanoseconds.
+    func liveInstant(ofFrame frame: Int64) -> MonotonicInstant {
+        MonotonicInstant(nanoseconds: epoch + frame * 1_000_000 / 3)
     }
 
     func close() {

@@ -101,10 +101,27 @@ public final class DualSenseHDHaptics: Sendable {
         }
     }
 
+    /// Frames per second of the drive samples ``feed(_:at:)`` takes: 48,000 over USB, 3,000 over
+    /// Bluetooth.
+    public var driveSampleRate: Int {
+        transport == .usb ? VoiceCoilFrames.usbSampleRate : VoiceCoilFrames.bluetoothSampleRate
+    }
+
+    /// Queues drive samples (−1…1, at ``driveSampleRate``) for both actuators, the first one
+    /// playing at `instant` on `CLOCK_MONOTONIC`, added to the pattern playing: a live source
+    /// such as game audio shaped by a `VoiceCoilShaper` (``VoiceCoilSoundDrive`` does both). Blocks
+    /// continue one another by their instants. Lock-free and allocation-free: call it from one
+    /// thread. Returns `false` when the stream's queue is full (the block is dropped). It does not
+    /// take the actuators out of rumble emulation: opening and ``play(_:at:)`` do.
+    public func feed(_ samples: UnsafeBufferPointer<Float>, at instant: MonotonicInstant) -> Bool {
+        if let usb { return usb.feed(samples, at: instant) }
+        return bluetooth?.feed(samples, at: instant) ?? false
+    }
+
     /// The Bluetooth output report with every valid flag clear.
     private static let bluetoothAudioHapticsSelect = DualSenseTriggerReport(transport: .bluetooth, left: nil, right: nil).bytes
 
-    /// Stops what plays.
+    /// Stops what plays, the drive samples fed before it included.
     public func stop() {
         usb?.stop()
         bluetooth?.stop()

@@ -40,6 +40,8 @@ public final class USBHapticsStream: @unchecked Sendable {
     private let running = Atomic<Bool>(false)
     private let periodsWritten = Atomic<Int>(0)
     private let underrunsRecovered = Atomic<Int>(0)
+    /// Drive samples fed live (``feed(_:at:)``), placed by frame and added to what plays.
+    let live = _LiveDriveRing(sampleRate: VoiceCoilFrames.usbSampleRate, queueCapacity: 48_000, trackCapacity: 48_000)
 
     // Realtime side: touched only by the thread (or by `process()` without one).
     private var job: _USBHapticsJob?
@@ -110,8 +112,9 @@ public final class USBHapticsStream: @unchecked Sendable {
         pending.withLock { $0 = (true, job) }
     }
 
-    /// Makes every period from the next one written silent.
+    /// Makes every period from the next one written silent, drive samples fed before it included.
     public func stop() {
+        live.requestFlush()
         pending.withLock { $0 = (true, nil) }
     }
 
@@ -159,6 +162,7 @@ public final class USBHapticsStream: @unchecked Sendable {
             }
             if position + job.renderer.frameCount <= first + Int64(periodFrames) { self.job = nil }
         }
+        mixLive(into: &buffer, first: first, format: sink.format, origin: clock.isValid ? clock.origin : nil)
         let result = buffer.withUnsafeBufferPointer { sink.write($0.baseAddress!) }
         switch result.status {
         case .written: break
