@@ -81,6 +81,17 @@ public final class DualSenseHDHaptics: Sendable {
         try selectAudioHaptics()
     }
 
+    /// A pad over USB whose stream is `stream` (open, driven by its caller: benchmarks and tests
+    /// on a sink standing for the card), its reports written to `node`.
+    package init(node: TriggerNode, usb stream: USBHapticsStream) throws(HDHapticsError) {
+        transport = .usb
+        self.node = node
+        soundCard = nil
+        usb = stream
+        bluetooth = nil
+        try selectAudioHaptics()
+    }
+
     deinit {
         close()
     }

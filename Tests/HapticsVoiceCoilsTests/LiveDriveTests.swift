@@ -186,4 +186,32 @@ struct LiveDriveTests {
         drive.stop()
         haptics.close()
     }
+
+    @Test("USB: a voice-coil sound drive puts the shaped sound on the frames of its presentation time")
+    func soundDriveOverUSB() throws {
+        let (_, path, folder) = try makeNode()
+        defer { folder.remove() }
+        let (card, stream) = try openStream()
+        let haptics = try DualSenseHDHaptics(node: TriggerNode(path: path, transport: .usb), usb: stream)
+        let drive = try VoiceCoilSoundDrive(haptics: haptics, sampleRate: 48_000, channelCount: 1)
+        #expect(abs(drive.latency - 0.000_98) < 0.000_01)
+        // 20 ms of a 150 Hz tone heard from 10 ms after position 0 (frame 480), in blocks of 100 frames.
+        let sound = (0..<960).map { Float(0.3 * sin(2 * Double.pi * 150 * Double($0) / 48_000)) }
+        var shaper = try VoiceCoilShaper(sampleRate: 48_000, channelCount: 1, outputRate: 48_000)
+        var shaped = [Float](repeating: 0, count: shaper.maximumOutputFrames(inputFrames: 960))
+        let count = sound.withUnsafeBufferPointer { input in shaped.withUnsafeMutableBufferPointer { shaper.process(input, into: $0) } }
+        #expect(count == 960)
+        for block in 0..<10 {
+            sound[(block * 96)..<(block * 96 + 96)].withUnsafeBufferPointer {
+                #expect(drive.feed($0, presentationTime: origin + .milliseconds(10) + .microseconds(2_000 * Int64(block))))
+            }
+        }
+        for _ in 0..<40 { stream.process() }
+        let expected = [Float](repeating: 0, count: 480) + shaped[..<count] + [Float](repeating: 0, count: 480)
+        #expect(card.channel(2) == expected && card.channel(3) == expected)
+        drive.stop()
+        stream.process()
+        #expect(card.channel(2)[1_920...].allSatisfy { $0 == 0 })
+        stream.close()
+    }
 }
