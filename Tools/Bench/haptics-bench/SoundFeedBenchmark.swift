@@ -2,7 +2,8 @@ import CBenchSupport
 import Glibc
 import Haptics
 
-/// `Tools/bench sound-feed`: the latency live haptics from sound add, and what a block costs.
+/// `Tools/bench sound-feed`: the latency live haptics from sound add, and what a block costs: on
+/// rumble motors here, on voice coils in `voiceCoilDriveFigures()`.
 ///
 /// Latency is algorithmic (the same on any machine): a tone starts after silence, and the figure is
 /// the span from its first sample to the first level frame at 90 % of the level the tone settles
@@ -44,6 +45,7 @@ func runSoundFeedBenchmark() {
           + "\(cost.performed) device writes")
     pairs += [("feed_blocks", "\(cost.blocks)"), ("feed_mallocs", "\(cost.allocations)"),
               ("feed_ns_per_block", decimal(cost.nanosecondsPerBlock, 1)), ("feed_writes", "\(cost.performed)")]
+    pairs += voiceCoilDriveFigures()
     print(jsonObject(pairs))
 }
 
