@@ -15,8 +15,9 @@ import HapticsSystem
 /// Each block comes with the instant its first frame is heard on the engine's clock; every drive
 /// sample is fed with the instant of the sound it comes from, so the actuators move with the sound
 /// by construction, late by the shaper's ``latency`` only (about 1 ms). Feed the sound when it is
-/// queued for output, at least a period of the stream ahead (1 ms over USB, 10.7 ms over
-/// Bluetooth): drive samples whose frame the stream has written already are not played. The drive
+/// queued for output, ahead by at least the card's buffer over USB (3 ms: the stream writes each
+/// frame that long before it plays) and a report over Bluetooth (10.7 ms): drive samples whose
+/// frame the stream has written already are not played. The drive
 /// is added to a pattern playing on the pad. ``feed(_:presentationTime:)`` allocates nothing and
 /// takes no lock: call it from one thread, the game's audio thread.
 public final class VoiceCoilSoundDrive {

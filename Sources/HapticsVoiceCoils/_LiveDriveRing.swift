@@ -205,8 +205,9 @@ extension USBHapticsStream {
     /// instant, as a pattern's first frame is (a block that starts where the last one ended
     /// continues it exactly), and added to the pattern playing (the sum clipped to ±1): a pattern
     /// is a designed effect and the sound's drive another source, and both are wanted, as
-    /// overlapping events of a pattern add up. Samples for frames written already are not played
-    /// (the drive stays in step with its sound: feed it ahead, at least a period). ``stop()``
+    /// overlapping events of a pattern add up. Samples for frames written already are not played,
+    /// so the drive stays in step with its sound: feed them at least the card's buffer ahead (the
+    /// stream writes each frame that long before it plays). ``stop()``
     /// discards what was fed before it. Lock-free and allocation-free: call it from one thread,
     /// the game's audio thread. Returns `false` when the queue (1 s, 256 blocks) has no room for
     /// them: nothing was queued.
