@@ -18,8 +18,8 @@ import HapticsSystem
 /// queued for output, ahead by at least the card's buffer over USB (3 ms: the stream writes each
 /// frame that long before it plays) and a report over Bluetooth (10.7 ms): drive samples whose
 /// frame the stream has written already are not played. The drive
-/// is added to a pattern playing on the pad. ``feed(_:presentationTime:)`` allocates nothing and
-/// takes no lock: call it from one thread, the game's audio thread.
+/// is added to a pattern playing on the pad. ``feed(_:presentationTime:gain:)`` allocates nothing
+/// and takes no lock: call it, and ``stop()``, from one thread, the game's audio thread.
 public final class VoiceCoilSoundDrive {
     /// The pad it drives.
     public let haptics: DualSenseHDHaptics
@@ -54,11 +54,13 @@ public final class VoiceCoilSoundDrive {
     public var latency: Double { shaper.latency }
 
     /// Shapes one block of interleaved samples whose first frame is heard at `presentationTime`
-    /// and feeds the drive samples it yields to the pad, each at the instant of its sound. Blocks
-    /// continue one another. Returns `false` when the pad's queue was full and drive samples were
-    /// dropped.
+    /// and feeds the drive samples it yields to the pad, each at the instant of its sound, scaled
+    /// by `gain` (0…1: the engine's and the device's gain; 0 feeds silence and keeps the shaper
+    /// following the sound). Blocks continue one another. Returns `false` when the pad's queue was
+    /// full and drive samples were dropped.
     @discardableResult
-    public func feed(_ samples: UnsafeBufferPointer<Float>, presentationTime: MonotonicInstant) -> Bool {
+    public func feed(_ samples: UnsafeBufferPointer<Float>, presentationTime: MonotonicInstant, gain: Float = 1) -> Bool {
+        let scale = gain == gain ? min(max(gain, 0), 1) : 0
         let channels = shaper.channelCount
         let inRate = Int64(shaper.sampleRate)
         let outRate = Int64(shaper.outputRate)
@@ -72,6 +74,7 @@ public final class VoiceCoilSoundDrive {
             let chunk = UnsafeBufferPointer(rebasing: samples[(start * channels)..<((start + count) * channels)])
             let written = shaper.process(chunk, into: scratch)
             if written > 0 {
+                if scale != 1 { for index in 0..<written { scratch[index] *= scale } }
                 // Output frame k stands for input position k × in / out: its offset from this
                 // chunk's first frame, in nanoseconds.
                 let offset = (firstOutput * inRate - firstInput * outRate) * 1_000_000_000 / (inRate * outRate)
@@ -84,7 +87,8 @@ public final class VoiceCoilSoundDrive {
     }
 
     /// Stops the drive: the pad's HD haptics stop (what was fed is discarded, a pattern playing
-    /// stops too) and the shaper forgets the sound; the next block starts afresh.
+    /// stops too) and the shaper forgets the sound; the next block starts afresh. Call it from the
+    /// thread that feeds.
     public func stop() {
         shaper.reset()
         haptics.stop()

@@ -44,6 +44,8 @@ final class _LiveDriveRing: @unchecked Sendable {
     private let trackMask: Int64
     /// The frame after the last one placed; `nil` while the track is empty.
     private var trackEnd: Int64?
+    /// The first frame placed since the track was empty: frames before it read as silence.
+    private var trackStart: Int64 = 0
     /// Where the last block placed ended, for the next one to continue it.
     private var lastBlockEnd: Int64?
     /// The frame after the last one mixed.
@@ -158,15 +160,21 @@ final class _LiveDriveRing: @unchecked Sendable {
         let end = frame + Int64(count)
         lastBlockEnd = end
         if frame < mixedEnd { lateFrames.add(Int(min(end, mixedEnd) - frame), ordering: .relaxed) }
+        if trackEnd == nil { trackStart = frame }
         var filled = trackEnd ?? frame
-        // Silence where no block fell, up to this one.
+        // Silence where no block fell, after the track's end or before its start.
         if frame > filled {
             for silent in max(filled, frame - capacity)..<frame { track[Int(silent & trackMask)] = 0 }
             filled = frame
         }
         let newEnd = max(filled, end)
+        let oldest = newEnd - capacity
+        if frame < trackStart {
+            for silent in max(frame, oldest)..<max(max(frame, oldest), trackStart) { track[Int(silent & trackMask)] = 0 }
+            trackStart = frame
+        }
         // Frames older than the track holds after this block are not kept.
-        for offset in min(count, max(0, Int(newEnd - capacity - frame)))..<count {
+        for offset in min(count, max(0, Int(oldest - frame)))..<count {
             track[Int((frame + Int64(offset)) & trackMask)] = samples[(sampleIndex + offset) & sampleMask]
         }
         trackEnd = newEnd
@@ -183,7 +191,7 @@ final class _LiveDriveRing: @unchecked Sendable {
     /// samples at `i × stride + first` and `i × stride + second` (the same one when equal).
     func mix(into destination: UnsafeMutablePointer<Float>, from: Int64, count: Int, stride: Int = 1, first: Int = 0, second: Int = 0) {
         if let end = trackEnd {
-            let start = end - trackMask - 1
+            let start = max(trackStart, end - trackMask - 1)
             for index in 0..<count {
                 let frame = from + Int64(index)
                 guard frame >= start && frame < end else { continue }

@@ -209,9 +209,18 @@ struct LiveDriveTests {
         for _ in 0..<40 { stream.process() }
         let expected = [Float](repeating: 0, count: 480) + shaped[..<count] + [Float](repeating: 0, count: 480)
         #expect(card.channel(2) == expected && card.channel(3) == expected)
+
+        // Again at half gain, then stopped halfway: the drive scaled, nothing after the stop.
         drive.stop()
-        stream.process()
-        #expect(card.channel(2)[1_920...].allSatisfy { $0 == 0 })
+        sound[..<480].withUnsafeBufferPointer { #expect(drive.feed($0, presentationTime: origin + .milliseconds(45), gain: 0.5)) }
+        sound[480...].withUnsafeBufferPointer { #expect(drive.feed($0, presentationTime: origin + .milliseconds(55), gain: 0.5)) }
+        for _ in 0..<10 { stream.process() }
+        drive.stop()
+        for _ in 0..<20 { stream.process() }
+        let again = Array(card.channel(2)[1_920...])
+        // 45 ms is frame 2,160: 240 frames of silence, then 240 of the drive at half, then silence.
+        #expect(Array(again[240..<480]) == shaped[..<240].map { $0 * 0.5 })
+        #expect(again[..<240].allSatisfy { $0 == 0 } && again[480...].allSatisfy { $0 == 0 })
         stream.close()
     }
 }
