@@ -158,5 +158,33 @@ extension EngineKernelTests {
         #expect(haptics.prefix(count).flatMap(\.hapticsFrames) == Self.expectedFrames(reports: count))
         #expect(!ours.contains { $0.setsMotors })
     }
+
+    @Test func theCLIPlaysAPatternFileAsHDHapticsOnADualSenseAndAsRumbleWhenAsked() throws {
+        let controller = try VirtualDualSense(connection: .bluetooth)
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        _ = try #require(try controller.waitForHidrawNode())
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Self.ahap, to: "hits.ahap")
+        let file = folder.path + "/hits.ahap"
+
+        let played = runHaptics(["play", file, "--device", node])
+        #expect(played.status == 0, "\(played.error)")
+        #expect(played.output.hasPrefix("\(file) on \(VirtualDualSense.deviceName) (\(node)), profile dualsense, as HD haptics\n"), "\(played.output)")
+        let count = Self.reportCount
+        let reports = controller.waitForOutputReports { Self.hapticsReports($0).count >= count }
+        #expect(Self.hapticsReports(reports).prefix(count).flatMap { $0.hapticsFrames } == Self.expectedFrames(reports: count))
+        #expect(!reports.contains { $0.setsMotors })
+
+        let before = controller.outputReports.count
+        let json = runHaptics(["play", file, "--device", node, "--rumble", "--json"])
+        #expect(json.status == 0, "\(json.error)")
+        #expect(json.output.contains(#","hd_haptics":false"#), "\(json.output)")
+        let rumble = Array(controller.waitForOutputReports { $0.dropFirst(before).contains { $0.setsMotors } }.dropFirst(before))
+        #expect(rumble.contains { $0.setsMotors })
+        #expect(Self.hapticsReports(rumble).isEmpty)
+        #expect(runHaptics(["play", file, "--hd", "--rumble"]).error.contains("--hd and --rumble exclude each other"))
+    }
 }
 }
