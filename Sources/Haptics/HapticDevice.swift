@@ -112,12 +112,22 @@ public struct DeviceSettings: Sendable, Hashable {
     /// The profile to render for, replacing the one the device catalog picks; `nil` for the
     /// catalog's. The device's own kernel limits (its effect slots) are kept.
     public var profile: DeviceProfile?
+    /// Whether a pad with voice coils (``HapticDevice/hasVoiceCoils``) plays patterns as HD
+    /// haptics, waveforms on its actuators, rather than as the kernel's rumble emulation (default
+    /// on). Pads without voice coils ignore it.
+    public var hdHaptics: Bool
+    /// Over USB, the sound card of the pad's voice coils when it is not found from the pad (a card
+    /// number, an ALSA id or a `hw:` device); `nil` to find it.
+    public var audioCard: String?
 
     /// Creates settings.
-    public init(gain: Double = 1, isEnabled: Bool = true, profile: DeviceProfile? = nil) {
+    public init(gain: Double = 1, isEnabled: Bool = true, profile: DeviceProfile? = nil, hdHaptics: Bool = true,
+                audioCard: String? = nil) {
         self.gain = gain
         self.isEnabled = isEnabled
         self.profile = profile
+        self.hdHaptics = hdHaptics
+        self.audioCard = audioCard
     }
 }
 

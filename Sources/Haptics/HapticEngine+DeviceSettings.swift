@@ -39,7 +39,10 @@ extension HapticEngine {
         let now = scheduler.currentTime()
         for channel in channels {
             roster.setEnabled(channel.rawValue, enabled)
-            if !enabled { _ = scheduler.stopPlayers(on: channel, at: now) }
+            if !enabled {
+                _ = scheduler.stopPlayers(on: channel, at: now)
+                silenceVoiceCoils(of: roster.deviceID(channel.rawValue), at: now)
+            }
         }
         applyTriggerSettings()
     }
@@ -148,7 +151,7 @@ extension HapticEngine {
 
     /// Applies `change` to the settings of the selected devices the engine knows; returns the
     /// channels of those playing now.
-    private func updateSettings(of devices: DeviceSelection, _ change: (inout DeviceSettings) -> Void) -> [ChannelID] {
+    func updateSettings(of devices: DeviceSelection, _ change: (inout DeviceSettings) -> Void) -> [ChannelID] {
         channelDevices.withLock { live in
             book.withLock { book in
                 for index in book.records.indices where devices.contains(book.records[index].device.id.rawValue) {

@@ -197,6 +197,23 @@ extension HapticEngine {
         throw .tooManyOutputs(maximum: maximum)
     }
 
+    /// A new channel whose output writes nothing, for a pad's HD haptics players to keep their
+    /// timeline on (``EngineHDHaptics``); it serves no device and is never given to one.
+    func claimTimelineChannel(profile: DeviceProfile) throws(EngineError) -> ChannelID {
+        let maximum = configuration.scheduler.maximumChannels
+        return try book.withLock { (book: inout DeviceBook) throws(EngineError) -> ChannelID in
+            let outlet = ChannelOutlet(TimelineOnlyOutput())
+            let channel: ChannelID
+            do throws(SchedulerError) {
+                channel = try scheduler.addChannel(output: outlet, profile: profile, policy: .replace)
+            } catch {
+                throw .tooManyOutputs(maximum: maximum)
+            }
+            book.channels.append(DeviceBook.Channel(outlet: outlet, profile: profile.clamped, freeAfter: nil))
+            return channel
+        }
+    }
+
     /// Gives the free channel `index` to `device`, with the scheduler's profile changed first when
     /// the channel's is another (the channel has passed its mark: nothing can refuse).
     private func reuse(_ index: Int, for device: any Actuator, profile: DeviceProfile, in book: inout DeviceBook) -> ChannelID {
@@ -257,8 +274,9 @@ extension HapticEngine {
     }
 
     private func release(_ device: EngineDevice) {
-        // Its rumble ends with it, as its players do.
+        // Its rumble ends with it, as its players do, and its voice coils' stream.
         endMotorLevels(on: device.channel)
+        hdHaptics.close(device.deviceID)
         for player in device.players { scheduler.releasePlayer(player) }
         for program in device.programIDs { _ = scheduler.unload(program) }
     }

@@ -190,6 +190,8 @@ public final class HapticEngine: Sendable {
     let traceLog = OrderedMutex<TraceLog>(TraceLog())
     /// The adaptive triggers of the devices that have had an effect set, by device.
     let triggers: EngineTriggers
+    /// The voice coils of the pads that play patterns as HD haptics.
+    let hdHaptics = EngineHDHaptics()
 
     /// Creates an engine on the system's monotonic clock with the given outputs (none: every play
     /// says `.noDevice` until one is added). Call `start()` before playing.
@@ -306,6 +308,7 @@ public final class HapticEngine: Sendable {
         try scheduler.startRealtime()
         realtime.store(true, ordering: .releasing)
         triggers.open()
+        hdHaptics.open()
         running.store(true, ordering: .releasing)
         startHousekeeping()
     }
@@ -314,6 +317,7 @@ public final class HapticEngine: Sendable {
     /// and `performHousekeeping()` (tests on a manual clock, or a host loop that owns timing itself).
     public func startManuallyDriven() {
         triggers.open()
+        hdHaptics.open()
         running.store(true, ordering: .releasing)
     }
 
@@ -325,6 +329,7 @@ public final class HapticEngine: Sendable {
         stopBackgroundWork()
         // Trigger effects end with the engine, started or not (they are set without a start).
         triggers.closeAll()
+        hdHaptics.closeAll()
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         silenceSound()
         if realtime.exchange(false, ordering: .acquiringAndReleasing) {
@@ -398,6 +403,7 @@ public final class HapticEngine: Sendable {
 
     private func silenceAll() {
         _ = scheduler.stopAll(at: scheduler.currentTime())
+        hdHaptics.stopAll()
     }
 
     /// Cancels every voice on the attached audio output from now: the output is the engine's, so

@@ -79,6 +79,7 @@ extension HapticPatternPlayer {
     public func pause(at time: MonotonicInstant? = nil) -> Bool {
         let time = controlInstant(time)
         let haptics = outputs.allSatisfy { engine.scheduler.pause($0.player, at: time) }
+        pauseVoiceCoils(at: time)
         endTriggerPasses(at: time, whilePassing: true)
         return endSoundLoop { silenceSound(at: time) } && haptics
     }
@@ -89,7 +90,9 @@ extension HapticPatternPlayer {
     @discardableResult
     public func resume(at time: MonotonicInstant? = nil) -> Bool {
         let time = controlInstant(time)
-        return outputs.allSatisfy { engine.scheduler.resume($0.player, at: time) }
+        let resumed = outputs.allSatisfy { engine.scheduler.resume($0.player, at: time) }
+        resumeVoiceCoils(at: time)
+        return resumed
     }
 
     /// Whether `output` still plays: its channel is playable and its scheduler player was not

@@ -51,6 +51,7 @@ public final class HapticPatternPlayer: Sendable {
     /// The engine's sound budget this player's sound holds, given back when the player goes.
     private let soundCharge: SoundMemoryCharge?
     private let playsSoundFlag = Atomic<Bool>(true)
+    let hdHapticsFlag = Atomic<Bool>(true)
     /// The tag of every voice this player schedules, so that stopping it cancels exactly its sound.
     let soundGroup = AudioVoiceGroup.unique()
     /// The loop switch, rate and sound passes as the control side tracks them, so that housekeeping
@@ -102,6 +103,7 @@ public final class HapticPatternPlayer: Sendable {
             _ = engine.scheduler.unload(output.programID)
         }
         silenceSound(at: now)
+        stopVoiceCoils(at: now)
         // Released, the player stops: its trigger effects end with it.
         if timeline.withLock({ $0.ownsTriggers }) { stopTriggers(at: now) }
     }
@@ -119,6 +121,7 @@ public final class HapticPatternPlayer: Sendable {
     /// costs no upload) and renders its sound for the attached audio output. Control side: may
     /// block. Unused preparations expire like the generators'.
     public func prepare() {
+        openVoiceCoils()
         if let audio = engine.audioState.load() { _ = voices(sampleRate: audio.sampleRate) }
         let live = outputs.filter(plays(on:))
         engine.prepare(live.compactMap { output in output.preparable.map { ($0, output.program, output.channel) } })
@@ -172,8 +175,9 @@ public final class HapticPatternPlayer: Sendable {
         if let reason = engine.silenceReason() {
             haptics = .notPlayed(reason)
         } else {
+            openVoiceCoils()
             playable = outputs.filter { output in
-                plays(on: output) && output.program.commands.contains { !$0.command.isSilent }
+                startsOn(output) && output.program.commands.contains { !$0.command.isSilent }
             }
             if playable.isEmpty { haptics = .notPlayed(.unsupported) }
         }
@@ -204,6 +208,7 @@ public final class HapticPatternPlayer: Sendable {
             }
             engine.scheduler.endImmediateGroup(group)
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
+            startVoiceCoils(playable.prefix(started).filter { $0.voiceCoils != nil }, onset: onset)
         }
         // The sound follows the first output that plays: traced under its player's id (the first
         // output's when none plays, so that a cancellation finds it).
@@ -305,6 +310,7 @@ public final class HapticPatternPlayer: Sendable {
     public func stop(at time: MonotonicInstant? = nil) -> Bool {
         let time = controlInstant(time)
         endTriggerPasses(at: time, whilePassing: false)
+        stopVoiceCoils(at: time)
         let haptics = outputs.allSatisfy { engine.scheduler.stop($0.player, at: time) }
         return endSoundLoop { silenceSound(at: time) } && haptics
     }
@@ -359,6 +365,7 @@ public final class HapticPatternPlayer: Sendable {
         let time = controlInstant(time)
         lifecycle.withLock { $0.looping = enabled }
         let submitted = outputs.allSatisfy { engine.scheduler.setLoop($0.player, enabled, at: time) }
+        setVoiceCoilsLooping(enabled, at: time)
         timeline.withLock { loop in
             loop.setLooping(enabled, at: time)
             if enabled {
@@ -382,6 +389,7 @@ public final class HapticPatternPlayer: Sendable {
         let time = controlInstant(time)
         let offset = max(offset, .zero)
         let haptics = outputs.allSatisfy { engine.scheduler.seek($0.player, to: offset, at: time) }
+        seekVoiceCoils(to: offset, at: time)
         endTriggerPasses(at: time, whilePassing: true)
         return endSoundLoop { silenceSound(at: time) } && haptics
     }
@@ -401,6 +409,7 @@ public final class HapticPatternPlayer: Sendable {
         lifecycle.withLock { $0.rate = rate }
         // The rate is in range, so no output refuses it.
         let submitted = outputs.allSatisfy { (try? engine.scheduler.setRate($0.player, rate, at: time)) == true }
+        setVoiceCoilsRate(rate, at: time)
         timeline.withLock { loop in
             guard rate != loop.rate else { return }
             loop.rate = rate

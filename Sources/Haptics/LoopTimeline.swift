@@ -1,5 +1,6 @@
 import HapticsScheduler
 import HapticsSystem
+import HapticsVoiceCoils
 
 /// What a pattern player knows, on the control side, to repeat its sound and its adaptive trigger
 /// effects on every loop pass: the loop switch as the scheduler will see it, the playback rate, and
@@ -49,6 +50,11 @@ struct LoopTimeline {
     var triggerPasses: Passes?
     /// Whether a start set trigger effects that no stop has ended yet (a released player ends them).
     var ownsTriggers = false
+    /// The pattern as the pads' voice coils play it since the latest start, resume, seek, loop or
+    /// rate change; `nil` when it plays on none.
+    var voiceCoils: VoiceCoilTimeline?
+    /// Where a paused player's voice coils resume (pattern time), while paused.
+    var voiceCoilsPausedAt: Duration?
 
     /// Whether the scheduler loops at `instant`, by the switches set so far.
     func loops(at instant: MonotonicInstant) -> Bool {
@@ -60,5 +66,23 @@ struct LoopTimeline {
         loopsBefore = loops(at: time - .nanoseconds(1))
         loopsAfter = enabled
         changedAt = time
+    }
+}
+
+/// Where a pattern stands on the voice coils that play it: pattern time `position` at `anchor`,
+/// running at `rate`, wrapping at `loopLength` while looping.
+struct VoiceCoilTimeline {
+    var plays: [HapticDevice.ID: HDPlay]
+    var anchor: MonotonicInstant
+    var position: Duration
+    var rate: Double
+    var loopLength: Duration?
+
+    /// The pattern time at `instant`.
+    func position(at instant: MonotonicInstant) -> Duration {
+        let elapsed = Double((instant - anchor).nanoseconds) * rate
+        var time = position.nanoseconds + Int64(elapsed.rounded())
+        if let loopLength, loopLength > .zero { time %= loopLength.nanoseconds }
+        return .nanoseconds(max(0, time))
     }
 }

@@ -15,4 +15,7 @@ struct PlayerBinding: Sendable {
     let hardwareGain: Bool
     /// The device, when it can prepare programs ahead of time.
     let preparable: (any PreparableActuator)?
+    /// For a pad's HD haptics: the pad whose voice coils play the pattern while this output keeps
+    /// its timeline on the pad's timeline channel (``EngineHDHaptics``). `nil` for a device's own channel.
+    var voiceCoils: HapticDevice.ID? = nil
 }

@@ -3,8 +3,17 @@ import Glibc
 import Haptics
 import Synchronization
 
-// HD haptics (haptics.h: "HD haptics (DualSense)"): a pad's `DualSenseHDHaptics`, opened at the
-// first play on it and closed with the engine's handle.
+// HD haptics (haptics.h: "HD haptics (DualSense)"): the engine's voice coils of a pad, opened at
+// the first play on it (a player's or these calls') and closed when the engine stops.
+
+@_cdecl("haptics_device_set_hd")
+public func haptics_device_set_hd(_ handle: OpaquePointer?, _ id: Int32, _ enabled: Int32, _ audioCard: UnsafePointer<CChar>?) -> Int32 {
+    withEngineHandle(handle) { handle in
+        guard let device = handle.device(id, for: "haptics_device_set_hd") else { return CResult.code(ENODEV) }
+        handle.engine.setHDHaptics(enabled != 0, audioCard: audioCard.map { String(cString: $0) }, for: device)
+        return CResult.ok
+    }
+}
 
 @_cdecl("haptics_device_play_hd")
 public func haptics_device_play_hd(
@@ -27,13 +36,11 @@ public func haptics_device_play_hd(
         }
         do {
             let pattern = try decodePattern(contentsOf: String(cString: path)).pattern
-            let haptics = try handle.hdHaptics.withLock { (open: inout [Int: DualSenseHDHaptics]) throws -> DualSenseHDHaptics in
-                if let haptics = open[Int(id)] { return haptics }
-                let opened = try DualSenseHDHaptics(device: device, audioCard: audioCard.map { String(cString: $0) })
-                open[Int(id)] = opened
-                return opened
+            if let audioCard {
+                handle.engine.setHDHaptics(device.settings.hdHaptics, audioCard: String(cString: audioCard), for: device)
             }
-            try haptics.play(pattern, at: at == 0 ? .now : MonotonicInstant(nanoseconds: at))
+            let found = handle.engine.device(device.id) ?? device
+            try handle.engine.playHDHaptics(pattern, on: found, at: at == 0 ? .now : MonotonicInstant(nanoseconds: at))
             return CResult.ok
         } catch {
             LastError.set("\(function): \(error)")
@@ -45,8 +52,8 @@ public func haptics_device_play_hd(
 @_cdecl("haptics_device_stop_hd")
 public func haptics_device_stop_hd(_ handle: OpaquePointer?, _ id: Int32) -> Int32 {
     withEngineHandle(handle) { handle in
-        guard handle.device(id, for: "haptics_device_stop_hd") != nil else { return CResult.code(ENODEV) }
-        handle.hdHaptics.withLock { $0[Int(id)] }?.stop()
+        guard let device = handle.device(id, for: "haptics_device_stop_hd") else { return CResult.code(ENODEV) }
+        handle.engine.stopHDHaptics(on: device)
         return CResult.ok
     }
 }

@@ -48,8 +48,6 @@ final class CEngine: CHandle, @unchecked Sendable {
     var tagWord: UInt64 = CEngine.tag
     let engine: HapticEngine
     let events = EventQueue()
-    /// The pads whose HD haptics were opened (`haptics_device_play_hd`), by device id; closed with the handle.
-    let hdHaptics = Mutex<[Int: DualSenseHDHaptics]>([:])
 
     init(engine: HapticEngine) {
         self.engine = engine

@@ -111,6 +111,22 @@ public func haptics_player_set_looping(_ handle: OpaquePointer?, _ looping: Int3
     withPlayer(handle) { queued($0.setLooping(looping != 0, at: instant(at))) }
 }
 
+@_cdecl("haptics_player_prepare")
+public func haptics_player_prepare(_ handle: OpaquePointer?) -> Int32 {
+    withPlayer(handle) { player in
+        player.prepare()
+        return CResult.ok
+    }
+}
+
+@_cdecl("haptics_player_set_hd")
+public func haptics_player_set_hd(_ handle: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    withPlayer(handle) { player in
+        player.usesHDHaptics = enabled != 0
+        return CResult.ok
+    }
+}
+
 @_cdecl("haptics_player_seek")
 public func haptics_player_seek(_ handle: OpaquePointer?, _ offset: Int64, _ at: Int64) -> Int32 {
     withPlayer(handle) { player in

@@ -16,12 +16,14 @@ struct DeviceRun {
     let output: HapticEngine.Output
     /// What of a feedbackd event was not felt, or heard from where.
     var notes: [String] = []
+    /// On a pad with voice coils: whether the pattern played as HD haptics (else as rumble).
+    var hdHaptics: Bool? = nil
 
     static func play(_ target: PlayTarget, on output: HapticEngine.Output, audio: AudioChoice = .none,
-                     trace: TraceFile? = nil) throws(CommandLineError) -> DeviceRun {
+                     rumble: Bool = false, trace: TraceFile? = nil) throws(CommandLineError) -> DeviceRun {
         defer { (output.device as? EvdevActuator)?.close() }
-        let played = try target.playToTheEnd(on: output, audio: audio, prepare: true, trace: trace)
+        let played = try target.playToTheEnd(on: output, audio: audio, prepare: true, rumble: rumble, trace: trace)
         return DeviceRun(outcome: played.outcome, audio: played.audio, requestedAt: played.requestedAt, output: output,
-                         notes: played.notes)
+                         notes: played.notes, hdHaptics: played.hdHaptics)
     }
 }

@@ -52,14 +52,26 @@ public final class BluetoothHapticsStream: Sendable {
         try play(pattern, at: instant, leadingReport: nil)
     }
 
-    /// Plays `pattern` as ``play(_:at:)`` does; the writer thread writes `leadingReport` (another
+    /// Plays `pattern` as `playback` says, in place of whatever plays; the play returned can be
+    /// ended at an instant. Throws as ``play(_:at:)`` does.
+    @discardableResult
+    public func play(_ pattern: Pattern, _ playback: HDPlayback) throws(TriggerDeviceError) -> HDPlay {
+        try play(pattern, playback, leadingReport: nil)
+    }
+
+    /// Plays `pattern` as ``play(_:_:)`` does; the writer thread writes `leadingReport` (another
     /// output report, report id first) just before the pattern's first report.
     package func play(_ pattern: Pattern, at instant: MonotonicInstant, leadingReport: [UInt8]?) throws(TriggerDeviceError) {
-        let job = _BluetoothHapticsJob(
-            renderer: WaveformRenderer(pattern, sampleRate: VoiceCoilFrames.bluetoothSampleRate), start: instant,
-            leadingReport: leadingReport)
-        try state.begin(job)
-        writer.schedule(at: instant)
+        try play(pattern, HDPlayback(start: instant), leadingReport: leadingReport)
+    }
+
+    /// Plays `pattern` as ``play(_:_:)`` does, with `leadingReport` written just before its first report.
+    @discardableResult
+    package func play(_ pattern: Pattern, _ playback: HDPlayback, leadingReport: [UInt8]?) throws(TriggerDeviceError) -> HDPlay {
+        let job = _HDJob(renderer: WaveformRenderer(pattern, sampleRate: VoiceCoilFrames.bluetoothSampleRate), playback: playback)
+        try state.begin(_BluetoothHapticsJob(job: job, leadingReport: leadingReport))
+        writer.schedule(at: playback.start)
+        return HDPlay(job: job)
     }
 
     /// Queues drive samples for the actuators (both play them), at 3 kHz, the first one playing at
@@ -102,27 +114,25 @@ public final class BluetoothHapticsStream: Sendable {
     }
 }
 
-/// A pattern laid out for Bluetooth and when its first report is due.
+/// A pattern laid out for Bluetooth and which of its reports comes next.
 final class _BluetoothHapticsJob {
-    var renderer: WaveformRenderer
-    let start: MonotonicInstant
+    let job: _HDJob
     /// The next report of this pattern to write.
     var next: Int64 = 0
     /// Another report to write before the first one, until written.
     var leadingReport: [UInt8]?
 
-    init(renderer: consuming WaveformRenderer, start: MonotonicInstant, leadingReport: [UInt8]? = nil) {
-        self.renderer = renderer
-        self.start = start
+    init(job: _HDJob, leadingReport: [UInt8]? = nil) {
+        self.job = job
         self.leadingReport = leadingReport
     }
 
     /// When report `index` of the pattern is due: exact integer nanoseconds, so nothing drifts.
     func instant(ofReport index: Int64) -> MonotonicInstant {
-        MonotonicInstant(nanoseconds: start.nanoseconds + index * 32_000_000 / 3)
+        MonotonicInstant(nanoseconds: job.playback.start.nanoseconds + index * 32_000_000 / 3)
     }
 
-    var isFinished: Bool { next * Int64(DualSenseHapticsReport.framesPerReport) >= renderer.frameCount }
+    var isFinished: Bool { job.isFinished(at: next * Int64(DualSenseHapticsReport.framesPerReport)) }
 }
 
 /// The node, the pattern playing and the report being filled, shared by callers and the writer.
@@ -196,7 +206,7 @@ final class _BluetoothHapticsState: Sendable {
                     }
                     let due = job.instant(ofReport: job.next)
                     if due > now { return due }
-                    io.waveform.withUnsafeMutableBufferPointer { job.renderer.render(from: job.next * Int64(frames), into: $0) }
+                    io.waveform.withUnsafeMutableBufferPointer { job.job.render(from: job.next * Int64(frames), count: frames, into: $0.baseAddress!) }
                     window = liveFrame(at: due.nanoseconds)
                 } else {
                     // Live samples more than a report late are not played late: the drive keeps in step.

@@ -99,16 +99,21 @@ public final class DualSenseHDHaptics: Sendable {
     /// Plays `pattern`'s haptic events on the actuators from `instant` (now when it has passed), in
     /// place of what plays.
     public func play(_ pattern: Pattern, at instant: MonotonicInstant = .now) throws(HDHapticsError) {
+        try play(pattern, HDPlayback(start: instant))
+    }
+
+    /// Plays `pattern` on the actuators as `playback` says (from a pattern time, at a gain,
+    /// looping, until an end), in place of what plays; the play returned can be ended later.
+    @discardableResult
+    public func play(_ pattern: Pattern, _ playback: HDPlayback) throws(HDHapticsError) -> HDPlay {
         if let usb {
             try selectAudioHaptics()
-            usb.play(pattern, at: instant)
+            return usb.play(pattern, playback)
         }
-        if let bluetooth {
-            do {
-                try bluetooth.play(pattern, at: instant, leadingReport: Self.bluetoothAudioHapticsSelect)
-            } catch {
-                throw .node(error)
-            }
+        do {
+            return try bluetooth!.play(pattern, playback, leadingReport: Self.bluetoothAudioHapticsSelect)
+        } catch {
+            throw .node(error)
         }
     }
 

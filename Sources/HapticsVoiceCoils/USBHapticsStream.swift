@@ -35,7 +35,7 @@ public final class USBHapticsStream: @unchecked Sendable {
     private let device: String
     /// What the callers hand to the realtime thread: a job, or `nil` after a stop; taken by the
     /// thread when it gets the lock without waiting.
-    private let pending = OrderedMutex<(changed: Bool, job: _USBHapticsJob?)>((false, nil))
+    private let pending = OrderedMutex<(changed: Bool, job: _HDJob?)>((false, nil))
     private let thread = OrderedMutex<RealtimeThread?>(nil)
     private let running = Atomic<Bool>(false)
     private let periodsWritten = Atomic<Int>(0)
@@ -44,7 +44,7 @@ public final class USBHapticsStream: @unchecked Sendable {
     let live = _LiveDriveRing(sampleRate: VoiceCoilFrames.usbSampleRate, queueCapacity: 48_000, trackCapacity: 48_000)
 
     // Realtime side: touched only by the thread (or by `process()` without one).
-    private var job: _USBHapticsJob?
+    private var job: _HDJob?
     private var clock: _StreamClock
     private var framesWritten: Int64 = 0
     private var buffer: [Float]
@@ -108,8 +108,16 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// Plays `pattern`'s haptic events from `instant` (an instant passed already is now), in place
     /// of whatever plays.
     public func play(_ pattern: Pattern, at instant: MonotonicInstant = .now) {
-        let job = _USBHapticsJob(renderer: WaveformRenderer(pattern, sampleRate: sink.format.sampleRate), start: instant)
+        play(pattern, HDPlayback(start: instant))
+    }
+
+    /// Plays `pattern` as `playback` says, in place of whatever plays; the play returned can be
+    /// ended at an instant.
+    @discardableResult
+    public func play(_ pattern: Pattern, _ playback: HDPlayback) -> HDPlay {
+        let job = _HDJob(renderer: WaveformRenderer(pattern, sampleRate: sink.format.sampleRate), playback: playback)
         pending.withLock { $0 = (true, job) }
+        return HDPlay(job: job)
     }
 
     /// Makes every period from the next one written silent, drive samples fed before it included.
@@ -132,7 +140,7 @@ public final class USBHapticsStream: @unchecked Sendable {
     public func process() -> Bool {
         guard !buffer.isEmpty else { return false }
         // A play or stop handed over, when the lock is free now; else the next period takes it.
-        _ = pending.withLockIfAvailable { (pending: inout (changed: Bool, job: _USBHapticsJob?)) in
+        _ = pending.withLockIfAvailable { (pending: inout (changed: Bool, job: _HDJob?)) in
             guard pending.changed else { return }
             job = pending.job
             pending = (false, nil)
@@ -142,25 +150,20 @@ public final class USBHapticsStream: @unchecked Sendable {
         let first = framesWritten
         for index in buffer.indices { buffer[index] = 0 }
         if let job, clock.isValid {
-            if job.position == nil {
-                // Placed on the frame audible at its instant, or on this period's first when that is written already.
-                job.position = max(first, sink.format.frames(nanoseconds: job.start.nanoseconds - clock.origin))
+            if job.origin == nil {
+                // Frame 0 on the frame audible at the start, or on this period's first when that is written already.
+                job.origin = max(first, sink.format.frames(nanoseconds: job.playback.start.nanoseconds - clock.origin))
             }
-            let position = job.position!
-            let from = max(first, position)
-            let to = min(first + Int64(periodFrames), position + job.renderer.frameCount)
-            if from < to {
-                waveform.withUnsafeMutableBufferPointer { wave in
-                    job.renderer.render(from: from - position, count: Int(to - from), into: wave.baseAddress!)
-                }
-                for frame in from..<to {
-                    let sample = waveform[Int(frame - from)]
-                    let offset = Int(frame - first) * channels
-                    buffer[offset + VoiceCoilFrames.usbLeftChannel] = sample
-                    buffer[offset + VoiceCoilFrames.usbRightChannel] = sample
-                }
+            let origin = job.origin!
+            waveform.withUnsafeMutableBufferPointer { wave in
+                job.render(from: first - origin, count: periodFrames, into: wave.baseAddress!)
             }
-            if position + job.renderer.frameCount <= first + Int64(periodFrames) { self.job = nil }
+            for frame in 0..<periodFrames {
+                let sample = waveform[frame]
+                buffer[frame * channels + VoiceCoilFrames.usbLeftChannel] = sample
+                buffer[frame * channels + VoiceCoilFrames.usbRightChannel] = sample
+            }
+            if job.isFinished(at: first + Int64(periodFrames) - origin) { self.job = nil }
         }
         mixLive(into: &buffer, first: first, format: sink.format, origin: clock.isValid ? clock.origin : nil)
         let result = buffer.withUnsafeBufferPointer { sink.write($0.baseAddress!) }
@@ -189,17 +192,5 @@ public final class USBHapticsStream: @unchecked Sendable {
             sink.close()
             buffer = []
         }
-    }
-}
-
-/// A pattern laid out at 48 kHz, its instant and, once the stream's timing is known, its first frame.
-final class _USBHapticsJob: @unchecked Sendable {
-    var renderer: WaveformRenderer
-    let start: MonotonicInstant
-    var position: Int64?
-
-    init(renderer: consuming WaveformRenderer, start: MonotonicInstant) {
-        self.renderer = renderer
-        self.start = start
     }
 }

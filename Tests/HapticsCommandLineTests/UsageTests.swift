@@ -10,6 +10,7 @@ struct UsageTests {
         (["play", "selection", "--audio-card", "2"], "haptics play: --audio-card needs --hd. See 'haptics play --help'.\n"),
         (["play", "selection", "--hd", "--device", "simulated"],
          "haptics play: --hd plays on a DualSense's voice coils only: leave out --audio, -o, --trace and --device simulated. See 'haptics play --help'.\n"),
+        (["play", "selection", "--hd", "--rumble"], "haptics play: --hd and --rumble exclude each other. See 'haptics play --help'.\n"),
         (["play", "selection", "-o"], "haptics play: option --output needs a value. See 'haptics play --help'.\n"),
         (["play", "selection", "--profile", "nope"], "haptics play: unknown profile 'nope' (available: generic-rumble, dualsense, dualshock4, xbox, switch-pro, phone-vibra, constant-force-wheel, simulated, or a profile file). See 'haptics play --help'.\n"),
         (["play", "selection", "--device"], "haptics play: option --device needs a value. See 'haptics play --help'.\n"),
@@ -148,7 +149,7 @@ struct UsageTests {
             OVERVIEW: Play a feedback, a pattern file, a feedbackd theme's event, or the haptics of a sound.
 
             USAGE:
-              haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]
+              haptics play <feedback|file.ahap> [--device <path|name|simulated>] [--rumble] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]
               haptics play <feedback|file.ahap> --hd [--device <path|name>] [--audio-card <card>] [--json]
               haptics play <event-name> --theme <theme> [--theme-path <folder>]... [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]
               haptics play <sound.wav> [--actuator rumble|voice-coil] [--sensitivity <0…1>] [--gain <dB>] [--band <low>-<high>] [--min-event <s>] [--min-gap <s>] [--tolerance <x>] [--device …] [--audio …] [-o …] [--trace …] [--json]
@@ -171,7 +172,8 @@ struct UsageTests {
               --device <device>      Where to play: an event node path, part of a device's name, or simulated. Default: the first force-feedback device, else simulated.
               --profile <name|file>  The device profile to render for: a built-in name (dualsense, xbox, generic-rumble, …) or a profile file. Default: the device's own, simulated for the simulated device.
               --audio <output>       Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default).
-              --hd                   Play it as HD haptics on a DualSense's voice coils instead of rumble: through the pad's sound card over USB, report 0x32 over Bluetooth.
+              --hd                   Play it as HD haptics on a DualSense's voice coils, or fail: through the pad's sound card over USB, report 0x32 over Bluetooth. A pattern file plays so on a DualSense anyway when it can.
+              --rumble               Play a pattern file as rumble on a DualSense (the kernel's emulation) instead of HD haptics.
               --audio-card <card>    With --hd over USB: the pad's sound card where it is not found from the pad: a number, an ALSA id or a hw: device.
               -o, --output <file>    Write a file, what by its extension: .svg the motors over time as a plot, .wav the haptic signal as audible sound (48 kHz). Repeat for several files.
               --trace <file.json>    Write the engine's trace: every command's stages (submitted, dequeued, written, felt), as Chrome/Perfetto trace-event JSON (ui.perfetto.dev, chrome://tracing).

@@ -13,7 +13,7 @@ struct PlayCommand: Command {
     static let name = "play"
     static let abstract = "Play a feedback, a pattern file, a feedbackd theme's event, or the haptics of a sound."
     static let usage = [
-        "play <feedback|file.ahap> [--device <path|name|simulated>] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]",
+        "play <feedback|file.ahap> [--device <path|name|simulated>] [--rumble] [--profile <name|file>] [--audio <alsa-device|file.wav|none>] [-o <file.svg|file.wav>]... [--trace <file.json>] [--json]",
         "play <feedback|file.ahap> --hd [--device <path|name>] [--audio-card <card>] [--json]",
         "play <event-name> --theme <theme> [--theme-path <folder>]... [--level full|quiet|silent] [--sounds <folder>] [--device …] [--audio …] [-o …] [--trace …] [--json]",
         "play <sound.wav> [--actuator rumble|voice-coil] [--sensitivity <0…1>] [--gain <dB>] [--band <low>-<high>] [--min-event <s>] [--min-gap <s>] [--tolerance <x>] [--device …] [--audio …] [-o …] [--trace …] [--json]",
@@ -28,7 +28,8 @@ struct PlayCommand: Command {
         HelpRow("--sounds <folder>", "Where a theme's Sound feedbacks are, as <effect>.wav (default: the theme's folder); heard with --audio."),
     ] + SoundOptions.help + DeviceOptions.help + [
         HelpRow("--audio <output>", "Also play the sound: the feedback's sound cue, the file's audio events, or the theme event's sounds. An ALSA device (default, hw:0,0), a .wav file to render it to (time 0 = the felt onset), or none (default)."),
-        HelpRow("--hd", "Play it as HD haptics on a DualSense's voice coils instead of rumble: through the pad's sound card over USB, report 0x32 over Bluetooth."),
+        HelpRow("--hd", "Play it as HD haptics on a DualSense's voice coils, or fail: through the pad's sound card over USB, report 0x32 over Bluetooth. A pattern file plays so on a DualSense anyway when it can."),
+        HelpRow("--rumble", "Play a pattern file as rumble on a DualSense (the kernel's emulation) instead of HD haptics."),
         HelpRow("--audio-card <card>", "With --hd over USB: the pad's sound card where it is not found from the pad: a number, an ALSA id or a hw: device."),
     ] + [
         OutputFile.help([(.svg, "the motors over time as a plot"), (.wav, "the haptic signal as audible sound (48 kHz)")], repeatable: true),
@@ -62,6 +63,8 @@ struct PlayCommand: Command {
     var sound = SoundOptions()
     /// `--hd`: play on the voice coils, through `audioCard` over USB when given.
     var hd = false
+    /// `--rumble`: a pattern file plays as rumble on a DualSense, not as HD haptics.
+    var rumble = false
     var audioCard: String?
 
     init(arguments: [String]) throws(CommandLineError) {
@@ -76,6 +79,7 @@ struct PlayCommand: Command {
             case let .option("audio", inline): audio = AudioChoice(argument: try cursor.value(for: "audio", inline: inline))
             case .option("json", nil): json = true
             case .option("hd", nil): hd = true
+            case .option("rumble", nil): rumble = true
             case let .option("audio-card", inline): audioCard = try cursor.value(for: "audio-card", inline: inline)
             case let .option("theme", inline): themePath = try cursor.value(for: "theme", inline: inline)
             case let .option("theme-path", inline): themeFolders.append(try cursor.value(for: "theme-path", inline: inline))
@@ -105,6 +109,7 @@ struct PlayCommand: Command {
             throw .usage("\(first) applies to a sound (a .wav file), not to a theme's event")
         }
         if audioCard != nil && !hd { throw .usage("--audio-card needs --hd") }
+        if hd && rumble { throw .usage("--hd and --rumble exclude each other") }
         if hd, audio != .none || !outputs.files.isEmpty || tracePath != nil || device.deviceArgument == "simulated" {
             throw .usage("--hd plays on a DualSense's voice coils only: leave out --audio, -o, --trace and --device simulated")
         }
@@ -131,7 +136,7 @@ struct PlayCommand: Command {
         }
         let trace = tracePath.map(TraceFile.init)
         if let path = try device.realDevice(context, simulatedOnly: !outputs.files.isEmpty) {
-            let run = try DeviceRun.play(target, on: device.output(path: path), audio: audio, trace: trace)
+            let run = try DeviceRun.play(target, on: device.output(path: path), audio: audio, rumble: rumble, trace: trace)
             try trace?.write(context)
             for note in run.notes { context.console.errorLine(note) }
             Self.report(run, name: target.name, json: json, context: context)
@@ -190,10 +195,12 @@ struct PlayCommand: Command {
             summary.add("profile", run.output.profile.name)
             run.outcome.addFields(to: &summary, requestedAt: run.requestedAt)
             if let audio = run.audio { PlaySound.add(audio, requestedAt: run.requestedAt, to: &summary) }
+            if let hd = run.hdHaptics { summary.add("hd_haptics", hd) }
             context.console.line(summary.text)
             return
         }
-        context.console.line("\(PrintableText.escaped(name)) on \(PrintableText.escaped(run.output.name)) (\(PrintableText.escaped(path))), profile \(run.output.profile.name)")
+        let actuators = run.hdHaptics.map { $0 ? ", as HD haptics" : ", as rumble" } ?? ""
+        context.console.line("\(PrintableText.escaped(name)) on \(PrintableText.escaped(run.output.name)) (\(PrintableText.escaped(path))), profile \(run.output.profile.name)\(actuators)")
         switch run.outcome {
         case let .scheduled(feltAt):
             context.console.line("felt at +\(JSONLine.number((feltAt - run.requestedAt).inMilliseconds, digits: 1)) ms")

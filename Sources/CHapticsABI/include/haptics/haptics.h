@@ -585,13 +585,25 @@ int haptics_device_reset_triggers(haptics_engine *engine, int device_id);
 /* HD haptics (DualSense) ------------------------------------------------------------------------ */
 
 /*
- * haptics_device_play_hd — plays the pattern file `path` (AHAP or a .haptic clip) as HD haptics:
- * a waveform on the voice coils of device `device_id` (HAPTICS_CAPABILITY_HD_HAPTICS), from `at`
- * (haptics_now() nanoseconds; 0: now), in place of what plays there. Over USB through the pad's
- * sound card: `audio_card` names it (a number, an ALSA id or a "hw:" device) or NULL to find it
- * from the pad; over Bluetooth through the pad's hidraw node. The first call for a device opens
- * them (blocks: call it while the game loads); each call reads and lays out the file (allocates:
- * not realtime-safe). It takes the actuators out of the rumble emulation a rumble play selects.
+ * A pad with voice coils (HAPTICS_CAPABILITY_HD_HAPTICS: a DualSense) plays pattern players as HD
+ * haptics by default: the pattern as a waveform on its actuators, over USB through the pad's sound
+ * card, over Bluetooth through its hidraw node, with the same player calls as rumble. The engine
+ * opens them at a player's first haptics_player_prepare or start on the pad (prepare while the
+ * game loads: opening blocks for milliseconds). A pad whose voice coils cannot be opened plays
+ * rumble. A rumble play on the pad (feedback, haptics_device_rumble) switches it to the kernel's
+ * rumble emulation; the next HD play switches it back.
+ *
+ * haptics_device_set_hd — 0: the device's players play rumble; 1: HD haptics (the default).
+ * `audio_card` names the pad's sound card over USB when it is not found from the pad (a number, an
+ * ALSA id or a "hw:" device), or NULL. What plays on its voice coils stops. Returns 0; -ENODEV.
+ */
+int haptics_device_set_hd(haptics_engine *engine, int device_id, int enabled, const char *audio_card);
+
+/*
+ * haptics_device_play_hd — plays the pattern file `path` (AHAP or a .haptic clip) as HD haptics on
+ * device `device_id` directly, from `at` (haptics_now() nanoseconds; 0: now), in place of what
+ * plays there (a player's pattern included); `audio_card` as for haptics_device_set_hd, or NULL.
+ * Each call reads and lays out the file (allocates: not realtime-safe; use a player for that).
  * Returns 0; -ENODEV (no device with that id); -ENOTSUP (no voice coils); -EACCES (the hidraw
  * node may not be opened: the udev rule); -ENOENT (no sound card found or named); a sound card's
  * negative errno (it could not be opened); -EINVAL, -EILSEQ or a read error for the file, with
@@ -669,6 +681,19 @@ int haptics_player_stop(haptics_player *player, int64_t at);
  * Realtime-safe; -EAGAIN when the queue was full.
  */
 int haptics_player_set_looping(haptics_player *player, int looping, int64_t at);
+
+/*
+ * haptics_player_prepare — gets every device ready for the pattern (evdev effects uploaded, the
+ * voice coils of pads that play HD haptics opened), so that a start costs no set-up. Blocks: call
+ * it while the game loads. Returns 0.
+ */
+int haptics_player_prepare(haptics_player *player);
+
+/*
+ * haptics_player_set_hd — 1 (the default): the player's starts play HD haptics on pads with voice
+ * coils (see haptics_device_set_hd); 0: rumble there too. Applies from the next start. Returns 0.
+ */
+int haptics_player_set_hd(haptics_player *player, int enabled);
 
 /*
  * haptics_player_seek — moves playback to `offset` ns into the pattern at `at` (0: now).

@@ -1,0 +1,190 @@
+import Glibc
+import Haptics
+import HapticsPatterns
+import HapticsSystem
+import HapticsTestSupport
+import HapticsTriggers
+import HapticsVirtualDevices
+import HapticsVoiceCoils
+import Synchronization
+import Testing
+
+/// HD haptics through the engine's own calls: a pattern player on a virtual DualSense over
+/// Bluetooth plays as 0x32 reports (the pattern's waveform, byte for byte), never as rumble — from
+/// Swift and from a C game, with the same calls a rumble pad takes.
+extension EngineKernelTests {
+@Suite struct HDHapticsEngineKernelTests {
+    static let pattern = HDHapticsKernelTests.pattern
+    /// `pattern` as AHAP text.
+    static let ahap = """
+        {"Version": 1, "Pattern": [
+          {"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [
+            {"ParameterID": "HapticIntensity", "ParameterValue": 1}, {"ParameterID": "HapticSharpness", "ParameterValue": 0}]}},
+          {"Event": {"Time": 0.15, "EventType": "HapticTransient", "EventParameters": [
+            {"ParameterID": "HapticIntensity", "ParameterValue": 1}, {"ParameterID": "HapticSharpness", "ParameterValue": 1}]}}
+        ]}
+        """
+    /// The report that takes the pad out of rumble emulation.
+    static let clear = DualSenseTriggerReport(transport: .bluetooth, left: nil, right: nil).bytes
+
+    /// What `reports` reports of the pattern carry: its frames at 3 kHz, repeating every
+    /// `loopFrames` when set, as signed 8-bit stereo.
+    static func expectedFrames(reports: Int, loopFrames: Int? = nil) -> [Int8] {
+        let samples = HDHapticsKernelTests.rendered(pattern, sampleRate: 3_000)
+        let wave = (0..<(32 * reports)).map { frame -> Float in
+            let position = loopFrames.map { frame % $0 } ?? frame
+            return position < samples.count ? samples[position] : 0
+        }
+        var frames = [Int8](repeating: 0, count: 64 * reports)
+        wave.withUnsafeBufferPointer { wave in
+            frames.withUnsafeMutableBufferPointer { VoiceCoilFrames.bluetoothFrames(wave.baseAddress!, count: 32 * reports, into: $0.baseAddress!) }
+        }
+        return frames
+    }
+
+    /// How many reports the pattern takes once.
+    static var reportCount: Int { (HDHapticsKernelTests.rendered(pattern, sampleRate: 3_000).count + 31) / 32 }
+
+    static func hapticsReports(_ reports: some Sequence<DualSenseOutputReport>) -> [DualSenseOutputReport] {
+        reports.filter(\.isHapticsReport)
+    }
+
+    /// Waits until `completions` holds `count` entries (at most 3 s).
+    static func waitFor(_ count: Int, in completions: borrowing Mutex<[PlayerCompletion]>) -> [PlayerCompletion] {
+        let deadline = MonotonicInstant.now + .seconds(3)
+        while completions.withLock({ $0.count }) < count && .now < deadline {
+            SystemMonotonicClock.sleep(until: .now + .milliseconds(10))
+        }
+        return completions.withLock { $0 }
+    }
+
+    @Test func aPatternPlayerPlaysTheWaveformOnABluetoothDualSenseAndNoRumble() throws {
+        let controller = try VirtualDualSense(connection: .bluetooth)
+        defer { controller.close() }
+        let engine = try AdaptiveTriggerKernelTests.startedEngine(on: controller)
+        defer { engine.stop() }
+        let pad = try #require(engine.devices.first)
+        #expect(pad.hasVoiceCoils)
+        let player = try engine.makePlayer(pattern: Self.pattern)
+        let completions = Mutex<[PlayerCompletion]>([])
+        player.completionHandler = { completion in completions.withLock { $0.append(completion) } }
+        player.prepare()
+        #expect(engine.playsHDHaptics(on: pad), "voice coils not open: \(String(describing: engine.hdHapticsFailure(on: pad)))")
+
+        let before = controller.outputReports.count
+        let outcome = player.start(feltAt: .now + .milliseconds(100))
+        guard case .scheduled(let onset) = outcome else {
+            Issue.record("not started: \(outcome)")
+            return
+        }
+        let count = Self.reportCount
+        let received = controller.waitForOutputReports { Self.hapticsReports($0.dropFirst(before)).count >= count }
+        let ours = Array(received.dropFirst(before))
+        let haptics = Self.hapticsReports(ours)
+        try #require(haptics.count >= count)
+        #expect(haptics.prefix(count).flatMap(\.hapticsFrames) == Self.expectedFrames(reports: count))
+        #expect(haptics.allSatisfy { $0.hasValidCRC == true })
+        #expect(haptics[0].receivedAt >= onset, "the first report came \(onset.nanoseconds - haptics[0].receivedAt.nanoseconds) ns before the onset")
+        print("hd-engine: first report \(Double(haptics[0].receivedAt.nanoseconds - onset.nanoseconds) / 1e6) ms after the onset")
+        // Not one rumble report: besides the waveform, only the report clearing rumble emulation.
+        #expect(ours.filter { !$0.isHapticsReport }.allSatisfy { $0.bytes == Self.clear }, "\(ours.filter { !$0.isHapticsReport }.map(\.bytes))")
+        #expect(!ours.contains { $0.setsMotors })
+        // The player's lifecycle is the timeline's: it finishes, and nothing follows.
+        #expect(Self.waitFor(1, in: completions) == [PlayerCompletion.finished])
+        #expect(!player.isPlaying)
+        SystemMonotonicClock.sleep(until: .now + .milliseconds(200))
+        #expect(Self.hapticsReports(controller.outputReports.dropFirst(before)).count == count)
+    }
+
+    @Test func aLoopingPlayerRepeatsOnTheVoiceCoilsUntilItStopsAndRumbleIsAChoicePerPlayer() throws {
+        let controller = try VirtualDualSense(connection: .bluetooth)
+        defer { controller.close() }
+        let engine = try AdaptiveTriggerKernelTests.startedEngine(on: controller)
+        defer { engine.stop() }
+        let player = try engine.makePlayer(pattern: Self.pattern)
+        let completions = Mutex<[PlayerCompletion]>([])
+        player.completionHandler = { completion in completions.withLock { $0.append(completion) } }
+        player.prepare()
+        player.setLooping(true)
+        // The scheduler wraps at the program's duration.
+        let length = try #require(player.programs.first?.durationNanoseconds)
+        let loopFrames = Int((Double(length) * 3_000 / 1e9).rounded())
+
+        let before = controller.outputReports.count
+        player.start()
+        // Three passes and a bit, then a stop: the waveform repeats every loop length exactly.
+        let passes = (3 * loopFrames + 31) / 32
+        let looped = Self.hapticsReports(controller.waitForOutputReports(timeout: .seconds(10)) {
+            Self.hapticsReports($0.dropFirst(before)).count >= passes
+        }.dropFirst(before))
+        player.stop()
+        try #require(looped.count >= passes)
+        #expect(looped.prefix(passes).flatMap { $0.hapticsFrames } == Self.expectedFrames(reports: passes, loopFrames: loopFrames))
+        #expect(Self.waitFor(1, in: completions) == [PlayerCompletion.stopped])
+        // At most the report being written when the stop came follows it.
+        let afterStop = Self.hapticsReports(controller.outputReports.dropFirst(before)).count
+        SystemMonotonicClock.sleep(until: .now + .milliseconds(300))
+        let settled = Self.hapticsReports(controller.outputReports.dropFirst(before)).count
+        #expect(settled <= afterStop + 1, "\(settled - afterStop) reports after the stop")
+        print("hd-engine: loop of \(loopFrames) frames, \(looped.count) reports before the stop, \(settled - afterStop) after")
+
+        // The same player asked for rumble: the pad's rumble emulation, no waveform.
+        player.usesHDHaptics = false
+        player.setLooping(false)
+        let rumbleFrom = controller.outputReports.count
+        player.start()
+        let rumble = Array(controller.waitForOutputReports { $0.dropFirst(rumbleFrom).contains { $0.setsMotors } }.dropFirst(rumbleFrom))
+        #expect(rumble.contains { $0.setsMotors })
+        #expect(Self.hapticsReports(rumble).isEmpty)
+    }
+
+    @Test func aCGamePlaysAPatternFileAsHDHapticsWithThePlayerCalls() throws {
+        let controller = try VirtualDualSense(connection: .bluetooth)
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        _ = try #require(try controller.waitForHidrawNode())
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Self.ahap, to: "hits.ahap")
+        let before = controller.outputReports.count
+        let game = try CProgram(CInterfaceKernelTests.folder + "/haptics_c_hd", arguments: [node, folder.path + "/hits.ahap"])
+        #expect(game.waitForLine("hd 1"), "\(game.standardOutput) \(game.standardError)")
+        #expect(game.waitForLine("finished"), "\(game.standardOutput) \(game.standardError)")
+        #expect(game.waitForExit() == 0, "\(game.standardError)")
+        let count = Self.reportCount
+        let ours = Array(controller.waitForOutputReports { Self.hapticsReports($0.dropFirst(before)).count >= count }.dropFirst(before))
+        let haptics = Self.hapticsReports(ours)
+        #expect(haptics.count == count)
+        #expect(haptics.prefix(count).flatMap(\.hapticsFrames) == Self.expectedFrames(reports: count))
+        #expect(!ours.contains { $0.setsMotors })
+    }
+
+    @Test func theCLIPlaysAPatternFileAsHDHapticsOnADualSenseAndAsRumbleWhenAsked() throws {
+        let controller = try VirtualDualSense(connection: .bluetooth)
+        defer { controller.close() }
+        let node = try #require(try controller.waitForGamepadNode())
+        _ = try #require(try controller.waitForHidrawNode())
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Self.ahap, to: "hits.ahap")
+        let file = folder.path + "/hits.ahap"
+
+        let played = runHaptics(["play", file, "--device", node])
+        #expect(played.status == 0, "\(played.error)")
+        #expect(played.output.hasPrefix("\(file) on \(VirtualDualSense.deviceName) (\(node)), profile dualsense, as HD haptics\n"), "\(played.output)")
+        let count = Self.reportCount
+        let reports = controller.waitForOutputReports { Self.hapticsReports($0).count >= count }
+        #expect(Self.hapticsReports(reports).prefix(count).flatMap { $0.hapticsFrames } == Self.expectedFrames(reports: count))
+        #expect(!reports.contains { $0.setsMotors })
+
+        let before = controller.outputReports.count
+        let json = runHaptics(["play", file, "--device", node, "--rumble", "--json"])
+        #expect(json.status == 0, "\(json.error)")
+        #expect(json.output.contains(#","hd_haptics":false"#), "\(json.output)")
+        let rumble = Array(controller.waitForOutputReports { $0.dropFirst(before).contains { $0.setsMotors } }.dropFirst(before))
+        #expect(rumble.contains { $0.setsMotors })
+        #expect(Self.hapticsReports(rumble).isEmpty)
+        #expect(runHaptics(["play", file, "--hd", "--rumble"]).error.contains("--hd and --rumble exclude each other"))
+    }
+}
+}
