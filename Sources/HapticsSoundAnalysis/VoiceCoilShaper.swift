@@ -25,18 +25,20 @@ import HapticsAudio
 /// 4. Slow gain control: a peak envelope (instant rise, 20 ms fall) is smoothed again with
 ///    ``Options/gainAttack`` and ``Options/gainRelease``; the gain brings that level to
 ///    ``Options/level``, boosting by ``Options/maximumGain`` at most. The gain moves over tens of
-///    milliseconds to a second, much slower than the sound's own envelope, so a quiet sound and a
-///    loud one are both felt, each keeping its shape: the gain does not follow each hit (no pumping).
+///    milliseconds to seconds, much slower than the sound's own envelope, so a quiet sound and a
+///    loud one are both felt, each keeping its shape: the gain does not follow each hit (no
+///    pumping). It starts at 1 (0 dB) and holds still while the sound is silent (below
+///    ``gateLevel``), so a hit after a pause plays at the gain the sound before it set, not boosted
+///    by the silence.
 /// 5. Resampling to the output rate by linear interpolation between two input frames; output frame
 ///    *k* stands for the instant *k* / output rate after the first input frame.
 /// 6. Soft saturation: a smooth curve (tanh's [3/2] Padé form, `x (27 + x²) / (27 + 9 x²)`,
 ///    flat from ±3 on) with a slope of 1 at 0, bounded by ±1: the output never exceeds 1.
 ///
 /// Latency: the filters' group delay at the band's centre (``latency``; 1.0 ms with the default
-/// band at 48 kHz, 1.3 ms with the anti-alias filter for 3 kHz), plus the gain control's rise on an
-/// onset after silence, which boosts rather than delays. Block sizes do not matter: the output is
-/// the same sample for sample whichever way the sound is cut (tested). ``process(_:into:)``
-/// allocates nothing and takes no lock: it may run on an audio thread.
+/// band at 48 kHz, 1.3 ms with the anti-alias filter for 3 kHz). Block sizes do not matter: the
+/// output is the same sample for sample whichever way the sound is cut (tested).
+/// ``process(_:into:)`` allocates nothing and takes no lock: it may run on an audio thread.
 public struct VoiceCoilShaper: Sendable {
     /// How the shaper reads the sound.
     public struct Options: Sendable, Hashable {
@@ -81,7 +83,7 @@ public struct VoiceCoilShaper: Sendable {
     private let targetLevel: Double
     private let largestGain: Double
     private var peak = 0.0
-    private var level = 0.0
+    private var level: Double
     /// The last gained frame (the one before the frame being read), for interpolation.
     private var previous = 0.0
     /// Input frames read, and the next output frame to write.
@@ -128,10 +130,15 @@ public struct VoiceCoilShaper: Sendable {
         gainRise = exp(-1 / (options.gainAttack * rate))
         gainFall = exp(-1 / (options.gainRelease * rate))
         targetLevel = pow(10, options.level / 20)
+        level = targetLevel
         largestGain = pow(10, options.maximumGain / 20)
         let centre = (options.band.lowerBound * options.band.upperBound).squareRoot()
         latency = [highPass, lowPass, antiAlias1, antiAlias2].reduce(0) { $0 + $1.groupDelay(at: centre, sampleRate: rate) }
     }
+
+    /// The band-passed sound's peak level (−60 dBFS) below which the gain control counts it as
+    /// silence and holds its gain.
+    public static let gateLevel = 0.001
 
     /// The most output frames ``process(_:into:)`` writes for `inputFrames` frames of sound.
     public func maximumOutputFrames(inputFrames: Int) -> Int {
@@ -166,7 +173,7 @@ public struct VoiceCoilShaper: Sendable {
             value = antiAlias2.process(antiAlias1.process(value))
             let magnitude = abs(value)
             peak = max(magnitude, peak * peakFall)
-            level = peak + (peak > level ? gainRise : gainFall) * (level - peak)
+            if peak > Self.gateLevel { level = peak + (peak > level ? gainRise : gainFall) * (level - peak) }
             let gain = level * largestGain > targetLevel ? targetLevel / level : largestGain
             let gained = value * gain
             // Output frames at input positions in (n − 1, n]: between the previous frame and this one.
@@ -183,14 +190,14 @@ public struct VoiceCoilShaper: Sendable {
         return written
     }
 
-    /// Forgets the sound so far: filters and gain at rest, the next block read as the first.
+    /// Forgets the sound so far: filters at rest, the gain back to 1, the next block read as the first.
     public mutating func reset() {
         highPass.reset()
         lowPass.reset()
         antiAlias1.reset()
         antiAlias2.reset()
         peak = 0
-        level = 0
+        level = targetLevel
         previous = 0
         inputFrames = 0
         outputFrames = 0

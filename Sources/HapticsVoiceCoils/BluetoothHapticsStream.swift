@@ -79,7 +79,8 @@ public final class BluetoothHapticsStream: Sendable {
     /// frame of a 3 kHz grid that plays at its instant (a block that starts where the last one
     /// ended continues it exactly); the writer sends a report of 32 frames as its first frame is
     /// due, from the first frame fed for as long as samples come, and adds them to the reports of
-    /// a pattern playing (the sum clipped to ±1). Frames more than a report late are not played.
+    /// a pattern playing (the sum clipped to ±1). Frames more than a report late are not played
+    /// (``liveSamplesDropped`` counts them).
     /// Lock-free and allocation-free (a futex wake at most): call it from one thread, the game's
     /// audio thread. Returns `false` when the queue (1 s, 256 blocks) has no room for them.
     public func feed(_ samples: UnsafeBufferPointer<Float>, at instant: MonotonicInstant) -> Bool {
@@ -209,9 +210,10 @@ final class _BluetoothHapticsState: Sendable {
                     io.waveform.withUnsafeMutableBufferPointer { job.job.render(from: job.next * Int64(frames), count: frames, into: $0.baseAddress!) }
                     window = liveFrame(at: due.nanoseconds)
                 } else {
-                    // Live samples more than a report late are not played late: the drive keeps in step.
-                    guard let start = live.nextUnmixedFrame(from: max(io.liveNext, liveFrame(at: now.nanoseconds) - Int64(frames)))
-                    else { return nil }
+                    // Live samples more than a report late are not played late (they count as
+                    // late): the drive keeps in step.
+                    live.skip(to: liveFrame(at: now.nanoseconds) - Int64(frames))
+                    guard let start = live.nextUnmixedFrame(from: io.liveNext) else { return nil }
                     let due = liveInstant(ofFrame: start)
                     if due > now { return due }
                     for index in io.waveform.indices { io.waveform[index] = 0 }

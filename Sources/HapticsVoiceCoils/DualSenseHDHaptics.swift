@@ -134,6 +134,12 @@ public final class DualSenseHDHaptics: Sendable {
         return bluetooth?.feed(samples, at: instant) ?? false
     }
 
+    /// Blocks of drive samples refused because the stream's queue was full, and frames that came
+    /// (or were written) too late to play, since the pad was opened.
+    public var liveSamplesDropped: (blocks: Int, lateFrames: Int) {
+        usb?.liveSamplesDropped ?? bluetooth?.liveSamplesDropped ?? (0, 0)
+    }
+
     /// The Bluetooth output report with every valid flag clear.
     private static let bluetoothAudioHapticsSelect = DualSenseTriggerReport(transport: .bluetooth, left: nil, right: nil).bytes
 

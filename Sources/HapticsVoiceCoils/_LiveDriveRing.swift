@@ -181,6 +181,15 @@ final class _LiveDriveRing: @unchecked Sendable {
         if end > mixedEnd { unmixedStart = min(unmixedStart ?? .max, max(frame, mixedEnd)) }
     }
 
+    /// Gives up the frames placed before `frame` and not mixed yet (a writer too late for them):
+    /// they count as late.
+    func skip(to frame: Int64) {
+        guard let start = unmixedStart, start < frame, let end = trackEnd else { return }
+        lateFrames.add(Int(min(frame, end) - start), ordering: .relaxed)
+        mixedEnd = max(mixedEnd, frame)
+        unmixedStart = end > frame ? frame : nil
+    }
+
     /// The first frame from `frame` on that holds a placed sample not mixed yet, if any.
     func nextUnmixedFrame(from frame: Int64) -> Int64? {
         guard let start = unmixedStart, let end = trackEnd, max(start, frame) < end else { return nil }

@@ -122,15 +122,20 @@ import Testing
         #expect(abs(alias / (0.5 * designed) - 1) < 0.01, "\(alias) vs \(0.5 * designed)")
     }
 
+    /// The peaks of `output` over 20 ms windows of `seconds` from `start` seconds, at 48 kHz.
+    static func peaks(_ output: [Float], from start: Double, seconds: Double) -> [Double] {
+        stride(from: Int(start * 48_000), to: Int((start + seconds) * 48_000), by: 960).map { from in
+            output[from..<from + 960].map { abs(Double($0)) }.max()!
+        }
+    }
+
     @Test func loudAndQuietSoundsEndAtComparableLevelsWithoutPumping() throws {
-        // 150 Hz at −2 dBFS and at −34 dBFS, 2 s each, from silence.
+        // 150 Hz at −2 dBFS and at −34 dBFS, 8 s each: the gain starts at 1 and moves with a 1 s
+        // time constant at most.
         func settled(_ amplitude: Double) throws -> (level: Double, swing: Double) {
             var shaper = try VoiceCoilShaper(sampleRate: 48_000, channelCount: 1, outputRate: 48_000)
-            let output = Self.shape(Self.tone(150, amplitude: amplitude, seconds: 2), with: &shaper)
-            // Peaks over 20 ms windows of the last second.
-            let peaks = stride(from: 48_000, to: 96_000, by: 960).map { start in
-                output[start..<start + 960].map { abs(Double($0)) }.max()!
-            }
+            let output = Self.shape(Self.tone(150, amplitude: amplitude, seconds: 8), with: &shaper)
+            let peaks = Self.peaks(output, from: 7, seconds: 1)
             return (peaks.max()!, peaks.max()! / peaks.min()!)
         }
         let loud = try settled(0.8)
@@ -142,20 +147,39 @@ import Testing
         #expect(loud.swing < 1.01 && quiet.swing < 1.01, "loud \(loud), quiet \(quiet)")
     }
 
+    @Test func aSoundAfterSilencePlaysAtTheGainTheSoundBeforeItSet() throws {
+        // A quiet tone (−34 dBFS) for 4 s raises the gain; 2 s of silence hold it; the tone again
+        // starts where it left off, not boosted by the silence (the gain would have risen 30 dB).
+        let tone = Self.tone(150, amplitude: 0.02, seconds: 4)
+        let sound = tone + [Float](repeating: 0, count: 96_000) + tone[..<48_000]
+        var shaper = try VoiceCoilShaper(sampleRate: 48_000, channelCount: 1, outputRate: 48_000)
+        let output = Self.shape(sound, with: &shaper)
+        let before = Self.peaks(output, from: 3.9, seconds: 0.1).max()!
+        let after = Self.peaks(output, from: 6, seconds: 0.06).max()!
+        #expect(before > 0.3, "\(before)")
+        #expect(abs(20 * log10(after / before)) < 1, "before \(before), after \(after)")
+        // Silence is silent.
+        #expect(Self.peaks(output, from: 4.1, seconds: 1.8).allSatisfy { $0 < 1e-3 })
+    }
+
     @Test func theOutputNeverExceedsOne() throws {
+        // Stereo: 2 s of a quiet tone (−40 dBFS) that raises the gain, then 2 s of full-scale
+        // noise, square waves, clicks and samples that are not numbers, met at that gain.
         var random = SystemRandomNumberGenerator()
-        var sound = (0..<96_000).map { _ in Float.random(in: -1...1, using: &random) }
-        // Full-scale square waves and clicks, and samples that are not numbers.
-        for index in 0..<9_600 { sound[20_000 + index] = (index / 100) % 2 == 0 ? 1 : -1 }
-        for index in stride(from: 40_000, to: 60_000, by: 1_000) { sound[index] = index % 2_000 == 0 ? 1 : -1 }
-        sound[70_000] = .nan
-        sound[70_001] = .infinity
+        var sound = Self.tone(150, amplitude: 0.01, seconds: 2).flatMap { [$0, $0] }
+            + (0..<192_000).map { _ in Float.random(in: -1...1, using: &random) }
+        for index in 0..<19_200 { sound[192_000 + index] = (index / 200) % 2 == 0 ? 1 : -1 }
+        for index in stride(from: 240_000, to: 280_000, by: 2_000) { sound[index] = index % 4_000 == 0 ? 1 : -1 }
+        sound[300_000] = .nan
+        sound[300_001] = .infinity
+        // The loudest level and the most gain: the saturation is reached.
         var options = VoiceCoilShaper.Options()
         options.maximumGain = 60
+        options.level = 0
         for rate in [48_000, 3_000] {
             var shaper = try VoiceCoilShaper(sampleRate: 48_000, channelCount: 2, outputRate: rate, options: options)
             let output = Self.shape(sound, with: &shaper)
-            #expect(output.count == 48_000 * rate / 48_000)
+            #expect(output.count == 4 * rate)
             #expect(output.allSatisfy { $0.isFinite && abs($0) <= 1 })
             #expect(output.contains { abs($0) > 0.9 })
         }

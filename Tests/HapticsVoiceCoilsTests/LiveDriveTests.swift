@@ -125,17 +125,31 @@ struct LiveDriveTests {
         }
     }
 
+    /// Runs `run` up to 3 times, until it returns `true`: a run whose writer thread the machine held
+    /// up for more than a report (its frames then dropped, as designed) is not judged.
+    func judged(_ run: () throws -> Bool) throws {
+        var done = false
+        for _ in 0..<3 where !done { done = try run() }
+        #expect(done, "every run was held up for more than a report")
+    }
+
     @Test("Bluetooth: fed samples become reports from their instant, byte for byte, and stop with them")
     func bluetoothReports() throws {
+        try judged(bluetoothReportsRun)
+    }
+
+    func bluetoothReportsRun() throws -> Bool {
         let (node, path, folder) = try makeNode()
         defer { folder.remove() }
         let stream = try BluetoothHapticsStream(node: node)
+        defer { stream.close() }
         let samples = (0..<64).map { Float($0 - 32) / 32 }
         let start = MonotonicInstant.now + .milliseconds(30)
         #expect(samples.withUnsafeBufferPointer { stream.feed($0, at: start) })
         let written = try bytes(in: path, atLeast: 2 * 142)
         #expect(MonotonicInstant.now >= start)
         SystemMonotonicClock.sleep(until: .now + .milliseconds(40))
+        if stream.liveSamplesDropped.lateFrames > 0 { return false }
         let all = try FileDescriptor.readContents(ofFile: path, maximumSize: 1 << 20)
         #expect(all.count == 2 * 142 && written.count == 2 * 142)
         #expect([Array(all[..<142]), Array(all[142...])] == Self.reports(samples, from: 0))
@@ -149,14 +163,19 @@ struct LiveDriveTests {
         SystemMonotonicClock.sleep(until: .now + .milliseconds(50))
         #expect(try FileDescriptor.readContents(ofFile: path, maximumSize: 1 << 20).count == stopped)
         #expect(stopped < 100 * 142)
-        stream.close()
+        return true
     }
 
     @Test("Bluetooth: a voice-coil sound drive writes the shaped sound's reports, in step with its blocks")
     func soundDriveOverBluetooth() throws {
+        try judged(soundDriveOverBluetoothRun)
+    }
+
+    func soundDriveOverBluetoothRun() throws -> Bool {
         let (node, path, folder) = try makeNode()
         defer { folder.remove() }
         let haptics = try DualSenseHDHaptics(node: node, soundCard: nil)
+        defer { haptics.close() }
         let drive = try VoiceCoilSoundDrive(haptics: haptics, sampleRate: 48_000, channelCount: 2)
         #expect(drive.latency > 0.001 && drive.latency < 0.005)
         // 0.1 s of a 150 Hz burst, stereo, in blocks of 256 frames.
@@ -179,12 +198,14 @@ struct LiveDriveTests {
         // The report opening wrote selecting audio haptics (78 bytes), then 10 reports of drive.
         let written = try bytes(in: path, atLeast: 78 + 10 * 142)
         SystemMonotonicClock.sleep(until: .now + .milliseconds(40))
+        if haptics.liveSamplesDropped.lateFrames > 0 { return false }
         let all = try FileDescriptor.readContents(ofFile: path, maximumSize: 1 << 20)
         #expect(written.count >= 78 + 10 * 142 && all.count == 78 + 10 * 142)
         let reports = stride(from: 78, to: all.count, by: 142).map { Array(all[$0..<min($0 + 142, all.count)]) }
         #expect(reports == Self.reports(Array(shaped[..<count]), from: 0))
+        #expect(haptics.liveSamplesDropped == (0, 0))
         drive.stop()
-        haptics.close()
+        return true
     }
 
     @Test("USB: a voice-coil sound drive puts the shaped sound on the frames of its presentation time")

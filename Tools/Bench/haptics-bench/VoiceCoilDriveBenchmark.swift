@@ -8,7 +8,8 @@ import Haptics
 /// Latency is algorithmic: a tone starts after silence (100 ms in), and the figure is the span from
 /// its first sample to the first drive sample whose magnitude reaches 90 % of the peak the drive
 /// settles at (its last 100 ms of 600). It includes the filters' group delay and the time the tone
-/// takes to reach a crest. It is measured for each stream rate (48 kHz over USB, 3 kHz over
+/// takes to reach a crest. Beside it, how long the gain control's boost after silence lasts: the
+/// span to the last drive sample above 110 % of the settled peak. It is measured for each stream rate (48 kHz over USB, 3 kHz over
 /// Bluetooth) at three block sizes, with the default options side by side with the filters alone
 /// (no gain control: maximum gain 0 dB, level 0 dBFS).
 /// Cost: over USB, 2,000 blocks of 256 stereo frames at 48 kHz through a `VoiceCoilSoundDrive` and
@@ -38,10 +39,13 @@ func voiceCoilDriveFigures() -> [(String, String)] {
         for setting in settings {
             for tone in tones {
                 let figures = [64, 256, 1_024].map { driveLatency(outputRate: rate, tone: tone, blockSize: $0, options: setting.options) }
-                print("    \(setting.name), \(tone.name): \(figures.map { decimal($0 / 1e6, 2) }.joined(separator: " / ")) ms")
+                let boost = figures[0].boost
+                print("    \(setting.name), \(tone.name): \(figures.map { decimal($0.latency / 1e6, 2) }.joined(separator: " / ")) ms; "
+                      + "above 110 % of its settled peak until \(decimal(boost / 1e6, 1)) ms after the onset")
                 for (size, figure) in zip([64, 256, 1_024], figures) {
-                    pairs.append(("drive_\(transport)_\(setting.key)_\(tone.key)_block_\(size)_ms", decimal(figure / 1e6, 3)))
+                    pairs.append(("drive_\(transport)_\(setting.key)_\(tone.key)_block_\(size)_ms", decimal(figure.latency / 1e6, 3)))
                 }
+                pairs.append(("drive_\(transport)_\(setting.key)_\(tone.key)_boost_ms", decimal(boost / 1e6, 1)))
             }
         }
     }
@@ -61,11 +65,12 @@ func voiceCoilDriveFigures() -> [(String, String)] {
     return pairs
 }
 
-/// Nanoseconds from the tone's onset to the first drive sample at 90 % of the settled peak.
+/// Nanoseconds from the tone's onset to the first drive sample at 90 % of the settled peak, and to
+/// the last one above 110 % of it (the gain control's boost after silence; 0 when none).
 private func driveLatency(
     outputRate: Int, tone: (name: String, key: String, frequency: Double, decibels: Double), blockSize: Int,
     options: VoiceCoilShaper.Options
-) -> Double {
+) -> (latency: Double, boost: Double) {
     let rate = 48_000
     let onset = rate / 10
     let amplitude = Float(pow(10, tone.decibels / 20))
@@ -89,9 +94,10 @@ private func driveLatency(
     }
     let settled = drive[(drive.count - outputRate / 10)...].map { abs($0) }.max()!
     let onsetTime = Int64(onset) * 1_000_000_000 / Int64(rate)
+    let boosted = drive.lastIndex { abs($0) > 1.1 * settled }.map { Double(Int64($0) * 1_000_000_000 / Int64(outputRate) - onsetTime) }
     for (index, sample) in drive.enumerated() {
         let time = Int64(index) * 1_000_000_000 / Int64(outputRate)
-        if time >= onsetTime && abs(sample) >= 0.9 * settled { return Double(time - onsetTime) }
+        if time >= onsetTime && abs(sample) >= 0.9 * settled { return (Double(time - onsetTime), max(0, boosted ?? 0)) }
     }
     benchFailure("sound-feed: \(tone.name) never reached 90 % of its drive")
 }
