@@ -93,6 +93,12 @@ public final class BluetoothHapticsStream: Sendable {
     /// place already written (not played).
     public var liveSamplesDropped: (blocks: Int, lateFrames: Int) { (state.live.refused, state.live.late) }
 
+    /// Discards the drive samples fed so far: none is written after it returns; a pattern playing
+    /// goes on.
+    public func discardFedSamples() {
+        state.discardLive()
+    }
+
     /// Stops what plays, drive samples fed before it included: no report is written after it
     /// returns (until something is played or fed again).
     public func stop() {
@@ -186,6 +192,13 @@ final class _BluetoothHapticsState: Sendable {
     func end() {
         io.withLock { (io: inout IO) in
             io.job = nil
+            live.requestFlush()
+            live.drain { liveFrame(at: $0) }
+        }
+    }
+
+    func discardLive() {
+        io.withLock { (_: inout IO) in
             live.requestFlush()
             live.drain { liveFrame(at: $0) }
         }

@@ -134,6 +134,13 @@ public final class DualSenseHDHaptics: Sendable {
         return bluetooth?.feed(samples, at: instant) ?? false
     }
 
+    /// Discards the drive samples fed so far (over USB from the next period written, over
+    /// Bluetooth none is written after it returns); a pattern playing goes on.
+    public func discardFedSamples() {
+        usb?.discardFedSamples()
+        bluetooth?.discardFedSamples()
+    }
+
     /// Blocks of drive samples refused because the stream's queue was full, and frames that came
     /// (or were written) too late to play, since the pad was opened.
     public var liveSamplesDropped: (blocks: Int, lateFrames: Int) {

@@ -86,11 +86,11 @@ public final class VoiceCoilSoundDrive {
         return fed
     }
 
-    /// Stops the drive: the pad's HD haptics stop (what was fed is discarded, a pattern playing
-    /// stops too) and the shaper forgets the sound; the next block starts afresh. Call it from the
+    /// Stops the drive: the drive samples fed to the pad are discarded (a pattern playing on it
+    /// goes on) and the shaper forgets the sound; the next block starts afresh. Call it from the
     /// thread that feeds.
     public func stop() {
         shaper.reset()
-        haptics.stop()
+        haptics.discardFedSamples()
     }
 }

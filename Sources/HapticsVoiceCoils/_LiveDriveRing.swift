@@ -236,6 +236,12 @@ extension USBHapticsStream {
     /// period written already (not played).
     public var liveSamplesDropped: (blocks: Int, lateFrames: Int) { (live.refused, live.late) }
 
+    /// Discards the drive samples fed so far, from the next period written; a pattern playing
+    /// goes on. Lock-free.
+    public func discardFedSamples() {
+        live.requestFlush()
+    }
+
     /// The queued drive samples added to `period` (frames from stream position `first`, four
     /// channels), on channels 2 and 3; nothing while the stream's timing is unknown (`origin`).
     func mixLive(into period: inout [Float], first: Int64, format: AudioStreamFormat, origin: Int64?) {

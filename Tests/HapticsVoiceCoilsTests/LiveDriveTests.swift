@@ -80,6 +80,25 @@ struct LiveDriveTests {
         stream.close()
     }
 
+    @Test("USB: discarding the fed samples leaves the pattern playing")
+    func usbDiscardKeepsPattern() throws {
+        let (card, stream) = try openStream()
+        let pattern = Pattern(events: [PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.01, parameters: EventParameters(hapticIntensity: 0.5))])
+        var renderer = WaveformRenderer(pattern, sampleRate: 48_000)
+        var rendered = [Float](repeating: 0, count: Int(renderer.frameCount))
+        rendered.withUnsafeMutableBufferPointer { renderer.render(from: 0, into: $0) }
+        stream.play(pattern, at: origin)
+        _ = [Float](repeating: 0.25, count: 480).withUnsafeBufferPointer { stream.feed($0, at: origin) }
+        for _ in 0..<4 { stream.process() }
+        stream.discardFedSamples()
+        for _ in 0..<8 { stream.process() }
+        let left = card.channel(2)
+        #expect(Array(left[..<192]) == rendered[..<192].map { $0 + 0.25 })
+        #expect(Array(left[192..<480]) == Array(rendered[192..<480]))
+        #expect(left[480...].allSatisfy { $0 == 0 })
+        stream.close()
+    }
+
     @Test("USB: a full queue refuses a whole block and says so")
     func usbRefusesWhenFull() throws {
         let (_, stream) = try openStream()
