@@ -28,6 +28,8 @@ final class EngineHDHaptics: Sendable {
         var failures: [HapticDevice.ID: HDHapticsError] = [:]
         /// Timeline channels of pads closed since, for the next pad to open.
         var spare: [ChannelID] = []
+        /// What each pad plays now, and the intensity it plays at before the gains.
+        var current: [HapticDevice.ID: (play: HDPlay, intensity: Double)] = [:]
         var accepting = false
     }
 
@@ -99,6 +101,16 @@ final class EngineHDHaptics: Sendable {
         state.withLock { $0.pads.map { ($0.key, $0.value) } }
     }
 
+    /// Records `play` as what `device` plays now, at `intensity` before the engine's and the pad's gains.
+    func setCurrent(_ play: HDPlay, intensity: Double, on device: HapticDevice.ID) {
+        state.withLock { $0.current[device] = (play, intensity) }
+    }
+
+    /// What each pad plays now, and its intensity before the gains.
+    var currentPlays: [(device: HapticDevice.ID, play: HDPlay, intensity: Double)] {
+        state.withLock { $0.current.map { ($0.key, $0.value.play, $0.value.intensity) } }
+    }
+
     /// Silences every open pad now; they stay open.
     func stopAll() {
         for (_, pad) in openPads { pad.haptics.stop() }
@@ -109,6 +121,7 @@ final class EngineHDHaptics: Sendable {
     func close(_ device: HapticDevice.ID) {
         let pad = state.withLock { state -> Pad? in
             state.failures[device] = nil
+            state.current[device] = nil
             guard let pad = state.pads.removeValue(forKey: device) else { return nil }
             state.spare.append(pad.timeline)
             return pad
@@ -119,7 +132,10 @@ final class EngineHDHaptics: Sendable {
     /// Closes every pad and opens none until ``open()``.
     func closeAll() {
         let all = state.withLock { state -> [Pad] in
-            defer { state.pads = [:] }
+            defer {
+                state.pads = [:]
+                state.current = [:]
+            }
             state.accepting = false
             state.spare += state.pads.values.map(\.timeline)
             return Array(state.pads.values)

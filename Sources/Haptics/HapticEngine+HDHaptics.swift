@@ -62,10 +62,23 @@ extension HapticEngine {
     public func playHDHaptics(_ pattern: Pattern, on device: HapticDevice, at instant: MonotonicInstant = .now,
                               gain: Double = 1) throws(HDHapticsError) -> HDPlay {
         let pad = try openVoiceCoils(of: device)
-        let scale = self.gain * (channel(of: device.id).map { roster.gain($0.rawValue) } ?? 0) * gain
+        let scale = voiceCoilGain(device.id) * gain
         // A player's timeline there has ended: the pad plays this instead.
         _ = scheduler.stopPlayers(on: pad.timeline, at: instant)
-        return try pad.haptics.play(pattern, HDPlayback(start: instant, gain: scale))
+        let play = try pad.haptics.play(pattern, HDPlayback(start: instant, gain: scale))
+        hdHaptics.setCurrent(play, intensity: min(max(gain, 0), 1), on: device.id)
+        return play
+    }
+
+    /// The scale of a waveform on the voice coils of `device`: the engine's gain times the pad's.
+    func voiceCoilGain(_ device: HapticDevice.ID) -> Double {
+        gain * (channel(of: device).map { roster.gain($0.rawValue) } ?? 0)
+    }
+
+    /// Plays what every pad plays on its voice coils at the engine's and the pad's gains as they
+    /// are now (from the next frame written).
+    func applyVoiceCoilGains() {
+        for (device, play, intensity) in hdHaptics.currentPlays { play.setGain(voiceCoilGain(device) * intensity) }
     }
 
     /// Stops what plays on the voice coils of `device` now, if they are open.
