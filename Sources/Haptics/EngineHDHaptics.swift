@@ -45,7 +45,7 @@ final class EngineHDHaptics: Sendable {
 
     /// The open pad of `device`, opened now when it has voice coils, its settings ask for HD
     /// haptics and the engine runs; `nil` otherwise (a failure to open is kept: ``failure(of:)``).
-    func pad(for device: HapticDevice, ignoringSettings: Bool = false,
+    func pad(for device: HapticDevice, ignoringSettings: Bool = false, rumbleWrites: (@Sendable () -> Int)?,
              claimingTimeline claim: () throws(EngineError) -> ChannelID) -> Pad? {
         guard device.hasVoiceCoils, ignoringSettings || device.settings.hdHaptics, device.state.isAvailable else { return nil }
         let known = state.withLock { state -> (pad: Pad?, skip: Bool) in
@@ -56,7 +56,7 @@ final class EngineHDHaptics: Sendable {
         // Opened outside the lock: it reads sysfs, opens the card and starts a thread.
         let haptics: DualSenseHDHaptics
         do throws(HDHapticsError) {
-            haptics = try DualSenseHDHaptics(device: device, audioCard: device.settings.audioCard)
+            haptics = try DualSenseHDHaptics(device: device, audioCard: device.settings.audioCard, rumbleWrites: rumbleWrites)
         } catch {
             state.withLock { $0.failures[device.id] = error }
             return nil

@@ -86,13 +86,22 @@ extension HapticEngine {
         silenceVoiceCoils(of: device.id.rawValue, at: scheduler.currentTime())
     }
 
+    /// Counts the writes the engine made to `device`'s evdev node: each may have been a rumble,
+    /// which takes the pad's actuators (see `DualSenseHDHaptics`). `nil` for another kind of output.
+    func rumbleWriteCount(of device: HapticDevice.ID) -> (@Sendable () -> Int)? {
+        let output = channelDevices.withLock { $0.first { $0.deviceID == device }?.output.device }
+        guard let evdev = output as? EvdevActuator else { return nil }
+        return { evdev.statistics.writes }
+    }
+
     /// The open voice coils of `device`, opened now if need be, whatever its settings say.
     func openVoiceCoils(of device: HapticDevice) throws(HDHapticsError) -> EngineHDHaptics.Pad {
         guard device.hasVoiceCoils, let path = device.path, let profile = device.profile else {
             throw .node(.noAdaptiveTriggers(
                 eventNode: device.path ?? device.name, vendor: device.inputID?.vendor ?? 0, product: device.inputID?.product ?? 0))
         }
-        if let pad = hdHaptics.pad(for: device, ignoringSettings: true, claimingTimeline: { () throws(EngineError) -> ChannelID in
+        if let pad = hdHaptics.pad(for: device, ignoringSettings: true, rumbleWrites: rumbleWriteCount(of: device.id),
+                                   claimingTimeline: { () throws(EngineError) -> ChannelID in
             try claimTimelineChannel(profile: profile)
         }) {
             return pad

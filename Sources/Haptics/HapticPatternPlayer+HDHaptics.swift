@@ -35,7 +35,8 @@ extension HapticPatternPlayer {
         let scheduler = engine.scheduler
         for device in voiceCoilDevices() {
             guard let profile = device.profile,
-                  let pad = engine.hdHaptics.pad(for: device, claimingTimeline: { () throws(EngineError) -> ChannelID in
+                  let pad = engine.hdHaptics.pad(for: device, rumbleWrites: engine.rumbleWriteCount(of: device.id),
+                                                 claimingTimeline: { () throws(EngineError) -> ChannelID in
                       try engine.claimTimelineChannel(profile: profile)
                   })
             else { continue }

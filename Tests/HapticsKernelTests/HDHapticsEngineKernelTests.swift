@@ -136,6 +136,16 @@ extension EngineKernelTests {
         let rumble = Array(controller.waitForOutputReports { $0.dropFirst(rumbleFrom).contains { $0.setsMotors } }.dropFirst(rumbleFrom))
         #expect(rumble.contains { $0.setsMotors })
         #expect(Self.hapticsReports(rumble).isEmpty)
+
+        // Back to HD haptics after that rumble: the pad is taken out of rumble emulation first.
+        let ended = Self.waitFor(2, in: completions)
+        #expect(ended == [PlayerCompletion.stopped, .finished], "the rumble start did not end: \(ended)")
+        player.usesHDHaptics = true
+        let back = controller.outputReports.count
+        player.start()
+        let again = Array(controller.waitForOutputReports { Self.hapticsReports($0.dropFirst(back)).count >= 1 }.dropFirst(back))
+        let firstHaptics = try #require(again.firstIndex { $0.isHapticsReport })
+        #expect(again[..<firstHaptics].contains { $0.bytes == Self.clear }, "no clearing report before the waveform")
     }
 
     @Test func theGainsScaleTheWaveformAndTheIntensityControlFollowsAtItsInstant() throws {
