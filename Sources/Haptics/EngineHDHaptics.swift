@@ -28,6 +28,8 @@ final class EngineHDHaptics: Sendable {
         var failures: [HapticDevice.ID: HDHapticsError] = [:]
         /// Timeline channels of pads closed since, for the next pad to open.
         var spare: [ChannelID] = []
+        /// What each pad plays now, and the intensity it plays at before the gains.
+        var current: [HapticDevice.ID: (play: HDPlay, intensity: Double)] = [:]
         var accepting = false
     }
 
@@ -43,7 +45,7 @@ final class EngineHDHaptics: Sendable {
 
     /// The open pad of `device`, opened now when it has voice coils, its settings ask for HD
     /// haptics and the engine runs; `nil` otherwise (a failure to open is kept: ``failure(of:)``).
-    func pad(for device: HapticDevice, ignoringSettings: Bool = false,
+    func pad(for device: HapticDevice, ignoringSettings: Bool = false, rumbleWrites: (@Sendable () -> Int)?,
              claimingTimeline claim: () throws(EngineError) -> ChannelID) -> Pad? {
         guard device.hasVoiceCoils, ignoringSettings || device.settings.hdHaptics, device.state.isAvailable else { return nil }
         let known = state.withLock { state -> (pad: Pad?, skip: Bool) in
@@ -54,7 +56,7 @@ final class EngineHDHaptics: Sendable {
         // Opened outside the lock: it reads sysfs, opens the card and starts a thread.
         let haptics: DualSenseHDHaptics
         do throws(HDHapticsError) {
-            haptics = try DualSenseHDHaptics(device: device, audioCard: device.settings.audioCard)
+            haptics = try DualSenseHDHaptics(device: device, audioCard: device.settings.audioCard, rumbleWrites: rumbleWrites)
         } catch {
             state.withLock { $0.failures[device.id] = error }
             return nil
@@ -99,6 +101,16 @@ final class EngineHDHaptics: Sendable {
         state.withLock { $0.pads.map { ($0.key, $0.value) } }
     }
 
+    /// Records `play` as what `device` plays now, at `intensity` before the engine's and the pad's gains.
+    func setCurrent(_ play: HDPlay, intensity: Double, on device: HapticDevice.ID) {
+        state.withLock { $0.current[device] = (play, intensity) }
+    }
+
+    /// What each pad plays now, and its intensity before the gains.
+    var currentPlays: [(device: HapticDevice.ID, play: HDPlay, intensity: Double)] {
+        state.withLock { $0.current.map { ($0.key, $0.value.play, $0.value.intensity) } }
+    }
+
     /// Silences every open pad now; they stay open.
     func stopAll() {
         for (_, pad) in openPads { pad.haptics.stop() }
@@ -109,6 +121,7 @@ final class EngineHDHaptics: Sendable {
     func close(_ device: HapticDevice.ID) {
         let pad = state.withLock { state -> Pad? in
             state.failures[device] = nil
+            state.current[device] = nil
             guard let pad = state.pads.removeValue(forKey: device) else { return nil }
             state.spare.append(pad.timeline)
             return pad
@@ -119,7 +132,10 @@ final class EngineHDHaptics: Sendable {
     /// Closes every pad and opens none until ``open()``.
     func closeAll() {
         let all = state.withLock { state -> [Pad] in
-            defer { state.pads = [:] }
+            defer {
+                state.pads = [:]
+                state.current = [:]
+            }
             state.accepting = false
             state.spare += state.pads.values.map(\.timeline)
             return Array(state.pads.values)

@@ -19,6 +19,7 @@ extension HapticEngine {
         let channels = updateSettings(of: devices) { $0.gain = gain }
         for channel in channels { roster.setGain(channel.rawValue, gain) }
         applyTriggerSettings()
+        applyVoiceCoilGains()
         applyHardwareGains()
         // Feedback levels these devices scale in software changed: prepared plays stay one write.
         let changed = Set(channels)

@@ -62,15 +62,36 @@ extension HapticEngine {
     public func playHDHaptics(_ pattern: Pattern, on device: HapticDevice, at instant: MonotonicInstant = .now,
                               gain: Double = 1) throws(HDHapticsError) -> HDPlay {
         let pad = try openVoiceCoils(of: device)
-        let scale = self.gain * (channel(of: device.id).map { roster.gain($0.rawValue) } ?? 0) * gain
+        let scale = voiceCoilGain(device.id) * gain
         // A player's timeline there has ended: the pad plays this instead.
         _ = scheduler.stopPlayers(on: pad.timeline, at: instant)
-        return try pad.haptics.play(pattern, HDPlayback(start: instant, gain: scale))
+        let play = try pad.haptics.play(pattern, HDPlayback(start: instant, gain: scale))
+        hdHaptics.setCurrent(play, intensity: min(max(gain, 0), 1), on: device.id)
+        return play
+    }
+
+    /// The scale of a waveform on the voice coils of `device`: the engine's gain times the pad's.
+    func voiceCoilGain(_ device: HapticDevice.ID) -> Double {
+        gain * (channel(of: device).map { roster.gain($0.rawValue) } ?? 0)
+    }
+
+    /// Plays what every pad plays on its voice coils at the engine's and the pad's gains as they
+    /// are now (from the next frame written).
+    func applyVoiceCoilGains() {
+        for (device, play, intensity) in hdHaptics.currentPlays { play.setGain(voiceCoilGain(device) * intensity) }
     }
 
     /// Stops what plays on the voice coils of `device` now, if they are open.
     public func stopHDHaptics(on device: HapticDevice) {
         silenceVoiceCoils(of: device.id.rawValue, at: scheduler.currentTime())
+    }
+
+    /// Counts the writes the engine made to `device`'s evdev node: each may have been a rumble,
+    /// which takes the pad's actuators (see `DualSenseHDHaptics`). `nil` for another kind of output.
+    func rumbleWriteCount(of device: HapticDevice.ID) -> (@Sendable () -> Int)? {
+        let output = channelDevices.withLock { $0.first { $0.deviceID == device }?.output.device }
+        guard let evdev = output as? EvdevActuator else { return nil }
+        return { evdev.statistics.writes }
     }
 
     /// The open voice coils of `device`, opened now if need be, whatever its settings say.
@@ -79,7 +100,8 @@ extension HapticEngine {
             throw .node(.noAdaptiveTriggers(
                 eventNode: device.path ?? device.name, vendor: device.inputID?.vendor ?? 0, product: device.inputID?.product ?? 0))
         }
-        if let pad = hdHaptics.pad(for: device, ignoringSettings: true, claimingTimeline: { () throws(EngineError) -> ChannelID in
+        if let pad = hdHaptics.pad(for: device, ignoringSettings: true, rumbleWrites: rumbleWriteCount(of: device.id),
+                                   claimingTimeline: { () throws(EngineError) -> ChannelID in
             try claimTimelineChannel(profile: profile)
         }) {
             return pad

@@ -267,6 +267,7 @@ public final class HapticEngine: Sendable {
             let clamped = min(max(newValue, 0), 1)
             gainBits.store(clamped.bitPattern, ordering: .releasing)
             applyTriggerSettings()
+            applyVoiceCoilGains()
             applyHardwareGains()
             // Feedback levels scaled in software changed: prepared plays stay one write.
             prepareCurrentPreparations { $0.hardwareGain == nil }

@@ -35,7 +35,8 @@ extension HapticPatternPlayer {
         let scheduler = engine.scheduler
         for device in voiceCoilDevices() {
             guard let profile = device.profile,
-                  let pad = engine.hdHaptics.pad(for: device, claimingTimeline: { () throws(EngineError) -> ChannelID in
+                  let pad = engine.hdHaptics.pad(for: device, rumbleWrites: engine.rumbleWriteCount(of: device.id),
+                                                 claimingTimeline: { () throws(EngineError) -> ChannelID in
                       try engine.claimTimelineChannel(profile: profile)
                   })
             else { continue }
@@ -83,11 +84,6 @@ extension HapticPatternPlayer {
         rate == 1 ? pattern : pattern.retimed(by: rate)
     }
 
-    /// The waveform's scale on the pad: the engine's gain times the pad's.
-    private func voiceCoilGain(_ device: HapticDevice.ID) -> Double {
-        engine.gain * (engine.channel(of: device).map { engine.roster.gain($0.rawValue) } ?? 0)
-    }
-
     /// Plays the pattern on the voice coils of `outputs` (timeline outputs a start submitted),
     /// felt from `onset`, in place of what this player's last start played there.
     func startVoiceCoils(_ outputs: [PlayerBinding], onset: MonotonicInstant) {
@@ -122,9 +118,11 @@ extension HapticPatternPlayer {
         for (output, pad) in pads {
             guard let device = output.voiceCoils else { continue }
             let playback = HDPlayback(
-                start: instant, offset: position / rate, gain: voiceCoilGain(device),
+                start: instant, offset: position / rate, gain: engine.voiceCoilGain(device) * voiceCoils.intensity,
                 loopLength: voiceCoils.loopLength.map { $0 / rate })
-            voiceCoils.plays[device] = try? pad.haptics.play(retimed, playback)
+            guard let play = try? pad.haptics.play(retimed, playback) else { continue }
+            voiceCoils.plays[device] = play
+            engine.hdHaptics.setCurrent(play, intensity: voiceCoils.intensity, on: device)
         }
         state.voiceCoils = voiceCoils
     }
@@ -190,6 +188,20 @@ extension HapticPatternPlayer {
             voiceCoils.rate = rate
             state.voiceCoils = voiceCoils
             if state.voiceCoilsPausedAt == nil { replayVoiceCoils(&state, at: time, from: position) }
+        }
+    }
+
+    /// The intensity control at `time`: the waveform's scale on every pad from then on (a value
+    /// above 1 is 1: the waveform is at full scale at intensity 1).
+    func setVoiceCoilsIntensity(_ value: Double, at time: MonotonicInstant) {
+        timeline.withLock { state in
+            guard state.voiceCoils != nil else { return }
+            let intensity = min(max(value, 0), 1)
+            state.voiceCoils?.intensity = intensity
+            for (device, play) in state.voiceCoils!.plays {
+                play.setGain(engine.voiceCoilGain(device) * intensity, at: time)
+                engine.hdHaptics.setCurrent(play, intensity: intensity, on: device)
+            }
         }
     }
 

@@ -14,10 +14,10 @@ import HapticsSystem
 /// engine gain scales the levels like any rumble.
 ///
 /// Each level holds ``holdTime`` at most: a feed that stops leaves no pad rumbling. ``stop()``
-/// ends the levels at the end of the sound fed so far, and `stop()` of the engine, switching
-/// haptics off, the app becoming inactive and a gain of 0 end them too; levels already sent for
-/// sound further ahead than a device's lead time still play (then end after their hold), so feed
-/// the sound when it is queued for output, not seconds ahead. Sound fed less than a device's lead
+/// ends the levels at the end of the sound fed so far; `stop()` of the engine, switching haptics
+/// off and the app becoming inactive end them at once, the levels already sent for later sound
+/// included. Other changes (a gain, a device switched off) apply to the levels sent after them,
+/// so feed the sound when it is queued for output, not seconds ahead. Sound fed less than a device's lead
 /// time before it is heard is felt late by the difference: its levels start at once, spaced as the
 /// sound. Not thread-safe: feed it
 /// from one thread (the game's audio thread). `feed` takes no lock and allocates nothing.

@@ -77,6 +77,8 @@ struct VoiceCoilTimeline {
     var position: Duration
     var rate: Double
     var loopLength: Duration?
+    /// The intensity control sent since the start (1 until one is).
+    var intensity = 1.0
 
     /// The pattern time at `instant`.
     func position(at instant: MonotonicInstant) -> Duration {

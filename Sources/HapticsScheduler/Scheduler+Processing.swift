@@ -533,9 +533,11 @@ extension Scheduler {
         return true
     }
 
-    /// Stops every player without per-player output, removes every direct level, then sends
-    /// `.stop` to every channel.
+    /// Stops every player without per-player output, removes every direct level (those queued for
+    /// later too: a live sound feed's levels must not outlive a stop), then sends `.stop` to every
+    /// channel.
     func stopEverything(at time: MonotonicInstant, now: MonotonicInstant) {
+        withdrawMotorLevels(after: time)
         let players = realtime.pointee.players
         while realtime.pointee.activeCount > 0 {
             let slot = realtime.pointee.activePlayers[realtime.pointee.activeCount - 1]
@@ -556,6 +558,22 @@ extension Scheduler {
             realtime.pointee.channelStates[channel].directEnd = .max
             performPlayersLevel(.stop, channel: channel, player: -1, deadline: time, now: now)
         }
+    }
+
+    /// Drops the direct levels queued for after `time`, keeping the order of the other commands.
+    private func withdrawMotorLevels(after time: MonotonicInstant) {
+        let pending = realtime.pointee.pending
+        var kept = 0
+        for index in 0..<realtime.pointee.pendingCount {
+            let command = pending[index]
+            if command.kind == .setMotorLevels && command.time > time {
+                counters.ignored.add(1, ordering: .relaxed)
+                continue
+            }
+            if kept != index { pending[kept] = command }
+            kept += 1
+        }
+        realtime.pointee.pendingCount = kept
     }
 
     // MARK: Levels

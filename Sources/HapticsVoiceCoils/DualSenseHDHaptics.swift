@@ -1,6 +1,7 @@
 import HapticsPatterns
 import HapticsSystem
 import HapticsTriggers
+import Synchronization
 
 /// HD haptics on one DualSense: patterns played as waveforms on its two voice-coil actuators,
 /// over USB through its sound card (``USBHapticsStream``) or over Bluetooth through report 0x32
@@ -17,7 +18,10 @@ import HapticsTriggers
 /// channels until a report clears them. Opening writes one output report with every valid flag
 /// clear (it changes nothing else); a rumble played afterwards switches the pad back, and the next
 /// ``play(_:at:)`` clears the bits again: over Bluetooth the stream's writer thread writes that
-/// report just before the pattern's first one, over USB the calling thread writes it.
+/// report just before the pattern's first one, over USB the calling thread writes it. Given a
+/// count of the rumble writes made to the pad (`rumbleWrites`, such as an evdev actuator's
+/// `statistics.writes`), a play clears them only when a rumble was written since the last clear,
+/// so a play costs no write of its own then.
 public final class DualSenseHDHaptics: Sendable {
     /// How the pad is connected.
     public let transport: DualSenseTransport
@@ -28,11 +32,17 @@ public final class DualSenseHDHaptics: Sendable {
 
     private let usb: USBHapticsStream?
     private let bluetooth: BluetoothHapticsStream?
+    /// Over USB, the hidraw node, open for the clearing reports until closed; and how many rumble
+    /// writes the pad had when its bits were last cleared.
+    private let hidraw: Mutex<(descriptor: FileDescriptor?, clearedAt: Int?)>
+    /// Counts the rumble writes made to the pad, when known.
+    private let rumbleWrites: (@Sendable () -> Int)?
 
     /// Finds the pad behind `eventNode` (its hidraw node, and over USB its sound card, or the card
     /// `audioCard` names: a number, an ALSA id or a `hw:` device) and opens it; over USB the card's
     /// stream starts at once, so the first play meets a running stream.
-    public convenience init(eventNode: String, audioCard: String? = nil, sysfsRoot: String = "/sys") throws(HDHapticsError) {
+    public convenience init(eventNode: String, audioCard: String? = nil, sysfsRoot: String = "/sys",
+                            rumbleWrites: (@Sendable () -> Int)? = nil) throws(HDHapticsError) {
         let node: TriggerNode
         do {
             node = try TriggerNode.locate(eventNode: eventNode, sysfsRoot: sysfsRoot + "/class/input")
@@ -51,25 +61,35 @@ public final class DualSenseHDHaptics: Sendable {
                 throw .soundCard(error)
             }
         }
-        try self.init(node: node, soundCard: card)
+        try self.init(node: node, soundCard: card, rumbleWrites: rumbleWrites)
     }
 
-    /// Opens the pad at `node`; over USB, `soundCard` is its card (required).
-    public init(node: TriggerNode, soundCard: VoiceCoilSoundCard?) throws(HDHapticsError) {
+    /// Opens the pad at `node`; over USB, `soundCard` is its card (required). `rumbleWrites`, when
+    /// given, counts the rumble writes made to the pad (see the type's description).
+    public init(node: TriggerNode, soundCard: VoiceCoilSoundCard?, rumbleWrites: (@Sendable () -> Int)? = nil) throws(HDHapticsError) {
         transport = node.transport
         self.node = node
         self.soundCard = soundCard
+        self.rumbleWrites = rumbleWrites
+        var descriptor: FileDescriptor?
         switch node.transport {
         case .usb:
             guard let soundCard else { throw .soundCard(.noSoundCard(eventNode: node.path)) }
+            do {
+                descriptor = try node.open()
+            } catch {
+                throw .node(error)
+            }
             let stream = USBHapticsStream(card: soundCard)
             do {
                 try stream.start()
             } catch {
+                try? descriptor?.close()
                 throw .stream(error)
             }
             usb = stream
             bluetooth = nil
+            hidraw = Mutex((descriptor, nil))
         case .bluetooth:
             do {
                 bluetooth = try BluetoothHapticsStream(node: node)
@@ -77,8 +97,14 @@ public final class DualSenseHDHaptics: Sendable {
                 throw .node(error)
             }
             usb = nil
+            hidraw = Mutex((nil, nil))
         }
-        try selectAudioHaptics()
+        do {
+            try selectAudioHaptics()
+        } catch {
+            close()
+            throw error
+        }
     }
 
     /// A pad over USB whose stream is `stream` (open, driven by its caller: benchmarks and tests
@@ -87,9 +113,20 @@ public final class DualSenseHDHaptics: Sendable {
         transport = .usb
         self.node = node
         soundCard = nil
+        rumbleWrites = nil
         usb = stream
         bluetooth = nil
-        try selectAudioHaptics()
+        do {
+            hidraw = Mutex((try node.open(), nil))
+        } catch {
+            throw .node(error)
+        }
+        do {
+            try selectAudioHaptics()
+        } catch {
+            close()
+            throw error
+        }
     }
 
     deinit {
@@ -107,11 +144,12 @@ public final class DualSenseHDHaptics: Sendable {
     @discardableResult
     public func play(_ pattern: Pattern, _ playback: HDPlayback) throws(HDHapticsError) -> HDPlay {
         if let usb {
-            try selectAudioHaptics()
+            if needsSelection() { try selectAudioHaptics() }
             return usb.play(pattern, playback)
         }
         do {
-            return try bluetooth!.play(pattern, playback, leadingReport: Self.bluetoothAudioHapticsSelect)
+            let leading = needsSelection() ? Self.bluetoothAudioHapticsSelect : nil
+            return try bluetooth!.play(pattern, playback, leadingReport: leading)
         } catch {
             throw .node(error)
         }
@@ -160,19 +198,44 @@ public final class DualSenseHDHaptics: Sendable {
     public func close() {
         usb?.close()
         bluetooth?.close()
+        hidraw.withLock { hidraw in
+            try? hidraw.descriptor?.close()
+            hidraw.descriptor = nil
+        }
+    }
+
+    /// Whether a play must clear the rumble bits first: always without a count of rumble writes,
+    /// else when one was written since the last clear (which this call then counts as made).
+    private func needsSelection() -> Bool {
+        guard let rumbleWrites else { return true }
+        let writes = rumbleWrites()
+        return hidraw.withLock { hidraw in
+            defer { hidraw.clearedAt = writes }
+            return hidraw.clearedAt != writes
+        }
     }
 
     /// Writes one output report with every valid flag clear: it takes the actuators out of rumble
     /// emulation and changes nothing else.
     private func selectAudioHaptics() throws(HDHapticsError) {
+        let writes = rumbleWrites?()
         do throws(TriggerDeviceError) {
             if let bluetooth {
+                hidraw.withLock { $0.clearedAt = writes }
                 try bluetooth.write(report: Self.bluetoothAudioHapticsSelect)
             } else {
-                try node.writeOnce(left: nil, right: nil)
+                let path = node.path
+                try hidraw.withLock { (hidraw: inout (descriptor: FileDescriptor?, clearedAt: Int?)) throws(TriggerDeviceError) in
+                    guard let descriptor = hidraw.descriptor else { throw .closed(node: path) }
+                    hidraw.clearedAt = writes
+                    try node.write(report: Self.usbAudioHapticsSelect, to: descriptor)
+                }
             }
         } catch {
             throw .node(error)
         }
     }
+
+    /// The USB output report with every valid flag clear.
+    private static let usbAudioHapticsSelect = DualSenseTriggerReport(transport: .usb, left: nil, right: nil).bytes
 }

@@ -49,6 +49,15 @@ public final class HDPlay: Sendable {
         return playback
     }
 
+    /// Plays on at `gain` (0…1, clamped) from `instant` (now when `nil` or passed: from the next
+    /// frame written), in place of the gain it was started with. A change waiting for its instant
+    /// is replaced by the next one.
+    public func setGain(_ gain: Double, at instant: MonotonicInstant? = nil) {
+        let clamped = gain.isNaN ? 0 : min(max(gain, 0), 1)
+        job.nextGainBits.store(clamped.bitPattern, ordering: .releasing)
+        job.gainChangeNanoseconds.store(instant?.nanoseconds ?? .min, ordering: .releasing)
+    }
+
     /// Makes nothing of this play sound at or after `instant` (an instant passed already: from the
     /// next frame written). An earlier end set before stays.
     public func end(at instant: MonotonicInstant) {
@@ -75,6 +84,11 @@ final class _HDJob: @unchecked Sendable {
     let loopFrames: Int64
     /// Where the stream placed frame 0, once it knows (USB: a frame of its own count).
     var origin: Int64?
+    /// The gain in effect, and the next one from the instant in `gainChangeNanoseconds`
+    /// (`Int64.max`: none waiting); set by ``HDPlay/setGain(_:at:)``, taken by the stream's thread.
+    let gainBits: Atomic<UInt64>
+    let nextGainBits: Atomic<UInt64>
+    let gainChangeNanoseconds = Atomic<Int64>(.max)
 
     init(renderer: consuming WaveformRenderer, playback: HDPlayback) {
         let rate = Int64(renderer.sampleRate)
@@ -83,6 +97,8 @@ final class _HDJob: @unchecked Sendable {
         self.renderer = renderer
         self.playback = playback
         endNanoseconds = Atomic(playback.end?.nanoseconds ?? .max)
+        gainBits = Atomic(playback.gain.bitPattern)
+        nextGainBits = Atomic(playback.gain.bitPattern)
     }
 
     static func frames(_ nanoseconds: Int64, rate: Int64) -> Int64 {
@@ -92,10 +108,13 @@ final class _HDJob: @unchecked Sendable {
     }
 
     /// The first job frame (frame 0 sounding at the start) that must not sound: the end's.
-    var endFrame: Int64 {
-        let end = endNanoseconds.load(ordering: .acquiring)
-        guard end != .max else { return .max }
-        return Self.frames(end - playback.start.nanoseconds, rate: Int64(renderer.sampleRate))
+    var endFrame: Int64 { frame(ofInstant: endNanoseconds.load(ordering: .acquiring)) }
+
+    /// The job frame that sounds at the instant `nanoseconds` (`Int64.max` stays it: never).
+    private func frame(ofInstant nanoseconds: Int64) -> Int64 {
+        if nanoseconds == .max { return .max }
+        if nanoseconds == .min { return .min }
+        return Self.frames(nanoseconds - playback.start.nanoseconds, rate: Int64(renderer.sampleRate))
     }
 
     /// Whether nothing sounds from job frame `frame` on.
@@ -103,9 +122,31 @@ final class _HDJob: @unchecked Sendable {
         frame >= endFrame || (loopFrames == 0 && offsetFrames + frame >= renderer.frameCount)
     }
 
-    /// Renders job frames `frame..<frame + count` into `output`, at the playback's gain: silence
+    /// Renders job frames `frame..<frame + count` into `output`, at the play's gain: silence
     /// before frame 0 and from the end on; pattern time wraps at the loop length.
     func render(from frame: Int64, count: Int, into output: UnsafeMutablePointer<Float>) {
+        renderPattern(from: frame, count: count, into: output)
+        applyGain(from: frame, count: count, to: output)
+    }
+
+    /// Scales job frames `frame..<frame + count` in `output` by the gain of each; a change whose
+    /// frame has come becomes the gain in effect.
+    private func applyGain(from first: Int64, count: Int, to output: UnsafeMutablePointer<Float>) {
+        let change = gainChangeNanoseconds.load(ordering: .acquiring)
+        let changeFrame = frame(ofInstant: change)
+        let current = Float(Double(bitPattern: gainBits.load(ordering: .acquiring)))
+        let next = Float(Double(bitPattern: nextGainBits.load(ordering: .acquiring)))
+        let split = changeFrame <= first ? 0 : changeFrame >= first + Int64(count) ? count : Int(changeFrame - first)
+        if current != 1 { for index in 0..<split { output[index] *= current } }
+        if next != 1 { for index in split..<count { output[index] *= next } }
+        if split < count {
+            // Taken: unless a newer change came in the meantime, it is the gain now.
+            gainBits.store(Double(next).bitPattern, ordering: .releasing)
+            _ = gainChangeNanoseconds.compareExchange(expected: change, desired: .max, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    private func renderPattern(from frame: Int64, count: Int, into output: UnsafeMutablePointer<Float>) {
         let end = endFrame
         var done = 0
         while done < count {
@@ -127,10 +168,6 @@ final class _HDJob: @unchecked Sendable {
                 break
             }
             renderer.render(from: position, count: run, into: output + done)
-            if playback.gain != 1 {
-                let gain = Float(playback.gain)
-                for index in done..<(done + run) { output[index] *= gain }
-            }
             done += run
         }
         if done < count { (output + done).update(repeating: 0, count: count - done) }

@@ -230,6 +230,11 @@ static void test_triggers(haptics_engine *engine) {
     CHECK_STR(haptics_last_error(), "haptics_device_play_hd: the instant -1 is negative");
     CHECK_INT(haptics_device_stop_hd(engine, first_device), 0);
     CHECK_INT(haptics_device_stop_hd(engine, 999), -ENODEV);
+    /* A device without voice coils takes the setting and keeps playing rumble. */
+    CHECK_INT(haptics_device_set_hd(engine, first_device, 0, NULL), 0);
+    CHECK_INT(haptics_device_set_hd(engine, first_device, 1, "2"), 0);
+    CHECK_INT(haptics_device_set_hd(engine, 999, 1, NULL), -ENODEV);
+    CHECK_STR(haptics_last_error(), "haptics_device_set_hd: no device with id 999");
 
     CHECK_INT(haptics_device_set_trigger_effect(engine, first_device, HAPTICS_TRIGGER_LEFT, &bad), -EINVAL);
     CHECK_STR(haptics_last_error(), "haptics_device_set_trigger_effect: weapon end zone 9 is outside 3…8");
@@ -411,6 +416,10 @@ static void test_players(haptics_engine *engine) {
     CHECK_INT(haptics_player_start(player, 0, 1, &outcome), 0);
     CHECK_INT(outcome.audio_reason, HAPTICS_REASON_NO_SOUND);
     CHECK_INT(haptics_player_set_looping(player, 1, 0), 0);
+    CHECK_INT(haptics_player_prepare(player), 0);
+    CHECK_INT(haptics_player_set_hd(player, 0), 0);
+    CHECK_INT(haptics_player_set_hd(player, 1), 0);
+    CHECK_INT(haptics_player_prepare(NULL), -EINVAL);
     CHECK_INT(haptics_player_seek(player, 250000000, 0), 0);
     CHECK_INT(haptics_player_seek(player, -1, 0), -EINVAL);
     CHECK_INT(haptics_player_set_rate(player, 0.5, 0), 0);

@@ -29,11 +29,11 @@ extension EngineKernelTests {
 
     /// What `reports` reports of the pattern carry: its frames at 3 kHz, repeating every
     /// `loopFrames` when set, as signed 8-bit stereo.
-    static func expectedFrames(reports: Int, loopFrames: Int? = nil) -> [Int8] {
+    static func expectedFrames(reports: Int, loopFrames: Int? = nil, gain: Float = 1) -> [Int8] {
         let samples = HDHapticsKernelTests.rendered(pattern, sampleRate: 3_000)
         let wave = (0..<(32 * reports)).map { frame -> Float in
             let position = loopFrames.map { frame % $0 } ?? frame
-            return position < samples.count ? samples[position] : 0
+            return position < samples.count ? samples[position] * gain : 0
         }
         var frames = [Int8](repeating: 0, count: 64 * reports)
         wave.withUnsafeBufferPointer { wave in
@@ -136,6 +136,51 @@ extension EngineKernelTests {
         let rumble = Array(controller.waitForOutputReports { $0.dropFirst(rumbleFrom).contains { $0.setsMotors } }.dropFirst(rumbleFrom))
         #expect(rumble.contains { $0.setsMotors })
         #expect(Self.hapticsReports(rumble).isEmpty)
+
+        // Back to HD haptics after that rumble: the pad is taken out of rumble emulation first.
+        let ended = Self.waitFor(2, in: completions)
+        #expect(ended == [PlayerCompletion.stopped, .finished], "the rumble start did not end: \(ended)")
+        player.usesHDHaptics = true
+        let back = controller.outputReports.count
+        player.start()
+        let again = Array(controller.waitForOutputReports { Self.hapticsReports($0.dropFirst(back)).count >= 1 }.dropFirst(back))
+        let firstHaptics = try #require(again.firstIndex { $0.isHapticsReport })
+        #expect(again[..<firstHaptics].contains { $0.bytes == Self.clear }, "no clearing report before the waveform")
+    }
+
+    @Test func theGainsScaleTheWaveformAndTheIntensityControlFollowsAtItsInstant() throws {
+        let controller = try VirtualDualSense(connection: .bluetooth)
+        defer { controller.close() }
+        let engine = try AdaptiveTriggerKernelTests.startedEngine(on: controller)
+        defer { engine.stop() }
+        let pad = try #require(engine.devices.first)
+        engine.gain = 0.5
+        let player = try engine.makePlayer(pattern: Self.pattern)
+        player.prepare()
+        let before = controller.outputReports.count
+        let count = Self.reportCount
+        player.start()
+        let halved = Self.hapticsReports(controller.waitForOutputReports { Self.hapticsReports($0.dropFirst(before)).count >= count }.dropFirst(before))
+        #expect(halved.prefix(count).flatMap { $0.hapticsFrames } == Self.expectedFrames(reports: count, gain: 0.5))
+
+        // The pad's own gain multiplies; the intensity control at an instant mutes what follows it.
+        engine.gain = 1
+        try engine.setGain(0.5, for: pad)
+        player.setLooping(true)
+        let next = controller.outputReports.count
+        guard case .scheduled(let onset) = player.start() else {
+            Issue.record("not started")
+            return
+        }
+        // Muted from the start of report 30 of this start on.
+        try player.send(.hapticIntensityControl, value: 0, at: onset + .nanoseconds(30 * DualSenseHapticsReport.periodNanoseconds))
+        let looped = Self.hapticsReports(controller.waitForOutputReports { Self.hapticsReports($0.dropFirst(next)).count >= 40 }.dropFirst(next))
+        player.stop()
+        let length = try #require(player.programs.first?.durationNanoseconds)
+        let loopFrames = Int((Double(length) * 3_000 / 1e9).rounded())
+        let expected = Self.expectedFrames(reports: 30, loopFrames: loopFrames, gain: 0.5)
+        #expect(looped.prefix(30).flatMap { $0.hapticsFrames } == expected)
+        #expect(looped.dropFirst(30).prefix(10).allSatisfy { $0.hapticsFrames.allSatisfy { $0 == 0 } })
     }
 
     @Test func aCGamePlaysAPatternFileAsHDHapticsWithThePlayerCalls() throws {

@@ -154,6 +154,23 @@ struct DirectLevelTests {
         ])
     }
 
+    @Test func aStopAllDropsTheLevelsQueuedForAfterIt() throws {
+        let rig = SchedulerRig()
+        let t0 = rig.nowNanoseconds
+        // A live feed's levels, queued ahead: 0 ms, 10 ms, 20 ms; everything stops at 5 ms.
+        for step in 0..<3 {
+            let at = t0 + Int64(step) * 10 * ms
+            try rig.scheduler.setMotorLevels(low: 0.5, high: 0.5, on: rig.channel, at: rig.at(at), until: rig.at(at + 10 * ms))
+        }
+        #expect(rig.scheduler.stopAll(at: rig.at(t0 + 5 * ms)))
+        rig.runOnDeadlines(until: t0 + 100 * ms)
+        #expect(rig.output.recorded == [
+            Emission(.rumble(strong: 32_768, weak: 32_768), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.stop, deadlineNanoseconds: t0 + 5 * ms, nowNanoseconds: t0 + 5 * ms),
+        ])
+        #expect(rig.scheduler.statistics.ignored == 2)
+    }
+
     @Test func zeroLevelsStopAtOnce() throws {
         let rig = SchedulerRig()
         let t0 = rig.nowNanoseconds

@@ -82,4 +82,20 @@ struct HDPlaybackTests {
         #expect(HDPlayback(start: Self.start, gain: .nan).gain == 0)
         #expect(HDPlayback(start: Self.start, offset: .milliseconds(-4)).offset == .zero)
     }
+
+    @Test("a gain change takes effect on the frame of its instant; one without an instant on the next frame rendered")
+    func gainChange() {
+        let reference = Self.reference(count: 60)
+        let job = _HDJob(renderer: WaveformRenderer(Self.pattern, sampleRate: Self.rate), playback: HDPlayback(start: Self.start, gain: 0.5))
+        let play = HDPlay(job: job)
+        play.setGain(0.25, at: Self.start + .milliseconds(13))
+        var frames = [Float](repeating: .nan, count: 60)
+        frames.withUnsafeMutableBufferPointer { buffer in
+            job.render(from: 0, count: 20, into: buffer.baseAddress!)
+            play.setGain(1)
+            job.render(from: 20, count: 40, into: buffer.baseAddress! + 20)
+        }
+        #expect(frames == reference[0..<13].map { $0 * 0.5 } + reference[13..<20].map { $0 * 0.25 } + Array(reference[20..<60]))
+        #expect(HDPlay(job: job).playback.gain == 0.5, "the playback keeps the gain it started with")
+    }
 }
