@@ -34,6 +34,9 @@ final class EngineHDHaptics: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Counts the closes: what was made on a pad's open voice coils (a live sound feed's drive)
+    /// holds while it has not moved. Read without a lock.
+    let generation = Atomic<Int>(0)
 
     /// Lets pads be opened (the engine started).
     func open() {
@@ -123,6 +126,7 @@ final class EngineHDHaptics: Sendable {
             state.failures[device] = nil
             state.current[device] = nil
             guard let pad = state.pads.removeValue(forKey: device) else { return nil }
+            generation.add(1, ordering: .releasing)
             state.spare.append(pad.timeline)
             return pad
         }
@@ -137,6 +141,7 @@ final class EngineHDHaptics: Sendable {
                 state.current = [:]
             }
             state.accepting = false
+            generation.add(1, ordering: .releasing)
             state.spare += state.pads.values.map(\.timeline)
             return Array(state.pads.values)
         }

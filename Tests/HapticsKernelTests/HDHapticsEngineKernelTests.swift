@@ -183,6 +183,51 @@ extension EngineKernelTests {
         #expect(looped.dropFirst(30).prefix(10).allSatisfy { $0.hapticsFrames.allSatisfy { $0 == 0 } })
     }
 
+    @Test func aLiveSoundFeedDrivesABluetoothDualSensesVoiceCoilsWithTheSoundItself() throws {
+        let controller = try VirtualDualSense(connection: .bluetooth)
+        defer { controller.close() }
+        let engine = try AdaptiveTriggerKernelTests.startedEngine(on: controller)
+        defer { engine.stop() }
+        let pad = try #require(engine.devices.first)
+        let feed = try engine.makeLiveSoundFeed(sampleRate: 48_000, channelCount: 1)
+        #expect(feed.voiceCoilDevices == [pad.id])
+
+        // 100 ms of a 150 Hz tone at −6 dBFS, heard 100 ms from now, fed in blocks of 256 frames.
+        let tone = (0..<4_800).map { Float(0.5 * sin(2 * Double.pi * 150 * Double($0) / 48_000)) }
+        let before = controller.outputReports.count
+        let heardAt = MonotonicInstant.now + .milliseconds(100)
+        for start in stride(from: 0, to: tone.count, by: 256) {
+            let end = min(start + 256, tone.count)
+            let outcome = tone[start..<end].withUnsafeBufferPointer {
+                feed.feed($0, presentationTime: heardAt + .nanoseconds(Int64(start) * 1_000_000_000 / 48_000))
+            }
+            #expect(outcome == .scheduled(feltAt: heardAt + .nanoseconds(Int64(start) * 1_000_000_000 / 48_000)))
+        }
+        SystemMonotonicClock.sleep(until: heardAt + .milliseconds(300))
+        let ours = Array(controller.outputReports.dropFirst(before))
+        #expect(!ours.contains { $0.setsMotors }, "the pad got rumble")
+        let frames = Self.hapticsReports(ours).flatMap { $0.hapticsFrames }
+
+        // The same sound through a shaper of its own, quantized as the pad takes it.
+        var shaper = try VoiceCoilShaper(sampleRate: 48_000, channelCount: 1, outputRate: 3_000)
+        var shaped = [Float](repeating: 0, count: 400)
+        let count = tone.withUnsafeBufferPointer { input in shaped.withUnsafeMutableBufferPointer { shaper.process(input, into: $0) } }
+        var expected = [Int8](repeating: 0, count: 2 * count)
+        shaped.withUnsafeBufferPointer { wave in
+            expected.withUnsafeMutableBufferPointer { VoiceCoilFrames.bluetoothFrames(wave.baseAddress!, count: count, into: $0.baseAddress!) }
+        }
+        let firstHeard = try #require(frames.firstIndex { $0 != 0 }, "no drive reached the pad")
+        let firstExpected = try #require(expected.firstIndex { $0 != 0 })
+        let length = min(frames.count - firstHeard, expected.count - firstExpected, 400)
+        #expect(length >= 400)
+        #expect(Array(frames[firstHeard..<(firstHeard + length)]) == Array(expected[firstExpected..<(firstExpected + length)]))
+        // The report carrying the first drive frame comes as its sound is heard, within two reports.
+        let carrying = Self.hapticsReports(ours)[firstHeard / 64]
+        let offset = carrying.receivedAt.nanoseconds - heardAt.nanoseconds
+        #expect(abs(offset) < 2 * DualSenseHapticsReport.periodNanoseconds, "the drive came \(Double(offset) / 1e6) ms from its sound")
+        print("hd-engine-live: \(Self.hapticsReports(ours).count) reports, the first drive \(Double(offset) / 1e6) ms from its sound")
+    }
+
     @Test func aCGamePlaysAPatternFileAsHDHapticsWithThePlayerCalls() throws {
         let controller = try VirtualDualSense(connection: .bluetooth)
         defer { controller.close() }
