@@ -27,6 +27,9 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
     private var status: OpaquePointer?
     private var conversion: UnsafeMutableRawPointer?
     private var framesWritten: Int64 = 0
+    /// The device's poll descriptors and one more slot, for ``waitForRoom(orReadable:)``.
+    private var pollEntries: UnsafeMutablePointer<pollfd>?
+    private var pollCount = 0
 
     /// Creates a sink for `device` (`default` unless the user chose one).
     public init(device: String = "default", format: AudioStreamFormat = AudioStreamFormat()) {
@@ -107,6 +110,15 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         status = statusPointer
         let bytesPerSample = format.sampleFormat == .signed16 ? 2 : 4
         conversion = .allocate(byteCount: format.channelCount * Int(period) * bytesPerSample, alignment: 16)
+        // The device's poll descriptors, and a slot for the writer's wake-up descriptor.
+        let descriptors = snd_pcm_poll_descriptors_count(pcm)
+        try check(descriptors, "snd_pcm_poll_descriptors_count")
+        let entries = UnsafeMutablePointer<pollfd>.allocate(capacity: Int(descriptors) + 1)
+        entries.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: Int(descriptors) + 1)
+        pollEntries = entries
+        let filled = snd_pcm_poll_descriptors(pcm, entries, UInt32(descriptors))
+        try check(filled, "snd_pcm_poll_descriptors")
+        pollCount = Int(filled)
         try check(snd_pcm_prepare(pcm), "snd_pcm_prepare")
     }
 
@@ -145,6 +157,40 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         return AudioSinkWrite(status: recovered ? .recoveredUnderrun : .written, timestamp: readTimestamp())
     }
 
+    /// The frames written that the device has not taken yet, its pointer brought up to date first.
+    /// The corresponding C functions are `snd_pcm_avail` and `snd_pcm_rewindable`.
+    public func rewindable() -> Int64 {
+        guard let pcm, snd_pcm_avail(pcm) >= 0 else { return 0 }
+        return max(0, Int64(snd_pcm_rewindable(pcm)))
+    }
+
+    /// Moves the application pointer back by up to `frames`; the device plays what is written there
+    /// next. A device that allows no rewinds takes back nothing. The corresponding C function is
+    /// `snd_pcm_rewind`.
+    public func rewind(_ frames: Int64) -> Int64 {
+        guard let pcm, frames > 0 else { return 0 }
+        let taken = Int64(snd_pcm_rewind(pcm, snd_pcm_uframes_t(frames)))
+        guard taken > 0 else { return 0 }
+        framesWritten -= taken
+        return taken
+    }
+
+    /// Polls the device's descriptors and `descriptor` until the device has room for a period
+    /// (its `avail_min`), is in error, or `descriptor` is readable. The corresponding C functions
+    /// are `poll` and `snd_pcm_poll_descriptors_revents`.
+    public func waitForRoom(orReadable descriptor: Int32) {
+        guard let pcm, let pollEntries else { return }
+        pollEntries[pollCount] = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(pollEntries, nfds_t(pollCount + 1), -1)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 || pollEntries[pollCount].revents != 0 { return }
+            var events: UInt16 = 0
+            guard snd_pcm_poll_descriptors_revents(pcm, pollEntries, UInt32(pollCount), &events) == 0 else { return }
+            if events & UInt16(POLLOUT | POLLERR) != 0 { return }
+        }
+    }
+
     /// The delay and its htstamp, when the stream runs (before it starts there is nothing to time).
     private func readTimestamp() -> AudioTimestamp? {
         guard let pcm, let status, snd_pcm_status(pcm, status) == 0,
@@ -170,6 +216,9 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         }
         conversion?.deallocate()
         conversion = nil
+        pollEntries?.deallocate()
+        pollEntries = nil
+        pollCount = 0
     }
 
     private func check(_ result: Int32, _ call: String) throws(AudioSinkError) {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HapticsAudio
 import HapticsPatterns
 import HapticsSystem
@@ -14,18 +17,21 @@ import Synchronization
 /// try haptics.play(pattern, at: .now + .milliseconds(5))
 /// ```
 ///
-/// ``start()`` opens the card and starts a realtime thread that writes a period whenever the
-/// card has room, silence while nothing plays, so the stream and its timing are ready before the
-/// first pattern. Stream positions are mapped to `CLOCK_MONOTONIC`, the engine's clock, as the
-/// sound output maps its own (the device's timestamped delay, its earliest origin over recent
-/// readings): a pattern played at an instant starts on the frame that becomes audible at that
-/// instant, so it stays in step with sound cues and trigger effects timed on the same clock. A
-/// pattern whose instant has passed (or whose frame was written already) starts with the next
-/// period written. Channels 0 and 1 (the headphone jack and the speaker) stay silent.
+/// ``start()`` opens the card and starts a realtime thread that keeps the card's buffer full,
+/// silence while nothing plays, so the stream and its timing are ready before the first pattern
+/// and a stall of the thread shorter than the buffer goes unheard. Stream positions are mapped to
+/// `CLOCK_MONOTONIC`, the engine's clock, as the sound output maps its own (the device's
+/// timestamped delay, its earliest origin over recent readings): a pattern played at an instant
+/// starts on the frame that becomes audible at that instant, so it stays in step with sound cues
+/// and trigger effects timed on the same clock.
 ///
-/// ``play(_:at:)`` lays the pattern out on the calling thread and hands it over; a play replaces
-/// the one before it. ``stop()`` makes every period from the next one silent; what the card holds
-/// already (at most its buffer, ``AudioStreamFormat/bufferFrames``) still plays.
+/// ``play(_:at:)`` lays the pattern out on the calling thread, hands it over and wakes the thread;
+/// a play replaces the one before it. ``stop()`` hands over silence the same way. The thread then
+/// takes back the frames the card holds but has not taken yet (`snd_pcm_rewind`), all but
+/// ``rewindMarginFrames`` past the card's position, and writes them again: what played is cut
+/// there, and a pattern whose instant has passed (or whose frame was written already) starts
+/// there. A card that allows no rewinds plays what it holds first (at most its buffer,
+/// ``AudioStreamFormat/bufferFrames``).
 public final class USBHapticsStream: @unchecked Sendable {
     /// The card's stream, as the device granted it once started.
     public var format: AudioStreamFormat { sink.format }
@@ -36,10 +42,14 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// What the callers hand to the realtime thread: a job, or `nil` after a stop; taken by the
     /// thread when it gets the lock without waiting.
     private let pending = OrderedMutex<(changed: Bool, job: _USBHapticsJob?)>((false, nil))
+    /// A pipe whose read end the thread polls beside the card: a handover writes a byte to it.
+    private let wakeReader: Int32
+    private let wakeWriter: Int32
     private let thread = OrderedMutex<RealtimeThread?>(nil)
     private let running = Atomic<Bool>(false)
     private let periodsWritten = Atomic<Int>(0)
     private let underrunsRecovered = Atomic<Int>(0)
+    private let framesRewound = Atomic<Int>(0)
 
     // Realtime side: touched only by the thread (or by `process()` without one).
     private var job: _USBHapticsJob?
@@ -50,6 +60,10 @@ public final class USBHapticsStream: @unchecked Sendable {
 
     /// Frames per period asked for: 1 ms at 48 kHz.
     public static let periodFrames = 48
+
+    /// How many frames past the card's position a handover keeps of what was written (0.5 ms):
+    /// room for the card to move on while the thread writes the frames it took back.
+    public static let rewindMarginFrames: Int64 = 24
 
     /// A stream on `card`'s `hw:` device: 4 channels, 16-bit, 48 kHz, periods of
     /// ``periodFrames``, `periodCount` of them in the card's buffer.
@@ -67,10 +81,22 @@ public final class USBHapticsStream: @unchecked Sendable {
         clock = _StreamClock(format: sink.format, window: 16)
         buffer = []
         waveform = []
+        // Without the pipe (no descriptor left) the thread still runs, paced by the card alone.
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            }
+        }
+        wakeReader = ends[0]
+        wakeWriter = ends[1]
     }
 
     deinit {
         close()
+        if wakeReader >= 0 { Glibc.close(wakeReader) }
+        if wakeWriter >= 0 { Glibc.close(wakeWriter) }
     }
 
     /// Opens the card and starts the realtime thread (`haptics-hd-usb`, `SCHED_FIFO` when granted).
@@ -107,12 +133,24 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// of whatever plays.
     public func play(_ pattern: Pattern, at instant: MonotonicInstant = .now) {
         let job = _USBHapticsJob(renderer: WaveformRenderer(pattern, sampleRate: sink.format.sampleRate), start: instant)
-        pending.withLock { $0 = (true, job) }
+        hand(job)
     }
 
-    /// Makes every period from the next one written silent.
+    /// Silences the stream from the earliest frame the card has not taken yet (plus
+    /// ``rewindMarginFrames``).
     public func stop() {
-        pending.withLock { $0 = (true, nil) }
+        hand(nil)
+    }
+
+    /// Hands `job` (or silence) to the realtime thread and wakes it.
+    private func hand(_ job: _USBHapticsJob?) {
+        pending.withLock { $0 = (true, job) }
+        wake()
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWriter, &byte, 1)
     }
 
     /// How many periods have been written since the stream opened.
@@ -122,43 +160,20 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// restarted: what played then was cut, and later frames play later by the silence between.
     public var underruns: Int { underrunsRecovered.load(ordering: .relaxed) }
 
-    /// Writes one period: the pattern playing, on channels 2 and 3, where it falls in the period.
-    /// The realtime thread loops on it; call it yourself to drive a stream without one (tests).
-    /// Returns `false` once the card is lost.
+    /// How many frames handovers took back from the card and wrote again.
+    public var rewoundFrames: Int { framesRewound.load(ordering: .relaxed) }
+
+    /// Waits until the card has room for a period or a play or stop is handed over, takes the
+    /// handover, then writes one period: the pattern playing, on channels 2 and 3, where it falls
+    /// in the period. The realtime thread loops on it; call it yourself to drive a stream without
+    /// one (tests). Returns `false` once the card is lost.
     @discardableResult
     public func process() -> Bool {
         guard !buffer.isEmpty else { return false }
-        // A play or stop handed over, when the lock is free now; else the next period takes it.
-        _ = pending.withLockIfAvailable { (pending: inout (changed: Bool, job: _USBHapticsJob?)) in
-            guard pending.changed else { return }
-            job = pending.job
-            pending = (false, nil)
-        }
-        let periodFrames = waveform.count
-        let channels = sink.format.channelCount
+        sink.waitForRoom(orReadable: wakeReader)
+        takeHandover()
         let first = framesWritten
-        for index in buffer.indices { buffer[index] = 0 }
-        if let job, clock.isValid {
-            if job.position == nil {
-                // Placed on the frame audible at its instant, or on this period's first when that is written already.
-                job.position = max(first, sink.format.frames(nanoseconds: job.start.nanoseconds - clock.origin))
-            }
-            let position = job.position!
-            let from = max(first, position)
-            let to = min(first + Int64(periodFrames), position + job.renderer.frameCount)
-            if from < to {
-                waveform.withUnsafeMutableBufferPointer { wave in
-                    job.renderer.render(from: from - position, count: Int(to - from), into: wave.baseAddress!)
-                }
-                for frame in from..<to {
-                    let sample = waveform[Int(frame - from)]
-                    let offset = Int(frame - first) * channels
-                    buffer[offset + VoiceCoilFrames.usbLeftChannel] = sample
-                    buffer[offset + VoiceCoilFrames.usbRightChannel] = sample
-                }
-            }
-            if position + job.renderer.frameCount <= first + Int64(periodFrames) { self.job = nil }
-        }
+        renderPeriod(from: first)
         let result = buffer.withUnsafeBufferPointer { sink.write($0.baseAddress!) }
         switch result.status {
         case .written: break
@@ -167,10 +182,58 @@ public final class USBHapticsStream: @unchecked Sendable {
             underrunsRecovered.add(1, ordering: .relaxed)
         case .deviceLost: return false
         }
-        framesWritten = first + Int64(periodFrames)
+        framesWritten = first + Int64(buffer.count / sink.format.channelCount)
         periodsWritten.add(1, ordering: .relaxed)
         if let timestamp = result.timestamp { clock.observe(timestamp) }
         return true
+    }
+
+    /// A play or stop handed over, when the lock is free now (else the next period takes it): the
+    /// frames the card has not taken yet are taken back, all but ``rewindMarginFrames``, so the
+    /// new job (or silence) is written from there. The stream clock holds across it: the sink's
+    /// later readings count the frames written without those taken back.
+    private func takeHandover() {
+        var wakes: (UInt64, UInt64) = (0, 0)
+        _ = withUnsafeMutableBytes(of: &wakes) { Glibc.read(wakeReader, $0.baseAddress, $0.count) }
+        var changed = false
+        _ = pending.withLockIfAvailable { (pending: inout (changed: Bool, job: _USBHapticsJob?)) in
+            guard pending.changed else { return }
+            job = pending.job
+            pending = (false, nil)
+            changed = true
+        }
+        guard changed else { return }
+        let rewound = sink.rewind(max(0, sink.rewindable() - Self.rewindMarginFrames))
+        framesWritten -= rewound
+        framesRewound.add(Int(rewound), ordering: .relaxed)
+    }
+
+    /// Fills `buffer` with the period whose first frame is stream position `first`: every source
+    /// playing, where it falls in the period, on the channels it drives; silence elsewhere.
+    private func renderPeriod(from first: Int64) {
+        for index in buffer.indices { buffer[index] = 0 }
+        guard let job, clock.isValid else { return }
+        let periodFrames = waveform.count
+        let channels = sink.format.channelCount
+        if job.position == nil {
+            // Placed on the frame audible at its instant, or on this period's first when that is written already.
+            job.position = max(first, sink.format.frames(nanoseconds: job.start.nanoseconds - clock.origin))
+        }
+        let position = job.position!
+        let from = max(first, position)
+        let to = min(first + Int64(periodFrames), position + job.renderer.frameCount)
+        if from < to {
+            waveform.withUnsafeMutableBufferPointer { wave in
+                job.renderer.render(from: from - position, count: Int(to - from), into: wave.baseAddress!)
+            }
+            for frame in from..<to {
+                let sample = waveform[Int(frame - from)]
+                let offset = Int(frame - first) * channels
+                buffer[offset + VoiceCoilFrames.usbLeftChannel] = sample
+                buffer[offset + VoiceCoilFrames.usbRightChannel] = sample
+            }
+        }
+        if position + job.renderer.frameCount <= first + Int64(periodFrames) { self.job = nil }
     }
 
     /// Stops the thread and closes the card. Idempotent.
@@ -180,6 +243,7 @@ public final class USBHapticsStream: @unchecked Sendable {
             return thread
         }
         running.store(false, ordering: .releasing)
+        wake()
         stopped?.join()
         if !buffer.isEmpty {
             sink.close()
