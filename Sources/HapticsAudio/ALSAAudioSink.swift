@@ -31,10 +31,22 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
     private var pollEntries: UnsafeMutablePointer<pollfd>?
     private var pollCount = 0
 
-    /// Creates a sink for `device` (`default` unless the user chose one).
-    public init(device: String = "default", format: AudioStreamFormat = AudioStreamFormat()) {
+    /// Whether the stream runs on when the writer is late: the device plays silence where no
+    /// frame was written (`stop_threshold` and `silence_size` at the boundary), and
+    /// ``skipPlayedFrames()`` moves the writer past it; else an underrun stops the stream and the
+    /// next write restarts it.
+    public let freeRunning: Bool
+
+    /// Creates a sink for `device` (`default` unless the user chose one) that an underrun stops.
+    public convenience init(device: String = "default", format: AudioStreamFormat = AudioStreamFormat()) {
+        self.init(device: device, format: format, freeRunning: false)
+    }
+
+    /// Creates a sink for `device`, free-running or not.
+    public init(device: String, format: AudioStreamFormat, freeRunning: Bool) {
         self.device = device
         self.format = format
+        self.freeRunning = freeRunning
     }
 
     deinit {
@@ -99,6 +111,13 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         // Start once the whole buffer is queued; wake the writer for every period of room.
         try check(snd_pcm_sw_params_set_start_threshold(pcm, software, buffer), "snd_pcm_sw_params_set_start_threshold")
         try check(snd_pcm_sw_params_set_avail_min(pcm, software, period), "snd_pcm_sw_params_set_avail_min")
+        if freeRunning {
+            var boundary = snd_pcm_uframes_t(0)
+            try check(snd_pcm_sw_params_get_boundary(software, &boundary), "snd_pcm_sw_params_get_boundary")
+            try check(snd_pcm_sw_params_set_stop_threshold(pcm, software, boundary), "snd_pcm_sw_params_set_stop_threshold")
+            try check(snd_pcm_sw_params_set_silence_threshold(pcm, software, 0), "snd_pcm_sw_params_set_silence_threshold")
+            try check(snd_pcm_sw_params_set_silence_size(pcm, software, boundary), "snd_pcm_sw_params_set_silence_size")
+        }
         try check(snd_pcm_sw_params_set_tstamp_mode(pcm, software, SND_PCM_TSTAMP_ENABLE),
                   "snd_pcm_sw_params_set_tstamp_mode")
         try check(snd_pcm_sw_params_set_tstamp_type(pcm, software, SND_PCM_TSTAMP_TYPE_MONOTONIC),
@@ -173,6 +192,20 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         guard taken > 0 else { return 0 }
         framesWritten -= taken
         return taken
+    }
+
+    /// In a free-running stream, forwards the application pointer over the frames the device
+    /// played past it (played as silence). The corresponding C functions are `snd_pcm_avail` and
+    /// `snd_pcm_forward`.
+    public func skipPlayedFrames() -> Int64 {
+        guard freeRunning, let pcm else { return 0 }
+        let avail = Int64(snd_pcm_avail(pcm))
+        let late = avail - Int64(format.bufferFrames)
+        guard late > 0 else { return 0 }
+        let moved = Int64(snd_pcm_forward(pcm, snd_pcm_uframes_t(late)))
+        guard moved > 0 else { return 0 }
+        framesWritten += moved
+        return moved
     }
 
     /// Polls the device's descriptors and `descriptor` until the device has room for a period

@@ -31,6 +31,12 @@ public protocol AudioSink: AnyObject, Sendable {
     /// Realtime path. Sinks without a device: 0.
     func rewind(_ frames: Int64) -> Int64
 
+    /// When the device played past the frames written (a free-running stream whose writer was
+    /// late), moves the write position up to the device's and returns how many frames it moved
+    /// over: they played as silence, and the next frame written is the one the device plays next.
+    /// Else 0. Realtime path. Sinks without a device: 0.
+    func skipPlayedFrames() -> Int64
+
     /// Waits until a period can be written without blocking, or until `descriptor` (an eventfd or
     /// a pipe) is readable, whichever comes first; returns at once when the stream is in error, so
     /// the next ``write(_:)`` recovers it. Realtime path. Sinks without a device return at once.
@@ -45,6 +51,8 @@ extension AudioSink {
     public func rewindable() -> Int64 { 0 }
     /// Nothing taken back.
     public func rewind(_ frames: Int64) -> Int64 { 0 }
+    /// Nothing to skip.
+    public func skipPlayedFrames() -> Int64 { 0 }
     /// Returns at once: ``write(_:)`` paces the writer.
     public func waitForRoom(orReadable descriptor: Int32) {}
 }

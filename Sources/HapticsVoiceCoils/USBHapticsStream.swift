@@ -37,6 +37,9 @@ public final class USBHapticsStream: @unchecked Sendable {
     public var format: AudioStreamFormat { sink.format }
 
     private let sink: any AudioSink
+    private let rewindMargin: Int64
+    /// The clock a handover reads (the device's own time in tests).
+    private let now: @Sendable () -> MonotonicInstant
     /// The device's name, for errors.
     private let device: String
     /// What the callers hand to the realtime thread: a job, or `nil` after a stop; taken by the
@@ -57,30 +60,42 @@ public final class USBHapticsStream: @unchecked Sendable {
     private var framesWritten: Int64 = 0
     private var buffer: [Float]
     private var waveform: [Float]
+    /// The periods a handover renders before it takes frames back.
+    private var rewrite: [Float]
 
     /// Frames per period asked for: 1 ms at 48 kHz.
     public static let periodFrames = 48
 
-    /// How many frames past the card's position a handover keeps of what was written (0.5 ms):
-    /// room for the card to move on while the thread writes the frames it took back.
-    public static let rewindMarginFrames: Int64 = 24
+    /// How many frames past the card's position, and past the frame audible now, a handover keeps
+    /// of what was written (1 ms): room for the card to move on while the thread writes the frames
+    /// it took back.
+    public static let rewindMarginFrames: Int64 = 48
+
+    /// How many periods a handover renders before it takes frames back from the card: what the
+    /// card is sure to hold once the rewind is written over (4 ms), whatever the rendering costs.
+    public static let rewritePeriodsAhead = 4
 
     /// A stream on `card`'s `hw:` device: 4 channels, 16-bit, 48 kHz, periods of
     /// ``periodFrames``, `periodCount` of them in the card's buffer.
-    public convenience init(card: VoiceCoilSoundCard, periodCount: Int = 3) {
+    public convenience init(card: VoiceCoilSoundCard, periodCount: Int = 3, rewindMargin: Int64 = USBHapticsStream.rewindMarginFrames) {
         self.init(sink: ALSAAudioSink(device: card.device, format: AudioStreamFormat(
             sampleRate: VoiceCoilFrames.usbSampleRate, periodFrames: Self.periodFrames, periodCount: periodCount,
-            sampleFormat: .signed16, channelCount: VoiceCoilFrames.usbChannels)), device: card.device)
+            sampleFormat: .signed16, channelCount: VoiceCoilFrames.usbChannels), freeRunning: true),
+                  device: card.device, rewindMargin: rewindMargin)
     }
 
     /// A stream on `sink` (named `device` in errors), whose format has 4 channels at 48 kHz.
-    package init(sink: any AudioSink, device: String) {
+    package init(sink: any AudioSink, device: String, rewindMargin: Int64 = USBHapticsStream.rewindMarginFrames,
+                 now: @escaping @Sendable () -> MonotonicInstant = { .now }) {
         self.device = device
+        self.rewindMargin = rewindMargin
+        self.now = now
         precondition(sink.format.channelCount == VoiceCoilFrames.usbChannels, "the pad's sound card takes 4 channels")
         self.sink = sink
         clock = _StreamClock(format: sink.format, window: 16)
         buffer = []
         waveform = []
+        rewrite = []
         // Without the pipe (no descriptor left) the thread still runs, paced by the card alone.
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
@@ -126,13 +141,16 @@ public final class USBHapticsStream: @unchecked Sendable {
         framesWritten = 0
         buffer = [Float](repeating: 0, count: granted.channelCount * granted.periodFrames)
         waveform = [Float](repeating: 0, count: granted.periodFrames)
+        rewrite = [Float](repeating: 0, count: granted.channelCount * granted.periodFrames * Self.rewritePeriodsAhead)
         if let initial { clock.observe(initial) }
     }
 
     /// Plays `pattern`'s haptic events from `instant` (an instant passed already is now), in place
     /// of whatever plays.
     public func play(_ pattern: Pattern, at instant: MonotonicInstant = .now) {
-        let job = _USBHapticsJob(renderer: WaveformRenderer(pattern, sampleRate: sink.format.sampleRate), start: instant)
+        let format = sink.format
+        let job = _USBHapticsJob(renderer: WaveformRenderer(pattern, sampleRate: format.sampleRate), start: instant,
+                                 head: Int64(format.bufferFrames + format.periodFrames))
         hand(job)
     }
 
@@ -156,43 +174,38 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// How many periods have been written since the stream opened.
     public var periods: Int { periodsWritten.load(ordering: .relaxed) }
 
-    /// How many times the card ran dry (the thread was not run for a whole buffer) and was
-    /// restarted: what played then was cut, and later frames play later by the silence between.
+    /// How many times the card ran dry (the thread was late for every frame the card held): the
+    /// card played silence until the thread caught up, and the frames due meanwhile were dropped;
+    /// later frames play on time.
     public var underruns: Int { underrunsRecovered.load(ordering: .relaxed) }
 
     /// How many frames handovers took back from the card and wrote again.
     public var rewoundFrames: Int { framesRewound.load(ordering: .relaxed) }
 
-    /// Waits until the card has room for a period or a play or stop is handed over, takes the
-    /// handover, then writes one period: the pattern playing, on channels 2 and 3, where it falls
-    /// in the period. The realtime thread loops on it; call it yourself to drive a stream without
-    /// one (tests). Returns `false` once the card is lost.
+    /// Waits until the card has room for a period or a play or stop is handed over, then writes:
+    /// after a handover, the frames it takes back from the card (see ``play(_:at:)``), else one
+    /// period — the pattern playing, on channels 2 and 3, where it falls in the period. The
+    /// realtime thread loops on it; call it yourself to drive a stream without one (tests).
+    /// Returns `false` once the card is lost.
     @discardableResult
     public func process() -> Bool {
         guard !buffer.isEmpty else { return false }
         sink.waitForRoom(orReadable: wakeReader)
-        takeHandover()
-        let first = framesWritten
-        renderPeriod(from: first)
-        let result = buffer.withUnsafeBufferPointer { sink.write($0.baseAddress!) }
-        switch result.status {
-        case .written: break
-        case .recoveredUnderrun:
-            clock.reset()
+        let skipped = sink.skipPlayedFrames()
+        if skipped > 0 {
+            framesWritten += skipped
             underrunsRecovered.add(1, ordering: .relaxed)
-        case .deviceLost: return false
         }
-        framesWritten = first + Int64(buffer.count / sink.format.channelCount)
-        periodsWritten.add(1, ordering: .relaxed)
-        if let timestamp = result.timestamp { clock.observe(timestamp) }
-        return true
+        if takeHandover(), let written = rewriteUntakenFrames() { return written }
+        return buffer.withUnsafeMutableBufferPointer { period in
+            renderPeriod(from: framesWritten, into: period.baseAddress!)
+            return write(period.baseAddress!)
+        }
     }
 
-    /// A play or stop handed over, when the lock is free now (else the next period takes it): the
-    /// frames the card has not taken yet are taken back, all but ``rewindMarginFrames``, so the
-    /// new job (or silence) is written from there. The stream clock holds across it: the sink's
-    /// later readings count the frames written without those taken back.
-    private func takeHandover() {
+    /// Takes a play or stop handed over, when the lock is free now (else the next period takes
+    /// it); `true` when it took one.
+    private func takeHandover() -> Bool {
         var wakes: (UInt64, UInt64) = (0, 0)
         _ = withUnsafeMutableBytes(of: &wakes) { Glibc.read(wakeReader, $0.baseAddress, $0.count) }
         var changed = false
@@ -202,19 +215,84 @@ public final class USBHapticsStream: @unchecked Sendable {
             pending = (false, nil)
             changed = true
         }
-        guard changed else { return }
-        let rewound = sink.rewind(max(0, sink.rewindable() - Self.rewindMarginFrames))
-        framesWritten -= rewound
-        framesRewound.add(Int(rewound), ordering: .relaxed)
+        return changed
     }
 
-    /// Fills `buffer` with the period whose first frame is stream position `first`: every source
-    /// playing, where it falls in the period, on the channels it drives; silence elsewhere.
-    private func renderPeriod(from first: Int64) {
-        for index in buffer.indices { buffer[index] = 0 }
-        guard let job, clock.isValid else { return }
+    /// After a handover: takes back the frames from the first one worth taking back — a margin
+    /// past both the card's position and the frame audible now (a card that moves its pointer in
+    /// steps, as snd-aloop does on the kernel's tick, may take every frame up to now at once) —
+    /// and writes them again. The first ``rewritePeriodsAhead`` periods are rendered before the
+    /// rewind and written right after it, so the card is short of frames only between two system
+    /// calls; the others follow, rendered one by one. The stream clock holds: the sink's later
+    /// readings count the frames written without those taken back. `nil` when nothing was taken
+    /// back (the card allows no rewinds, or holds nothing past the margin); else whether the card
+    /// is still there.
+    private func rewriteUntakenFrames() -> Bool? {
+        let rewindable = sink.rewindable()
+        var from = framesWritten - rewindable + rewindMargin
+        if clock.isValid {
+            from = max(from, sink.format.frames(nanoseconds: now().nanoseconds - clock.origin) + rewindMargin)
+        }
+        guard from < framesWritten else { return nil }
+        let periodFrames = Int64(waveform.count)
+        let periodSamples = buffer.count
+        let end = framesWritten
+        let count = Int((end - from + periodFrames - 1) / periodFrames)
+        let ahead = min(count, Self.rewritePeriodsAhead)
+        let handed = job
+        return rewrite.withUnsafeMutableBufferPointer { periods -> Bool? in
+            for index in 0..<ahead {
+                renderPeriod(from: from + Int64(index) * periodFrames, into: periods.baseAddress! + index * periodSamples)
+            }
+            // The card may have moved on while they were rendered: the rewind starts on the first
+            // of them still a margin past it.
+            let position = framesWritten - sink.rewindable()
+            let skipped = min(Int64(ahead), max(0, (position + rewindMargin - from + periodFrames - 1) / periodFrames))
+            guard skipped < ahead else {
+                // None is: the job starts again, whole, after what the card holds, at the next handover's
+                // chance — the next period.
+                job = handed
+                handed?.position = nil
+                return nil
+            }
+            let start = from + skipped * periodFrames
+            let rewound = sink.rewind(end - start)
+            framesWritten -= rewound
+            framesRewound.add(Int(rewound), ordering: .relaxed)
+            guard framesWritten == start else { return rewound > 0 ? true : nil }
+            for index in Int(skipped)..<ahead where !write(periods.baseAddress! + index * periodSamples) { return false }
+            for _ in ahead..<count {
+                renderPeriod(from: framesWritten, into: periods.baseAddress!)
+                if !write(periods.baseAddress!) { return false }
+            }
+            return true
+        }
+    }
+
+    /// Writes the period at `period` to the card at `framesWritten`; `false` once the card is lost.
+    private func write(_ period: UnsafePointer<Float>) -> Bool {
+        let result = sink.write(period)
+        switch result.status {
+        case .written: break
+        case .recoveredUnderrun:
+            clock.reset()
+            underrunsRecovered.add(1, ordering: .relaxed)
+        case .deviceLost: return false
+        }
+        framesWritten += Int64(waveform.count)
+        periodsWritten.add(1, ordering: .relaxed)
+        if let timestamp = result.timestamp { clock.observe(timestamp) }
+        return true
+    }
+
+    /// Fills `period` (one period of interleaved frames) with the frames from stream position
+    /// `first`: every source playing, where it falls in the period, on the channels it drives;
+    /// silence elsewhere. The one place a period's frames are made.
+    private func renderPeriod(from first: Int64, into period: UnsafeMutablePointer<Float>) {
         let periodFrames = waveform.count
         let channels = sink.format.channelCount
+        period.update(repeating: 0, count: periodFrames * channels)
+        guard let job, clock.isValid else { return }
         if job.position == nil {
             // Placed on the frame audible at its instant, or on this period's first when that is written already.
             job.position = max(first, sink.format.frames(nanoseconds: job.start.nanoseconds - clock.origin))
@@ -223,14 +301,12 @@ public final class USBHapticsStream: @unchecked Sendable {
         let from = max(first, position)
         let to = min(first + Int64(periodFrames), position + job.renderer.frameCount)
         if from < to {
-            waveform.withUnsafeMutableBufferPointer { wave in
-                job.renderer.render(from: from - position, count: Int(to - from), into: wave.baseAddress!)
-            }
+            waveform.withUnsafeMutableBufferPointer { wave in job.samples(from: from - position, count: Int(to - from), into: wave.baseAddress!) }
             for frame in from..<to {
                 let sample = waveform[Int(frame - from)]
                 let offset = Int(frame - first) * channels
-                buffer[offset + VoiceCoilFrames.usbLeftChannel] = sample
-                buffer[offset + VoiceCoilFrames.usbRightChannel] = sample
+                period[offset + VoiceCoilFrames.usbLeftChannel] = sample
+                period[offset + VoiceCoilFrames.usbRightChannel] = sample
             }
         }
         if position + job.renderer.frameCount <= first + Int64(periodFrames) { self.job = nil }
@@ -253,13 +329,28 @@ public final class USBHapticsStream: @unchecked Sendable {
 }
 
 /// A pattern laid out at 48 kHz, its instant and, once the stream's timing is known, its first frame.
+///
+/// Its first frames (a buffer and a period) are rendered when it is made, on the caller's thread:
+/// a handover writes them again in a burst, faster than the card plays them however costly the
+/// rendering is; the renderer carries on after them.
 final class _USBHapticsJob: @unchecked Sendable {
     var renderer: WaveformRenderer
     let start: MonotonicInstant
     var position: Int64?
+    private let head: [Float]
 
-    init(renderer: consuming WaveformRenderer, start: MonotonicInstant) {
+    init(renderer: consuming WaveformRenderer, start: MonotonicInstant, head frames: Int64) {
+        var samples = [Float](repeating: 0, count: Int(max(0, min(frames, renderer.frameCount))))
+        samples.withUnsafeMutableBufferPointer { renderer.render(from: 0, into: $0) }
+        head = samples
         self.renderer = renderer
         self.start = start
+    }
+
+    /// Writes the pattern's frames `offset ..< offset + count` into `output`.
+    func samples(from offset: Int64, count: Int, into output: UnsafeMutablePointer<Float>) {
+        let fromHead = Int(max(0, min(Int64(count), Int64(head.count) - offset)))
+        for index in 0..<fromHead { output[index] = head[Int(offset) + index] }
+        if fromHead < count { renderer.render(from: offset + Int64(fromHead), count: count - fromHead, into: output + fromHead) }
     }
 }

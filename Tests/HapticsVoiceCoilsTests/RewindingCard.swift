@@ -53,6 +53,9 @@ final class RewindingCard: AudioSink, @unchecked Sendable {
 
     func rewindable() -> Int64 { applicationPointer - hardwarePointer }
 
+    /// The device's time: when the frame at the hardware pointer is audible.
+    var now: MonotonicInstant { origin + .nanoseconds(hardwarePointer * 1_000_000_000 / 48_000) }
+
     func rewind(_ frames: Int64) -> Int64 {
         let taken = max(0, min(frames, rewindable()))
         applicationPointer -= taken

@@ -113,7 +113,7 @@ struct USBHapticsStreamRewindTests {
     /// A stream on a 16-period card, run for 40 periods: frames 0..<1920 written, 0..<1152 taken.
     func runningStream() throws -> (RewindingCard, USBHapticsStream) {
         let card = RewindingCard(origin: origin, periodCount: 16)
-        let stream = USBHapticsStream(sink: card, device: "rewinding")
+        let stream = USBHapticsStream(sink: card, device: "rewinding", now: { card.now })
         try stream.open()
         for _ in 0..<40 { stream.process() }
         #expect(card.applicationPointer == 1_920 && card.hardwarePointer == 1_152)
@@ -137,20 +137,21 @@ struct USBHapticsStreamRewindTests {
         #expect(reading.timestamp == AudioTimestamp(framesWritten: 144, delayFrames: 96, instant: origin + .microseconds(1_000)))
     }
 
-    @Test("a play now on a full buffer starts 24 frames past the card's position, not after its buffer")
+    @Test("a play now on a full buffer starts 48 frames (1 ms) past the card's position, not after its buffer")
     func playNowRewinds() throws {
         let (card, stream) = try runningStream()
         stream.play(pattern, at: origin)
         for _ in 0..<40 { stream.process() }
         card.take(.max)
-        let expected = [Float](repeating: 0, count: 1_176) + rendered(pattern)
+        let expected = [Float](repeating: 0, count: 1_200) + rendered(pattern)
         let left = card.channel(2)
         #expect(Array(left[..<expected.count]) == expected)
         #expect(left[expected.count...].allSatisfy { $0 == 0 })
         #expect(card.channel(3) == left)
         #expect(card.channel(0).allSatisfy { $0 == 0 } && card.channel(1).allSatisfy { $0 == 0 })
-        #expect(stream.rewoundFrames == 744)
-        #expect(left.count == 1_176 + 40 * 48)
+        // 720 frames taken back, written again as 15 periods by the first process() after the play.
+        #expect(stream.rewoundFrames == 720)
+        #expect(left.count == 1_200 + (15 + 39) * 48 && stream.periods == 40 + 15 + 39)
     }
 
     @Test("a play at an instant written already starts on its frame: the clock holds across the rewind")
@@ -170,10 +171,10 @@ struct USBHapticsStreamRewindTests {
         #expect(left[expected.count...].allSatisfy { $0 == 0 })
     }
 
-    @Test("a stop on a full buffer silences from 24 frames past the card's position")
+    @Test("a stop on a full buffer silences from 48 frames (1 ms) past the card's position")
     func stopRewinds() throws {
         let card = RewindingCard(origin: origin, periodCount: 16)
-        let stream = USBHapticsStream(sink: card, device: "rewinding")
+        let stream = USBHapticsStream(sink: card, device: "rewinding", now: { card.now })
         try stream.open()
         stream.play(long, at: origin)
         for _ in 0..<40 { stream.process() }
@@ -181,8 +182,8 @@ struct USBHapticsStreamRewindTests {
         for _ in 0..<20 { stream.process() }
         card.take(.max)
         let left = card.channel(2)
-        #expect(Array(left[..<1_176]) == rendered(long, frames: 1_176))
-        #expect(left[1_176...].allSatisfy { $0 == 0 })
-        #expect(left.count == 1_176 + 20 * 48)
+        #expect(Array(left[..<1_200]) == rendered(long, frames: 1_200))
+        #expect(left[1_200...].allSatisfy { $0 == 0 })
+        #expect(left.count == 1_200 + (15 + 19) * 48)
     }
 }
