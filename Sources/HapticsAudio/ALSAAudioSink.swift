@@ -17,7 +17,14 @@ import HapticsSystem
 ///
 /// An underrun (`-EPIPE`) or suspend (`-ESTRPIPE`) is recovered with `snd_pcm_recover` and the period
 /// written again; any other error — `-ENODEV` when the device is unplugged, `-EBADFD` when the
-/// stream is unusable — is reported as a lost device.
+/// stream is unusable — is reported as a lost device. A free-running sink never underruns: the
+/// device plays silence where the writer was late, and ``skipPlayedFrames()`` moves the writer on.
+///
+/// Frames written but not yet taken by the device can be taken back (``rewindable()``,
+/// ``rewind(_:)``: `snd_pcm_rewindable`, `snd_pcm_rewind`) and written again; the sink's frame
+/// count moves back with them, so its timestamps keep mapping stream positions to the same
+/// instants. ``waitForRoom(orReadable:)`` polls the device beside a descriptor of the caller's, so a
+/// writer blocked on a full buffer can be woken.
 public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
     /// The device name given to `snd_pcm_open`.
     public let device: String

@@ -150,7 +150,7 @@ public final class USBHapticsStream: @unchecked Sendable {
     public func play(_ pattern: Pattern, at instant: MonotonicInstant = .now) {
         let format = sink.format
         let job = _USBHapticsJob(renderer: WaveformRenderer(pattern, sampleRate: format.sampleRate), start: instant,
-                                 head: Int64(format.bufferFrames + format.periodFrames))
+                                 head: Int64(Self.rewritePeriodsAhead * format.periodFrames))
         hand(job)
     }
 
@@ -191,11 +191,6 @@ public final class USBHapticsStream: @unchecked Sendable {
     public func process() -> Bool {
         guard !buffer.isEmpty else { return false }
         sink.waitForRoom(orReadable: wakeReader)
-        let skipped = sink.skipPlayedFrames()
-        if skipped > 0 {
-            framesWritten += skipped
-            underrunsRecovered.add(1, ordering: .relaxed)
-        }
         if takeHandover(), let written = rewriteUntakenFrames() { return written }
         return buffer.withUnsafeMutableBufferPointer { period in
             renderPeriod(from: framesWritten, into: period.baseAddress!)
@@ -269,8 +264,16 @@ public final class USBHapticsStream: @unchecked Sendable {
         }
     }
 
-    /// Writes the period at `period` to the card at `framesWritten`; `false` once the card is lost.
-    private func write(_ period: UnsafePointer<Float>) -> Bool {
+    /// Writes the period at `period`, rendered for `framesWritten`, to the card; `false` once the
+    /// card is lost. When the card played past the frames written (the thread was late), the
+    /// writer moves up to it first and the period is rendered again for where it now lands.
+    private func write(_ period: UnsafeMutablePointer<Float>) -> Bool {
+        let skipped = sink.skipPlayedFrames()
+        if skipped > 0 {
+            framesWritten += skipped
+            underrunsRecovered.add(1, ordering: .relaxed)
+            renderPeriod(from: framesWritten, into: period)
+        }
         let result = sink.write(period)
         switch result.status {
         case .written: break
@@ -330,9 +333,9 @@ public final class USBHapticsStream: @unchecked Sendable {
 
 /// A pattern laid out at 48 kHz, its instant and, once the stream's timing is known, its first frame.
 ///
-/// Its first frames (a buffer and a period) are rendered when it is made, on the caller's thread:
-/// a handover writes them again in a burst, faster than the card plays them however costly the
-/// rendering is; the renderer carries on after them.
+/// Its first frames (``USBHapticsStream/rewritePeriodsAhead`` periods) are rendered when it is
+/// made, on the caller's thread: the handover that follows writes them right after its rewind
+/// without rendering in between; the renderer carries on after them.
 final class _USBHapticsJob: @unchecked Sendable {
     var renderer: WaveformRenderer
     let start: MonotonicInstant
