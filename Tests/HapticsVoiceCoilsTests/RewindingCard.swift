@@ -51,7 +51,16 @@ final class RewindingCard: AudioSink, @unchecked Sendable {
         hardwarePointer += count
     }
 
-    func rewindable() -> Int64 { applicationPointer - hardwarePointer }
+    /// Frames the device takes just before the `n`th reading of ``rewindable()`` answers (keyed by
+    /// `n`, from 1): a device that moves on while the writer works.
+    var takesBeforeReading: [Int: Int64] = [:]
+    private var readings = 0
+
+    func rewindable() -> Int64 {
+        readings += 1
+        if let frames = takesBeforeReading[readings] { take(frames) }
+        return applicationPointer - hardwarePointer
+    }
 
     /// The device's time: when the frame at the hardware pointer is audible.
     var now: MonotonicInstant { origin + .nanoseconds(hardwarePointer * 1_000_000_000 / 48_000) }

@@ -171,6 +171,24 @@ struct USBHapticsStreamRewindTests {
         #expect(left[expected.count...].allSatisfy { $0 == 0 })
     }
 
+    @Test("a card that moved on while the first periods were rendered is rewound only to a period still ahead of it")
+    func cardMovedMeanwhile() throws {
+        let (card, stream) = try runningStream()
+        // The handover reads the card twice: before rendering (position 1152) and before the
+        // rewind, when it has taken 96 frames more (1248): the rewind starts at 1296, the first
+        // rendered period at least 48 frames past it, and the pattern placed at 1200 loses 96 frames.
+        card.takesBeforeReading = [2: 96]
+        stream.play(pattern, at: origin)
+        for _ in 0..<40 { stream.process() }
+        card.take(.max)
+        let burst = rendered(pattern)
+        let left = card.channel(2)
+        #expect(left[..<1_296].allSatisfy { $0 == 0 })
+        #expect(Array(left[1_296..<(1_200 + burst.count)]) == Array(burst[96...]))
+        #expect(left[(1_200 + burst.count)...].allSatisfy { $0 == 0 })
+        #expect(stream.rewoundFrames == 1_920 - 1_296)
+    }
+
     @Test("a stop on a full buffer silences from 48 frames (1 ms) past the card's position")
     func stopRewinds() throws {
         let card = RewindingCard(origin: origin, periodCount: 16)
