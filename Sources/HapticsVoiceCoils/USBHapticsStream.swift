@@ -27,11 +27,16 @@ import Synchronization
 ///
 /// ``play(_:at:)`` lays the pattern out on the calling thread, hands it over and wakes the thread;
 /// a play replaces the one before it. ``stop()`` hands over silence the same way. The thread then
-/// takes back the frames the card holds but has not taken yet (`snd_pcm_rewind`), all but
-/// ``rewindMarginFrames`` past the card's position, and writes them again: what played is cut
-/// there, and a pattern whose instant has passed (or whose frame was written already) starts
-/// there. A card that allows no rewinds plays what it holds first (at most its buffer,
-/// ``AudioStreamFormat/bufferFrames``).
+/// takes back the frames the card holds but has not taken yet (`snd_pcm_rewind`) from
+/// ``rewindMarginFrames`` (1 ms) past both the card's position and the frame audible now, and
+/// writes them again: what played is cut there, and a pattern whose instant has passed (or whose
+/// frame was written already) starts there. A card that allows no rewinds plays what it holds
+/// first (at most its buffer, ``AudioStreamFormat/bufferFrames``). The card runs free: when the
+/// thread is late for every frame it held, the card plays silence, the frames due meanwhile are
+/// dropped (``underruns`` counts it) and the timing holds.
+///
+/// The thread produces each period in one place, from the job handed over; the caller's thread
+/// never calls ALSA.
 public final class USBHapticsStream: @unchecked Sendable {
     /// The card's stream, as the device granted it once started.
     public var format: AudioStreamFormat { sink.format }
