@@ -17,7 +17,14 @@ import HapticsSystem
 ///
 /// An underrun (`-EPIPE`) or suspend (`-ESTRPIPE`) is recovered with `snd_pcm_recover` and the period
 /// written again; any other error — `-ENODEV` when the device is unplugged, `-EBADFD` when the
-/// stream is unusable — is reported as a lost device.
+/// stream is unusable — is reported as a lost device. A free-running sink never underruns: the
+/// device plays silence where the writer was late, and ``skipPlayedFrames()`` moves the writer on.
+///
+/// Frames written but not yet taken by the device can be taken back (``rewindable()``,
+/// ``rewind(_:)``: `snd_pcm_rewindable`, `snd_pcm_rewind`) and written again; the sink's frame
+/// count moves back with them, so its timestamps keep mapping stream positions to the same
+/// instants. ``waitForRoom(orReadable:)`` polls the device beside a descriptor of the caller's, so a
+/// writer blocked on a full buffer can be woken.
 public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
     /// The device name given to `snd_pcm_open`.
     public let device: String
@@ -27,11 +34,26 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
     private var status: OpaquePointer?
     private var conversion: UnsafeMutableRawPointer?
     private var framesWritten: Int64 = 0
+    /// The device's poll descriptors and one more slot, for ``waitForRoom(orReadable:)``.
+    private var pollEntries: UnsafeMutablePointer<pollfd>?
+    private var pollCount = 0
 
-    /// Creates a sink for `device` (`default` unless the user chose one).
-    public init(device: String = "default", format: AudioStreamFormat = AudioStreamFormat()) {
+    /// Whether the stream runs on when the writer is late: the device plays silence where no
+    /// frame was written (`stop_threshold` and `silence_size` at the boundary), and
+    /// ``skipPlayedFrames()`` moves the writer past it; else an underrun stops the stream and the
+    /// next write restarts it.
+    public let freeRunning: Bool
+
+    /// Creates a sink for `device` (`default` unless the user chose one) that an underrun stops.
+    public convenience init(device: String = "default", format: AudioStreamFormat = AudioStreamFormat()) {
+        self.init(device: device, format: format, freeRunning: false)
+    }
+
+    /// Creates a sink for `device`, free-running or not.
+    public init(device: String, format: AudioStreamFormat, freeRunning: Bool) {
         self.device = device
         self.format = format
+        self.freeRunning = freeRunning
     }
 
     deinit {
@@ -96,6 +118,13 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         // Start once the whole buffer is queued; wake the writer for every period of room.
         try check(snd_pcm_sw_params_set_start_threshold(pcm, software, buffer), "snd_pcm_sw_params_set_start_threshold")
         try check(snd_pcm_sw_params_set_avail_min(pcm, software, period), "snd_pcm_sw_params_set_avail_min")
+        if freeRunning {
+            var boundary = snd_pcm_uframes_t(0)
+            try check(snd_pcm_sw_params_get_boundary(software, &boundary), "snd_pcm_sw_params_get_boundary")
+            try check(snd_pcm_sw_params_set_stop_threshold(pcm, software, boundary), "snd_pcm_sw_params_set_stop_threshold")
+            try check(snd_pcm_sw_params_set_silence_threshold(pcm, software, 0), "snd_pcm_sw_params_set_silence_threshold")
+            try check(snd_pcm_sw_params_set_silence_size(pcm, software, boundary), "snd_pcm_sw_params_set_silence_size")
+        }
         try check(snd_pcm_sw_params_set_tstamp_mode(pcm, software, SND_PCM_TSTAMP_ENABLE),
                   "snd_pcm_sw_params_set_tstamp_mode")
         try check(snd_pcm_sw_params_set_tstamp_type(pcm, software, SND_PCM_TSTAMP_TYPE_MONOTONIC),
@@ -107,6 +136,15 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         status = statusPointer
         let bytesPerSample = format.sampleFormat == .signed16 ? 2 : 4
         conversion = .allocate(byteCount: format.channelCount * Int(period) * bytesPerSample, alignment: 16)
+        // The device's poll descriptors, and a slot for the writer's wake-up descriptor.
+        let descriptors = snd_pcm_poll_descriptors_count(pcm)
+        try check(descriptors, "snd_pcm_poll_descriptors_count")
+        let entries = UnsafeMutablePointer<pollfd>.allocate(capacity: Int(descriptors) + 1)
+        entries.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: Int(descriptors) + 1)
+        pollEntries = entries
+        let filled = snd_pcm_poll_descriptors(pcm, entries, UInt32(descriptors))
+        try check(filled, "snd_pcm_poll_descriptors")
+        pollCount = Int(filled)
         try check(snd_pcm_prepare(pcm), "snd_pcm_prepare")
     }
 
@@ -145,6 +183,54 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         return AudioSinkWrite(status: recovered ? .recoveredUnderrun : .written, timestamp: readTimestamp())
     }
 
+    /// The frames written that the device has not taken yet, its pointer brought up to date first.
+    /// The corresponding C functions are `snd_pcm_avail` and `snd_pcm_rewindable`.
+    public func rewindable() -> Int64 {
+        guard let pcm, snd_pcm_avail(pcm) >= 0 else { return 0 }
+        return max(0, Int64(snd_pcm_rewindable(pcm)))
+    }
+
+    /// Moves the application pointer back by up to `frames`; the device plays what is written there
+    /// next. A device that allows no rewinds takes back nothing. The corresponding C function is
+    /// `snd_pcm_rewind`.
+    public func rewind(_ frames: Int64) -> Int64 {
+        guard let pcm, frames > 0 else { return 0 }
+        let taken = Int64(snd_pcm_rewind(pcm, snd_pcm_uframes_t(frames)))
+        guard taken > 0 else { return 0 }
+        framesWritten -= taken
+        return taken
+    }
+
+    /// In a free-running stream, forwards the application pointer over the frames the device
+    /// played past it (played as silence). The corresponding C functions are `snd_pcm_avail` and
+    /// `snd_pcm_forward`.
+    public func skipPlayedFrames() -> Int64 {
+        guard freeRunning, let pcm else { return 0 }
+        let avail = Int64(snd_pcm_avail(pcm))
+        let late = avail - Int64(format.bufferFrames)
+        guard late > 0 else { return 0 }
+        let moved = Int64(snd_pcm_forward(pcm, snd_pcm_uframes_t(late)))
+        guard moved > 0 else { return 0 }
+        framesWritten += moved
+        return moved
+    }
+
+    /// Polls the device's descriptors and `descriptor` until the device has room for a period
+    /// (its `avail_min`), is in error, or `descriptor` is readable. The corresponding C functions
+    /// are `poll` and `snd_pcm_poll_descriptors_revents`.
+    public func waitForRoom(orReadable descriptor: Int32) {
+        guard let pcm, let pollEntries else { return }
+        pollEntries[pollCount] = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(pollEntries, nfds_t(pollCount + 1), -1)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 || pollEntries[pollCount].revents != 0 { return }
+            var events: UInt16 = 0
+            guard snd_pcm_poll_descriptors_revents(pcm, pollEntries, UInt32(pollCount), &events) == 0 else { return }
+            if events & UInt16(POLLOUT | POLLERR) != 0 { return }
+        }
+    }
+
     /// The delay and its htstamp, when the stream runs (before it starts there is nothing to time).
     private func readTimestamp() -> AudioTimestamp? {
         guard let pcm, let status, snd_pcm_status(pcm, status) == 0,
@@ -170,6 +256,9 @@ public final class ALSAAudioSink: AudioSink, @unchecked Sendable {
         }
         conversion?.deallocate()
         conversion = nil
+        pollEntries?.deallocate()
+        pollEntries = nil
+        pollCount = 0
     }
 
     private func check(_ result: Int32, _ call: String) throws(AudioSinkError) {

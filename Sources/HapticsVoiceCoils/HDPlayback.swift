@@ -84,6 +84,8 @@ final class _HDJob: @unchecked Sendable {
     let loopFrames: Int64
     /// Where the stream placed frame 0, once it knows (USB: a frame of its own count).
     var origin: Int64?
+    /// Job frames `0..<head.count`, rendered ahead (before the gain), or none.
+    private var head: [Float] = []
     /// The gain in effect, and the next one from the instant in `gainChangeNanoseconds`
     /// (`Int64.max`: none waiting); set by ``HDPlay/setGain(_:at:)``, taken by the stream's thread.
     let gainBits: Atomic<UInt64>
@@ -125,8 +127,27 @@ final class _HDJob: @unchecked Sendable {
     /// Renders job frames `frame..<frame + count` into `output`, at the play's gain: silence
     /// before frame 0 and from the end on; pattern time wraps at the loop length.
     func render(from frame: Int64, count: Int, into output: UnsafeMutablePointer<Float>) {
-        renderPattern(from: frame, count: count, into: output)
+        // The frames rendered ahead (``prerender(frames:)``), as far as they reach, then the renderer.
+        let fromHead = frame >= 0 ? Int(max(0, min(Int64(count), Int64(head.count) - frame))) : 0
+        if fromHead > 0 {
+            head.withUnsafeBufferPointer { (output).update(from: $0.baseAddress! + Int(frame), count: fromHead) }
+            // Rendered before an end was set: nothing sounds from it on.
+            let end = endFrame
+            if end < frame + Int64(fromHead) {
+                let silentFrom = Int(max(0, end - frame))
+                (output + silentFrom).update(repeating: 0, count: fromHead - silentFrom)
+            }
+        }
+        renderPattern(from: frame + Int64(fromHead), count: count - fromHead, into: output + fromHead)
         applyGain(from: frame, count: count, to: output)
+    }
+
+    /// Renders job frames `0..<frames` now, on the calling thread, for ``render(from:count:into:)``
+    /// to copy: what a stream writes first after a handover costs it no rendering.
+    func prerender(frames: Int) {
+        var samples = [Float](repeating: 0, count: max(0, frames))
+        samples.withUnsafeMutableBufferPointer { renderPattern(from: 0, count: $0.count, into: $0.baseAddress!) }
+        head = samples
     }
 
     /// Scales job frames `frame..<frame + count` in `output` by the gain of each; a change whose

@@ -242,15 +242,12 @@ extension USBHapticsStream {
         live.requestFlush()
     }
 
-    /// The queued drive samples added to `period` (frames from stream position `first`, four
-    /// channels), on channels 2 and 3; nothing while the stream's timing is unknown (`origin`).
-    func mixLive(into period: inout [Float], first: Int64, format: AudioStreamFormat, origin: Int64?) {
+    /// The queued drive samples added to `period` (`frames` frames from stream position `first`,
+    /// four channels), on channels 2 and 3; nothing while the stream's timing is unknown (`origin`).
+    func mixLive(into period: UnsafeMutablePointer<Float>, frames: Int, first: Int64, format: AudioStreamFormat, origin: Int64?) {
         guard let origin else { return }
         live.drain { format.frames(nanoseconds: $0 - origin) }
-        let channels = format.channelCount
-        period.withUnsafeMutableBufferPointer { buffer in
-            live.mix(into: buffer.baseAddress!, from: first, count: buffer.count / channels, stride: channels,
-                     first: VoiceCoilFrames.usbLeftChannel, second: VoiceCoilFrames.usbRightChannel)
-        }
+        live.mix(into: period, from: first, count: frames, stride: format.channelCount,
+                 first: VoiceCoilFrames.usbLeftChannel, second: VoiceCoilFrames.usbRightChannel)
     }
 }

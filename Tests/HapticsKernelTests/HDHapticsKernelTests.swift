@@ -74,21 +74,40 @@ struct HDHapticsKernelTests {
         let start = MonotonicInstant.now + .milliseconds(300)
         let underrunsBefore = haptics.underruns
         haptics.play(Self.pattern, at: start)
+        while MonotonicInstant.now < start { try capture.readPeriod() }
+        let underrunsScheduling = haptics.underruns - underrunsBefore
         while MonotonicInstant.now < start + .milliseconds(500) { try capture.readPeriod() }
-        let underruns = haptics.underruns - underrunsBefore
-        // A long pattern, stopped after 100 ms: nothing of it after what the card held.
-        haptics.play(Pattern(events: [PatternEvent(kind: .hapticContinuous, time: 0, duration: 5)]), at: .now)
-        while MonotonicInstant.now < start + .milliseconds(600) { try capture.readPeriod() }
+        let underrunsPattern = haptics.underruns - underrunsBefore
+        // A 100 ms tone played now on the running stream, its buffer full: it takes the frames the
+        // card has not played back and sounds within 2 ms, besides laying the pattern out, which
+        // play() does on the calling thread (its first periods rendered: timed here by doing the
+        // same, tens of microseconds in a release build, milliseconds in this debug build on the
+        // emulated processor). Stopped 20 ms later: nothing of it more than 2 ms after the stop.
+        let tone = Pattern(events: [PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.1,
+                                                 parameters: EventParameters(hapticIntensity: 1))])
+        let layoutStart = MonotonicInstant.now
+        var layout = WaveformRenderer(tone, sampleRate: 48_000)
+        var head = [Float](repeating: 0, count: USBHapticsStream.rewritePeriodsAhead * 48)
+        head.withUnsafeMutableBufferPointer { layout.render(from: 0, into: $0) }
+        let layoutTime = MonotonicInstant.now.nanoseconds - layoutStart.nanoseconds
+        let playedNow = MonotonicInstant.now
+        haptics.play(tone, at: playedNow)
+        while MonotonicInstant.now < playedNow + .milliseconds(20) { try capture.readPeriod() }
+        let underrunsPlayedNow = haptics.underruns - underrunsBefore
         haptics.stop()
         let stopped = MonotonicInstant.now
         while MonotonicInstant.now < stopped + .milliseconds(300) { try capture.readPeriod() }
+        let underruns = haptics.underruns - underrunsBefore
         haptics.close()
+        let counts = "card ran dry: by the scheduled pattern's instant \(underrunsScheduling), by its end \(underrunsPattern), "
+            + "20 ms after the play now \(underrunsPlayedNow), after the stop \(underruns)"
         // A card that ran dry while the pattern played (the guest did not run the stream's thread
         // for a whole buffer) cut it; frames after a gap in the capture are timed by a later origin.
-        guard underruns == 0 && capture.gaps.isEmpty else {
-            print("hd-usb: disturbed, not judged: underruns while the pattern played \(underruns), capture gaps \(capture.gaps)")
+        guard underrunsPattern == 0 && capture.gaps.isEmpty else {
+            print("hd-usb: disturbed, not judged: \(counts), capture gaps \(capture.gaps)")
             return false
         }
+        print("hd-usb: \(counts)")
 
         let left = capture.channel(2), right = capture.channel(3)
         #expect(left == right)
@@ -119,12 +138,20 @@ struct HDHapticsKernelTests {
         #expect(abs(crisp - VoiceCoilTone.frequency(sharpness: 1)) < 6, "crisp transient at \(crisp) Hz")
         print("hd-usb: transients at \(soft) Hz (sharpness 0) and \(crisp) Hz (sharpness 1)")
 
-        // After the stop, only what the card held (its buffer) still plays.
-        let buffer = Int64(haptics.format.bufferFrames) * 1_000_000_000 / 48_000
+        // The pattern played now sounds within 2 ms of the call, in place of what the card held.
+        let playedFrame = try #require(left[(patternFrame + expected.count)...].firstIndex { $0 != 0 }, "the pattern played now never sounded")
+        let playedInstant = try #require(capture.instant(ofFrame: playedFrame))
+        let playLatency = playedInstant.nanoseconds - playedNow.nanoseconds
+        #expect(playLatency <= 2_000_000 + layoutTime,
+                "a play now sounded \(Double(playLatency) / 1e6) ms after the call (laying it out takes \(Double(layoutTime) / 1e6) ms)")
+
+        // After the stop, only the margin past the card's position still plays.
         let lastSound = try #require(left.lastIndex { $0 != 0 })
         let lastInstant = try #require(capture.instant(ofFrame: lastSound))
-        #expect(lastInstant < stopped + .nanoseconds(buffer + 2 * period), "sound \(Double(lastInstant.nanoseconds - stopped.nanoseconds) / 1e6) ms after the stop")
-        print("hd-usb: last sound \(Double(lastInstant.nanoseconds - stopped.nanoseconds) / 1e6) ms after the stop, buffer \(Double(buffer) / 1e6) ms")
+        let afterStop = lastInstant.nanoseconds - stopped.nanoseconds
+        #expect(afterStop <= 2_000_000 + period, "sound \(Double(afterStop) / 1e6) ms after the stop")
+        print("hd-usb: play now → sound \(Double(playLatency) / 1e6) ms (laying it out \(Double(layoutTime) / 1e6) ms), last sound \(Double(afterStop) / 1e6) ms after the stop, "
+            + "buffer \(Double(Int64(haptics.format.bufferFrames) * 1_000_000_000 / 48_000) / 1e6) ms, \(haptics.rewoundFrames) frames rewound")
         return true
     }
 

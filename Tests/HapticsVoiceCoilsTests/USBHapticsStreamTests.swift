@@ -92,3 +92,116 @@ struct USBHapticsStreamTests {
         stream.close()
     }
 }
+
+/// The USB stream on a card that takes rewinds, its buffer of 16 periods kept full: a handover
+/// takes back what the card has not taken, all but the margin, and writes it again.
+@Suite("USB HD haptics stream, rewinding")
+struct USBHapticsStreamRewindTests {
+    let origin = MonotonicInstant(nanoseconds: 5_000_000_000)
+    let pattern = Pattern(events: [
+        PatternEvent(kind: .hapticTransient, time: 0, parameters: EventParameters(hapticIntensity: 1, hapticSharpness: 1)),
+    ])
+    let long = Pattern(events: [PatternEvent(kind: .hapticContinuous, time: 0, duration: 1, parameters: EventParameters(hapticIntensity: 1))])
+
+    func rendered(_ pattern: Pattern, frames: Int? = nil) -> [Float] {
+        var renderer = WaveformRenderer(pattern, sampleRate: 48_000)
+        var samples = [Float](repeating: 0, count: frames ?? Int(renderer.frameCount))
+        samples.withUnsafeMutableBufferPointer { renderer.render(from: 0, into: $0) }
+        return samples
+    }
+
+    /// A stream on a 16-period card, run for 40 periods: frames 0..<1920 written, 0..<1152 taken.
+    func runningStream() throws -> (RewindingCard, USBHapticsStream) {
+        let card = RewindingCard(origin: origin, periodCount: 16)
+        let stream = USBHapticsStream(sink: card, device: "rewinding", now: { card.now })
+        try stream.open()
+        for _ in 0..<40 { stream.process() }
+        #expect(card.applicationPointer == 1_920 && card.hardwarePointer == 1_152)
+        return (card, stream)
+    }
+
+    @Test("the card model: rewindable frames are those not taken, a rewind stops there, a write replaces them")
+    func cardModel() throws {
+        let card = RewindingCard(origin: origin, periodCount: 2)
+        _ = try card.open()
+        let periods: [[Float]] = (1...4).map { value in (0..<192).map { Float(value) + Float($0 % 4) / 10 } }
+        for period in periods[..<2] { _ = card.write(period) }
+        #expect(card.rewindable() == 96 && card.played.isEmpty)
+        _ = card.write(periods[2])  // full: the device takes the first period
+        #expect(card.played == periods[0])
+        #expect(card.rewind(200) == 96 && card.rewindable() == 0)
+        _ = card.write(periods[3])  // in place of periods[1]
+        let reading = card.write(periods[3])
+        card.take(96)
+        #expect(card.played == periods[0] + periods[3] + periods[3])
+        #expect(reading.timestamp == AudioTimestamp(framesWritten: 144, delayFrames: 96, instant: origin + .microseconds(1_000)))
+    }
+
+    @Test("a play now on a full buffer starts 48 frames (1 ms) past the card's position, not after its buffer")
+    func playNowRewinds() throws {
+        let (card, stream) = try runningStream()
+        stream.play(pattern, at: origin)
+        for _ in 0..<40 { stream.process() }
+        card.take(.max)
+        let expected = [Float](repeating: 0, count: 1_200) + rendered(pattern)
+        let left = card.channel(2)
+        #expect(Array(left[..<expected.count]) == expected)
+        #expect(left[expected.count...].allSatisfy { $0 == 0 })
+        #expect(card.channel(3) == left)
+        #expect(card.channel(0).allSatisfy { $0 == 0 } && card.channel(1).allSatisfy { $0 == 0 })
+        // 720 frames taken back, written again as 15 periods by the first process() after the play.
+        #expect(stream.rewoundFrames == 720)
+        #expect(left.count == 1_200 + (15 + 39) * 48 && stream.periods == 40 + 15 + 39)
+    }
+
+    @Test("a play at an instant written already starts on its frame: the clock holds across the rewind")
+    func playWrittenInstant() throws {
+        let (card, stream) = try runningStream()
+        stream.play(pattern, at: origin + .microseconds(31_250))  // frame 1500
+        for _ in 0..<40 { stream.process() }
+        stream.play(pattern, at: origin + .microseconds(80_000))  // frame 3840, not written yet
+        for _ in 0..<60 { stream.process() }
+        card.take(.max)
+        let burst = rendered(pattern)
+        var expected = [Float](repeating: 0, count: 3_840 + burst.count)
+        expected.replaceSubrange(1_500..<(1_500 + burst.count), with: burst)
+        expected.replaceSubrange(3_840..., with: burst)
+        let left = card.channel(2)
+        #expect(Array(left[..<expected.count]) == expected)
+        #expect(left[expected.count...].allSatisfy { $0 == 0 })
+    }
+
+    @Test("a card that moved on while the first periods were rendered is rewound only to a period still ahead of it")
+    func cardMovedMeanwhile() throws {
+        let (card, stream) = try runningStream()
+        // The handover reads the card twice: before rendering (position 1152) and before the
+        // rewind, when it has taken 96 frames more (1248): the rewind starts at 1296, the first
+        // rendered period at least 48 frames past it, and the pattern placed at 1200 loses 96 frames.
+        card.takesBeforeReading = [2: 96]
+        stream.play(pattern, at: origin)
+        for _ in 0..<40 { stream.process() }
+        card.take(.max)
+        let burst = rendered(pattern)
+        let left = card.channel(2)
+        #expect(left[..<1_296].allSatisfy { $0 == 0 })
+        #expect(Array(left[1_296..<(1_200 + burst.count)]) == Array(burst[96...]))
+        #expect(left[(1_200 + burst.count)...].allSatisfy { $0 == 0 })
+        #expect(stream.rewoundFrames == 1_920 - 1_296)
+    }
+
+    @Test("a stop on a full buffer silences from 48 frames (1 ms) past the card's position")
+    func stopRewinds() throws {
+        let card = RewindingCard(origin: origin, periodCount: 16)
+        let stream = USBHapticsStream(sink: card, device: "rewinding", now: { card.now })
+        try stream.open()
+        stream.play(long, at: origin)
+        for _ in 0..<40 { stream.process() }
+        stream.stop()
+        for _ in 0..<20 { stream.process() }
+        card.take(.max)
+        let left = card.channel(2)
+        #expect(Array(left[..<1_200]) == rendered(long, frames: 1_200))
+        #expect(left[1_200...].allSatisfy { $0 == 0 })
+        #expect(left.count == 1_200 + (15 + 19) * 48)
+    }
+}

@@ -15,8 +15,9 @@ import HapticsVoiceCoils
 /// hidraw node on the calling thread. USB: `USBHapticsStream.play(_:at:)` (now) → the first
 /// non-zero sample of channel 2 arriving at the far end of snd-aloop's 4-channel cable, which
 /// stands in for the pad's sound card, with a buffer of 16 periods of 1 ms (snd-aloop moves frames
-/// on the kernel's 4 ms tick; with 8 periods the stream never found its timing); the frames the
-/// card holds already play first, so the buffer is printed beside the figure.
+/// on the kernel's 4 ms tick; with 8 periods the stream never found its timing), kept full: a play
+/// takes back what the card has not played and writes the pattern from 1 ms past now. The buffer
+/// and the times the card ran dry are printed beside the figure.
 func runHDHapticsBenchmark() {
     // 20 ms of a 300 Hz tone at full intensity: its first frame is already non-zero.
     let pattern = Pattern(events: [PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.02,
@@ -35,15 +36,17 @@ func runHDHapticsBenchmark() {
         entries.append(("bluetooth_\(side)", jsonObject([("p50_us", microseconds(p50)), ("p99_us", microseconds(p99)),
                                                          ("ratio_p50_to_raw_c", decimal(ratio)), ("calls", String(sorted.count))])))
     }
-    // The frames the card holds play first: the figure follows the card's buffer.
+    // The card's buffer stays full; a play takes back what the card has not played.
     for periods in [16] {
-        let (usb, buffer) = usbSamples(pattern, periodCount: periods)
+        let (usb, buffer, underruns) = usbSamples(pattern, periodCount: periods)
         let sorted = usb.sorted()
         let (p50, p99) = (percentile(sorted, 0.5), percentile(sorted, 0.99))
         print("  USB, USBHapticsStream.play() → first non-zero sample at the loopback's capture, a buffer of \(periods) periods: "
-            + "p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, max \(microseconds(sorted.last!)) µs (the buffer: \(microseconds(buffer)) µs)")
+            + "p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, max \(microseconds(sorted.last!)) µs "
+            + "(the buffer: \(microseconds(buffer)) µs; the card ran dry \(underruns) times)")
         entries.append(("usb_haptics_\(periods)_periods", jsonObject([("p50_us", microseconds(p50)), ("p99_us", microseconds(p99)),
-                                                                      ("buffer_us", microseconds(buffer)), ("calls", String(sorted.count))])))
+                                                                      ("buffer_us", microseconds(buffer)), ("underruns", String(underruns)),
+                                                                      ("calls", String(sorted.count))])))
     }
     print("note: QEMU TCG guest: absolute microseconds mean little; the ratio, measured side by side, is the figure.")
     print(jsonObject([("hd_haptics", jsonObject(entries))]))
@@ -90,9 +93,9 @@ private func bluetoothSamples(_ pattern: Pattern) -> [String: [Int64]] {
     return interleavedSamples(["raw_c", "haptics"], measure)
 }
 
-/// Call → first non-zero sample of channel 2 at snd-aloop's capture end, in nanoseconds, and the
-/// playback buffer's length.
-private func usbSamples(_ pattern: Pattern, periodCount: Int) -> (samples: [Int64], buffer: Int64) {
+/// Call → first non-zero sample of channel 2 at snd-aloop's capture end, in nanoseconds, the
+/// playback buffer's length and how many times the card ran dry.
+private func usbSamples(_ pattern: Pattern, periodCount: Int) -> (samples: [Int64], buffer: Int64, underruns: Int) {
     guard access("/proc/asound/Loopback", F_OK) == 0 else { benchFailure("snd-aloop is not loaded: no Loopback card") }
     // snd-aloop moves frames on the kernel's tick (4 ms at 250 Hz): the buffer holds a few ticks.
     let haptics = USBHapticsStream(card: VoiceCoilSoundCard(device: "hw:Loopback,0,3", number: nil, id: nil), periodCount: periodCount)
@@ -137,5 +140,5 @@ private func usbSamples(_ pattern: Pattern, periodCount: Int) -> (samples: [Int6
         if let sample = measure() { samples.append(sample) }
     }
     guard !samples.isEmpty else { benchFailure("USB: every capture had a gap") }
-    return (samples, Int64(haptics.format.bufferFrames) * 1_000_000_000 / Int64(haptics.format.sampleRate))
+    return (samples, Int64(haptics.format.bufferFrames) * 1_000_000_000 / Int64(haptics.format.sampleRate), haptics.underruns)
 }
