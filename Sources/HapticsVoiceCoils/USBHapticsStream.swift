@@ -36,7 +36,10 @@ import Synchronization
 /// dropped (``underruns`` counts it) and the timing holds.
 ///
 /// The thread produces each period in one place, from the job handed over; the caller's thread
-/// never calls ALSA.
+/// never calls ALSA. Once nothing has played for ``idleFrames`` (1 s), the thread closes the card
+/// and sleeps (``isSuspended``): an idle stream wakes nobody. The next play, stop or fed block
+/// wakes it and it opens the card again; that play starts once the card runs again (the first
+/// period written after the reopen, a few milliseconds late).
 public final class USBHapticsStream: @unchecked Sendable {
     /// The card's stream, as the device granted it once started.
     public var format: AudioStreamFormat { sink.format }
@@ -58,6 +61,7 @@ public final class USBHapticsStream: @unchecked Sendable {
     private let periodsWritten = Atomic<Int>(0)
     private let underrunsRecovered = Atomic<Int>(0)
     private let framesRewound = Atomic<Int>(0)
+    private let suspended = Atomic<Bool>(false)
     /// Drive samples fed live (``feed(_:at:)``), placed by frame and added to what plays.
     let live = _LiveDriveRing(sampleRate: VoiceCoilFrames.usbSampleRate, queueCapacity: 48_000, trackCapacity: 48_000)
 
@@ -69,6 +73,9 @@ public final class USBHapticsStream: @unchecked Sendable {
     private var waveform: [Float]
     /// The periods a handover renders before it takes frames back.
     private var rewrite: [Float]
+    /// Frames written in a row with nothing to play; whether the thread may close the card then.
+    private var idleFramesWritten: Int64 = 0
+    private var suspendsWhenIdle = false
 
     /// Frames per period asked for: 1 ms at 48 kHz.
     public static let periodFrames = 48
@@ -77,6 +84,10 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// of what was written (1 ms): room for the card to move on while the thread writes the frames
     /// it took back.
     public static let rewindMarginFrames: Int64 = 48
+
+    /// How long the thread writes silence once nothing plays before it closes the card and sleeps
+    /// (1 s of frames).
+    public static let idleFrames: Int64 = 48_000
 
     /// How many periods a handover renders before it takes frames back from the card: what the
     /// card is sure to hold once the rewind is written over (4 ms), whatever the rendering costs.
@@ -128,6 +139,7 @@ public final class USBHapticsStream: @unchecked Sendable {
             guard thread == nil else { return }
             running.store(true, ordering: .releasing)
             do throws(SystemCallError) {
+                suspendsWhenIdle = true
                 thread = try RealtimeThread.start(RealtimeThread.Configuration(name: "haptics-hd-usb", priority: 40)) { [self] in
                     while running.load(ordering: .acquiring), process() {}
                 }
@@ -183,7 +195,7 @@ public final class USBHapticsStream: @unchecked Sendable {
         wake()
     }
 
-    private func wake() {
+    func wake() {
         var byte: UInt8 = 1
         _ = Glibc.write(wakeWriter, &byte, 1)
     }
@@ -199,6 +211,10 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// How many frames handovers took back from the card and wrote again.
     public var rewoundFrames: Int { framesRewound.load(ordering: .relaxed) }
 
+    /// Whether the thread has closed the card because nothing played for ``idleFrames``; the next
+    /// play, stop or fed block opens it again.
+    public var isSuspended: Bool { suspended.load(ordering: .acquiring) }
+
     /// Waits until the card has room for a period or a play or stop is handed over, then writes:
     /// after a handover, the frames it takes back from the card (see ``play(_:at:)``), else one
     /// period — the pattern playing, on channels 2 and 3, where it falls in the period. The
@@ -206,13 +222,62 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// Returns `false` once the card is lost.
     @discardableResult
     public func process() -> Bool {
+        if suspended.load(ordering: .acquiring) { return resumeWhenWoken() }
         guard !buffer.isEmpty else { return false }
         sink.waitForRoom(orReadable: wakeReader)
-        if takeHandover(), let written = rewriteUntakenFrames() { return written }
-        return buffer.withUnsafeMutableBufferPointer { period in
+        if takeHandover() {
+            idleFramesWritten = 0
+            if let written = rewriteUntakenFrames() { return written }
+        }
+        let written = buffer.withUnsafeMutableBufferPointer { period in
             renderPeriod(from: framesWritten, into: period.baseAddress!)
             return write(period.baseAddress!)
         }
+        if written { suspendIfIdle() }
+        return written
+    }
+
+    /// Counts a period with nothing to play; after ``idleFrames`` of them (and the card's buffer,
+    /// so the last sound has played), closes the card: the thread sleeps until woken.
+    private func suspendIfIdle() {
+        guard job == nil && live.isIdle(after: framesWritten) else {
+            idleFramesWritten = 0
+            return
+        }
+        idleFramesWritten += Int64(waveform.count)
+        guard suspendsWhenIdle, idleFramesWritten >= Self.idleFrames + Int64(sink.format.bufferFrames) else { return }
+        sink.close()
+        idleFramesWritten = 0
+        suspended.store(true, ordering: .releasing)
+    }
+
+    /// Sleeps until a play, a stop or a fed block is handed over (or the stream closes), then opens
+    /// the card again, the stream's frames counted afresh. `false` when the card cannot be opened
+    /// again (it is gone).
+    private func resumeWhenWoken() -> Bool {
+        var descriptor = pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)
+        while running.load(ordering: .acquiring) && !hasWork() {
+            _ = poll(&descriptor, 1, -1)
+            if descriptor.revents & Int16(POLLIN) != 0 { break }
+        }
+        guard running.load(ordering: .acquiring) else { return true }
+        do {
+            let initial = try sink.open()
+            clock = _StreamClock(format: sink.format, window: 16)
+            framesWritten = 0
+            live.renumber()
+            job?.origin = nil
+            if let initial { clock.observe(initial) }
+        } catch {
+            return false
+        }
+        suspended.store(false, ordering: .releasing)
+        return true
+    }
+
+    /// Whether something was handed over or fed since the thread last looked.
+    private func hasWork() -> Bool {
+        pending.withLock { $0.changed } || !live.isIdle(after: .max)
     }
 
     /// Takes a play or stop handed over, when the lock is free now (else the next period takes

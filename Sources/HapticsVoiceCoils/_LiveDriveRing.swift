@@ -181,6 +181,23 @@ final class _LiveDriveRing: @unchecked Sendable {
         if end > mixedEnd { unmixedStart = min(unmixedStart ?? .max, max(frame, mixedEnd)) }
     }
 
+    /// Whether nothing is queued and nothing placed at `frame` or later is still to play
+    /// (`Int64.max`: whether nothing is queued).
+    func isIdle(after frame: Int64) -> Bool {
+        guard headersRead.load(ordering: .acquiring) == headersWritten.load(ordering: .acquiring) else { return false }
+        return frame == .max || (trackEnd ?? .min) <= frame
+    }
+
+    /// Forgets where the track's frames lie: the stream counts its frames afresh (its card was
+    /// opened again). What was placed is not played.
+    func renumber() {
+        trackEnd = nil
+        trackStart = 0
+        lastBlockEnd = nil
+        mixedEnd = .min
+        unmixedStart = nil
+    }
+
     /// Gives up the frames placed before `frame` and not mixed yet (a writer too late for them):
     /// they count as late.
     func skip(to frame: Int64) {
@@ -229,7 +246,10 @@ extension USBHapticsStream {
     /// the game's audio thread. Returns `false` when the queue (1 s, 256 blocks) has no room for
     /// them: nothing was queued.
     public func feed(_ samples: UnsafeBufferPointer<Float>, at instant: MonotonicInstant) -> Bool {
-        live.push(samples, at: instant)
+        let pushed = live.push(samples, at: instant)
+        // A stream that closed its card for want of anything to play opens it again.
+        if isSuspended { wake() }
+        return pushed
     }
 
     /// Blocks of drive samples refused because the queue was full, and frames that came for a

@@ -155,6 +155,41 @@ struct HDHapticsKernelTests {
         return true
     }
 
+    @Test func overUSBAnIdleStreamClosesTheCardAndAPlayOpensItAgain() throws {
+        try #require(access("/proc/asound/Loopback", F_OK) == 0, "snd-aloop is not loaded: no Loopback card")
+        let haptics = USBHapticsStream(card: try VoiceCoilSoundCard(override: "hw:Loopback,0,2"), periodCount: 32)
+        try haptics.start()
+        defer { haptics.close() }
+        let deadline = MonotonicInstant.now + .seconds(10)
+        while !haptics.isSuspended && .now < deadline { SystemMonotonicClock.sleep(until: .now + .milliseconds(20)) }
+        try #require(haptics.isSuspended, "the stream did not suspend")
+        // Asleep: nothing written for 200 ms.
+        let periods = haptics.periods
+        SystemMonotonicClock.sleep(until: .now + .milliseconds(200))
+        #expect(haptics.periods == periods)
+
+        let capture = try ALSACaptureStream(device: "hw:Loopback,1,2", sampleRate: 48_000, periodFrames: 48,
+                                            bufferFrames: 48 * 1_000, channelCount: 4)
+        defer { capture.close() }
+        let start = MonotonicInstant.now + .milliseconds(100)
+        haptics.play(Self.pattern, at: start)
+        while MonotonicInstant.now < start + .milliseconds(400) { try capture.readPeriod() }
+        #expect(!haptics.isSuspended)
+        let left = capture.channel(2)
+        let expected = Self.rendered(Self.pattern, sampleRate: 48_000).map { (Float(Int16(($0 * 32_767).rounded())) / 32_768) }
+        let expectedFirst = try #require(expected.firstIndex { $0 != 0 })
+        let heardFirst = try #require(left.firstIndex { $0 != 0 }, "nothing played after the card was opened again")
+        let patternFrame = heardFirst - expectedFirst
+        try #require(patternFrame >= 0 && patternFrame + expected.count <= left.count)
+        let heard = Array(left[patternFrame..<(patternFrame + expected.count)])
+        #expect(zip(heard, expected).allSatisfy { abs($0 - $1) <= 1.0 / 32_768 }, "the pattern differs from its rendering")
+        if let instant = capture.instant(ofFrame: patternFrame) {
+            let error = Double(instant.nanoseconds - start.nanoseconds) / 1e6
+            print("hd-usb-resume: the pattern sounded \(error) ms from its instant after the card was opened again")
+            #expect(abs(error) < 20, "\(error) ms from its instant")
+        }
+    }
+
     @Test func overBluetoothReportsComeEveryThirtyTwoFramesWithTheirCRCAndSamples() throws {
         let controller = try VirtualDualSense(connection: .bluetooth)
         defer { controller.close() }
