@@ -38,6 +38,16 @@ final class EngineHDHaptics: Sendable {
     /// holds while it has not moved. Read without a lock.
     let generation = Atomic<Int>(0)
 
+    /// The profile of a pad's timeline channel: the pad's, without a rise time or an overdrive.
+    /// A voice coil moves with the waveform, so nothing is sent early: a start due now is felt now,
+    /// and one at an instant starts its waveform there.
+    static func timelineProfile(for profile: DeviceProfile) -> DeviceProfile {
+        var timeline = profile
+        timeline.riseTime = .zero
+        timeline.overdrive = .zero
+        return timeline
+    }
+
     /// Lets pads be opened (the engine started).
     func open() {
         state.withLock {

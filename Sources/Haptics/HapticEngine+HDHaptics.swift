@@ -96,7 +96,7 @@ extension HapticEngine {
 
     /// The open voice coils of `device`, opened now if need be, whatever its settings say.
     func openVoiceCoils(of device: HapticDevice) throws(HDHapticsError) -> EngineHDHaptics.Pad {
-        guard device.hasVoiceCoils, let path = device.path, let profile = device.profile else {
+        guard device.hasVoiceCoils, let path = device.path, let profile = device.profile.map(EngineHDHaptics.timelineProfile(for:)) else {
             throw .node(.noAdaptiveTriggers(
                 eventNode: device.path ?? device.name, vendor: device.inputID?.vendor ?? 0, product: device.inputID?.product ?? 0))
         }

@@ -34,7 +34,7 @@ extension HapticPatternPlayer {
         guard usesHDHaptics, pattern.events.contains(where: \.kind.isHaptic) else { return }
         let scheduler = engine.scheduler
         for device in voiceCoilDevices() {
-            guard let profile = device.profile,
+            guard let profile = device.profile.map(EngineHDHaptics.timelineProfile(for:)),
                   let pad = engine.hdHaptics.pad(for: device, rumbleWrites: engine.rumbleWriteCount(of: device.id),
                                                  claimingTimeline: { () throws(EngineError) -> ChannelID in
                       try engine.claimTimelineChannel(profile: profile)

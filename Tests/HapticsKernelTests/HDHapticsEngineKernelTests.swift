@@ -107,7 +107,7 @@ extension EngineKernelTests {
         player.prepare()
         player.setLooping(true)
         // The scheduler wraps at the program's duration.
-        let length = try #require(player.programs.first?.durationNanoseconds)
+        let length = try #require(player.programs.last?.durationNanoseconds)
         let loopFrames = Int((Double(length) * 3_000 / 1e9).rounded())
 
         let before = controller.outputReports.count
@@ -176,7 +176,7 @@ extension EngineKernelTests {
         try player.send(.hapticIntensityControl, value: 0, at: onset + .nanoseconds(30 * DualSenseHapticsReport.periodNanoseconds))
         let looped = Self.hapticsReports(controller.waitForOutputReports { Self.hapticsReports($0.dropFirst(next)).count >= 40 }.dropFirst(next))
         player.stop()
-        let length = try #require(player.programs.first?.durationNanoseconds)
+        let length = try #require(player.programs.last?.durationNanoseconds)
         let loopFrames = Int((Double(length) * 3_000 / 1e9).rounded())
         let expected = Self.expectedFrames(reports: 30, loopFrames: loopFrames, gain: 0.5)
         #expect(looped.prefix(30).flatMap { $0.hapticsFrames } == expected)

@@ -1,4 +1,5 @@
 import Glibc
+import Haptics
 import HapticsAudio
 import HapticsMeasurement
 import HapticsPatterns
@@ -12,7 +13,8 @@ import HapticsVoiceCoils
 ///
 /// Bluetooth: `BluetoothHapticsStream.play(_:at:)` (now) → the first report 0x32 at a virtual
 /// DualSense (uhid), interleaved in blocks with raw C, a `write()` of the same first report to the
-/// hidraw node on the calling thread. USB: `USBHapticsStream.play(_:at:)` (now) → the first
+/// hidraw node on the calling thread, and with the engine: a prepared pattern player's `start()`
+/// (now), as a game calls it, on the same pad (the engine's own stream of it). USB: `USBHapticsStream.play(_:at:)` (now) → the first
 /// non-zero sample of channel 2 arriving at the far end of snd-aloop's 4-channel cable, which
 /// stands in for the pad's sound card, with a buffer of 16 periods of 1 ms (snd-aloop moves frames
 /// on the kernel's 4 ms tick; with 8 periods the stream never found its timing), kept full: a play
@@ -26,11 +28,15 @@ func runHDHapticsBenchmark() {
     print("hd-haptics: a pattern played → its first sample at the pad, in a QEMU guest")
     let bluetooth = bluetoothSamples(pattern)
     let floor = Double(percentile(bluetooth["raw_c"]!.sorted(), 0.5))
-    for side in ["raw_c", "haptics"] {
+    for side in ["raw_c", "haptics", "engine"] {
         let sorted = bluetooth[side]!.sorted()
         let (p50, p99) = (percentile(sorted, 0.5), percentile(sorted, 0.99))
         let ratio = Double(p50) / floor
-        let name = side == "raw_c" ? "Bluetooth, raw C write() of the report to the hidraw node" : "Bluetooth, BluetoothHapticsStream.play()"
+        let name = switch side {
+        case "raw_c": "Bluetooth, raw C write() of the report to the hidraw node"
+        case "haptics": "Bluetooth, BluetoothHapticsStream.play()"
+        default: "Bluetooth, a prepared pattern player's start() on the engine"
+        }
         print("  \(name) → first report 0x32 at the virtual pad: p50 \(microseconds(p50)) µs, p99 \(microseconds(p99)) µs, "
             + "max \(microseconds(sorted.last!)) µs, \(decimal(ratio)) × raw C at p50")
         entries.append(("bluetooth_\(side)", jsonObject([("p50_us", microseconds(p50)), ("p99_us", microseconds(p99)),
@@ -63,6 +69,21 @@ private func bluetoothSamples(_ pattern: Pattern) -> [String: [Int64]] {
     let haptics: BluetoothHapticsStream
     do { haptics = try BluetoothHapticsStream(eventNode: node) } catch { benchFailure("Bluetooth stream: \(error)") }
     defer { haptics.close() }
+    // The engine on the same pad, its player prepared as a game prepares it (the voice coils open).
+    let engine: HapticEngine
+    let player: HapticPatternPlayer
+    do {
+        engine = HapticEngine(outputs: [try HapticEngine.evdevOutput(path: node)])
+        try engine.start()
+        player = try engine.makePlayer(pattern: pattern)
+    } catch {
+        benchFailure("engine: \(error)")
+    }
+    defer { engine.stop() }
+    player.prepare()
+    guard let device = engine.devices.first, engine.playsHDHaptics(on: device) else {
+        benchFailure("engine: the pad's voice coils did not open")
+    }
     let raw: FileDescriptor
     do { raw = try FileDescriptor.open(hidraw, .writeOnly, options: [.closeOnExec]) } catch { benchFailure("\(hidraw): \(error)") }
     defer { try? raw.close() }
@@ -80,6 +101,8 @@ private func bluetoothSamples(_ pattern: Pattern) -> [String: [Int64]] {
         let start = MonotonicInstant.now
         if side == "haptics" {
             do { try haptics.play(pattern, at: start) } catch { benchFailure("Bluetooth stream: \(error)") }
+        } else if side == "engine" {
+            guard player.start().isScheduled else { benchFailure("engine: the player did not start") }
         } else {
             let written = report.withUnsafeBytes { Glibc.write(raw.rawValue, $0.baseAddress, $0.count) }
             guard written == report.count else { benchFailure("raw C: write: errno \(errno)") }
@@ -90,7 +113,7 @@ private func bluetoothSamples(_ pattern: Pattern) -> [String: [Int64]] {
         return first.receivedAt.nanoseconds - start.nanoseconds
     }
 
-    return interleavedSamples(["raw_c", "haptics"], measure)
+    return interleavedSamples(["raw_c", "haptics", "engine"], measure)
 }
 
 /// Call → first non-zero sample of channel 2 at snd-aloop's capture end, in nanoseconds, the
