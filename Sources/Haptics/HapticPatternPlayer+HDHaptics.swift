@@ -79,9 +79,17 @@ extension HapticPatternPlayer {
         return !outputs.contains { $0.voiceCoils?.rawValue == id && voiceCoilPad(of: $0) != nil }
     }
 
-    /// The pattern at `rate`: every time divided by it (the waveforms' frequencies stay).
-    private func pattern(atRate rate: Double) -> Pattern {
-        rate == 1 ? pattern : pattern.retimed(by: rate)
+    /// The pattern as the voice coils play it: with the dynamic parameters sent at runtime in
+    /// effect from its start (a replay renders only from the pattern time it resumes at, so they
+    /// take effect from the instant they were sent), at `rate`: every time divided by it (the
+    /// waveforms' frequencies stay).
+    private func voiceCoilPattern(rate: Double, parameters: [DynamicParameterID: Double]) -> Pattern {
+        var played = pattern
+        for (id, value) in parameters.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            played.parameters.append(DynamicParameter(id: id, time: 0, value: value))
+        }
+        played.parameters.sort { $0.time < $1.time }
+        return rate == 1 ? played : played.retimed(by: rate)
     }
 
     /// Plays the pattern on the voice coils of `outputs` (timeline outputs a start submitted),
@@ -105,6 +113,16 @@ extension HapticPatternPlayer {
     private func replayVoiceCoils(_ state: inout LoopTimeline, at instant: MonotonicInstant, from position: Duration,
                                   on pads: [(PlayerBinding, EngineHDHaptics.Pad)]? = nil) {
         guard var voiceCoils = state.voiceCoils else { return }
+        // Due later: what plays goes on until then (a pad plays one pattern at a time, so the
+        // new one is handed over at its instant, by housekeeping).
+        if pads == nil, instant > engine.scheduler.currentTime() + .milliseconds(1) {
+            voiceCoils.anchor = instant
+            voiceCoils.position = position
+            state.voiceCoilsLater = voiceCoils
+            engine.requestHousekeeping(at: instant)
+            return
+        }
+        state.voiceCoilsLater = nil
         let pads = pads ?? outputs.compactMap { output in
             // Only outputs whose timeline still runs (another start may have replaced it on the pad).
             guard engine.scheduler.progress(of: output.player, at: nil).map({ $0.state != .stopped }) == true else { return nil }
@@ -114,7 +132,7 @@ extension HapticPatternPlayer {
         voiceCoils.position = position
         voiceCoils.plays = [:]
         let rate = voiceCoils.rate
-        let retimed = pattern(atRate: rate)
+        let retimed = voiceCoilPattern(rate: rate, parameters: state.voiceCoilParameters)
         for (output, pad) in pads {
             guard let device = output.voiceCoils else { continue }
             let playback = HDPlayback(
@@ -127,8 +145,22 @@ extension HapticPatternPlayer {
         state.voiceCoils = voiceCoils
     }
 
+    /// Hands the pads a timeline a control moved for later, once its instant has come: from the
+    /// pattern time it reaches now. Housekeeping; under the timeline lock.
+    func replayVoiceCoilsDue(_ state: inout LoopTimeline) {
+        guard let later = state.voiceCoilsLater else { return }
+        let now = engine.scheduler.currentTime()
+        guard now + .milliseconds(1) >= later.anchor else {
+            engine.requestHousekeeping(at: later.anchor)
+            return
+        }
+        state.voiceCoils = later
+        replayVoiceCoils(&state, at: now, from: later.position(at: now))
+    }
+
     /// Ends what this player plays on voice coils at `time`. Under the timeline lock.
     func endVoiceCoils(_ state: inout LoopTimeline, at time: MonotonicInstant) {
+        state.voiceCoilsLater = nil
         guard let voiceCoils = state.voiceCoils else { return }
         for play in voiceCoils.plays.values { play.end(at: time) }
         state.voiceCoils = nil
@@ -202,6 +234,16 @@ extension HapticPatternPlayer {
                 play.setGain(engine.voiceCoilGain(device) * intensity, at: time)
                 engine.hdHaptics.setCurrent(play, intensity: intensity, on: device)
             }
+        }
+    }
+
+    /// A dynamic parameter other than the intensity at `time`: the voice coils go on from the
+    /// pattern time reached then with it in effect.
+    func setVoiceCoilsParameter(_ id: DynamicParameterID, _ value: Double, at time: MonotonicInstant) {
+        timeline.withLock { state in
+            state.voiceCoilParameters[id] = value
+            guard let voiceCoils = state.voiceCoils, state.voiceCoilsPausedAt == nil else { return }
+            replayVoiceCoils(&state, at: time, from: voiceCoils.position(at: time))
         }
     }
 

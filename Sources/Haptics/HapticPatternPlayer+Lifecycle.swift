@@ -137,7 +137,8 @@ extension HapticPatternPlayer {
     /// been delivered yet, or a looping sound whose next passes are still to queue. A player
     /// that is not playing needs nothing, so an engine whose players are all idle sleeps.
     var needsWatching: Bool {
-        lifecycle.withLock { !$0.starts.isEmpty } || timeline.withLock { $0.soundPasses != nil || $0.triggerPasses != nil }
+        lifecycle.withLock { !$0.starts.isEmpty }
+            || timeline.withLock { $0.soundPasses != nil || $0.triggerPasses != nil || $0.voiceCoilsLater != nil }
     }
 
     /// Forgets the outputs a start could not be submitted to.

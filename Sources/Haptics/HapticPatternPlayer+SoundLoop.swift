@@ -20,6 +20,7 @@ extension HapticPatternPlayer {
         timeline.withLock { state in
             renewSoundLoop(&state)
             renewTriggerPasses(&state)
+            replayVoiceCoilsDue(&state)
         }
     }
 

@@ -434,7 +434,11 @@ public final class HapticPatternPlayer: Sendable {
         guard value.isFinite else { throw .invalidParameterValue(parameter, value) }
         let time = controlInstant(time)
         lifecycle.withLock { $0.parameters[parameter] = value }
-        if parameter == .hapticIntensityControl { setVoiceCoilsIntensity(value, at: time) }
+        if parameter == .hapticIntensityControl {
+            setVoiceCoilsIntensity(value, at: time)
+        } else {
+            setVoiceCoilsParameter(parameter, value, at: time)
+        }
         return outputs.allSatisfy { output in
             let sent = parameter == .hapticIntensityControl && !output.hardwareGain
                 ? value * engine.gain * engine.roster.gain(output.channel.rawValue) : value

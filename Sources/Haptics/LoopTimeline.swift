@@ -1,3 +1,4 @@
+import HapticsPatterns
 import HapticsScheduler
 import HapticsSystem
 import HapticsVoiceCoils
@@ -55,6 +56,12 @@ struct LoopTimeline {
     var voiceCoils: VoiceCoilTimeline?
     /// Where a paused player's voice coils resume (pattern time), while paused.
     var voiceCoilsPausedAt: Duration?
+    /// A control due later moves the voice coils' timeline then: what plays goes on until then,
+    /// and housekeeping hands the pads the new timeline at its anchor.
+    var voiceCoilsLater: VoiceCoilTimeline?
+    /// The dynamic parameters other than the intensity sent since the player was made (the
+    /// scheduler keeps them across starts too): the voice coils play the pattern with them.
+    var voiceCoilParameters: [DynamicParameterID: Double] = [:]
 
     /// Whether the scheduler loops at `instant`, by the switches set so far.
     func loops(at instant: MonotonicInstant) -> Bool {

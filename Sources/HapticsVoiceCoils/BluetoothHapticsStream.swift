@@ -32,7 +32,11 @@ public final class BluetoothHapticsStream: Sendable {
     public init(node: TriggerNode) throws(TriggerDeviceError) {
         let state = _BluetoothHapticsState(node: node, descriptor: try node.open())
         do {
-            writer = try OnDemandThread(name: "haptics-hd-bt") { now in state.writeDue(now: now) }
+            // Reports are due at instants, one every 10.7 ms: a realtime output, as the USB stream's
+            // thread is (SCHED_FIFO 40 when granted, 1 ns timer slack).
+            writer = try OnDemandThread(name: "haptics-hd-bt", priority: 40, timerSlack: .nanoseconds(1)) { now in
+                state.writeDue(now: now)
+            }
         } catch {
             state.close()
             throw .system(node: node.path, error)

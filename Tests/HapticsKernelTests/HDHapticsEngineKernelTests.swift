@@ -228,6 +228,37 @@ extension EngineKernelTests {
         print("hd-engine-live: \(Self.hapticsReports(ours).count) reports, the first drive \(Double(offset) / 1e6) ms from its sound")
     }
 
+    @Test func aSharpnessSentForLaterChangesTheToneThenAndTheWaveformGoesOnUntilThen() throws {
+        let controller = try VirtualDualSense(connection: .bluetooth)
+        defer { controller.close() }
+        let engine = try AdaptiveTriggerKernelTests.startedEngine(on: controller)
+        defer { engine.stop() }
+        // 0.4 s of a tone at sharpness 0 (80 Hz); the sharpness control 1 from 0.2 s on (300 Hz).
+        let player = try engine.makePlayer(pattern: Pattern(events: [
+            PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.4, parameters: EventParameters(hapticIntensity: 1, hapticSharpness: 0)),
+        ]))
+        player.prepare()
+        let before = controller.outputReports.count
+        guard case .scheduled(let onset) = player.start(feltAt: .now + .milliseconds(50)) else {
+            Issue.record("not started")
+            return
+        }
+        try player.send(.hapticSharpnessControl, value: 1, at: onset + .milliseconds(200))
+        SystemMonotonicClock.sleep(until: onset + .milliseconds(600))
+        let reports = Self.hapticsReports(controller.outputReports.dropFirst(before))
+        // The left actuator's samples, from the first report (written at the onset).
+        let left = reports.flatMap { report in stride(from: 0, to: 64, by: 2).map { Float(report.hapticsFrames[$0]) } }
+        try #require(left.count >= 3 * 350)
+        func frequency(_ range: Range<Int>) -> Double? { HDHapticsKernelTests.frequency(left[range], sampleRate: 3_000) }
+        let before150 = try #require(frequency(30..<540))
+        let after250 = try #require(frequency(750..<1_140))
+        print("hd-engine-sharpness: \(before150) Hz before, \(after250) Hz after")
+        #expect(abs(before150 - 80) < 4, "\(before150) Hz before the change")
+        #expect(abs(after250 - 300) < 12, "\(after250) Hz after the change")
+        // No gap while the change was waiting: the tone sounds through 190…200 ms.
+        #expect(left[570..<600].contains { $0 != 0 })
+    }
+
     @Test func aCGamePlaysAPatternFileAsHDHapticsWithThePlayerCalls() throws {
         let controller = try VirtualDualSense(connection: .bluetooth)
         defer { controller.close() }

@@ -591,7 +591,10 @@ int haptics_device_reset_triggers(haptics_engine *engine, int device_id);
  * opens them at a player's first haptics_player_prepare or start on the pad (prepare while the
  * game loads: opening blocks for milliseconds). A pad whose voice coils cannot be opened plays
  * rumble. A rumble play on the pad (feedback, haptics_device_rumble) switches it to the kernel's
- * rumble emulation; the next HD play switches it back.
+ * rumble emulation; the next HD play switches it back. On such a pad a player's controls that
+ * move its timeline (start, seek, rate, looping, resume, a parameter other than the intensity) lay
+ * the pattern out again for the pad's stream: there they allocate, so call them from the game's
+ * main thread; stop, pause and the intensity only end or scale what plays.
  *
  * haptics_device_set_hd — 0: the device's players play rumble; 1: HD haptics (the default).
  * `audio_card` names the pad's sound card over USB when it is not found from the pad (a number, an
