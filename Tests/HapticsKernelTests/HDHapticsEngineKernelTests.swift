@@ -259,7 +259,11 @@ extension EngineKernelTests {
         #expect(left[570..<600].contains { $0 != 0 })
     }
 
-    @Test func aCGamePlaysAPatternFileAsHDHapticsWithThePlayerCalls() throws {
+    /// Runs `body` with a virtual DualSense on Bluetooth (its gamepad node, its hidraw node there)
+    /// and ``pattern`` written as an AHAP file.
+    static func withPatternFileOnABluetoothPad(
+        _ body: (_ controller: VirtualDualSense, _ node: String, _ file: String) throws -> Void
+    ) throws {
         let controller = try VirtualDualSense(connection: .bluetooth)
         defer { controller.close() }
         let node = try #require(try controller.waitForGamepadNode())
@@ -267,45 +271,44 @@ extension EngineKernelTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(Self.ahap, to: "hits.ahap")
-        let before = controller.outputReports.count
-        let game = try CProgram(CInterfaceKernelTests.folder + "/haptics_c_hd", arguments: [node, folder.path + "/hits.ahap"])
-        #expect(game.waitForLine("hd 1"), "\(game.standardOutput) \(game.standardError)")
-        #expect(game.waitForLine("finished"), "\(game.standardOutput) \(game.standardError)")
-        #expect(game.waitForExit() == 0, "\(game.standardError)")
-        let count = Self.reportCount
-        let ours = Array(controller.waitForOutputReports { Self.hapticsReports($0.dropFirst(before)).count >= count }.dropFirst(before))
-        let haptics = Self.hapticsReports(ours)
-        #expect(haptics.count == count)
-        #expect(haptics.prefix(count).flatMap(\.hapticsFrames) == Self.expectedFrames(reports: count))
-        #expect(!ours.contains { $0.setsMotors })
+        try body(controller, node, folder.path + "/hits.ahap")
+    }
+
+    @Test func aCGamePlaysAPatternFileAsHDHapticsWithThePlayerCalls() throws {
+        try Self.withPatternFileOnABluetoothPad { controller, node, file in
+            let before = controller.outputReports.count
+            let game = try CProgram(CInterfaceKernelTests.folder + "/haptics_c_hd", arguments: [node, file])
+            #expect(game.waitForLine("hd 1"), "\(game.standardOutput) \(game.standardError)")
+            #expect(game.waitForLine("finished"), "\(game.standardOutput) \(game.standardError)")
+            #expect(game.waitForExit() == 0, "\(game.standardError)")
+            let count = Self.reportCount
+            let ours = Array(controller.waitForOutputReports { Self.hapticsReports($0.dropFirst(before)).count >= count }.dropFirst(before))
+            let haptics = Self.hapticsReports(ours)
+            #expect(haptics.count == count)
+            #expect(haptics.prefix(count).flatMap(\.hapticsFrames) == Self.expectedFrames(reports: count))
+            #expect(!ours.contains { $0.setsMotors })
+        }
     }
 
     @Test func theCLIPlaysAPatternFileAsHDHapticsOnADualSenseAndAsRumbleWhenAsked() throws {
-        let controller = try VirtualDualSense(connection: .bluetooth)
-        defer { controller.close() }
-        let node = try #require(try controller.waitForGamepadNode())
-        _ = try #require(try controller.waitForHidrawNode())
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write(Self.ahap, to: "hits.ahap")
-        let file = folder.path + "/hits.ahap"
+        try Self.withPatternFileOnABluetoothPad { controller, node, file in
+            let played = runHaptics(["play", file, "--device", node])
+            #expect(played.status == 0, "\(played.error)")
+            #expect(played.output.hasPrefix("\(file) on \(VirtualDualSense.deviceName) (\(node)), profile dualsense, as HD haptics\n"), "\(played.output)")
+            let count = Self.reportCount
+            let reports = controller.waitForOutputReports { Self.hapticsReports($0).count >= count }
+            #expect(Self.hapticsReports(reports).prefix(count).flatMap { $0.hapticsFrames } == Self.expectedFrames(reports: count))
+            #expect(!reports.contains { $0.setsMotors })
 
-        let played = runHaptics(["play", file, "--device", node])
-        #expect(played.status == 0, "\(played.error)")
-        #expect(played.output.hasPrefix("\(file) on \(VirtualDualSense.deviceName) (\(node)), profile dualsense, as HD haptics\n"), "\(played.output)")
-        let count = Self.reportCount
-        let reports = controller.waitForOutputReports { Self.hapticsReports($0).count >= count }
-        #expect(Self.hapticsReports(reports).prefix(count).flatMap { $0.hapticsFrames } == Self.expectedFrames(reports: count))
-        #expect(!reports.contains { $0.setsMotors })
-
-        let before = controller.outputReports.count
-        let json = runHaptics(["play", file, "--device", node, "--rumble", "--json"])
-        #expect(json.status == 0, "\(json.error)")
-        #expect(json.output.contains(#","hd_haptics":false"#), "\(json.output)")
-        let rumble = Array(controller.waitForOutputReports { $0.dropFirst(before).contains { $0.setsMotors } }.dropFirst(before))
-        #expect(rumble.contains { $0.setsMotors })
-        #expect(Self.hapticsReports(rumble).isEmpty)
-        #expect(runHaptics(["play", file, "--hd", "--rumble"]).error.contains("--hd and --rumble exclude each other"))
+            let before = controller.outputReports.count
+            let json = runHaptics(["play", file, "--device", node, "--rumble", "--json"])
+            #expect(json.status == 0, "\(json.error)")
+            #expect(json.output.contains(#","hd_haptics":false"#), "\(json.output)")
+            let rumble = Array(controller.waitForOutputReports { $0.dropFirst(before).contains { $0.setsMotors } }.dropFirst(before))
+            #expect(rumble.contains { $0.setsMotors })
+            #expect(Self.hapticsReports(rumble).isEmpty)
+            #expect(runHaptics(["play", file, "--hd", "--rumble"]).error.contains("--hd and --rumble exclude each other"))
+        }
     }
 }
 }
