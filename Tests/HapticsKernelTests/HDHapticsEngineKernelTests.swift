@@ -164,6 +164,10 @@ extension EngineKernelTests {
         #expect(halved.prefix(count).flatMap { $0.hapticsFrames } == Self.expectedFrames(reports: count, gain: 0.5))
 
         // The pad's own gain multiplies; the intensity control at an instant mutes what follows it.
+        // After the first start has ended: a loop switched on while it still ran would loop it.
+        let deadline = MonotonicInstant.now + .seconds(2)
+        while player.isPlaying && .now < deadline { SystemMonotonicClock.sleep(until: .now + .milliseconds(10)) }
+        #expect(!player.isPlaying)
         engine.gain = 1
         try engine.setGain(0.5, for: pad)
         player.setLooping(true)
