@@ -43,11 +43,11 @@ final class WritingActuator: Actuator, @unchecked Sendable {
 }
 
 /// `haptics-bench calls-count SCENARIO MODE N`: N counted calls of SCENARIO (`raw-c`, `impact-1`,
-/// `impact-4`, `pass-32`, `program-32`, `mix-32`, `curve-32`), each counted until the first write (MODE `before`) or until the call
+/// `impact-4`, `player-1`, `pass-32`, `program-32`, `mix-32`, `curve-32`), each counted until the first write (MODE `before`) or until the call
 /// returns (`total`). Prints how many calls were counted.
 func runCallCount(_ arguments: [String]) {
     guard arguments.count == 3, let count = Int(arguments[2]), ["before", "total"].contains(arguments[1]) else {
-        print("usage: haptics-bench calls-count raw-c|impact-1|impact-4|pass-32|program-32|mix-32|curve-32 before|total N")
+        print("usage: haptics-bench calls-count raw-c|impact-1|impact-4|player-1|pass-32|program-32|mix-32|curve-32 before|total N")
         exit(64)
     }
     let untilWrite = arguments[1] == "before"
@@ -70,6 +70,8 @@ func runCallCount(_ arguments: [String]) {
         }
     case "impact-1", "impact-4":
         countImpacts(devices: arguments[0] == "impact-1" ? 1 : 4, calls: count, untilWrite: untilWrite, descriptor: devNull)
+    case "player-1":
+        countPlayerStarts(calls: count, untilWrite: untilWrite, descriptor: devNull)
     case "pass-32":
         countParameterPasses(channels: 32, passes: count, untilWrite: untilWrite, descriptor: devNull)
     case "program-32", "mix-32":
@@ -106,6 +108,41 @@ private func countImpacts(devices: Int, calls: Int, untilWrite: Bool, descriptor
         if !untilWrite { CBenchSupport_toggleInstructionCounting() }
         guard outcome.isScheduled else {
             print("haptics-bench: impact not played: \(outcome)")
+            exit(1)
+        }
+    }
+    engine.stop()
+}
+
+/// A started engine on one writing actuator; each counted call is `start()` of a prepared pattern
+/// player (a transient and a 100 ms continuous event: a game's pattern file), after the previous
+/// start has ended.
+private func countPlayerStarts(calls: Int, untilWrite: Bool, descriptor: Int32) {
+    let actuator = WritingActuator(descriptor: descriptor, stopsCountingAtWrite: untilWrite)
+    let engine = HapticEngine(outputs: [HapticEngine.Output(device: actuator, profile: benchRumble, name: "writer")])
+    let pattern = Pattern(events: [
+        PatternEvent(kind: .hapticTransient, time: 0, parameters: EventParameters(hapticIntensity: 1, hapticSharpness: 0.6)),
+        PatternEvent(kind: .hapticContinuous, time: 0.02, duration: 0.1,
+                     parameters: EventParameters(hapticIntensity: 0.7, hapticSharpness: 0.3)),
+    ])
+    let player: HapticPatternPlayer
+    do {
+        try engine.start()
+        player = try engine.makePlayer(pattern: pattern)
+    } catch {
+        print("haptics-bench: \(error)")
+        exit(1)
+    }
+    for _ in 0..<calls {
+        player.prepare()
+        // The previous start has ended (its steps and stop are the realtime thread's).
+        usleep(200_000)
+        actuator.arm()
+        CBenchSupport_toggleInstructionCounting()
+        let outcome = player.start()
+        if !untilWrite { CBenchSupport_toggleInstructionCounting() }
+        guard outcome.isScheduled else {
+            print("haptics-bench: pattern not played: \(outcome)")
             exit(1)
         }
     }
