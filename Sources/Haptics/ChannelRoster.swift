@@ -25,7 +25,8 @@ final class ChannelRoster: @unchecked Sendable {
     private let deviceIDs: UnsafeMutablePointer<Atomic<Int>>
     /// Per channel: the device's own gain, as `Double` bits.
     private let gains: UnsafeMutablePointer<Atomic<UInt64>>
-    /// Per channel: bit 0 enabled, bit 1 a real device (not the simulated fallback).
+    /// Per channel: bit 0 enabled, bit 1 a real device (not the simulated fallback), bit 2 a pad
+    /// with voice coils.
     private let flags: UnsafeMutablePointer<Atomic<Int>>
     private let publishedCount = Atomic<Int>(0)
     private let liveTotal = Atomic<Int>(0)
@@ -89,6 +90,10 @@ final class ChannelRoster: @unchecked Sendable {
     /// Whether the device on `channel` is a real one (not the simulated fallback).
     func isReal(_ channel: Int) -> Bool { flags[channel].load(ordering: .relaxed) & 2 != 0 }
 
+    /// Whether the device on `channel` has voice coils (``HapticDevice/hasVoiceCoils``): a pattern
+    /// player's start looks further (locks, lookups) only for such a pad.
+    func hasVoiceCoils(_ channel: Int) -> Bool { flags[channel].load(ordering: .relaxed) & 4 != 0 }
+
     /// Sets the device's gain on `channel` (0…1, already checked). Control side.
     func setGain(_ channel: Int, _ gain: Double) { gains[channel].store(gain.bitPattern, ordering: .relaxed) }
 
@@ -103,10 +108,10 @@ final class ChannelRoster: @unchecked Sendable {
 
     /// Marks `channel` live for device `device`, after everything readers need for it has been
     /// written. Control side (under the engine's lock), on an empty or retired channel.
-    func publish(_ channel: Int, device: Int, gain: Double, enabled: Bool, real: Bool) {
+    func publish(_ channel: Int, device: Int, gain: Double, enabled: Bool, real: Bool, voiceCoils: Bool = false) {
         deviceIDs[channel].store(device, ordering: .sequentiallyConsistent)
         gains[channel].store(gain.bitPattern, ordering: .relaxed)
-        flags[channel].store((enabled ? 1 : 0) | (real ? 2 : 0), ordering: .relaxed)
+        flags[channel].store((enabled ? 1 : 0) | (real ? 2 : 0) | (voiceCoils ? 4 : 0), ordering: .relaxed)
         let generation = states[channel].load(ordering: .relaxed) >> 2
         states[channel].store((generation + 1) << 2 | State.live.rawValue, ordering: .sequentiallyConsistent)
         liveTotal.add(1, ordering: .releasing)

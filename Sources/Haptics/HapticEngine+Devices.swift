@@ -146,7 +146,8 @@ extension HapticEngine {
                 }
                 book.records[index] = record
                 roster.publish(channel.rawValue, device: id.rawValue, gain: settings.gain,
-                               enabled: settings.isEnabled, real: !output.isFallback)
+                               enabled: settings.isEnabled, real: !output.isFallback,
+                               voiceCoils: record.device.hasVoiceCoils)
                 return (channel, id)
             }
         }

@@ -20,6 +20,15 @@ extension HapticPatternPlayer {
         set { hdHapticsFlag.store(newValue, ordering: .relaxed) }
     }
 
+    /// Whether one of the player's device outputs is on a pad with voice coils: read without a
+    /// lock or an allocation, so that a start on other pads looks no further.
+    private var playsOnVoiceCoilPad: Bool {
+        (0..<outputList.count).contains { index in
+            let output = outputList[index]
+            return output.voiceCoils == nil && engine.roster.hasVoiceCoils(output.channel.rawValue)
+        }
+    }
+
     /// The player's pads that have voice coils.
     private func voiceCoilDevices() -> [HapticDevice] {
         let channels = Set(outputs.filter { $0.voiceCoils == nil }.map(\.channel))
@@ -31,7 +40,7 @@ extension HapticPatternPlayer {
     /// output on each one's timeline channel. Control side: opening a pad may take milliseconds
     /// (sysfs, the sound card, a thread), so ``prepare()`` does it ahead of the first start.
     func openVoiceCoils() {
-        guard usesHDHaptics, pattern.events.contains(where: \.kind.isHaptic) else { return }
+        guard usesHDHaptics, playsOnVoiceCoilPad, pattern.events.contains(where: \.kind.isHaptic) else { return }
         let scheduler = engine.scheduler
         for device in voiceCoilDevices() {
             guard let profile = device.profile.map(EngineHDHaptics.timelineProfile(for:)),
@@ -74,7 +83,7 @@ extension HapticPatternPlayer {
     func startsOn(_ output: PlayerBinding) -> Bool {
         if output.voiceCoils != nil { return voiceCoilPad(of: output) != nil }
         guard plays(on: output) else { return false }
-        guard usesHDHaptics else { return true }
+        guard usesHDHaptics, engine.roster.hasVoiceCoils(output.channel.rawValue) else { return true }
         let id = engine.roster.deviceID(output.channel.rawValue)
         return !outputs.contains { $0.voiceCoils?.rawValue == id && voiceCoilPad(of: $0) != nil }
     }

@@ -117,9 +117,12 @@ extension HapticPatternPlayer {
 
     // MARK: Starts and their ends
 
-    /// Registers a start on `players` before it is submitted; returns its tag.
+    /// Registers a start on `players` before it is submitted; returns its tag. Once submitted, its
+    /// ending (the completion handler) and its sound's loop passes are housekeeping's to watch
+    /// (``needsWatching``): the caller requests housekeeping after the submission, whose writes
+    /// the wake of that thread must not delay.
     func beginStart(of players: [PlayerID]) -> Int64 {
-        let tag = lifecycle.withLock { lifecycle in
+        lifecycle.withLock { lifecycle in
             lifecycle.lastTag += 1
             let tag = lifecycle.lastTag
             lifecycle.currentTag = tag
@@ -127,10 +130,6 @@ extension HapticPatternPlayer {
             if !players.isEmpty { lifecycle.starts[tag] = PlayerLifecycle.Start(waiting: Set(players)) }
             return tag
         }
-        // Its ending (the completion handler) and its sound's loop passes are housekeeping's to
-        // watch from now on (``needsWatching``).
-        if !players.isEmpty { engine.requestHousekeeping() }
-        return tag
     }
 
     /// Whether housekeeping has something to do for this player: a start whose ending has not

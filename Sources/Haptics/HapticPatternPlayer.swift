@@ -208,6 +208,7 @@ public final class HapticPatternPlayer: Sendable {
             }
             engine.scheduler.endImmediateGroup(group)
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
+            if started > 0 { engine.requestHousekeeping() }
             startVoiceCoils(playable.prefix(started).filter { $0.voiceCoils != nil }, onset: onset)
         }
         // The sound follows the first output that plays: traced under its player's id (the first
