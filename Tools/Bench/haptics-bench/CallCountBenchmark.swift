@@ -98,20 +98,28 @@ private func countImpacts(devices: Int, calls: Int, untilWrite: Bool, descriptor
         exit(1)
     }
     let generator = ImpactFeedbackGenerator(style: .medium, engine: engine)
+    // The previous impact has ended after 150 ms (its stop is the realtime thread's).
+    countGameCalls(calls, untilWrite: untilWrite, pause: 150_000, writer: actuators[0], what: "impact",
+                   prepare: generator.prepare, call: { generator.impactOccurred() })
+    engine.stop()
+}
+
+/// `calls` times: `prepare()`, a pause of `pause` µs, then the counted `call` — until `writer`'s
+/// write or until it returns.
+private func countGameCalls(_ calls: Int, untilWrite: Bool, pause: UInt32, writer: WritingActuator, what: String,
+                            prepare: () -> Void, call: () -> PlaybackOutcome) {
     for _ in 0..<calls {
-        generator.prepare()
-        // The previous impact has ended (its stop is the realtime thread's).
-        usleep(150_000)
-        actuators[0].arm()
+        prepare()
+        usleep(pause)
+        writer.arm()
         CBenchSupport_toggleInstructionCounting()
-        let outcome = generator.impactOccurred()
+        let outcome = call()
         if !untilWrite { CBenchSupport_toggleInstructionCounting() }
         guard outcome.isScheduled else {
-            print("haptics-bench: impact not played: \(outcome)")
+            print("haptics-bench: \(what) not played: \(outcome)")
             exit(1)
         }
     }
-    engine.stop()
 }
 
 /// A started engine on one writing actuator; each counted call is `start()` of a prepared pattern
@@ -133,19 +141,9 @@ private func countPlayerStarts(calls: Int, untilWrite: Bool, descriptor: Int32) 
         print("haptics-bench: \(error)")
         exit(1)
     }
-    for _ in 0..<calls {
-        player.prepare()
-        // The previous start has ended (its steps and stop are the realtime thread's).
-        usleep(200_000)
-        actuator.arm()
-        CBenchSupport_toggleInstructionCounting()
-        let outcome = player.start()
-        if !untilWrite { CBenchSupport_toggleInstructionCounting() }
-        guard outcome.isScheduled else {
-            print("haptics-bench: pattern not played: \(outcome)")
-            exit(1)
-        }
-    }
+    // The previous start has ended after 200 ms (its steps and stop are the realtime thread's).
+    countGameCalls(calls, untilWrite: untilWrite, pause: 200_000, writer: actuator, what: "pattern",
+                   prepare: player.prepare, call: { player.start() })
     engine.stop()
 }
 
