@@ -8,9 +8,9 @@ import HapticsRendering
 extension Scheduler {
     /// A renewal is never sooner than this after the perform it renews, whatever an output says
     /// its lifetime is: an output answering 0 cannot make the realtime thread spin.
-    static var shortestRenewalSpan: Int64 { 1_000_000 }
+    static var shortestRenewalSpanNanoseconds: Int64 { 1_000_000 }
     /// Lifetimes are taken up to a day: far beyond any kernel length, and far from overflowing.
-    static var longestRenewalSpan: Int64 { 86_400 * 1_000_000_000 }
+    static var longestRenewalSpanNanoseconds: Int64 { 86_400 * 1_000_000_000 }
 
     /// The earliest channel event (a direct level's end or a renewal) and its channel; `(.max, -1)`
     /// when no channel has one.
@@ -51,7 +51,7 @@ extension Scheduler {
         let level = channelTable.slots[channel].profile.command(
             lowMotor: UInt16(truncatingIfNeeded: command.motorLevels >> 16),
             highMotor: UInt16(truncatingIfNeeded: command.motorLevels))
-        let end = MonotonicInstant(nanoseconds: command.argument)
+        let end = command.directLevelEnd
         if level.isSilent || end <= time || end <= now {
             realtime.pointee.channelStates[channel].direct = .stop
             realtime.pointee.channelStates[channel].directEnd = .max
@@ -78,7 +78,7 @@ extension Scheduler {
         realtime.pointee.channelStates[channel].silent = command.isSilent
         counters.emitted.add(1, ordering: .relaxed)
         let lateness = now.nanoseconds - deadline.nanoseconds
-        counters.noteLateness(lateness)
+        counters.noteLateness(nanoseconds: lateness)
         if traced {
             // A start that first silences the player it replaces writes that stop, then its level:
             // both follow its submission, which ends at the level.
@@ -103,7 +103,7 @@ extension Scheduler {
         ChannelSlot.perform(command, on: channelTable.slots + channel, channel: channel, deadline: time, now: now)
         counters.renewed.add(1, ordering: .relaxed)
         let lateness = now.nanoseconds - time.nanoseconds
-        counters.noteRenewalLateness(lateness)
+        counters.noteRenewalLateness(nanoseconds: lateness)
         if traced {
             trace(TraceRecord(event: .renewed, channel: Int32(channel), player: -1, command: command,
                               deadline: time, time: clock.now(), began: began))
@@ -124,9 +124,9 @@ extension Scheduler {
             realtime.pointee.channelStates[channel].renewal = .max
             return
         }
-        let span = min(max(lifetime.nanoseconds, 0), Self.longestRenewalSpan)
+        let span = min(max(lifetime.nanoseconds, 0), Self.longestRenewalSpanNanoseconds)
         let lead = min(configuration.renewalLead.nanoseconds, span / 2)
-        realtime.pointee.channelStates[channel].renewal = now.advanced(by: max(span - lead, Self.shortestRenewalSpan))
+        realtime.pointee.channelStates[channel].renewal = now.advanced(by: max(span - lead, Self.shortestRenewalSpanNanoseconds))
     }
 
     /// What the output plays: the players' level plus the direct level, saturating per motor. Of

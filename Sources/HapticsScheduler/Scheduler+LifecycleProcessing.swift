@@ -17,12 +17,12 @@ extension Scheduler {
         }
         reanchor(slot, at: time)
         let storage = programTable.entries[players[slot].program]
-        var position = players[slot].anchorPosition
-        if players[slot].loops && storage.duration > 0 { position %= storage.duration }
-        position = min(position, storage.duration)
+        var position = players[slot].anchorPositionNanoseconds
+        if players[slot].loops && storage.durationNanoseconds > 0 { position %= storage.durationNanoseconds }
+        position = min(position, storage.durationNanoseconds)
         retire(slot, at: time, now: now, ending: nil)
         players[slot].paused = true
-        players[slot].idlePosition = position
+        players[slot].idlePositionNanoseconds = position
     }
 
     /// Starts a paused player again from where it paused, with the start tag it paused with.
@@ -44,7 +44,7 @@ extension Scheduler {
         let players = realtime.pointee.players
         for slot in 0..<configuration.maximumPlayers where players[slot].paused {
             endPause(slot, at: time)
-            players[slot].idlePosition = 0
+            players[slot].idlePositionNanoseconds = 0
             publish(slot)
         }
     }
@@ -74,11 +74,11 @@ extension Scheduler {
         atomicMemoryFence(ordering: .releasing)
         words[1].store(Int64(player.generation) << 8 | (player.loops ? 4 : 0) | state, ordering: .relaxed)
         words[2].store(player.anchor.nanoseconds, ordering: .relaxed)
-        words[3].store(player.active ? player.anchorPosition : player.idlePosition, ordering: .relaxed)
+        words[3].store(player.active ? player.anchorPositionNanoseconds : player.idlePositionNanoseconds, ordering: .relaxed)
         words[4].store(Int64(bitPattern: player.rate.bitPattern), ordering: .relaxed)
         // Only an active player holds its program (`programInUse`): a stopped or paused one may have
         // had it unloaded, and its position needs no duration.
-        words[5].store(player.active ? programTable.entries[player.program].duration : 0, ordering: .relaxed)
+        words[5].store(player.active ? programTable.entries[player.program].durationNanoseconds : 0, ordering: .relaxed)
         words[0].store(sequence &+ 2, ordering: .releasing)
     }
 
@@ -98,7 +98,7 @@ extension Scheduler {
         }
         let interval = channelTable.slots[players[slot].channel].profile.controlInterval.nanoseconds
         let playback = CurvePlayback(
-            slot: Int(command.argument), next: command.time, stepNanoseconds: max(interval, 1_000_000), cursor: 0,
+            slot: command.curveSlot, next: command.time, stepNanoseconds: max(interval, 1_000_000), cursor: 0,
             scale: command.value)
         if intensity { players[slot].intensityCurve = playback } else { players[slot].sharpnessCurve = playback }
         tickCurve(slot, intensity: intensity, at: command.time, now: now)
@@ -211,7 +211,7 @@ extension Scheduler {
 
     /// Gives back the curve slot a curve submission carries (it is ignored or discarded).
     func releaseCurve(of command: SchedulerCommand) {
-        if command.kind == .intensityCurve || command.kind == .sharpnessCurve { curves.release(Int(command.argument)) }
+        if command.kind == .intensityCurve || command.kind == .sharpnessCurve { curves.release(command.curveSlot) }
     }
 
     private func removeCurvePlayer(_ slot: Int) {

@@ -235,21 +235,21 @@ extension Scheduler {
             if players[slot].paused { endPause(slot, at: time) }
             // A start at an intensity (`start(_:at:tag:intensity:in:)`) sets it first.
             if !command.value.isNaN { players[slot].intensityScale = Self.intensityFactor(command.value) }
-            startPlayer(slot, at: time, now: now, tag: command.argument)
+            startPlayer(slot, at: time, now: now, tag: command.tag)
         case .stop:
             if players[slot].active {
                 retire(slot, at: time, now: now)
             } else if players[slot].paused {
                 endPause(slot, at: time)
             }
-            players[slot].idlePosition = 0
+            players[slot].idlePositionNanoseconds = 0
         case .seek:
-            seekPlayer(slot, to: command.argument, at: time, now: now)
+            seekPlayer(slot, toNanoseconds: command.offsetNanoseconds, at: time, now: now)
         case .setRate:
             if players[slot].active { reanchor(slot, at: time) }
             players[slot].rate = command.value
         case .setLoop:
-            players[slot].loops = command.argument != 0
+            players[slot].loops = command.loops
         case .setIntensity:
             players[slot].intensityScale = Self.intensityFactor(command.value)
             remapLevel(slot, at: time, now: now)
@@ -331,7 +331,7 @@ extension Scheduler {
         if players[slot].active {
             pushEnding(slot, .stopped, at: time)
             players[slot].startTag = tag
-            seekPlayer(slot, to: 0, at: time, now: now)
+            seekPlayer(slot, toNanoseconds: 0, at: time, now: now)
             return
         }
         players[slot].startTag = tag
@@ -349,40 +349,40 @@ extension Scheduler {
         realtime.pointee.activePlayers[realtime.pointee.activeCount] = slot
         realtime.pointee.activeCount += 1
         realtime.pointee.channelStates[channel].activePlayerCount += 1
-        let position = players[slot].idlePosition
-        players[slot].idlePosition = 0
-        place(slot, to: position, at: time, now: now)
+        let position = players[slot].idlePositionNanoseconds
+        players[slot].idlePositionNanoseconds = 0
+        place(slot, toNanoseconds: position, at: time, now: now)
     }
 
-    private func seekPlayer(_ slot: Int, to offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
+    private func seekPlayer(_ slot: Int, toNanoseconds offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
         let storage = programTable.entries[players[slot].program]
-        let target = min(max(0, offset), storage.duration)
+        let target = min(max(0, offset), storage.durationNanoseconds)
         guard players[slot].active else {
-            players[slot].idlePosition = target
+            players[slot].idlePositionNanoseconds = target
             return
         }
-        place(slot, to: target, at: time, now: now)
+        place(slot, toNanoseconds: target, at: time, now: now)
     }
 
-    /// Places an active player at program time `offset` at `time`, and sets its level to the one in
+    /// Places an active player at program time `offset` (nanoseconds) at `time`, and sets its level to the one in
     /// effect there (so a start at offset 0 plays the offset-0 command at once).
     @inline(__always)
-    private func place(_ slot: Int, to offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
+    private func place(_ slot: Int, toNanoseconds offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
         let players = realtime.pointee.players
         let storage = programTable.entries[players[slot].program]
         var target = offset
-        if target >= storage.duration && storage.count > 0 {
+        if target >= storage.durationNanoseconds && storage.count > 0 {
             guard loopsPlayable(players[slot], storage) else {
                 retire(slot, at: time, now: now, ending: .finished)
                 return
             }
-            target %= storage.duration
+            target %= storage.durationNanoseconds
         }
         players[slot].anchor = time
-        players[slot].anchorPosition = target
+        players[slot].anchorPositionNanoseconds = target
         // Commands at or before the target are history: the last of them is the level in effect.
-        let cursor = storage.cursor(after: target)
+        let cursor = storage.cursor(afterNanoseconds: target)
         players[slot].cursor = cursor
         if cursor > 0 && !storage.commands![cursor - 1].command.isSilent {
             let inEffect = storage.commands![cursor - 1]
@@ -397,7 +397,7 @@ extension Scheduler {
 
     @inline(__always)
     private func loopsPlayable(_ player: PlayerState, _ storage: ProgramStorage) -> Bool {
-        player.loops && storage.loopEnd > 0 && storage.duration > 0
+        player.loops && storage.loopEnd > 0 && storage.durationNanoseconds > 0
     }
 
     /// Re-anchors an active player at `time` so that a rate change applies from there on.
@@ -413,19 +413,19 @@ extension Scheduler {
         let elapsed = time.nanoseconds - players[slot].anchor.nanoseconds
         let rate = players[slot].rate
         let advanced = rate == 1 ? elapsed : Int64((Double(elapsed) * rate).rounded())
-        players[slot].anchorPosition += advanced
+        players[slot].anchorPositionNanoseconds += advanced
         players[slot].anchor = time
     }
 
-    /// The instant at which `programTime` (of the current iteration) plays.
+    /// The instant at which program time `programNanoseconds` (of the current iteration) plays.
     ///
     /// Cannot overflow: the anchor lies within `SchedulerLimits.instants` widened by the catch-up
     /// bound, the anchor position within the pass (0…duration: re-anchoring never goes back, and a
     /// wrap starts over), offsets within `SchedulerLimits.maximumProgramLength`, and the rate within
     /// 1/64…64 — all checked when submitted or loaded — so the sum stays below 2⁶³ by far.
     @inline(__always)
-    private func deadline(_ player: PlayerState, _ programTime: Int64) -> MonotonicInstant {
-        let distance = programTime - player.anchorPosition
+    private func deadline(_ player: PlayerState, atProgramNanoseconds programTime: Int64) -> MonotonicInstant {
+        let distance = programTime - player.anchorPositionNanoseconds
         if player.rate == 1 { return player.anchor.advanced(by: distance) }
         return player.anchor.advanced(by: Int64((Double(distance) / player.rate).rounded()))
     }
@@ -434,10 +434,16 @@ extension Scheduler {
     private func nextEventTime(_ slot: Int) -> MonotonicInstant {
         let player = realtime.pointee.players[slot]
         let storage = programTable.entries[player.program]
-        if player.cursor < storage.loopEnd { return deadline(player, storage.commands![player.cursor].offsetNanoseconds) }
-        if player.cursor == storage.loopEnd && loopsPlayable(player, storage) { return deadline(player, storage.duration) }
-        if player.cursor < storage.count { return deadline(player, storage.commands![player.cursor].offsetNanoseconds) }
-        return deadline(player, storage.duration)
+        if player.cursor < storage.loopEnd {
+            return deadline(player, atProgramNanoseconds: storage.commands![player.cursor].offsetNanoseconds)
+        }
+        if player.cursor == storage.loopEnd && loopsPlayable(player, storage) {
+            return deadline(player, atProgramNanoseconds: storage.durationNanoseconds)
+        }
+        if player.cursor < storage.count {
+            return deadline(player, atProgramNanoseconds: storage.commands![player.cursor].offsetNanoseconds)
+        }
+        return deadline(player, atProgramNanoseconds: storage.durationNanoseconds)
     }
 
     /// Performs the player's next event (due at `time`): a command, a loop wrap, or the end.
@@ -446,7 +452,7 @@ extension Scheduler {
         let storage = programTable.entries[players[slot].program]
         let cursor = players[slot].cursor
         if cursor == storage.loopEnd && loopsPlayable(players[slot], storage) {
-            wrap(slot, at: time, now: now, duration: storage.duration)
+            wrap(slot, at: time, now: now, durationNanoseconds: storage.durationNanoseconds)
             return
         }
         guard cursor < storage.count else {
@@ -467,11 +473,11 @@ extension Scheduler {
     /// past) skips them, instead of playing every one of them at once: the pass it resumes in is the
     /// one playing now. It never skips past a pending submission, which must see the pass it was
     /// meant for (a loop switched off there ends that pass).
-    private func wrap(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant, duration: Int64) {
+    private func wrap(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant, durationNanoseconds duration: Int64) {
         defer { publish(slot) }
         let players = realtime.pointee.players
         players[slot].cursor = 0
-        players[slot].anchorPosition = 0
+        players[slot].anchorPositionNanoseconds = 0
         players[slot].anchor = time
         let state = realtime.pointee
         let horizon = state.pendingCount > 0 ? min(now, state.pending[state.pendingCount - 1].time) : now
@@ -487,7 +493,7 @@ extension Scheduler {
     @inline(__always)
     private func dropsStale(_ command: ActuatorCommand, player slot: Int, deadline: MonotonicInstant, now: MonotonicInstant) -> Bool {
         let channel = realtime.pointee.players[slot].channel
-        guard let maximumLateness = channelTable.slots[channel].staleLimit,
+        guard let maximumLateness = channelTable.slots[channel].staleLimitNanoseconds,
               !command.isSilent, now.nanoseconds - deadline.nanoseconds > maximumLateness else { return false }
         counters.droppedStale.add(1, ordering: .relaxed)
         if tracing.load(ordering: .relaxed) {
@@ -545,7 +551,7 @@ extension Scheduler {
             players[slot].level = .stop
             players[slot].base = nil
             players[slot].cursor = 0
-            players[slot].idlePosition = 0
+            players[slot].idlePositionNanoseconds = 0
             playerTable.programInUse[slot].store(-1, ordering: .releasing)
             realtime.pointee.activeCount -= 1
             pushEnding(slot, .stopped, at: time)

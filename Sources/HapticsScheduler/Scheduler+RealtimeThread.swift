@@ -95,7 +95,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// latency measured so far (``WakeLatencyFloor``), or the deadline itself.
     @inline(__always)
     private func wakeTarget(for deadline: MonotonicInstant) -> MonotonicInstant {
-        guard deadline != .max, wake.floor.pointee.ahead > 0 else { return deadline }
+        guard deadline != .max, wake.floor.pointee.aheadNanoseconds > 0 else { return deadline }
         return wake.target(for: deadline, now: clock.now())
     }
 
@@ -110,7 +110,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
         guard woke >= target else { return false }
         var early = false
         if wake.learns {
-            wake.record(latency: woke.nanoseconds - target.nanoseconds)
+            wake.record(latencyNanoseconds: woke.nanoseconds - target.nanoseconds)
             early = woke < deadline
             if early { counters.earlyWakeUps.add(1, ordering: .relaxed) }
         }

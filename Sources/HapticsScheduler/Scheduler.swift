@@ -110,13 +110,13 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         // Two endings per player slot: a restart's and the restarted start's can both be waiting.
         endings = BoundedMPSCQueue(minimumCapacity: 2 * playerCount, filler: .empty)
 
-        wake = WakeTimer(wakeAheadLimit: configuration.wakeAheadLimit.nanoseconds)
+        wake = WakeTimer(wakeAheadLimitNanoseconds: configuration.wakeAheadLimit.nanoseconds)
     }
 
     /// A snapshot of the counters. Control side.
     package var statistics: SchedulerStatistics {
         let grant = control.withLock { $0.realtimeGrant }
-        return counters.snapshot(wakeAhead: wake.ahead.load(ordering: .relaxed), heldCurves: curves.heldCount,
+        return counters.snapshot(wakeAheadNanoseconds: wake.aheadNanoseconds.load(ordering: .relaxed), heldCurves: curves.heldCount,
                                  realtimeThread: grant)
     }
 
