@@ -20,7 +20,7 @@ extension Scheduler {
     }
 
     /// The number of channels added so far.
-    package var channelTotal: Int { channelTable.count.load(ordering: .acquiring) }
+    package var channelTotal: Int { channelTable.count.pointee.load(ordering: .acquiring) }
 
     /// Copies `program`'s commands into storage the processing side reads without locks. Control side.
     ///
@@ -88,7 +88,7 @@ extension Scheduler {
                   book.programGenerations[programIndex] == program.generation else {
                 throw .unknownProgram(program)
             }
-            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.load(ordering: .acquiring) else {
+            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.pointee.load(ordering: .acquiring) else {
                 throw .unknownChannel(channel)
             }
             guard let index = book.playerGenerations.indices.first(where: { !book.isLive(player: $0) }) else {
@@ -211,7 +211,7 @@ extension Scheduler {
     ///   ``SchedulerError/unknownChannel(_:)`` for a channel that does not exist.
     package func setChannelProfile(_ channel: ChannelID, _ profile: DeviceProfile, after mark: ProcessingMark) throws(SchedulerError) {
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
-            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.load(ordering: .acquiring) else {
+            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.pointee.load(ordering: .acquiring) else {
                 throw .unknownChannel(channel)
             }
             guard hasPassed(mark) else { throw .channelInUse(channel) }

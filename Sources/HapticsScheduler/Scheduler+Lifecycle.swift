@@ -85,7 +85,7 @@ extension Scheduler {
         let points = curve.controlPoints
         guard let first = points.first, let last = points.last else { return true }
         guard let slot = curves.claim() else {
-            counters.droppedCurves.add(1, ordering: .relaxed)
+            counters.pointee.droppedCurves.add(1, ordering: .relaxed)
             return false
         }
         let base = slot * curves.pointCapacity

@@ -58,7 +58,7 @@ extension Scheduler {
         guard tag != 0 else { return }
         players[slot].startTag = 0
         let record = EndingRecord(player: Int32(slot), generation: players[slot].generation, tag: tag, reason: reason.rawValue, time: time)
-        if !endings.push(record) { counters.lostEndings.add(1, ordering: .relaxed) }
+        if !endings.push(record) { counters.pointee.lostEndings.add(1, ordering: .relaxed) }
     }
 
     // MARK: Progress

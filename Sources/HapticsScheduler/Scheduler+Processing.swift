@@ -69,7 +69,7 @@ extension Scheduler {
             // Channel events (a direct level's end, a renewal) come last at equal times: a level
             // change due then makes a renewal unnecessary. Curve ticks are parameter changes: after
             // the submissions due, before the program commands.
-            let (channelTime, channel) = nextChannelEvent()
+            let (channelTime, channel) = holds.nextEvent()
             let (curveTime, curveCount) = nextCurveTick()
             bound = min(playerTime, channelTime, curveTime)
             if submissionTime <= now && submissionTime <= bound {
@@ -81,7 +81,7 @@ extension Scheduler {
                 advanceDue(dueCount, at: playerTime, now: now)
                 bound = .min
             } else if channelTime <= now {
-                serviceChannel(channel, at: channelTime, now: now)
+                holds.serviceEvent(of: channel, at: channelTime, now: now)
                 bound = .min
             } else {
                 return min(submissionTime, bound)
@@ -142,7 +142,7 @@ extension Scheduler {
         if command.kind == .stopAll { return .min }
         if command.kind == .setMotorLevels {
             let channel = Int(command.player)
-            guard channel >= 0 && channel < channelTable.count.load(ordering: .acquiring) else { return .max }
+            guard channel >= 0 && channel < channelTable.count.pointee.load(ordering: .acquiring) else { return .max }
             return state.channelStates[channel].nextEventTime
         }
         if state.eventsElsewhere {
@@ -152,7 +152,7 @@ extension Scheduler {
         let slot = Int(command.player)
         guard slot >= 0 && slot < configuration.maximumPlayers else { return .max }
         let player = state.players[slot]
-        guard player.channel >= 0 && player.channel < channelTable.count.load(ordering: .acquiring) else { return .max }
+        guard player.channel >= 0 && player.channel < channelTable.count.pointee.load(ordering: .acquiring) else { return .max }
         var earliest = state.channelStates[player.channel].nextEventTime
         if player.active { earliest = min(earliest, nextEventTime(slot)) }
         if player.intensityCurve.isBound { earliest = min(earliest, player.intensityCurve.next) }
@@ -211,24 +211,24 @@ extension Scheduler {
         defer { realtime.pointee.traceSequence = 0 }
         let time = command.time
         if command.kind == .stopAll {
-            counters.applied.add(1, ordering: .relaxed)
+            counters.pointee.applied.add(1, ordering: .relaxed)
             stopEverything(at: time, now: now)
             return
         }
         if command.kind == .setMotorLevels {
-            applyMotorLevels(command, now: now)
+            holds.applyMotorLevels(command, now: now)
             return
         }
         guard let slot = claim(command, now: now) else {
             releaseCurve(of: command)
-            counters.ignored.add(1, ordering: .relaxed)
-            if tracing.load(ordering: .relaxed) {
+            counters.pointee.ignored.add(1, ordering: .relaxed)
+            if traceRing.pointee.isOn.load(ordering: .relaxed) {
                 trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop,
                                   deadline: time, time: now, sequence: command.sequence))
             }
             return
         }
-        counters.applied.add(1, ordering: .relaxed)
+        counters.pointee.applied.add(1, ordering: .relaxed)
         let players = realtime.pointee.players
         switch command.kind {
         case .start:
@@ -495,8 +495,8 @@ extension Scheduler {
         let channel = realtime.pointee.players[slot].channel
         guard let maximumLateness = channelTable.slots[channel].staleLimitNanoseconds,
               !command.isSilent, now.nanoseconds - deadline.nanoseconds > maximumLateness else { return false }
-        counters.droppedStale.add(1, ordering: .relaxed)
-        if tracing.load(ordering: .relaxed) {
+        counters.pointee.droppedStale.add(1, ordering: .relaxed)
+        if traceRing.pointee.isOn.load(ordering: .relaxed) {
             trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
                               command: command, deadline: deadline, time: now,
                               sequence: realtime.pointee.traceSequence))
@@ -522,9 +522,9 @@ extension Scheduler {
         playerTable.programInUse[slot].store(-1, ordering: .releasing)
 
         if realtime.pointee.channelStates[channel].activePlayerCount > 0 {
-            if wasSounding && isMixing(channel) { performPlayersLevel(mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now) }
+            if wasSounding && isMixing(channel) { holds.performPlayersLevel(mixedLevel(channel), on: channel, player: slot, deadline: time, now: now) }
         } else if !realtime.pointee.channelStates[channel].silent {
-            performPlayersLevel(.stop, channel: channel, player: slot, deadline: time, now: now)
+            holds.performPlayersLevel(.stop, on: channel, player: slot, deadline: time, now: now)
         }
     }
 
@@ -558,12 +558,7 @@ extension Scheduler {
             publish(slot)
         }
         endPausedPlayers(at: time)
-        for channel in 0..<channelTable.count.load(ordering: .acquiring) {
-            realtime.pointee.channelStates[channel].activePlayerCount = 0
-            realtime.pointee.channelStates[channel].direct = .stop
-            realtime.pointee.channelStates[channel].directEnd = .max
-            performPlayersLevel(.stop, channel: channel, player: -1, deadline: time, now: now)
-        }
+        holds.silenceEveryChannel(at: time, now: now)
     }
 
     /// Drops the direct levels queued for after `time`, keeping the order of the other commands.
@@ -573,7 +568,7 @@ extension Scheduler {
         for index in 0..<realtime.pointee.pendingCount {
             let command = pending[index]
             if command.kind == .setMotorLevels && command.time > time {
-                counters.ignored.add(1, ordering: .relaxed)
+                counters.pointee.ignored.add(1, ordering: .relaxed)
                 continue
             }
             if kept != index { pending[kept] = command }
@@ -613,12 +608,12 @@ extension Scheduler {
         players[slot].level = level
         let channel = players[slot].channel
         guard isMixing(channel) else {
-            performPlayersLevel(level, channel: channel, player: slot, deadline: time, now: now)
+            holds.performPlayersLevel(level, on: channel, player: slot, deadline: time, now: now)
             return
         }
         // The mix of one player is its level.
         let alone = players[slot].active && realtime.pointee.channelStates[channel].activePlayerCount == 1
-        performPlayersLevel(alone ? (level.isSilent ? .stop : level) : mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now)
+        holds.performPlayersLevel(alone ? (level.isSilent ? .stop : level) : mixedLevel(channel), on: channel, player: slot, deadline: time, now: now)
     }
 
     @inline(__always)
@@ -639,45 +634,8 @@ extension Scheduler {
                 mix = player.level
                 continue
             }
-            if let added = Self.saturatingSum(sum, player.level) { mix = added }
+            if let added = ActuatorCommand.saturatingSum(sum, player.level) { mix = added }
         }
         return mix ?? .stop
-    }
-
-    /// Two levels summed per motor, saturating like the kernel sums its effects; the first one's
-    /// periodic waveform and period. `nil` when they are of different kinds.
-    static func saturatingSum(_ first: ActuatorCommand, _ second: ActuatorCommand) -> ActuatorCommand? {
-        switch (first, second) {
-        case let (.rumble(strong, weak), .rumble(addedStrong, addedWeak)):
-            return .rumble(strong: saturatingSum(strong, addedStrong), weak: saturatingSum(weak, addedWeak))
-        case let (.periodic(waveform, period, magnitude), .periodic(_, _, addedMagnitude)):
-            return .periodic(waveform: waveform, periodMilliseconds: period,
-                             magnitude: saturatingSum(magnitude, addedMagnitude))
-        case let (.constant(level), .constant(addedLevel)):
-            return .constant(level: saturatingSum(level, addedLevel))
-        default:
-            return nil
-        }
-    }
-
-    static func saturatingSum(_ a: UInt16, _ b: UInt16) -> UInt16 {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? .max : sum
-    }
-
-    static func saturatingSum(_ a: Int16, _ b: Int16) -> Int16 {
-        Int16(clamping: Int32(a) + Int32(b))
-    }
-
-    // MARK: Output
-
-    /// Sends the players' new level to the channel, combined with the channel's direct level.
-    @inline(__always)
-    private func performPlayersLevel(_ command: ActuatorCommand, channel: Int, player: Int, deadline: MonotonicInstant, now: MonotonicInstant) {
-        realtime.pointee.channelStates[channel].playerLevel = command
-        let state = realtime.pointee.channelStates[channel]
-        // With a direct level holding the device, a players' change it hides is no change at all.
-        if !state.direct.isSilent && combined(command, state.direct) == state.last { return }
-        performLevel(channel, player: player, deadline: deadline, now: now)
     }
 }

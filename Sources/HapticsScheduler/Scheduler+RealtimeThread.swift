@@ -82,7 +82,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
             // timer is this thread's, or a caller's pass moved it sooner since.
             let expired = wake.isParked
             wake.parkEnd()
-            counters.wakeUps.add(1, ordering: .relaxed)
+            counters.pointee.wakeUps.add(1, ordering: .relaxed)
             if expired {
                 let deadline = wake.armedDeadline.load(ordering: .relaxed)
                 if timerWoke(target: wake.armedFor.load(ordering: .relaxed), deadline: deadline) { spin(until: deadline) }
@@ -112,9 +112,9 @@ extension Scheduler where Clock == SystemMonotonicClock {
         if wake.learns {
             wake.record(latencyNanoseconds: woke.nanoseconds - target.nanoseconds)
             early = woke < deadline
-            if early { counters.earlyWakeUps.add(1, ordering: .relaxed) }
+            if early { counters.pointee.earlyWakeUps.add(1, ordering: .relaxed) }
         }
-        if tracing.load(ordering: .relaxed) {
+        if traceRing.pointee.isOn.load(ordering: .relaxed) {
             trace(TraceRecord(event: .woke, channel: -1, player: -1, command: .stop,
                               deadline: deadline, time: woke, began: target))
         }
@@ -147,7 +147,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
         }
         realtime.pointee.pendingCount = 0
         releaseAllCurves()
-        counters.discarded.add(discarded, ordering: .relaxed)
+        counters.pointee.discarded.add(discarded, ordering: .relaxed)
         let now = clock.now()
         stopEverything(at: now, now: now)
     }

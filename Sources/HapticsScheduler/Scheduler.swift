@@ -25,7 +25,9 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     package let configuration: SchedulerConfiguration
 
     let queue: BoundedMPSCQueue<SchedulerCommand>
-    let traceRing: TraceRing
+    /// Trace records, and whether they are recorded.
+    let traceRing: UnsafeMutablePointer<TraceRing>
+    private let traceRingStorage: FixedArray<TraceRing>
     let control: OrderedMutex<ControlBook>
 
     // The tables, each a type that owns its storage and frees it (stored in place: reading a
@@ -65,13 +67,17 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let wake: WakeTimer
     let running = Atomic<Bool>(false)
 
-    let counters = SchedulerCounters()
-    /// Whether trace records are recorded (``startTracing()``).
-    let tracing = Atomic<Bool>(false)
+    let counters: UnsafeMutablePointer<SchedulerCounters>
+    private let counterStorage: FixedArray<SchedulerCounters>
     let traceSequenceCounter = Atomic<UInt32>(0)
     /// The realtime thread's kernel thread id while it runs (0 before), so a trace can name it
     /// after the thread has ended.
     let realtimeThreadIdentity = Atomic<Int32>(0)
+
+    /// What each channel holds, and where every level is written.
+    let holds: ChannelHolds
+    /// `clock` for the processing parts that are not generic over it.
+    private let traceClock: TraceClock
 
     /// The clock deadlines are measured on. Declared last: in code not specialized for a clock
     /// (the engine's calls come through `any SchedulerControl`), a stored property after it would
@@ -85,7 +91,9 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         self.clock = clock
         self.configuration = configuration
         queue = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity, filler: .empty)
-        traceRing = TraceRing(capacity: configuration.traceCapacity)
+        let traceRingStorage = FixedArray(count: 1) { _ in TraceRing(capacity: configuration.traceCapacity) }
+        let counterStorage = FixedArray(count: 1) { _ in SchedulerCounters() }
+        let traceClock = ClockOf(clock)
         control = OrderedMutex(ControlBook(configuration: configuration))
 
         let playerCount = configuration.maximumPlayers
@@ -101,6 +109,16 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             curvePlayers: curves.players, dueCurves: curves.due)
         let realtimeStorage = FixedArray(repeating: state, count: 1)
         realtime = realtimeStorage.base
+        // The processing parts, each pointing into the tables and the state.
+        holds = ChannelHolds(
+            states: channelTable.states, slots: channelTable.slots, channelCount: channelTable.count,
+            realtime: realtimeStorage.base, counters: counterStorage.base, traceRing: traceRingStorage.base,
+            clock: traceClock, renewalLeadNanoseconds: configuration.renewalLead.nanoseconds)
+        traceRing = traceRingStorage.base
+        self.traceRingStorage = traceRingStorage
+        counters = counterStorage.base
+        self.counterStorage = counterStorage
+        self.traceClock = traceClock
         self.realtimeStorage = realtimeStorage
         pendingCommands = pending
         self.channelTable = channelTable
@@ -116,14 +134,16 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// A snapshot of the counters. Control side.
     package var statistics: SchedulerStatistics {
         let grant = control.withLock { $0.realtimeGrant }
-        return counters.snapshot(wakeAheadNanoseconds: wake.aheadNanoseconds.load(ordering: .relaxed), heldCurves: curves.heldCount,
-                                 realtimeThread: grant)
+        return counters.pointee.snapshot(
+            wakeAheadNanoseconds: wake.aheadNanoseconds.load(ordering: .relaxed),
+            traceOverflows: traceRing.pointee.lost.load(ordering: .relaxed), heldCurves: curves.heldCount,
+            realtimeThread: grant)
     }
 
     /// Moves every trace record written since the last call into `records` (oldest first) and
     /// returns how many. Control side; formatting happens here, never on the realtime thread.
     @discardableResult
     package func drainTrace(into records: inout [TraceRecord]) -> Int {
-        control.withLock { _ in traceRing.drain(into: &records) }
+        control.withLock { _ in traceRing.pointee.drain(into: &records) }
     }
 }

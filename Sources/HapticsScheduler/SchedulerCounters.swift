@@ -16,7 +16,6 @@ struct SchedulerCounters: ~Copyable {
     let maximumRenewalLatenessNanoseconds = Atomic<Int64>(0)
     let wakeUps = Atomic<Int>(0)
     let earlyWakeUps = Atomic<Int>(0)
-    let traceOverflows = Atomic<Int>(0)
     let droppedCurves = Atomic<Int>(0)
     let lostEndings = Atomic<Int>(0)
     let immediatePasses = Atomic<Int>(0)
@@ -41,9 +40,10 @@ struct SchedulerCounters: ~Copyable {
         }
     }
 
-    /// The counters now, with the figures kept elsewhere: the curve slots held and the realtime
-    /// thread's grant.
-    func snapshot(wakeAheadNanoseconds: Int64, heldCurves: Int, realtimeThread: RealtimeThread.Grant?) -> SchedulerStatistics {
+    /// The counters now, with the figures kept elsewhere: the wake-ahead, the trace records lost,
+    /// the curve slots held and the realtime thread's grant.
+    func snapshot(wakeAheadNanoseconds: Int64, traceOverflows: Int, heldCurves: Int,
+                  realtimeThread: RealtimeThread.Grant?) -> SchedulerStatistics {
         SchedulerStatistics(
             submitted: submitted.load(ordering: .relaxed),
             dropped: dropped.load(ordering: .relaxed),
@@ -58,7 +58,7 @@ struct SchedulerCounters: ~Copyable {
             wakeUps: wakeUps.load(ordering: .relaxed),
             wakeAhead: .nanoseconds(wakeAheadNanoseconds),
             earlyWakeUps: earlyWakeUps.load(ordering: .relaxed),
-            traceOverflows: traceOverflows.load(ordering: .relaxed),
+            traceOverflows: traceOverflows,
             droppedCurves: droppedCurves.load(ordering: .relaxed),
             lostEndings: lostEndings.load(ordering: .relaxed),
             heldCurves: heldCurves,
