@@ -38,4 +38,9 @@ struct PlayerState {
         self.program = program
         self.channel = channel
     }
+
+    /// The intensity factor a player plays at for an intensity parameter `value` (finite): below 0
+    /// counts as 0.
+    @inline(__always)
+    static func intensityFactor(_ value: Double) -> Float { Float(max(0, value)) }
 }

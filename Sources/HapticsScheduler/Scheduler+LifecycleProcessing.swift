@@ -84,49 +84,11 @@ extension Scheduler {
 
     // MARK: Curves
 
-    /// Binds a submitted curve to its player (replacing the one it had for that parameter) and
-    /// applies its first value at once.
+    /// Binds a submitted curve to its player and applies its first value at once.
     func bindCurve(_ slot: Int, _ command: SchedulerCommand, now: MonotonicInstant) {
-        let players = realtime.pointee.players
-        let intensity = command.kind == .intensityCurve
-        let held = players[slot].intensityCurve.isBound || players[slot].sharpnessCurve.isBound
-        let previous = intensity ? players[slot].intensityCurve : players[slot].sharpnessCurve
-        if previous.isBound { curves.release(previous.slot) }
-        if !held {
-            realtime.pointee.curvePlayers[realtime.pointee.curvePlayerCount] = slot
-            realtime.pointee.curvePlayerCount += 1
-        }
-        let interval = channelTable.slots[players[slot].channel].profile.controlInterval.nanoseconds
-        let playback = CurvePlayback(
-            slot: command.curveSlot, next: command.time, stepNanoseconds: max(interval, 1_000_000), cursor: 0,
-            scale: command.value)
-        if intensity { players[slot].intensityCurve = playback } else { players[slot].sharpnessCurve = playback }
-        tickCurve(slot, intensity: intensity, at: command.time, now: now)
-    }
-
-    /// The earliest control tick of any bound curve (`.max` when none), and how many players
-    /// have a curve due then, listed in `dueCurves` in the order of `curvePlayers`.
-    func nextCurveTick() -> (time: MonotonicInstant, count: Int) {
-        let state = realtime.pointee
-        var time = MonotonicInstant.max
-        var count = 0
-        for position in 0..<state.curvePlayerCount {
-            let slot = state.curvePlayers[position]
-            let intensity = state.players[slot].intensityCurve
-            let sharpness = state.players[slot].sharpnessCurve
-            var next = MonotonicInstant.max
-            if intensity.isBound { next = intensity.next }
-            if sharpness.isBound && sharpness.next < next { next = sharpness.next }
-            if next < time {
-                time = next
-                count = 0
-            }
-            if next == time && next != .max {
-                state.dueCurves[count] = slot
-                count += 1
-            }
-        }
-        return (time, count)
+        curvePlayers.bind(slot, command)
+        curvePlayers.tick(slot, intensity: command.kind == .intensityCurve, at: command.time, now: now)
+        remapLevel(slot, at: command.time, now: now)
     }
 
     /// Performs the curve ticks of the `count` players the scan found due at `time` (`dueCurves`),
@@ -150,75 +112,21 @@ extension Scheduler {
         }
     }
 
-    /// Performs the player's curve ticks due at `time`. A released player's curves are given back.
+    /// Performs the player's curve ticks due at `time`, re-mapping its level after each. A released
+    /// player's curves are given back.
     func tickCurves(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
-        let players = realtime.pointee.players
         let generation = UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .acquiring) >> 32)
-        guard generation == players[slot].generation else {
-            releaseCurves(slot)
+        guard generation == realtime.pointee.players[slot].generation else {
+            curvePlayers.release(player: slot)
             return
         }
-        if players[slot].intensityCurve.isBound && players[slot].intensityCurve.next == time {
-            tickCurve(slot, intensity: true, at: time, now: now)
+        if curvePlayers.isDue(slot, intensity: true, at: time) {
+            curvePlayers.tick(slot, intensity: true, at: time, now: now)
+            remapLevel(slot, at: time, now: now)
         }
-        if players[slot].sharpnessCurve.isBound && players[slot].sharpnessCurve.next == time {
-            tickCurve(slot, intensity: false, at: time, now: now)
+        if curvePlayers.isDue(slot, intensity: false, at: time) {
+            curvePlayers.tick(slot, intensity: false, at: time, now: now)
+            remapLevel(slot, at: time, now: now)
         }
-    }
-
-    /// Applies the curve's value at `time` (as a `setParameter` would), then schedules its next
-    /// tick one control interval on (never before `now`: a late pass catches up in one step, not
-    /// tick by tick), or gives the curve back at its last point.
-    private func tickCurve(_ slot: Int, intensity: Bool, at time: MonotonicInstant, now: MonotonicInstant) {
-        let players = realtime.pointee.players
-        var curve = intensity ? players[slot].intensityCurve : players[slot].sharpnessCurve
-        let seconds = Double(time.nanoseconds - curves.origins[curve.slot].nanoseconds) / 1e9
-        let value = curves.value(curve.slot, atSeconds: seconds, cursor: &curve.cursor) * curve.scale
-        if intensity {
-            players[slot].intensityScale = Self.intensityFactor(value)
-        } else {
-            players[slot].sharpnessShift = Float(value)
-        }
-        let end = curves.ends[curve.slot]
-        if time >= end {
-            curves.release(curve.slot)
-            curve = CurvePlayback()
-        } else {
-            curve.next = min(max(time.advanced(by: curve.stepNanoseconds), now), end)
-        }
-        if intensity { players[slot].intensityCurve = curve } else { players[slot].sharpnessCurve = curve }
-        if !players[slot].intensityCurve.isBound && !players[slot].sharpnessCurve.isBound { removeCurvePlayer(slot) }
-        remapLevel(slot, at: time, now: now)
-    }
-
-    /// Gives back the player's curves (its parameters keep the values they reached).
-    func releaseCurves(_ slot: Int) {
-        let players = realtime.pointee.players
-        guard players[slot].intensityCurve.isBound || players[slot].sharpnessCurve.isBound else { return }
-        if players[slot].intensityCurve.isBound { curves.release(players[slot].intensityCurve.slot) }
-        if players[slot].sharpnessCurve.isBound { curves.release(players[slot].sharpnessCurve.slot) }
-        players[slot].intensityCurve = CurvePlayback()
-        players[slot].sharpnessCurve = CurvePlayback()
-        removeCurvePlayer(slot)
-    }
-
-    /// Gives back every bound curve (the realtime thread is stopping).
-    func releaseAllCurves() {
-        while realtime.pointee.curvePlayerCount > 0 {
-            releaseCurves(realtime.pointee.curvePlayers[realtime.pointee.curvePlayerCount - 1])
-        }
-    }
-
-    /// Gives back the curve slot a curve submission carries (it is ignored or discarded).
-    func releaseCurve(of command: SchedulerCommand) {
-        if command.kind == .intensityCurve || command.kind == .sharpnessCurve { curves.release(command.curveSlot) }
-    }
-
-    private func removeCurvePlayer(_ slot: Int) {
-        let list = realtime.pointee.curvePlayers
-        let count = realtime.pointee.curvePlayerCount
-        guard let position = (0..<count).first(where: { list[$0] == slot }) else { return }
-        list[position] = list[count - 1]
-        realtime.pointee.curvePlayerCount = count - 1
     }
 }

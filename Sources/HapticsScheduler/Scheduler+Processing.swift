@@ -70,7 +70,7 @@ extension Scheduler {
             // change due then makes a renewal unnecessary. Curve ticks are parameter changes: after
             // the submissions due, before the program commands.
             let (channelTime, channel) = holds.nextEvent()
-            let (curveTime, curveCount) = nextCurveTick()
+            let (curveTime, curveCount) = curvePlayers.nextTick()
             bound = min(playerTime, channelTime, curveTime)
             if submissionTime <= now && submissionTime <= bound {
                 applyNextSubmission(now: now, bound: &bound)
@@ -220,7 +220,7 @@ extension Scheduler {
             return
         }
         guard let slot = claim(command, now: now) else {
-            releaseCurve(of: command)
+            curvePlayers.release(carriedBy: command)
             counters.pointee.ignored.add(1, ordering: .relaxed)
             if traceRing.pointee.isOn.load(ordering: .relaxed) {
                 trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop,
@@ -234,7 +234,7 @@ extension Scheduler {
         case .start:
             if players[slot].paused { endPause(slot, at: time) }
             // A start at an intensity (`start(_:at:tag:intensity:in:)`) sets it first.
-            if !command.value.isNaN { players[slot].intensityScale = Self.intensityFactor(command.value) }
+            if !command.value.isNaN { players[slot].intensityScale = PlayerState.intensityFactor(command.value) }
             startPlayer(slot, at: time, now: now, tag: command.tag)
         case .stop:
             if players[slot].active {
@@ -251,7 +251,7 @@ extension Scheduler {
         case .setLoop:
             players[slot].loops = command.loops
         case .setIntensity:
-            players[slot].intensityScale = Self.intensityFactor(command.value)
+            players[slot].intensityScale = PlayerState.intensityFactor(command.value)
             remapLevel(slot, at: time, now: now)
         case .setSharpness:
             players[slot].sharpnessShift = Float(command.value)
@@ -285,7 +285,7 @@ extension Scheduler {
                 // That player's channel may be another one than the command's.
                 realtime.pointee.eventsElsewhere = true
             }
-            releaseCurves(slot)
+            curvePlayers.release(player: slot)
             players[slot] = PlayerState(generation: generation, program: (binding >> 16) & 0x7FFF, channel: binding & 0xFFFF)
         }
         return slot
@@ -303,11 +303,6 @@ extension Scheduler {
     }
 
     // MARK: Players
-
-    /// The intensity factor a player plays at for an intensity parameter `value` (finite): below 0
-    /// counts as 0.
-    @inline(__always)
-    static func intensityFactor(_ value: Double) -> Float { Float(max(0, value)) }
 
     /// Announces that processing reads `program` for the player in `slot`, then checks that the
     /// player is still bound with `generation`: either the control side sees the announcement and

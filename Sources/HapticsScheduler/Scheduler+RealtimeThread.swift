@@ -140,13 +140,13 @@ extension Scheduler where Clock == SystemMonotonicClock {
         takeProcessing()
         defer { endProcessing() }
         var discarded = realtime.pointee.pendingCount
-        for index in 0..<realtime.pointee.pendingCount { releaseCurve(of: realtime.pointee.pending[index]) }
+        for index in 0..<realtime.pointee.pendingCount { curvePlayers.release(carriedBy: realtime.pointee.pending[index]) }
         while let command = queue.pop() {
-            releaseCurve(of: command)
+            curvePlayers.release(carriedBy: command)
             discarded += 1
         }
         realtime.pointee.pendingCount = 0
-        releaseAllCurves()
+        curvePlayers.releaseAll()
         counters.pointee.discarded.add(discarded, ordering: .relaxed)
         let now = clock.now()
         stopEverything(at: now, now: now)

@@ -30,8 +30,9 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     private let traceRingStorage: FixedArray<TraceRing>
     let control: OrderedMutex<ControlBook>
 
-    // The tables, each a type that owns its storage and frees it (stored in place: reading a
-    // table's stored pointer is one load, in code specialized for a clock or not).
+    // The tables, each a type that owns its storage and frees it (stored in place, or behind a
+    // stored pointer where a processing part holds it: reading a table's stored pointer is one
+    // load, in code specialized for a clock or not).
     /// The channels: outputs published by the control side, and what processing holds on each.
     let channelTable: ChannelTable
     /// Loaded programs, by program id.
@@ -39,7 +40,8 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// The players: bindings, the state processing plays them with, and their published progress.
     let playerTable: PlayerTable
     /// Runtime curves' control points, filled by submitters and played by the processing side.
-    let curves: CurveTable
+    let curves: UnsafeMutablePointer<CurveTable>
+    private let curveStorage: FixedArray<CurveTable>
     /// How tagged starts ended, pushed by the processing side, drained by the control side.
     let endings: BoundedMPSCQueue<EndingRecord>
 
@@ -76,6 +78,8 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
 
     /// What each channel holds, and where every level is written.
     let holds: ChannelHolds
+    /// Runtime curves as players play them.
+    let curvePlayers: CurvePlayers
     /// `clock` for the processing parts that are not generic over it.
     private let traceClock: TraceClock
 
@@ -100,13 +104,15 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         // The tables first, then the state that points into them (their addresses never move).
         let channelTable = ChannelTable(capacity: configuration.maximumChannels)
         let playerTable = PlayerTable(count: playerCount)
-        let curves = CurveTable(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints,
-                                playerCount: playerCount)
+        let curveStorage = FixedArray(count: 1) { _ in
+            CurveTable(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints,
+                       playerCount: playerCount)
+        }
         let pending = FixedArray(repeating: SchedulerCommand.empty, count: queue.capacity)
         let state = RealtimeState(
             players: playerTable.states, channelStates: channelTable.states, activePlayers: playerTable.active,
             dueAlike: playerTable.dueAlike, pending: pending.base, pendingCapacity: queue.capacity,
-            curvePlayers: curves.players, dueCurves: curves.due)
+            curvePlayers: curveStorage.base.pointee.players, dueCurves: curveStorage.base.pointee.due)
         let realtimeStorage = FixedArray(repeating: state, count: 1)
         realtime = realtimeStorage.base
         // The processing parts, each pointing into the tables and the state.
@@ -114,6 +120,8 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
             states: channelTable.states, slots: channelTable.slots, channelCount: channelTable.count,
             realtime: realtimeStorage.base, counters: counterStorage.base, traceRing: traceRingStorage.base,
             clock: traceClock, renewalLeadNanoseconds: configuration.renewalLead.nanoseconds)
+        curvePlayers = CurvePlayers(realtime: realtimeStorage.base, table: curveStorage.base,
+                                    channelSlots: channelTable.slots)
         traceRing = traceRingStorage.base
         self.traceRingStorage = traceRingStorage
         counters = counterStorage.base
@@ -123,7 +131,8 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         pendingCommands = pending
         self.channelTable = channelTable
         self.playerTable = playerTable
-        self.curves = curves
+        curves = curveStorage.base
+        self.curveStorage = curveStorage
         programTable = ProgramTable(count: configuration.maximumPrograms)
         // Two endings per player slot: a restart's and the restarted start's can both be waiting.
         endings = BoundedMPSCQueue(minimumCapacity: 2 * playerCount, filler: .empty)
@@ -136,7 +145,7 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         let grant = control.withLock { $0.realtimeGrant }
         return counters.pointee.snapshot(
             wakeAheadNanoseconds: wake.aheadNanoseconds.load(ordering: .relaxed),
-            traceOverflows: traceRing.pointee.lost.load(ordering: .relaxed), heldCurves: curves.heldCount,
+            traceOverflows: traceRing.pointee.lost.load(ordering: .relaxed), heldCurves: curves.pointee.heldCount,
             realtimeThread: grant)
     }
 
