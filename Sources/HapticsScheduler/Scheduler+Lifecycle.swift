@@ -180,7 +180,7 @@ extension Scheduler {
     package func drainEndings(into endings: inout [PlayerEnding]) -> Int {
         control.withLock { _ in
             var count = 0
-            while let record = self.endings.pop() {
+            while let record = self.endings.pointee.pop() {
                 endings.append(PlayerEnding(
                     player: PlayerID(index: Int(record.player), generation: record.generation), tag: record.tag,
                     reason: PlayerEnding.Reason(rawValue: record.reason) ?? .stopped, time: record.time))

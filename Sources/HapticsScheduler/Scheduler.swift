@@ -43,7 +43,8 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let curves: UnsafeMutablePointer<CurveTable>
     private let curveStorage: FixedArray<CurveTable>
     /// How tagged starts ended, pushed by the processing side, drained by the control side.
-    let endings: BoundedMPSCQueue<EndingRecord>
+    let endings: UnsafeMutablePointer<BoundedMPSCQueue<EndingRecord>>
+    private let endingStorage: FixedArray<BoundedMPSCQueue<EndingRecord>>
 
     /// The processing side's state, which points into the tables above. Processing side only.
     let realtime: UnsafeMutablePointer<RealtimeState>
@@ -78,6 +79,8 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
 
     /// What each channel holds, and where every level is written.
     let holds: ChannelHolds
+    /// Players as processing plays them.
+    let players: Players
     /// Runtime curves as players play them.
     let curvePlayers: CurvePlayers
     /// `clock` for the processing parts that are not generic over it.
@@ -95,47 +98,60 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         self.clock = clock
         self.configuration = configuration
         queue = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity, filler: .empty)
-        let traceRingStorage = FixedArray(count: 1) { _ in TraceRing(capacity: configuration.traceCapacity) }
-        let counterStorage = FixedArray(count: 1) { _ in SchedulerCounters() }
-        let traceClock = ClockOf(clock)
         control = OrderedMutex(ControlBook(configuration: configuration))
 
         let playerCount = configuration.maximumPlayers
         // The tables first, then the state that points into them (their addresses never move).
         let channelTable = ChannelTable(capacity: configuration.maximumChannels)
         let playerTable = PlayerTable(count: playerCount)
+        let programTable = ProgramTable(count: configuration.maximumPrograms)
         let curveStorage = FixedArray(count: 1) { _ in
             CurveTable(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints,
                        playerCount: playerCount)
         }
+        let traceRingStorage = FixedArray(count: 1) { _ in TraceRing(capacity: configuration.traceCapacity) }
+        let counterStorage = FixedArray(count: 1) { _ in SchedulerCounters() }
+        // Two endings per player slot: a restart's and the restarted start's can both be waiting.
+        let endingStorage = FixedArray(count: 1) { _ in
+            BoundedMPSCQueue<EndingRecord>(minimumCapacity: 2 * playerCount, filler: .empty)
+        }
+        let traceClock = ClockOf(clock)
         let pending = FixedArray(repeating: SchedulerCommand.empty, count: queue.capacity)
         let state = RealtimeState(
             players: playerTable.states, channelStates: channelTable.states, activePlayers: playerTable.active,
             dueAlike: playerTable.dueAlike, pending: pending.base, pendingCapacity: queue.capacity,
             curvePlayers: curveStorage.base.pointee.players, dueCurves: curveStorage.base.pointee.due)
         let realtimeStorage = FixedArray(repeating: state, count: 1)
-        realtime = realtimeStorage.base
+
         // The processing parts, each pointing into the tables and the state.
-        holds = ChannelHolds(
+        let holds = ChannelHolds(
             states: channelTable.states, slots: channelTable.slots, channelCount: channelTable.count,
             realtime: realtimeStorage.base, counters: counterStorage.base, traceRing: traceRingStorage.base,
             clock: traceClock, renewalLeadNanoseconds: configuration.renewalLead.nanoseconds)
+        self.holds = holds
+        players = Players(
+            realtime: realtimeStorage.base, programs: programTable.entries, bindings: playerTable.bindings,
+            programInUse: playerTable.programInUse, publications: playerTable.publications, playerCount: playerCount,
+            channelSlots: channelTable.slots, holds: holds, endings: endingStorage.base, counters: counterStorage.base,
+            traceRing: traceRingStorage.base)
         curvePlayers = CurvePlayers(realtime: realtimeStorage.base, table: curveStorage.base,
                                     channelSlots: channelTable.slots)
-        traceRing = traceRingStorage.base
-        self.traceRingStorage = traceRingStorage
-        counters = counterStorage.base
-        self.counterStorage = counterStorage
-        self.traceClock = traceClock
+
+        realtime = realtimeStorage.base
         self.realtimeStorage = realtimeStorage
         pendingCommands = pending
         self.channelTable = channelTable
         self.playerTable = playerTable
+        self.programTable = programTable
         curves = curveStorage.base
         self.curveStorage = curveStorage
-        programTable = ProgramTable(count: configuration.maximumPrograms)
-        // Two endings per player slot: a restart's and the restarted start's can both be waiting.
-        endings = BoundedMPSCQueue(minimumCapacity: 2 * playerCount, filler: .empty)
+        traceRing = traceRingStorage.base
+        self.traceRingStorage = traceRingStorage
+        counters = counterStorage.base
+        self.counterStorage = counterStorage
+        endings = endingStorage.base
+        self.endingStorage = endingStorage
+        self.traceClock = traceClock
 
         wake = WakeTimer(wakeAheadLimitNanoseconds: configuration.wakeAheadLimit.nanoseconds)
     }
