@@ -24,6 +24,10 @@ struct TraceRing: ~Copyable {
 
     /// Appends a record (the caller checked `isOn`), its `thread` filled in with the calling
     /// thread's id when 0; a full ring counts it in `lost` instead. Any thread.
+    ///
+    /// Never inlined: it runs only while tracing, and inlined into the processing rules it made
+    /// them too large for the compiler to inline their own hot helpers.
+    @inline(never)
     func record(_ record: TraceRecord) {
         var record = record
         if record.thread == 0 { record.thread = ThreadIdentity.current }
