@@ -14,9 +14,9 @@ struct ChannelSlot {
     private let unretainedBox: Unmanaged<OutputBox>
     var profile: DeviceProfile
     let policy: OverlapPolicy
-    /// A `dropStale` channel's `maximumLateness` in nanoseconds, the unit the realtime side compares
-    /// lateness in; `nil` on the other policies.
-    let staleLimit: Int64?
+    /// A `dropStale` channel's `maximumLateness`, in the unit the realtime side compares lateness
+    /// in; `nil` on the other policies.
+    let staleLimitNanoseconds: Int64?
 
     init(output: any Actuator, profile: DeviceProfile, policy: OverlapPolicy) {
         box = OutputBox(output)
@@ -25,9 +25,9 @@ struct ChannelSlot {
         self.policy = policy
         if case let .dropStale(maximumLateness) = policy {
             // Below zero would drop every level, late or not.
-            staleLimit = max(0, maximumLateness.nanoseconds)
+            staleLimitNanoseconds = max(0, maximumLateness.nanoseconds)
         } else {
-            staleLimit = nil
+            staleLimitNanoseconds = nil
         }
     }
 

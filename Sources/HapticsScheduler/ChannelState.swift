@@ -23,4 +23,10 @@ struct ChannelState {
 
     /// The channel's next event: the direct level's end or the renewal, whichever comes first.
     var nextEventTime: MonotonicInstant { min(directEnd, renewal) }
+
+    /// A renewal is never sooner than this after the perform it renews, whatever an output says
+    /// its lifetime is: an output answering 0 cannot make the realtime thread spin.
+    static var shortestRenewalSpanNanoseconds: Int64 { 1_000_000 }
+    /// Lifetimes are taken up to a day: far beyond any kernel length, and far from overflowing.
+    static var longestRenewalSpanNanoseconds: Int64 { 86_400 * 1_000_000_000 }
 }

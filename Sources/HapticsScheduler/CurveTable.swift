@@ -10,7 +10,8 @@ import HapticsSystem
 /// back (one release store) when the curve has played out, is replaced, or its submission is
 /// ignored or discarded. The points are never touched by both sides at once.
 ///
-/// Stored in place in the scheduler, each table behind a stored pointer (see ``PlayerTable``).
+/// Stored by the scheduler behind a stored pointer (``CurvePlayers`` holds it too), each table of
+/// it behind a stored pointer (see ``PlayerTable``).
 struct CurveTable: ~Copyable {
     let capacity: Int
     let pointCapacity: Int

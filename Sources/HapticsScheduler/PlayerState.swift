@@ -9,21 +9,21 @@ struct PlayerState {
     var channel = -1
     /// Index of the next command to play.
     var cursor = 0
-    /// The instant at which the program position was `anchorPosition`.
+    /// The instant at which the program position was `anchorPositionNanoseconds`.
     var anchor = MonotonicInstant(nanoseconds: 0)
     /// Program position (nanoseconds of program time in the current loop pass) at `anchor`.
-    var anchorPosition: Int64 = 0
+    var anchorPositionNanoseconds: Int64 = 0
     var rate = 1.0
     var loops = false
     var intensityScale: Float = 1
     var sharpnessShift: Float = 0
     /// Where the next start begins (set by a seek while stopped).
-    var idlePosition: Int64 = 0
+    var idlePositionNanoseconds: Int64 = 0
     /// The rendered command in effect, kept to re-map it when a parameter changes.
     var base: TimedCommand?
     /// The level this player currently asks of its channel (after parameters).
     var level: ActuatorCommand = .stop
-    /// Paused: inactive and silent, `idlePosition` holding where it paused, until `resume`.
+    /// Paused: inactive and silent, `idlePositionNanoseconds` holding where it paused, until `resume`.
     var paused = false
     /// The tag of the start playing now (0: its ending is not reported).
     var startTag: Int64 = 0
@@ -38,4 +38,9 @@ struct PlayerState {
         self.program = program
         self.channel = channel
     }
+
+    /// The intensity factor a player plays at for an intensity parameter `value` (finite): below 0
+    /// counts as 0.
+    @inline(__always)
+    static func intensityFactor(_ value: Double) -> Float { Float(max(0, value)) }
 }

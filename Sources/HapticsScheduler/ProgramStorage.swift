@@ -5,16 +5,16 @@ import HapticsRendering
 struct ProgramStorage: @unchecked Sendable {
     var commands: UnsafeMutablePointer<TimedCommand>?
     var count: Int
-    var duration: Int64
+    var durationNanoseconds: Int64
     /// Commands before the program's trailing `.stop`: a looping player wraps here instead of stopping.
     var loopEnd: Int
 
-    static let empty = ProgramStorage(commands: nil, count: 0, duration: 0, loopEnd: 0)
+    static let empty = ProgramStorage(commands: nil, count: 0, durationNanoseconds: 0, loopEnd: 0)
 
-    /// The index of the first command after `offset` within the loop: the commands before it are
-    /// history at `offset`, and the last of them is the level in effect there.
+    /// The index of the first command after program time `offsetNanoseconds` within the loop: the
+    /// commands before it are history there, and the last of them is the level in effect there.
     @inline(__always)
-    func cursor(after offset: Int64) -> Int {
+    func cursor(afterNanoseconds offset: Int64) -> Int {
         var cursor = 0
         while cursor < loopEnd && commands![cursor].offsetNanoseconds <= offset { cursor += 1 }
         return cursor

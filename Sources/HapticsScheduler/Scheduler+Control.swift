@@ -20,12 +20,12 @@ extension Scheduler {
     }
 
     /// The number of channels added so far.
-    package var channelTotal: Int { channelTable.count.load(ordering: .acquiring) }
+    package var channelTotal: Int { channelTable.count.pointee.load(ordering: .acquiring) }
 
     /// Copies `program`'s commands into storage the processing side reads without locks. Control side.
     ///
     /// - Throws: ``SchedulerError/tooManyPrograms(maximum:)`` when every program slot is in use;
-    ///   ``SchedulerError/commandOffsetOutOfRange(index:offset:)`` or
+    ///   ``SchedulerError/commandOffsetOutOfRange(index:offsetNanoseconds:)`` or
     ///   ``SchedulerError/programDurationOutOfRange(_:)`` when the program's offsets are not sorted
     ///   within 0…``SchedulerLimits/maximumProgramLength`` or its duration is not (what the realtime
     ///   arithmetic is bounded by).
@@ -44,7 +44,7 @@ extension Scheduler {
             let endsWithStop = count > 0 && program.commands[count - 1].command == .stop
             // Published to the processing side by the release store of a player binding that names it.
             programTable.entries[index] = ProgramStorage(
-                commands: storage, count: count, duration: program.durationNanoseconds,
+                commands: storage, count: count, durationNanoseconds: program.durationNanoseconds,
                 loopEnd: endsWithStop ? count - 1 : count)
             book.programLoaded[index] = true
             book.programGenerations[index] &+= 1
@@ -88,7 +88,7 @@ extension Scheduler {
                   book.programGenerations[programIndex] == program.generation else {
                 throw .unknownProgram(program)
             }
-            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.load(ordering: .acquiring) else {
+            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.pointee.load(ordering: .acquiring) else {
                 throw .unknownChannel(channel)
             }
             guard let index = book.playerGenerations.indices.first(where: { !book.isLive(player: $0) }) else {
@@ -131,7 +131,7 @@ extension Scheduler {
         var previous: Int64 = 0
         for (index, timed) in program.commands.enumerated() {
             guard timed.offsetNanoseconds >= previous && timed.offsetNanoseconds <= limit else {
-                throw .commandOffsetOutOfRange(index: index, offset: timed.offsetNanoseconds)
+                throw .commandOffsetOutOfRange(index: index, offsetNanoseconds: timed.offsetNanoseconds)
             }
             previous = timed.offsetNanoseconds
         }
@@ -211,7 +211,7 @@ extension Scheduler {
     ///   ``SchedulerError/unknownChannel(_:)`` for a channel that does not exist.
     package func setChannelProfile(_ channel: ChannelID, _ profile: DeviceProfile, after mark: ProcessingMark) throws(SchedulerError) {
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
-            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.load(ordering: .acquiring) else {
+            guard channel.rawValue >= 0, channel.rawValue < channelTable.count.pointee.load(ordering: .acquiring) else {
                 throw .unknownChannel(channel)
             }
             guard hasPassed(mark) else { throw .channelInUse(channel) }

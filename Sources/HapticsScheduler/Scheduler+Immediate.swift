@@ -4,7 +4,8 @@ import HapticsPatterns
 
 // The caller's pass: what a caller plays now is applied on its own thread by the pass the realtime
 // thread runs (`processPass`), when no other thread is processing — or, when one is, queued for
-// the realtime thread, which is woken. Two routes; one place where a level is written (`performLevel`).
+// the realtime thread, which is woken. Two routes; one place where a level is written
+// (`ChannelHolds.performLevel`).
 // Processing stays one thread at a time, whoever owns `processing`, so every output keeps a single
 // writer, and holds, stops, overlap policies, renewals and endings come out exactly as if the
 // realtime thread had run the pass.
@@ -40,7 +41,7 @@ extension Scheduler {
     @discardableResult
     package func endImmediateGroup(_ group: ImmediateGroup) -> ImmediateProcessing {
         guard group.owner else {
-            counters.immediateFallbacks.add(1, ordering: .relaxed)
+            counters.pointee.immediateFallbacks.add(1, ordering: .relaxed)
             wakeRealtimeThread()
             return .leftToRealtimeThread
         }
@@ -52,7 +53,7 @@ extension Scheduler {
         if next < group.deadlineBefore { wake.bringForward(to: next) }
         // A realtime thread waiting for this pass takes processing from the kernel as it is let go.
         endProcessing()
-        counters.immediatePasses.add(1, ordering: .relaxed)
+        counters.pointee.immediatePasses.add(1, ordering: .relaxed)
         return .processedHere
     }
 
@@ -149,14 +150,14 @@ extension Scheduler {
         }
         var command = submitted
         var taken = group.now
-        if tracing.load(ordering: .relaxed) {
+        if traceRing.pointee.isOn.load(ordering: .relaxed) {
             let began = clock.now()
             command.sequence = makeTraceSequence()
             taken = clock.now()
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
                               deadline: command.time, time: taken, began: began, sequence: command.sequence))
         }
-        counters.submitted.add(1, ordering: .relaxed)
+        counters.pointee.submitted.add(1, ordering: .relaxed)
         // Traced, `dequeued` is dated when it is taken, not before its `submitted`.
         takeSubmission(command, now: taken)
         return true

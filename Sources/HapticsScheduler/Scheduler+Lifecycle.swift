@@ -84,24 +84,24 @@ extension Scheduler {
         }
         let points = curve.controlPoints
         guard let first = points.first, let last = points.last else { return true }
-        guard let slot = curves.claim() else {
-            counters.droppedCurves.add(1, ordering: .relaxed)
+        guard let slot = curves.pointee.claim() else {
+            counters.pointee.droppedCurves.add(1, ordering: .relaxed)
             return false
         }
-        let base = slot * curves.pointCapacity
+        let base = slot * curves.pointee.pointCapacity
         for (index, point) in points.enumerated() {
-            curves.times[base + index] = point.time
-            curves.values[base + index] = point.value
+            curves.pointee.times[base + index] = point.time
+            curves.pointee.values[base + index] = point.value
         }
-        curves.counts[slot] = points.count
+        curves.pointee.counts[slot] = points.count
         let zero = SchedulerLimits.clamped(origin).advanced(by: Duration(patternSeconds: curve.time).nanoseconds)
-        curves.origins[slot] = zero
-        curves.ends[slot] = zero.advanced(by: Duration(patternSeconds: last.time).nanoseconds)
+        curves.pointee.origins[slot] = zero
+        curves.pointee.ends[slot] = zero.advanced(by: Duration(patternSeconds: last.time).nanoseconds)
         let command = SchedulerCommand(
             kind: kind, player: Int32(truncatingIfNeeded: player.index), generation: player.generation,
             time: zero.advanced(by: Duration(patternSeconds: first.time).nanoseconds), argument: Int64(slot), value: scale)
         guard push(command) else {
-            curves.release(slot)
+            curves.pointee.release(slot)
             return false
         }
         return true
@@ -111,8 +111,8 @@ extension Scheduler {
     /// would throw; submits nothing. Any thread.
     package func validateCurve(_ curve: ParameterCurve, scale: Double = 1) throws(SchedulerError) {
         let points = curve.controlPoints
-        guard points.count <= curves.pointCapacity else {
-            throw .curveTooLong(points: points.count, maximum: curves.pointCapacity)
+        guard points.count <= curves.pointee.pointCapacity else {
+            throw .curveTooLong(points: points.count, maximum: curves.pointee.pointCapacity)
         }
         guard scale.isFinite else { throw .invalidParameterValue(curve.id, scale) }
         let limit = Double(SchedulerLimits.maximumProgramNanoseconds) / 1e9
@@ -180,7 +180,7 @@ extension Scheduler {
     package func drainEndings(into endings: inout [PlayerEnding]) -> Int {
         control.withLock { _ in
             var count = 0
-            while let record = self.endings.pop() {
+            while let record = self.endings.pointee.pop() {
                 endings.append(PlayerEnding(
                     player: PlayerID(index: Int(record.player), generation: record.generation), tag: record.tag,
                     reason: PlayerEnding.Reason(rawValue: record.reason) ?? .stopped, time: record.time))

@@ -4,6 +4,8 @@ import HapticsRendering
 // Processing: one thread at a time, whichever owns `processing` (the realtime thread, a caller
 // ending an immediate group, or a test after advancing a ManualClock).
 // It owns `realtime`, reads programs and channels without locks, and never allocates, locks or logs.
+// The pass decides what is due and in what order; the rules live in the parts it calls:
+// `Players`, `CurvePlayers` and `ChannelHolds`, where every level is written.
 extension Scheduler {
     /// Takes the submitted commands, performs everything due at `clock.now()` in time order, and
     /// returns the next instant something is due (`nil` when nothing is scheduled).
@@ -56,7 +58,7 @@ extension Scheduler {
             var dueCount = 0
             for position in 0..<state.activeCount {
                 let slot = state.activePlayers[position]
-                let time = nextEventTime(slot)
+                let time = players.nextEventTime(slot)
                 if time < playerTime {
                     playerTime = time
                     dueCount = 0
@@ -69,8 +71,8 @@ extension Scheduler {
             // Channel events (a direct level's end, a renewal) come last at equal times: a level
             // change due then makes a renewal unnecessary. Curve ticks are parameter changes: after
             // the submissions due, before the program commands.
-            let (channelTime, channel) = nextChannelEvent()
-            let (curveTime, curveCount) = nextCurveTick()
+            let (channelTime, channel) = holds.nextEvent()
+            let (curveTime, curveCount) = curvePlayers.nextTick()
             bound = min(playerTime, channelTime, curveTime)
             if submissionTime <= now && submissionTime <= bound {
                 applyNextSubmission(now: now, bound: &bound)
@@ -81,7 +83,7 @@ extension Scheduler {
                 advanceDue(dueCount, at: playerTime, now: now)
                 bound = .min
             } else if channelTime <= now {
-                serviceChannel(channel, at: channelTime, now: now)
+                holds.serviceEvent(of: channel, at: channelTime, now: now)
                 bound = .min
             } else {
                 return min(submissionTime, bound)
@@ -101,7 +103,7 @@ extension Scheduler {
     private func advanceDue(_ count: Int, at time: MonotonicInstant, now: MonotonicInstant) {
         let state = realtime.pointee
         if state.scansBeforeEveryEvent {
-            advance(state.dueAlike[0], at: time, now: now)
+            players.advance(state.dueAlike[0], at: time, now: now)
             return
         }
         var index = 0
@@ -112,14 +114,14 @@ extension Scheduler {
                 index += 1
                 continue
             }
-            let next = nextEventTime(slot)
+            let next = players.nextEventTime(slot)
             if next > time {
                 index += 1
                 continue
             }
             // Never expected (events are in time order): the scan decides.
             if next < time { return }
-            advance(slot, at: time, now: now)
+            players.advance(slot, at: time, now: now)
         }
     }
 
@@ -142,7 +144,7 @@ extension Scheduler {
         if command.kind == .stopAll { return .min }
         if command.kind == .setMotorLevels {
             let channel = Int(command.player)
-            guard channel >= 0 && channel < channelTable.count.load(ordering: .acquiring) else { return .max }
+            guard channel >= 0 && channel < channelTable.count.pointee.load(ordering: .acquiring) else { return .max }
             return state.channelStates[channel].nextEventTime
         }
         if state.eventsElsewhere {
@@ -152,9 +154,9 @@ extension Scheduler {
         let slot = Int(command.player)
         guard slot >= 0 && slot < configuration.maximumPlayers else { return .max }
         let player = state.players[slot]
-        guard player.channel >= 0 && player.channel < channelTable.count.load(ordering: .acquiring) else { return .max }
+        guard player.channel >= 0 && player.channel < channelTable.count.pointee.load(ordering: .acquiring) else { return .max }
         var earliest = state.channelStates[player.channel].nextEventTime
-        if player.active { earliest = min(earliest, nextEventTime(slot)) }
+        if player.active { earliest = min(earliest, players.nextEventTime(slot)) }
         if player.intensityCurve.isBound { earliest = min(earliest, player.intensityCurve.next) }
         if player.sharpnessCurve.isBound { earliest = min(earliest, player.sharpnessCurve.next) }
         return earliest
@@ -211,61 +213,61 @@ extension Scheduler {
         defer { realtime.pointee.traceSequence = 0 }
         let time = command.time
         if command.kind == .stopAll {
-            counters.applied.add(1, ordering: .relaxed)
+            counters.pointee.applied.add(1, ordering: .relaxed)
             stopEverything(at: time, now: now)
             return
         }
         if command.kind == .setMotorLevels {
-            applyMotorLevels(command, now: now)
+            holds.applyMotorLevels(command, now: now)
             return
         }
         guard let slot = claim(command, now: now) else {
-            releaseCurve(of: command)
-            counters.ignored.add(1, ordering: .relaxed)
-            if tracing.load(ordering: .relaxed) {
+            curvePlayers.release(carriedBy: command)
+            counters.pointee.ignored.add(1, ordering: .relaxed)
+            if traceRing.pointee.isOn.load(ordering: .relaxed) {
                 trace(TraceRecord(event: .ignored, channel: -1, player: command.player, command: .stop,
                                   deadline: time, time: now, sequence: command.sequence))
             }
             return
         }
-        counters.applied.add(1, ordering: .relaxed)
-        let players = realtime.pointee.players
+        counters.pointee.applied.add(1, ordering: .relaxed)
+        let playerStates = realtime.pointee.players
         switch command.kind {
         case .start:
-            if players[slot].paused { endPause(slot, at: time) }
+            if playerStates[slot].paused { players.endPause(slot, at: time) }
             // A start at an intensity (`start(_:at:tag:intensity:in:)`) sets it first.
-            if !command.value.isNaN { players[slot].intensityScale = Self.intensityFactor(command.value) }
-            startPlayer(slot, at: time, now: now, tag: command.argument)
+            if !command.value.isNaN { playerStates[slot].intensityScale = PlayerState.intensityFactor(command.value) }
+            players.start(slot, at: time, now: now, tag: command.tag)
         case .stop:
-            if players[slot].active {
-                retire(slot, at: time, now: now)
-            } else if players[slot].paused {
-                endPause(slot, at: time)
+            if playerStates[slot].active {
+                players.retire(slot, at: time, now: now)
+            } else if playerStates[slot].paused {
+                players.endPause(slot, at: time)
             }
-            players[slot].idlePosition = 0
+            playerStates[slot].idlePositionNanoseconds = 0
         case .seek:
-            seekPlayer(slot, to: command.argument, at: time, now: now)
+            players.seek(slot, toNanoseconds: command.offsetNanoseconds, at: time, now: now)
         case .setRate:
-            if players[slot].active { reanchor(slot, at: time) }
-            players[slot].rate = command.value
+            if playerStates[slot].active { players.reanchor(slot, at: time) }
+            playerStates[slot].rate = command.value
         case .setLoop:
-            players[slot].loops = command.argument != 0
+            playerStates[slot].loops = command.loops
         case .setIntensity:
-            players[slot].intensityScale = Self.intensityFactor(command.value)
-            remapLevel(slot, at: time, now: now)
+            playerStates[slot].intensityScale = PlayerState.intensityFactor(command.value)
+            players.remapLevel(slot, at: time, now: now)
         case .setSharpness:
-            players[slot].sharpnessShift = Float(command.value)
-            remapLevel(slot, at: time, now: now)
+            playerStates[slot].sharpnessShift = Float(command.value)
+            players.remapLevel(slot, at: time, now: now)
         case .pause:
-            pausePlayer(slot, at: time, now: now)
+            players.pause(slot, at: time, now: now)
         case .resume:
-            resumePlayer(slot, at: time, now: now)
+            players.resume(slot, at: time, now: now)
         case .intensityCurve, .sharpnessCurve:
             bindCurve(slot, command, now: now)
         case .otherParameter, .stopAll, .setMotorLevels:
             break
         }
-        publish(slot)
+        players.publish(slot)
     }
 
     /// Checks a command's player against the current binding and brings the player's state to that
@@ -278,15 +280,15 @@ extension Scheduler {
         let binding = playerTable.bindings[slot].load(ordering: .acquiring)
         let generation = UInt32(truncatingIfNeeded: binding >> 32)
         guard generation == command.generation, generation & 1 == 1 else { return nil }
-        let players = realtime.pointee.players
-        if players[slot].generation != generation {
-            if players[slot].active {
-                retire(slot, at: now, now: now)
+        let playerStates = realtime.pointee.players
+        if playerStates[slot].generation != generation {
+            if playerStates[slot].active {
+                players.retire(slot, at: now, now: now)
                 // That player's channel may be another one than the command's.
                 realtime.pointee.eventsElsewhere = true
             }
-            releaseCurves(slot)
-            players[slot] = PlayerState(generation: generation, program: (binding >> 16) & 0x7FFF, channel: binding & 0xFFFF)
+            curvePlayers.release(player: slot)
+            playerStates[slot] = PlayerState(generation: generation, program: (binding >> 16) & 0x7FFF, channel: binding & 0xFFFF)
         }
         return slot
     }
@@ -298,239 +300,8 @@ extension Scheduler {
             position -= 1
             let slot = realtime.pointee.activePlayers[position]
             let generation = UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .acquiring) >> 32)
-            if generation != realtime.pointee.players[slot].generation { retire(slot, at: now, now: now) }
+            if generation != realtime.pointee.players[slot].generation { players.retire(slot, at: now, now: now) }
         }
-    }
-
-    // MARK: Players
-
-    /// The intensity factor a player plays at for an intensity parameter `value` (finite): below 0
-    /// counts as 0.
-    @inline(__always)
-    static func intensityFactor(_ value: Double) -> Float { Float(max(0, value)) }
-
-    /// Announces that processing reads `program` for the player in `slot`, then checks that the
-    /// player is still bound with `generation`: either the control side sees the announcement and
-    /// keeps the program, or this side sees the release, withdraws the announcement and returns
-    /// `false`.
-    @inline(__always)
-    func announceProgram(_ program: Int, slot: Int, generation: UInt32) -> Bool {
-        playerTable.programInUse[slot].store(program, ordering: .sequentiallyConsistent)
-        guard UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .sequentiallyConsistent) >> 32) == generation else {
-            playerTable.programInUse[slot].store(-1, ordering: .releasing)
-            return false
-        }
-        return true
-    }
-
-    /// Starts (or restarts) a player; a nonzero `tag` reports how this start ends. A restart ends
-    /// the start before it as stopped.
-    @inline(__always)
-    func startPlayer(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant, tag: Int64) {
-        let players = realtime.pointee.players
-        if players[slot].active {
-            pushEnding(slot, .stopped, at: time)
-            players[slot].startTag = tag
-            seekPlayer(slot, to: 0, at: time, now: now)
-            return
-        }
-        players[slot].startTag = tag
-        guard announceProgram(players[slot].program, slot: slot, generation: players[slot].generation) else { return }
-        let channel = players[slot].channel
-        if !isMixing(channel) && realtime.pointee.channelStates[channel].activePlayerCount > 0 {
-            var position = realtime.pointee.activeCount
-            while position > 0 {
-                position -= 1
-                let other = realtime.pointee.activePlayers[position]
-                if players[other].channel == channel { retire(other, at: time, now: now) }
-            }
-        }
-        players[slot].active = true
-        realtime.pointee.activePlayers[realtime.pointee.activeCount] = slot
-        realtime.pointee.activeCount += 1
-        realtime.pointee.channelStates[channel].activePlayerCount += 1
-        let position = players[slot].idlePosition
-        players[slot].idlePosition = 0
-        place(slot, to: position, at: time, now: now)
-    }
-
-    private func seekPlayer(_ slot: Int, to offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
-        let players = realtime.pointee.players
-        let storage = programTable.entries[players[slot].program]
-        let target = min(max(0, offset), storage.duration)
-        guard players[slot].active else {
-            players[slot].idlePosition = target
-            return
-        }
-        place(slot, to: target, at: time, now: now)
-    }
-
-    /// Places an active player at program time `offset` at `time`, and sets its level to the one in
-    /// effect there (so a start at offset 0 plays the offset-0 command at once).
-    @inline(__always)
-    private func place(_ slot: Int, to offset: Int64, at time: MonotonicInstant, now: MonotonicInstant) {
-        let players = realtime.pointee.players
-        let storage = programTable.entries[players[slot].program]
-        var target = offset
-        if target >= storage.duration && storage.count > 0 {
-            guard loopsPlayable(players[slot], storage) else {
-                retire(slot, at: time, now: now, ending: .finished)
-                return
-            }
-            target %= storage.duration
-        }
-        players[slot].anchor = time
-        players[slot].anchorPosition = target
-        // Commands at or before the target are history: the last of them is the level in effect.
-        let cursor = storage.cursor(after: target)
-        players[slot].cursor = cursor
-        if cursor > 0 && !storage.commands![cursor - 1].command.isSilent {
-            let inEffect = storage.commands![cursor - 1]
-            if dropsStale(inEffect.command, player: slot, deadline: time, now: now) { return }
-            players[slot].base = inEffect
-            setLevel(slot, level(of: inEffect, for: slot), at: time, now: now)
-        } else if !players[slot].level.isSilent {
-            players[slot].base = nil
-            setLevel(slot, .stop, at: time, now: now)
-        }
-    }
-
-    @inline(__always)
-    private func loopsPlayable(_ player: PlayerState, _ storage: ProgramStorage) -> Bool {
-        player.loops && storage.loopEnd > 0 && storage.duration > 0
-    }
-
-    /// Re-anchors an active player at `time` so that a rate change applies from there on.
-    ///
-    /// A change dated before the player's anchor (its start, seek, wrap or previous change), which
-    /// only a late submission can be, applies from the anchor: the commands since were played at the
-    /// old rate, and going back would move the position backwards — over and over, for a caller
-    /// alternating such changes, until it overflowed. So the position only grows, and never beyond
-    /// the player's next command.
-    func reanchor(_ slot: Int, at requested: MonotonicInstant) {
-        let players = realtime.pointee.players
-        let time = max(requested, players[slot].anchor)
-        let elapsed = time.nanoseconds - players[slot].anchor.nanoseconds
-        let rate = players[slot].rate
-        let advanced = rate == 1 ? elapsed : Int64((Double(elapsed) * rate).rounded())
-        players[slot].anchorPosition += advanced
-        players[slot].anchor = time
-    }
-
-    /// The instant at which `programTime` (of the current iteration) plays.
-    ///
-    /// Cannot overflow: the anchor lies within `SchedulerLimits.instants` widened by the catch-up
-    /// bound, the anchor position within the pass (0…duration: re-anchoring never goes back, and a
-    /// wrap starts over), offsets within `SchedulerLimits.maximumProgramLength`, and the rate within
-    /// 1/64…64 — all checked when submitted or loaded — so the sum stays below 2⁶³ by far.
-    @inline(__always)
-    private func deadline(_ player: PlayerState, _ programTime: Int64) -> MonotonicInstant {
-        let distance = programTime - player.anchorPosition
-        if player.rate == 1 { return player.anchor.advanced(by: distance) }
-        return player.anchor.advanced(by: Int64((Double(distance) / player.rate).rounded()))
-    }
-
-    @inline(__always)
-    private func nextEventTime(_ slot: Int) -> MonotonicInstant {
-        let player = realtime.pointee.players[slot]
-        let storage = programTable.entries[player.program]
-        if player.cursor < storage.loopEnd { return deadline(player, storage.commands![player.cursor].offsetNanoseconds) }
-        if player.cursor == storage.loopEnd && loopsPlayable(player, storage) { return deadline(player, storage.duration) }
-        if player.cursor < storage.count { return deadline(player, storage.commands![player.cursor].offsetNanoseconds) }
-        return deadline(player, storage.duration)
-    }
-
-    /// Performs the player's next event (due at `time`): a command, a loop wrap, or the end.
-    private func advance(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
-        let players = realtime.pointee.players
-        let storage = programTable.entries[players[slot].program]
-        let cursor = players[slot].cursor
-        if cursor == storage.loopEnd && loopsPlayable(players[slot], storage) {
-            wrap(slot, at: time, now: now, duration: storage.duration)
-            return
-        }
-        guard cursor < storage.count else {
-            retire(slot, at: time, now: now, ending: .finished)
-            return
-        }
-        let command = storage.commands![cursor]
-        players[slot].cursor = cursor + 1
-        if dropsStale(command.command, player: slot, deadline: time, now: now) { return }
-        players[slot].base = command.command.isSilent ? nil : command
-        setLevel(slot, level(of: command, for: slot), at: time, now: now)
-    }
-
-    /// Starts a looping player's next pass at `time`, its wrap deadline, re-anchored there: program
-    /// positions stay within one pass however long the player loops, so they never overflow.
-    ///
-    /// A player so far behind that whole passes lie before `now` (a stall, or a start far in the
-    /// past) skips them, instead of playing every one of them at once: the pass it resumes in is the
-    /// one playing now. It never skips past a pending submission, which must see the pass it was
-    /// meant for (a loop switched off there ends that pass).
-    private func wrap(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant, duration: Int64) {
-        defer { publish(slot) }
-        let players = realtime.pointee.players
-        players[slot].cursor = 0
-        players[slot].anchorPosition = 0
-        players[slot].anchor = time
-        let state = realtime.pointee
-        let horizon = state.pendingCount > 0 ? min(now, state.pending[state.pendingCount - 1].time) : now
-        let pass = Double(duration) / players[slot].rate
-        let behind = Double(horizon.nanoseconds - time.nanoseconds)
-        guard behind >= pass else { return }
-        let skipped = (behind / pass).rounded(.down)
-        players[slot].anchor = time.advanced(by: Int64((skipped * pass).rounded(.down)))
-    }
-
-    /// Whether a `dropStale` channel drops this level command because it is too late (counted and
-    /// traced). Silent commands are never dropped.
-    @inline(__always)
-    private func dropsStale(_ command: ActuatorCommand, player slot: Int, deadline: MonotonicInstant, now: MonotonicInstant) -> Bool {
-        let channel = realtime.pointee.players[slot].channel
-        guard let maximumLateness = channelTable.slots[channel].staleLimit,
-              !command.isSilent, now.nanoseconds - deadline.nanoseconds > maximumLateness else { return false }
-        counters.droppedStale.add(1, ordering: .relaxed)
-        if tracing.load(ordering: .relaxed) {
-            trace(TraceRecord(event: .droppedStale, channel: Int32(channel), player: Int32(slot),
-                              command: command, deadline: deadline, time: now,
-                              sequence: realtime.pointee.traceSequence))
-        }
-        return true
-    }
-
-    /// Ends an active player at `time`. Its channel gets `.stop` when no other player plays there
-    /// and the channel is not already silent (the engine-enforced stop), or the new mix otherwise.
-    /// `ending` is how its start ended (reported when the start was tagged); `nil` for a pause.
-    func retire(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant, ending: PlayerEnding.Reason? = .stopped) {
-        defer { publish(slot) }
-        if let ending { pushEnding(slot, ending, at: time) }
-        let players = realtime.pointee.players
-        let wasSounding = !players[slot].level.isSilent
-        let channel = players[slot].channel
-        players[slot].active = false
-        players[slot].level = .stop
-        players[slot].base = nil
-        players[slot].cursor = 0
-        if removeActive(slot) { realtime.pointee.channelStates[channel].activePlayerCount -= 1 }
-        // Nothing reads the program for this slot any more.
-        playerTable.programInUse[slot].store(-1, ordering: .releasing)
-
-        if realtime.pointee.channelStates[channel].activePlayerCount > 0 {
-            if wasSounding && isMixing(channel) { performPlayersLevel(mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now) }
-        } else if !realtime.pointee.channelStates[channel].silent {
-            performPlayersLevel(.stop, channel: channel, player: slot, deadline: time, now: now)
-        }
-    }
-
-    /// Takes `slot` off the active list; returns whether it was on it.
-    private func removeActive(_ slot: Int) -> Bool {
-        let active = realtime.pointee.activePlayers
-        let count = realtime.pointee.activeCount
-        guard let position = (0..<count).first(where: { active[$0] == slot }) else { return false }
-        // Keeps start order (the mix takes the periodic waveform from the earliest player).
-        if position + 1 < count { (active + position).update(from: active + position + 1, count: count - position - 1) }
-        realtime.pointee.activeCount = count - 1
-        return true
     }
 
     /// Stops every player without per-player output, removes every direct level (those queued for
@@ -538,26 +309,8 @@ extension Scheduler {
     /// channel.
     func stopEverything(at time: MonotonicInstant, now: MonotonicInstant) {
         withdrawMotorLevels(after: time)
-        let players = realtime.pointee.players
-        while realtime.pointee.activeCount > 0 {
-            let slot = realtime.pointee.activePlayers[realtime.pointee.activeCount - 1]
-            players[slot].active = false
-            players[slot].level = .stop
-            players[slot].base = nil
-            players[slot].cursor = 0
-            players[slot].idlePosition = 0
-            playerTable.programInUse[slot].store(-1, ordering: .releasing)
-            realtime.pointee.activeCount -= 1
-            pushEnding(slot, .stopped, at: time)
-            publish(slot)
-        }
-        endPausedPlayers(at: time)
-        for channel in 0..<channelTable.count.load(ordering: .acquiring) {
-            realtime.pointee.channelStates[channel].activePlayerCount = 0
-            realtime.pointee.channelStates[channel].direct = .stop
-            realtime.pointee.channelStates[channel].directEnd = .max
-            performPlayersLevel(.stop, channel: channel, player: -1, deadline: time, now: now)
-        }
+        players.stopAll(at: time)
+        holds.silenceEveryChannel(at: time, now: now)
     }
 
     /// Drops the direct levels queued for after `time`, keeping the order of the other commands.
@@ -567,7 +320,7 @@ extension Scheduler {
         for index in 0..<realtime.pointee.pendingCount {
             let command = pending[index]
             if command.kind == .setMotorLevels && command.time > time {
-                counters.ignored.add(1, ordering: .relaxed)
+                counters.pointee.ignored.add(1, ordering: .relaxed)
                 continue
             }
             if kept != index { pending[kept] = command }
@@ -576,102 +329,51 @@ extension Scheduler {
         realtime.pointee.pendingCount = kept
     }
 
-    // MARK: Levels
+    // MARK: Curves
 
-    /// The player's command after its dynamic parameters.
-    @inline(__always)
-    func level(of command: TimedCommand, for slot: Int) -> ActuatorCommand {
-        level(of: command, for: slot, intensityScale: realtime.pointee.players[slot].intensityScale)
+    /// Binds a submitted curve to its player and applies its first value at once.
+    func bindCurve(_ slot: Int, _ command: SchedulerCommand, now: MonotonicInstant) {
+        curvePlayers.bind(slot, command)
+        curvePlayers.tick(slot, intensity: command.kind == .intensityCurve, at: command.time, now: now)
+        players.remapLevel(slot, at: command.time, now: now)
     }
 
-    /// `command` as the player in `slot` plays it at the intensity factor `intensityScale`.
-    @inline(__always)
-    func level(of command: TimedCommand, for slot: Int, intensityScale: Float) -> ActuatorCommand {
-        let player = realtime.pointee.players[slot]
-        // The profile's own first check, made before reading the profile (which copies it).
-        if command.command.isSilent || (intensityScale == 1 && player.sharpnessShift == 0) { return command.command }
-        return channelTable.slots[player.channel].profile.command(command, intensityScale: intensityScale,
-                                                        sharpnessShift: player.sharpnessShift)
-    }
-
-    /// Re-maps the level a playing player holds after a parameter change.
-    func remapLevel(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
-        let players = realtime.pointee.players
-        guard players[slot].active, let base = players[slot].base else { return }
-        setLevel(slot, level(of: base, for: slot), at: time, now: now)
-    }
-
-    @inline(__always)
-    private func setLevel(_ slot: Int, _ level: ActuatorCommand, at time: MonotonicInstant, now: MonotonicInstant) {
-        let players = realtime.pointee.players
-        players[slot].level = level
-        let channel = players[slot].channel
-        guard isMixing(channel) else {
-            performPlayersLevel(level, channel: channel, player: slot, deadline: time, now: now)
+    /// Performs the curve ticks of the `count` players the scan found due at `time` (`dueCurves`),
+    /// in the order successive scans would pick them, without scanning between them.
+    ///
+    /// A player's ticks move only its own curves, each to a later tick (or give it back), and
+    /// re-map its level: its channel's renewal is armed after `now`, and no player's next event
+    /// moves. So a scan after it would pick the next player of the list due at `time`, until a
+    /// curve given back changes the list's order: then the scan decides. (`DuePlayersTests`
+    /// compares this with a scan before every event.)
+    func tickDueCurves(_ count: Int, at time: MonotonicInstant, now: MonotonicInstant) {
+        let state = realtime.pointee
+        if state.scansBeforeEveryEvent {
+            tickCurves(state.dueCurves[0], at: time, now: now)
             return
         }
-        // The mix of one player is its level.
-        let alone = players[slot].active && realtime.pointee.channelStates[channel].activePlayerCount == 1
-        performPlayersLevel(alone ? (level.isSilent ? .stop : level) : mixedLevel(channel), channel: channel, player: slot, deadline: time, now: now)
-    }
-
-    @inline(__always)
-    private func isMixing(_ channel: Int) -> Bool {
-        if case .mix = channelTable.slots[channel].policy { return true }
-        return false
-    }
-
-    /// The sum of the levels of the channel's active players, saturating per motor; `.stop` when
-    /// none sounds. Levels of another kind than the first sounding player's are left out.
-    private func mixedLevel(_ channel: Int) -> ActuatorCommand {
-        let players = realtime.pointee.players
-        var mix: ActuatorCommand?
-        for position in 0..<realtime.pointee.activeCount {
-            let player = players[realtime.pointee.activePlayers[position]]
-            guard player.channel == channel, !player.level.isSilent else { continue }
-            guard let sum = mix else {
-                mix = player.level
-                continue
-            }
-            if let added = Self.saturatingSum(sum, player.level) { mix = added }
-        }
-        return mix ?? .stop
-    }
-
-    /// Two levels summed per motor, saturating like the kernel sums its effects; the first one's
-    /// periodic waveform and period. `nil` when they are of different kinds.
-    static func saturatingSum(_ first: ActuatorCommand, _ second: ActuatorCommand) -> ActuatorCommand? {
-        switch (first, second) {
-        case let (.rumble(strong, weak), .rumble(addedStrong, addedWeak)):
-            return .rumble(strong: saturatingSum(strong, addedStrong), weak: saturatingSum(weak, addedWeak))
-        case let (.periodic(waveform, period, magnitude), .periodic(_, _, addedMagnitude)):
-            return .periodic(waveform: waveform, periodMilliseconds: period,
-                             magnitude: saturatingSum(magnitude, addedMagnitude))
-        case let (.constant(level), .constant(addedLevel)):
-            return .constant(level: saturatingSum(level, addedLevel))
-        default:
-            return nil
+        let listed = state.curvePlayerCount
+        for index in 0..<count {
+            guard realtime.pointee.curvePlayerCount == listed else { return }
+            tickCurves(state.dueCurves[index], at: time, now: now)
         }
     }
 
-    static func saturatingSum(_ a: UInt16, _ b: UInt16) -> UInt16 {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? .max : sum
-    }
-
-    static func saturatingSum(_ a: Int16, _ b: Int16) -> Int16 {
-        Int16(clamping: Int32(a) + Int32(b))
-    }
-
-    // MARK: Output
-
-    /// Sends the players' new level to the channel, combined with the channel's direct level.
-    @inline(__always)
-    private func performPlayersLevel(_ command: ActuatorCommand, channel: Int, player: Int, deadline: MonotonicInstant, now: MonotonicInstant) {
-        realtime.pointee.channelStates[channel].playerLevel = command
-        let state = realtime.pointee.channelStates[channel]
-        // With a direct level holding the device, a players' change it hides is no change at all.
-        if !state.direct.isSilent && combined(command, state.direct) == state.last { return }
-        performLevel(channel, player: player, deadline: deadline, now: now)
+    /// Performs the player's curve ticks due at `time`, re-mapping its level after each. A released
+    /// player's curves are given back.
+    func tickCurves(_ slot: Int, at time: MonotonicInstant, now: MonotonicInstant) {
+        let generation = UInt32(truncatingIfNeeded: playerTable.bindings[slot].load(ordering: .acquiring) >> 32)
+        guard generation == realtime.pointee.players[slot].generation else {
+            curvePlayers.release(player: slot)
+            return
+        }
+        if curvePlayers.isDue(slot, intensity: true, at: time) {
+            curvePlayers.tick(slot, intensity: true, at: time, now: now)
+            players.remapLevel(slot, at: time, now: now)
+        }
+        if curvePlayers.isDue(slot, intensity: false, at: time) {
+            curvePlayers.tick(slot, intensity: false, at: time, now: now)
+            players.remapLevel(slot, at: time, now: now)
+        }
     }
 }

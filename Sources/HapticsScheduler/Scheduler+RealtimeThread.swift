@@ -82,7 +82,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
             // timer is this thread's, or a caller's pass moved it sooner since.
             let expired = wake.isParked
             wake.parkEnd()
-            counters.wakeUps.add(1, ordering: .relaxed)
+            counters.pointee.wakeUps.add(1, ordering: .relaxed)
             if expired {
                 let deadline = wake.armedDeadline.load(ordering: .relaxed)
                 if timerWoke(target: wake.armedFor.load(ordering: .relaxed), deadline: deadline) { spin(until: deadline) }
@@ -95,7 +95,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// latency measured so far (``WakeLatencyFloor``), or the deadline itself.
     @inline(__always)
     private func wakeTarget(for deadline: MonotonicInstant) -> MonotonicInstant {
-        guard deadline != .max, wake.floor.pointee.ahead > 0 else { return deadline }
+        guard deadline != .max, wake.floor.pointee.aheadNanoseconds > 0 else { return deadline }
         return wake.target(for: deadline, now: clock.now())
     }
 
@@ -110,11 +110,11 @@ extension Scheduler where Clock == SystemMonotonicClock {
         guard woke >= target else { return false }
         var early = false
         if wake.learns {
-            wake.record(latency: woke.nanoseconds - target.nanoseconds)
+            wake.record(latencyNanoseconds: woke.nanoseconds - target.nanoseconds)
             early = woke < deadline
-            if early { counters.earlyWakeUps.add(1, ordering: .relaxed) }
+            if early { counters.pointee.earlyWakeUps.add(1, ordering: .relaxed) }
         }
-        if tracing.load(ordering: .relaxed) {
+        if traceRing.pointee.isOn.load(ordering: .relaxed) {
             trace(TraceRecord(event: .woke, channel: -1, player: -1, command: .stop,
                               deadline: deadline, time: woke, began: target))
         }
@@ -140,14 +140,14 @@ extension Scheduler where Clock == SystemMonotonicClock {
         takeProcessing()
         defer { endProcessing() }
         var discarded = realtime.pointee.pendingCount
-        for index in 0..<realtime.pointee.pendingCount { releaseCurve(of: realtime.pointee.pending[index]) }
+        for index in 0..<realtime.pointee.pendingCount { curvePlayers.release(carriedBy: realtime.pointee.pending[index]) }
         while let command = queue.pop() {
-            releaseCurve(of: command)
+            curvePlayers.release(carriedBy: command)
             discarded += 1
         }
         realtime.pointee.pendingCount = 0
-        releaseAllCurves()
-        counters.discarded.add(discarded, ordering: .relaxed)
+        curvePlayers.releaseAll()
+        counters.pointee.discarded.add(discarded, ordering: .relaxed)
         let now = clock.now()
         stopEverything(at: now, now: now)
     }

@@ -115,7 +115,7 @@ extension Scheduler {
     ) throws(SchedulerError) -> SchedulerCommand {
         guard low.isFinite else { throw .invalidMotorLevel(motor: "low", low) }
         guard high.isFinite else { throw .invalidMotorLevel(motor: "high", high) }
-        guard channel.rawValue >= 0 && channel.rawValue < channelTable.count.load(ordering: .acquiring) else {
+        guard channel.rawValue >= 0 && channel.rawValue < channelTable.count.pointee.load(ordering: .acquiring) else {
             throw .unknownChannel(channel)
         }
         let levels = UInt32(Self.motorLevel(low)) << 16 | UInt32(Self.motorLevel(high))
@@ -143,17 +143,17 @@ extension Scheduler {
     /// or wakes the thread itself), wakes a parked realtime thread.
     func push(_ submitted: SchedulerCommand, wakingRealtimeThread wakes: Bool = true) -> Bool {
         var command = submitted
-        let traced = tracing.load(ordering: .relaxed)
+        let traced = traceRing.pointee.isOn.load(ordering: .relaxed)
         var began = MonotonicInstant(nanoseconds: 0)
         if traced {
             began = clock.now()
             command.sequence = makeTraceSequence()
         }
         guard queue.push(command) else {
-            counters.dropped.add(1, ordering: .relaxed)
+            counters.pointee.dropped.add(1, ordering: .relaxed)
             return false
         }
-        counters.submitted.add(1, ordering: .relaxed)
+        counters.pointee.submitted.add(1, ordering: .relaxed)
         if wakes { wakeRealtimeThread() }
         if traced {
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,

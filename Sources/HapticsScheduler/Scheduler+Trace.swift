@@ -8,12 +8,12 @@ extension Scheduler {
     /// Starts recording trace records: every submission (`submitted`, numbered), its `dequeued`
     /// and `emitted` stages, renewals, stale drops and ignored submissions. Any thread.
     package func startTracing() {
-        tracing.store(true, ordering: .releasing)
+        traceRing.pointee.isOn.store(true, ordering: .releasing)
     }
 
     /// Stops recording trace records; those recorded stay until drained. Any thread.
     package func stopTracing() {
-        tracing.store(false, ordering: .releasing)
+        traceRing.pointee.isOn.store(false, ordering: .releasing)
     }
 
     /// The realtime thread's kernel thread id (0 when it has not run), and its name, `haptics-rt`:
@@ -24,7 +24,7 @@ extension Scheduler {
 
     /// Whether trace records are being recorded. Any thread, one load.
     package var isTracing: Bool {
-        tracing.load(ordering: .relaxed)
+        traceRing.pointee.isOn.load(ordering: .relaxed)
     }
 
     /// A new submission number for a flow of records (``TraceRecord/sequence``), never 0; 0 when
@@ -33,7 +33,7 @@ extension Scheduler {
     /// For a caller that performs on an output itself (not through the queue) and records its
     /// stages with ``recordTrace(_:)``.
     package func makeTraceSequence() -> UInt32 {
-        guard tracing.load(ordering: .relaxed) else { return 0 }
+        guard traceRing.pointee.isOn.load(ordering: .relaxed) else { return 0 }
         while true {
             let sequence = traceSequenceCounter.wrappingAdd(1, ordering: .relaxed).newValue
             if sequence != 0 { return sequence }
@@ -45,14 +45,12 @@ extension Scheduler {
     /// lock-free and allocation-free: the entry point for stages seen outside the scheduler (a
     /// caller's own `write()`, the kernel's receipt of an event, a sound becoming audible).
     package func recordTrace(_ record: TraceRecord) {
-        guard tracing.load(ordering: .relaxed) else { return }
+        guard traceRing.pointee.isOn.load(ordering: .relaxed) else { return }
         trace(record)
     }
 
     /// Appends a record (the caller checked that tracing is on), with the calling thread's id.
     func trace(_ record: TraceRecord) {
-        var record = record
-        if record.thread == 0 { record.thread = ThreadIdentity.current }
-        if !traceRing.append(record) { counters.traceOverflows.add(1, ordering: .relaxed) }
+        traceRing.pointee.record(record)
     }
 }

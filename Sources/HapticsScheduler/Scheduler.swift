@@ -25,11 +25,14 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     package let configuration: SchedulerConfiguration
 
     let queue: BoundedMPSCQueue<SchedulerCommand>
-    let traceRing: TraceRing
+    /// Trace records, and whether they are recorded.
+    let traceRing: UnsafeMutablePointer<TraceRing>
+    private let traceRingStorage: FixedArray<TraceRing>
     let control: OrderedMutex<ControlBook>
 
-    // The tables, each a type that owns its storage and frees it (stored in place: reading a
-    // table's stored pointer is one load, in code specialized for a clock or not).
+    // The tables, each a type that owns its storage and frees it (stored in place, or behind a
+    // stored pointer where a processing part holds it: reading a table's stored pointer is one
+    // load, in code specialized for a clock or not).
     /// The channels: outputs published by the control side, and what processing holds on each.
     let channelTable: ChannelTable
     /// Loaded programs, by program id.
@@ -37,9 +40,11 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     /// The players: bindings, the state processing plays them with, and their published progress.
     let playerTable: PlayerTable
     /// Runtime curves' control points, filled by submitters and played by the processing side.
-    let curves: CurveTable
+    let curves: UnsafeMutablePointer<CurveTable>
+    private let curveStorage: FixedArray<CurveTable>
     /// How tagged starts ended, pushed by the processing side, drained by the control side.
-    let endings: BoundedMPSCQueue<EndingRecord>
+    let endings: UnsafeMutablePointer<BoundedMPSCQueue<EndingRecord>>
+    private let endingStorage: FixedArray<BoundedMPSCQueue<EndingRecord>>
 
     /// The processing side's state, which points into the tables above. Processing side only.
     let realtime: UnsafeMutablePointer<RealtimeState>
@@ -65,13 +70,21 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let wake: WakeTimer
     let running = Atomic<Bool>(false)
 
-    let counters = SchedulerCounters()
-    /// Whether trace records are recorded (``startTracing()``).
-    let tracing = Atomic<Bool>(false)
+    let counters: UnsafeMutablePointer<SchedulerCounters>
+    private let counterStorage: FixedArray<SchedulerCounters>
     let traceSequenceCounter = Atomic<UInt32>(0)
     /// The realtime thread's kernel thread id while it runs (0 before), so a trace can name it
     /// after the thread has ended.
     let realtimeThreadIdentity = Atomic<Int32>(0)
+
+    /// What each channel holds, and where every level is written.
+    let holds: ChannelHolds
+    /// Players as processing plays them.
+    let players: Players
+    /// Runtime curves as players play them.
+    let curvePlayers: CurvePlayers
+    /// `clock` for the processing parts that are not generic over it.
+    private let traceClock: TraceClock
 
     /// The clock deadlines are measured on. Declared last: in code not specialized for a clock
     /// (the engine's calls come through `any SchedulerControl`), a stored property after it would
@@ -85,45 +98,77 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         self.clock = clock
         self.configuration = configuration
         queue = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity, filler: .empty)
-        traceRing = TraceRing(capacity: configuration.traceCapacity)
         control = OrderedMutex(ControlBook(configuration: configuration))
 
         let playerCount = configuration.maximumPlayers
         // The tables first, then the state that points into them (their addresses never move).
         let channelTable = ChannelTable(capacity: configuration.maximumChannels)
         let playerTable = PlayerTable(count: playerCount)
-        let curves = CurveTable(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints,
-                                playerCount: playerCount)
+        let programTable = ProgramTable(count: configuration.maximumPrograms)
+        let curveStorage = FixedArray(count: 1) { _ in
+            CurveTable(capacity: configuration.maximumCurves, pointCapacity: configuration.maximumCurvePoints,
+                       playerCount: playerCount)
+        }
+        let traceRingStorage = FixedArray(count: 1) { _ in TraceRing(capacity: configuration.traceCapacity) }
+        let counterStorage = FixedArray(count: 1) { _ in SchedulerCounters() }
+        // Two endings per player slot: a restart's and the restarted start's can both be waiting.
+        let endingStorage = FixedArray(count: 1) { _ in
+            BoundedMPSCQueue<EndingRecord>(minimumCapacity: 2 * playerCount, filler: .empty)
+        }
+        let traceClock = ClockOf(clock)
         let pending = FixedArray(repeating: SchedulerCommand.empty, count: queue.capacity)
         let state = RealtimeState(
             players: playerTable.states, channelStates: channelTable.states, activePlayers: playerTable.active,
             dueAlike: playerTable.dueAlike, pending: pending.base, pendingCapacity: queue.capacity,
-            curvePlayers: curves.players, dueCurves: curves.due)
+            curvePlayers: curveStorage.base.pointee.players, dueCurves: curveStorage.base.pointee.due)
         let realtimeStorage = FixedArray(repeating: state, count: 1)
+
+        // The processing parts, each pointing into the tables and the state.
+        let holds = ChannelHolds(
+            states: channelTable.states, slots: channelTable.slots, channelCount: channelTable.count,
+            realtime: realtimeStorage.base, counters: counterStorage.base, traceRing: traceRingStorage.base,
+            clock: traceClock, renewalLeadNanoseconds: configuration.renewalLead.nanoseconds)
+        self.holds = holds
+        players = Players(
+            realtime: realtimeStorage.base, programs: programTable.entries, bindings: playerTable.bindings,
+            programInUse: playerTable.programInUse, publications: playerTable.publications, playerCount: playerCount,
+            channelSlots: channelTable.slots, holds: holds, endings: endingStorage.base, counters: counterStorage.base,
+            traceRing: traceRingStorage.base)
+        curvePlayers = CurvePlayers(realtime: realtimeStorage.base, table: curveStorage.base,
+                                    channelSlots: channelTable.slots)
+
         realtime = realtimeStorage.base
         self.realtimeStorage = realtimeStorage
         pendingCommands = pending
         self.channelTable = channelTable
         self.playerTable = playerTable
-        self.curves = curves
-        programTable = ProgramTable(count: configuration.maximumPrograms)
-        // Two endings per player slot: a restart's and the restarted start's can both be waiting.
-        endings = BoundedMPSCQueue(minimumCapacity: 2 * playerCount, filler: .empty)
+        self.programTable = programTable
+        curves = curveStorage.base
+        self.curveStorage = curveStorage
+        traceRing = traceRingStorage.base
+        self.traceRingStorage = traceRingStorage
+        counters = counterStorage.base
+        self.counterStorage = counterStorage
+        endings = endingStorage.base
+        self.endingStorage = endingStorage
+        self.traceClock = traceClock
 
-        wake = WakeTimer(wakeAheadLimit: configuration.wakeAheadLimit.nanoseconds)
+        wake = WakeTimer(wakeAheadLimitNanoseconds: configuration.wakeAheadLimit.nanoseconds)
     }
 
     /// A snapshot of the counters. Control side.
     package var statistics: SchedulerStatistics {
         let grant = control.withLock { $0.realtimeGrant }
-        return counters.snapshot(wakeAhead: wake.ahead.load(ordering: .relaxed), heldCurves: curves.heldCount,
-                                 realtimeThread: grant)
+        return counters.pointee.snapshot(
+            wakeAheadNanoseconds: wake.aheadNanoseconds.load(ordering: .relaxed),
+            traceOverflows: traceRing.pointee.lost.load(ordering: .relaxed), heldCurves: curves.pointee.heldCount,
+            realtimeThread: grant)
     }
 
     /// Moves every trace record written since the last call into `records` (oldest first) and
     /// returns how many. Control side; formatting happens here, never on the realtime thread.
     @discardableResult
     package func drainTrace(into records: inout [TraceRecord]) -> Int {
-        control.withLock { _ in traceRing.drain(into: &records) }
+        control.withLock { _ in traceRing.pointee.drain(into: &records) }
     }
 }

@@ -11,14 +11,11 @@ struct SchedulerCounters: ~Copyable {
     let ignored = Atomic<Int>(0)
     let applied = Atomic<Int>(0)
     let discarded = Atomic<Int>(0)
-    /// Nanoseconds.
-    let maximumLateness = Atomic<Int64>(0)
+    let maximumLatenessNanoseconds = Atomic<Int64>(0)
     let renewed = Atomic<Int>(0)
-    /// Nanoseconds.
-    let maximumRenewalLateness = Atomic<Int64>(0)
+    let maximumRenewalLatenessNanoseconds = Atomic<Int64>(0)
     let wakeUps = Atomic<Int>(0)
     let earlyWakeUps = Atomic<Int>(0)
-    let traceOverflows = Atomic<Int>(0)
     let droppedCurves = Atomic<Int>(0)
     let lostEndings = Atomic<Int>(0)
     let immediatePasses = Atomic<Int>(0)
@@ -26,24 +23,27 @@ struct SchedulerCounters: ~Copyable {
 
     init() {}
 
-    /// Keeps `lateness` (nanoseconds) of an emitted command if it is the largest so far. Only the
-    /// thread processing writes it, so a load and a store do.
+    /// Keeps the lateness of an emitted command if it is the largest so far. Only the thread
+    /// processing writes it, so a load and a store do.
     @inline(__always)
-    func noteLateness(_ lateness: Int64) {
-        if lateness > maximumLateness.load(ordering: .relaxed) { maximumLateness.store(lateness, ordering: .relaxed) }
+    func noteLateness(nanoseconds lateness: Int64) {
+        if lateness > maximumLatenessNanoseconds.load(ordering: .relaxed) {
+            maximumLatenessNanoseconds.store(lateness, ordering: .relaxed)
+        }
     }
 
     /// The same for a renewal's lateness.
     @inline(__always)
-    func noteRenewalLateness(_ lateness: Int64) {
-        if lateness > maximumRenewalLateness.load(ordering: .relaxed) {
-            maximumRenewalLateness.store(lateness, ordering: .relaxed)
+    func noteRenewalLateness(nanoseconds lateness: Int64) {
+        if lateness > maximumRenewalLatenessNanoseconds.load(ordering: .relaxed) {
+            maximumRenewalLatenessNanoseconds.store(lateness, ordering: .relaxed)
         }
     }
 
-    /// The counters now, with the figures kept elsewhere: the curve slots held and the realtime
-    /// thread's grant.
-    func snapshot(wakeAhead: Int64, heldCurves: Int, realtimeThread: RealtimeThread.Grant?) -> SchedulerStatistics {
+    /// The counters now, with the figures kept elsewhere: the wake-ahead, the trace records lost,
+    /// the curve slots held and the realtime thread's grant.
+    func snapshot(wakeAheadNanoseconds: Int64, traceOverflows: Int, heldCurves: Int,
+                  realtimeThread: RealtimeThread.Grant?) -> SchedulerStatistics {
         SchedulerStatistics(
             submitted: submitted.load(ordering: .relaxed),
             dropped: dropped.load(ordering: .relaxed),
@@ -52,13 +52,13 @@ struct SchedulerCounters: ~Copyable {
             ignored: ignored.load(ordering: .relaxed),
             applied: applied.load(ordering: .relaxed),
             discarded: discarded.load(ordering: .relaxed),
-            maximumLateness: .nanoseconds(maximumLateness.load(ordering: .relaxed)),
+            maximumLateness: .nanoseconds(maximumLatenessNanoseconds.load(ordering: .relaxed)),
             renewed: renewed.load(ordering: .relaxed),
-            maximumRenewalLateness: .nanoseconds(maximumRenewalLateness.load(ordering: .relaxed)),
+            maximumRenewalLateness: .nanoseconds(maximumRenewalLatenessNanoseconds.load(ordering: .relaxed)),
             wakeUps: wakeUps.load(ordering: .relaxed),
-            wakeAhead: .nanoseconds(wakeAhead),
+            wakeAhead: .nanoseconds(wakeAheadNanoseconds),
             earlyWakeUps: earlyWakeUps.load(ordering: .relaxed),
-            traceOverflows: traceOverflows.load(ordering: .relaxed),
+            traceOverflows: traceOverflows,
             droppedCurves: droppedCurves.load(ordering: .relaxed),
             lostEndings: lostEndings.load(ordering: .relaxed),
             heldCurves: heldCurves,

@@ -24,7 +24,7 @@ public enum SchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidParameterValue(DynamicParameterID, Double)
     /// `load` was given a program whose command at `index` has an offset that is negative, beyond
     /// ``SchedulerLimits/maximumProgramLength``, or earlier than the offset of the command before it.
-    case commandOffsetOutOfRange(index: Int, offset: Int64)
+    case commandOffsetOutOfRange(index: Int, offsetNanoseconds: Int64)
     /// `load` was given a program whose duration is negative or beyond
     /// ``SchedulerLimits/maximumProgramLength``.
     case programDurationOutOfRange(Duration)

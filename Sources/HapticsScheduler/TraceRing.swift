@@ -1,3 +1,4 @@
+import Synchronization
 import HapticsRendering
 import HapticsSystem
 @_spi(Realtime) import HapticsSystem
@@ -8,6 +9,11 @@ import HapticsSystem
 /// overwriting records the consumer may be reading.
 struct TraceRing: ~Copyable {
     private let entries: BoundedMPSCQueue<_TraceEntry>
+    /// Whether records are recorded (``Scheduler/startTracing()``): one relaxed load for whoever
+    /// would record one.
+    let isOn = Atomic<Bool>(false)
+    /// Records lost to a full ring (`statistics.traceOverflows`).
+    let lost = Atomic<Int>(0)
 
     /// The records the ring holds: `minimumCapacity` rounded up to a power of two.
     var capacity: Int { entries.capacity }
@@ -16,9 +22,16 @@ struct TraceRing: ~Copyable {
         entries = BoundedMPSCQueue(minimumCapacity: minimumCapacity, filler: .empty)
     }
 
-    /// Appends a record; returns `false` (record lost) when the ring is full. Any thread.
-    func append(_ record: TraceRecord) -> Bool {
-        entries.push(_TraceEntry(record))
+    /// Appends a record (the caller checked `isOn`), its `thread` filled in with the calling
+    /// thread's id when 0; a full ring counts it in `lost` instead. Any thread.
+    ///
+    /// Never inlined: it runs only while tracing, and inlined into the processing rules it made
+    /// them too large for the compiler to inline their own hot helpers.
+    @inline(never)
+    func record(_ record: TraceRecord) {
+        var record = record
+        if record.thread == 0 { record.thread = ThreadIdentity.current }
+        if !entries.push(_TraceEntry(record)) { lost.add(1, ordering: .relaxed) }
     }
 
     /// Moves every available record into `destination`; returns how many. Consumer thread only.

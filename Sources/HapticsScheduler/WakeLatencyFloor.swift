@@ -24,36 +24,36 @@ struct WakeLatencyFloor {
     static let minimumSamples = 8
 
     /// The largest wake-ahead, in nanoseconds (0: never ahead).
-    let limit: Int64
+    let limitNanoseconds: Int64
     private var samples = InlineArray<32, Int64>(repeating: 0)
     private var recorded = 0
     /// The wake-ahead now: the shortest latency of the last ``window`` wake-ups (of all of them
-    /// while fewer were measured), at most `limit`; zero until ``minimumSamples`` have been.
-    private(set) var ahead: Int64 = 0
+    /// while fewer were measured), at most `limitNanoseconds`; zero until ``minimumSamples`` have been.
+    private(set) var aheadNanoseconds: Int64 = 0
 
-    init(limit: Int64) {
-        self.limit = max(limit, 0)
+    init(limitNanoseconds: Int64) {
+        self.limitNanoseconds = max(limitNanoseconds, 0)
     }
 
-    /// Records a timer wake-up `latency` nanoseconds after the instant the timer was armed for.
+    /// Records a timer wake-up `latencyNanoseconds` after the instant the timer was armed for.
     /// A negative latency (a wake-up before its instant: the timer was moved, or the thread woken)
     /// is not a measurement and is ignored.
-    mutating func record(latency: Int64) {
-        guard latency >= 0, limit > 0 else { return }
+    mutating func record(latencyNanoseconds latency: Int64) {
+        guard latency >= 0, limitNanoseconds > 0 else { return }
         samples[recorded % Self.window] = latency
         recorded += 1
         guard recorded >= Self.minimumSamples else { return }
         var shortest = Int64.max
         for index in 0..<min(recorded, Self.window) { shortest = min(shortest, samples[index]) }
-        ahead = min(shortest, limit)
+        aheadNanoseconds = min(shortest, limitNanoseconds)
     }
 
     /// The instant to arm the wake timer for, to act at `deadline` (`.max`: none) when it is `now`:
-    /// `deadline − ahead`, or `deadline` itself when that is no later than `now` — a thread that
+    /// `deadline − aheadNanoseconds`, or `deadline` itself when that is no later than `now` — a thread that
     /// parks within its wake-ahead of a deadline sleeps to the deadline itself.
     func target(for deadline: MonotonicInstant, now: MonotonicInstant) -> MonotonicInstant {
-        guard deadline != .max, ahead > 0 else { return deadline }
-        let early = deadline.advanced(by: -ahead)
+        guard deadline != .max, aheadNanoseconds > 0 else { return deadline }
+        let early = deadline.advanced(by: -aheadNanoseconds)
         return early > now ? early : deadline
     }
 }

@@ -22,19 +22,19 @@ struct WakeTimer: ~Copyable {
     let floor: UnsafeMutablePointer<WakeLatencyFloor>
     /// The wake-ahead the thread found last, published for callers that move the timer and for
     /// statistics.
-    let ahead = Atomic<Int64>(0)
+    let aheadNanoseconds = Atomic<Int64>(0)
     /// The instant the timer was last armed for and the deadline it was armed ahead of, stored by
     /// whoever armed it (the parking thread, or a caller's pass moving it forward): what the woken
     /// thread measures its wake-up against.
     let armedFor = Atomic<MonotonicInstant>(.max)
     let armedDeadline = Atomic<MonotonicInstant>(.max)
 
-    /// A wake timer whose wake-ahead is at most `wakeAheadLimit` nanoseconds (0: never ahead).
-    init(wakeAheadLimit: Int64) {
+    /// A wake timer whose wake-ahead is at most `wakeAheadLimitNanoseconds` (0: never ahead).
+    init(wakeAheadLimitNanoseconds: Int64) {
         parkedStorage = FixedArray(repeating: 0, count: 1)
         parked = parkedStorage.base
         descriptor = CHapticsSystem_makeWakeTimer()
-        floorStorage = FixedArray(repeating: WakeLatencyFloor(limit: wakeAheadLimit), count: 1)
+        floorStorage = FixedArray(repeating: WakeLatencyFloor(limitNanoseconds: wakeAheadLimitNanoseconds), count: 1)
         floor = floorStorage.base
     }
 
@@ -89,7 +89,7 @@ struct WakeTimer: ~Copyable {
             return
         }
         guard isParked else { return }
-        let target = MonotonicInstant(nanoseconds: max(deadline.nanoseconds - ahead.load(ordering: .relaxed), 0))
+        let target = MonotonicInstant(nanoseconds: max(deadline.nanoseconds - aheadNanoseconds.load(ordering: .relaxed), 0))
         noteArmed(for: target, deadline: deadline)
         _ = CHapticsSystem_armWakeTimer(descriptor, target.nanoseconds)
     }
@@ -111,12 +111,12 @@ struct WakeTimer: ~Copyable {
     }
 
     /// Whether the thread learns a wake-ahead at all (its limit is above zero).
-    var learns: Bool { floor.pointee.limit > 0 }
+    var learns: Bool { floor.pointee.limitNanoseconds > 0 }
 
-    /// Records a timer wake-up `latency` nanoseconds after the instant it was armed for, and
+    /// Records a timer wake-up `latencyNanoseconds` after the instant it was armed for, and
     /// publishes the wake-ahead it gives. The realtime thread's only.
-    func record(latency: Int64) {
-        floor.pointee.record(latency: latency)
-        ahead.store(floor.pointee.ahead, ordering: .relaxed)
+    func record(latencyNanoseconds latency: Int64) {
+        floor.pointee.record(latencyNanoseconds: latency)
+        aheadNanoseconds.store(floor.pointee.aheadNanoseconds, ordering: .relaxed)
     }
 }

@@ -209,7 +209,7 @@ struct CallerValueTests {
         }
         for offsets in [[-1], [Int64.min], [0, limit + 1], [Int64.max], [0, 10 * ms, 5 * ms]] {
             let index = offsets.count - 1
-            #expect(throws: SchedulerError.commandOffsetOutOfRange(index: index, offset: offsets[index])) {
+            #expect(throws: SchedulerError.commandOffsetOutOfRange(index: index, offsetNanoseconds: offsets[index])) {
                 try rig.scheduler.load(program(offsets, duration: 0))
             }
         }
@@ -287,7 +287,7 @@ struct CallerValueTests {
         #expect(SchedulerError.invalidRate(.nan).description == "scheduler: playback rate nan is outside 1/64…64")
         #expect(SchedulerError.invalidParameterValue(.hapticIntensityControl, .infinity).description
             == "scheduler: HapticIntensityControl value inf is not a finite number")
-        #expect(SchedulerError.commandOffsetOutOfRange(index: 2, offset: -1).description
+        #expect(SchedulerError.commandOffsetOutOfRange(index: 2, offsetNanoseconds: -1).description
             == "scheduler: program command 2 at -1 ns is negative, out of order or after 2 h")
         #expect(SchedulerError.programDurationOutOfRange(.seconds(-1)).description
             == "scheduler: program duration -1.0 seconds is negative or longer than 2 h")

@@ -160,7 +160,7 @@ struct RuntimeCurveTests {
         #expect(rig.output.recorded == expected)
         #expect(rig.scheduler.statistics.submitted == 2)
         #expect(rig.scheduler.statistics.applied == 2)
-        #expect(rig.scheduler.curves.heldCount == 0)
+        #expect(rig.scheduler.curves.pointee.heldCount == 0)
     }
 
     @Test func aCurveOnAStoppedPlayerSetsTheParameterItStartsWith() throws {
@@ -193,14 +193,14 @@ struct RuntimeCurveTests {
             Emission(shifted, deadlineNanoseconds: t0 + 30 * ms, nowNanoseconds: t0 + 30 * ms),
         ])
         #expect(rig.output.recorded.count == 5)
-        #expect(rig.scheduler.curves.heldCount == 0)
+        #expect(rig.scheduler.curves.pointee.heldCount == 0)
 
         try rig.scheduler.setCurve(player, long, startingAt: rig.at(t0 + 100 * ms))
         rig.run(to: t0 + 100 * ms)
-        #expect(rig.scheduler.curves.heldCount == 1)
+        #expect(rig.scheduler.curves.pointee.heldCount == 1)
         rig.scheduler.releasePlayer(player)
         rig.runOnDeadlines(until: t0 + 200 * ms)
-        #expect(rig.scheduler.curves.heldCount == 0)
+        #expect(rig.scheduler.curves.pointee.heldCount == 0)
     }
 
     @Test func aFullQueueOrFullCurveSpaceReturnsFalseAndIsCounted() throws {
@@ -213,14 +213,14 @@ struct RuntimeCurveTests {
         #expect(rig.scheduler.statistics.droppedCurves == 1)
         #expect(rig.scheduler.statistics.dropped == 0)
         rig.run(to: t0 + 2_000 * ms)
-        #expect(rig.scheduler.curves.heldCount == 0)
+        #expect(rig.scheduler.curves.pointee.heldCount == 0)
 
         rig.scheduler.start(player, at: rig.at(t0 + 3_000 * ms))
         rig.scheduler.stop(player, at: rig.at(t0 + 3_000 * ms))
         #expect(try rig.scheduler.setCurve(player, ramp, startingAt: rig.at(t0)) == false)
         #expect(rig.scheduler.statistics.dropped == 1)
         #expect(rig.scheduler.statistics.droppedCurves == 1)
-        #expect(rig.scheduler.curves.heldCount == 0)
+        #expect(rig.scheduler.curves.pointee.heldCount == 0)
     }
 
     @Test func curvesOutsideWhatTheRealtimeSideHoldsAreRefusedWithLocatedErrors() throws {
@@ -244,7 +244,7 @@ struct RuntimeCurveTests {
             try rig.scheduler.setCurve(player, curve([(0, 1)]), startingAt: rig.at(rig.nowNanoseconds), scale: .infinity)
         }
         #expect(rig.scheduler.statistics.submitted == 0)
-        #expect(rig.scheduler.curves.heldCount == 0)
+        #expect(rig.scheduler.curves.pointee.heldCount == 0)
         #expect(SchedulerError.curveTooLong(points: 5, maximum: 4).description
             == "scheduler: a curve of 5 control points is longer than the 4 a curve may have")
         #expect(SchedulerError.curveOutOfOrder(index: 2).description

@@ -57,10 +57,10 @@ struct OverlapPolicyTests {
     }
 
     @Test func mixOfSignedLevelsSaturatesAtTheKernelRange() {
-        #expect(Scheduler<ManualClock>.saturatingSum(Int16(30_000), Int16(10_000)) == 32_767)
-        #expect(Scheduler<ManualClock>.saturatingSum(Int16(-30_000), Int16(-10_000)) == -32_768)
-        #expect(Scheduler<ManualClock>.saturatingSum(Int16(-300), Int16(100)) == -200)
-        #expect(Scheduler<ManualClock>.saturatingSum(UInt16(65_000), UInt16(1_000)) == 65_535)
+        #expect(ActuatorCommand.saturatingSum(Int16(30_000), Int16(10_000)) == 32_767)
+        #expect(ActuatorCommand.saturatingSum(Int16(-30_000), Int16(-10_000)) == -32_768)
+        #expect(ActuatorCommand.saturatingSum(Int16(-300), Int16(100)) == -200)
+        #expect(ActuatorCommand.saturatingSum(UInt16(65_000), UInt16(1_000)) == 65_535)
     }
 
     @Test func dropStaleDropsLateLevelsButNeverStops() throws {

@@ -20,51 +20,51 @@ final class ClockReadingActuator: Actuator {
 struct WakeAheadTests {
     @Test("the wake-ahead is zero until 8 wake-ups are measured, then the shortest of the last 32")
     func shortestOfTheLast32() {
-        var floor = WakeLatencyFloor(limit: 1_000_000)
-        for latency in Int64(2)...8 { floor.record(latency: 100_000 + latency) }
-        #expect(floor.ahead == 0)
-        floor.record(latency: 100_001)
-        #expect(floor.ahead == 100_001)
-        for latency in Int64(9)...30 { floor.record(latency: 100_000 + latency) }
-        #expect(floor.ahead == 100_001)
-        floor.record(latency: 150_000)
-        #expect(floor.ahead == 100_001)
+        var floor = WakeLatencyFloor(limitNanoseconds: 1_000_000)
+        for latency in Int64(2)...8 { floor.record(latencyNanoseconds: 100_000 + latency) }
+        #expect(floor.aheadNanoseconds == 0)
+        floor.record(latencyNanoseconds: 100_001)
+        #expect(floor.aheadNanoseconds == 100_001)
+        for latency in Int64(9)...30 { floor.record(latencyNanoseconds: 100_000 + latency) }
+        #expect(floor.aheadNanoseconds == 100_001)
+        floor.record(latencyNanoseconds: 150_000)
+        #expect(floor.aheadNanoseconds == 100_001)
         // 31 samples: 100 002…100 008, 100 001, 100 009…100 030, 150 000. The 32nd fills the
         // window; the 7 after it push out 100 002…100 008, and the 100 001 one stays.
-        for _ in 0..<8 { floor.record(latency: 200_000) }
-        #expect(floor.ahead == 100_001)
+        for _ in 0..<8 { floor.record(latencyNanoseconds: 200_000) }
+        #expect(floor.aheadNanoseconds == 100_001)
         // The next pushes out 100 001: the shortest left is 100 009.
-        floor.record(latency: 200_000)
-        #expect(floor.ahead == 100_009)
-        floor.record(latency: 40_000)
-        #expect(floor.ahead == 40_000)
+        floor.record(latencyNanoseconds: 200_000)
+        #expect(floor.aheadNanoseconds == 100_009)
+        floor.record(latencyNanoseconds: 40_000)
+        #expect(floor.aheadNanoseconds == 40_000)
         // 32 slower wake-ups push the fast one out: the floor rises again.
-        for _ in 0..<31 { floor.record(latency: 90_000) }
-        #expect(floor.ahead == 40_000)
-        floor.record(latency: 90_000)
-        #expect(floor.ahead == 90_000)
+        for _ in 0..<31 { floor.record(latencyNanoseconds: 90_000) }
+        #expect(floor.aheadNanoseconds == 40_000)
+        floor.record(latencyNanoseconds: 90_000)
+        #expect(floor.aheadNanoseconds == 90_000)
     }
 
     @Test("the wake-ahead is capped at the limit, ignores wake-ups before their instant, and a zero limit never wakes ahead")
     func limitsAndIgnoredSamples() {
-        var capped = WakeLatencyFloor(limit: 500_000)
-        for _ in 0..<8 { capped.record(latency: 2_000_000) }
-        #expect(capped.ahead == 500_000)
-        capped.record(latency: -5)
-        #expect(capped.ahead == 500_000)
+        var capped = WakeLatencyFloor(limitNanoseconds: 500_000)
+        for _ in 0..<8 { capped.record(latencyNanoseconds: 2_000_000) }
+        #expect(capped.aheadNanoseconds == 500_000)
+        capped.record(latencyNanoseconds: -5)
+        #expect(capped.aheadNanoseconds == 500_000)
 
-        var never = WakeLatencyFloor(limit: 0)
-        for _ in 0..<64 { never.record(latency: 100_000) }
-        #expect(never.ahead == 0)
+        var never = WakeLatencyFloor(limitNanoseconds: 0)
+        for _ in 0..<64 { never.record(latencyNanoseconds: 100_000) }
+        #expect(never.aheadNanoseconds == 0)
         #expect(never.target(for: at(7_000_000), now: at(1_000_000)) == at(7_000_000))
-        #expect(WakeLatencyFloor(limit: -1).limit == 0)
+        #expect(WakeLatencyFloor(limitNanoseconds: -1).limitNanoseconds == 0)
     }
 
     @Test("the timer is armed ahead of the deadline, or at the deadline itself once within the wake-ahead of it")
     func targets() {
-        var floor = WakeLatencyFloor(limit: 1_000_000)
+        var floor = WakeLatencyFloor(limitNanoseconds: 1_000_000)
         #expect(floor.target(for: at(5_000_000), now: at(1_000_000)) == at(5_000_000))
-        for _ in 0..<8 { floor.record(latency: 120_000) }
+        for _ in 0..<8 { floor.record(latencyNanoseconds: 120_000) }
         #expect(floor.target(for: at(5_000_000), now: at(1_000_000)) == at(4_880_000))
         // Woke faster than the floor (before the deadline): sleeps the rest of the way, to the deadline.
         #expect(floor.target(for: at(5_000_000), now: at(4_900_000)) == at(5_000_000))
@@ -122,7 +122,7 @@ struct WakeAheadTests {
         var early = 0
         for _ in 0..<3 where early == 0 {
             let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(wakeAheadLimit: .milliseconds(10)))
-            for _ in 0..<WakeLatencyFloor.minimumSamples { scheduler.wake.record(latency: 9 * ms) }
+            for _ in 0..<WakeLatencyFloor.minimumSamples { scheduler.wake.record(latencyNanoseconds: 9 * ms) }
             let output = ClockReadingActuator()
             let channel = try scheduler.addChannel(output: output, profile: testRumble, policy: .replace)
             let player = try scheduler.makePlayer(program: scheduler.load(rumbleProgram([(0, 100, 200)], duration: 50 * ms)), channel: channel)
