@@ -33,7 +33,7 @@ final class EngineHDHaptics: Sendable {
         var accepting = false
     }
 
-    private let state = Mutex(State())
+    private let state = OrderedMutex(State())
     /// Counts the closes: what was made on a pad's open voice coils (a live sound feed's drive)
     /// holds while it has not moved. Read without a lock.
     let generation = Atomic<Int>(0)

@@ -14,7 +14,7 @@ final class EngineTriggers: Sendable {
         var accepting = false
     }
 
-    private let state = Mutex(State())
+    private let state = OrderedMutex(State())
     /// The `SCHED_FIFO` priority each pad's writer thread asks for.
     private let writerPriority: Int32
 
@@ -36,7 +36,7 @@ final class EngineTriggers: Sendable {
     }
 
     /// Every engine's triggers in the process.
-    private static let live = Mutex<[ObjectIdentifier: Weak]>([:])
+    private static let live = OrderedMutex<[ObjectIdentifier: Weak]>([:])
 
     /// Registered once, with the first engine: a game that exits without stopping its engine (a
     /// shared engine is never deinitialised) must not leave a pad's triggers stiff. The kernel

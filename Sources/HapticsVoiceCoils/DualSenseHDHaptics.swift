@@ -34,7 +34,7 @@ public final class DualSenseHDHaptics: Sendable {
     private let bluetooth: BluetoothHapticsStream?
     /// Over USB, the hidraw node, open for the clearing reports until closed; and how many rumble
     /// writes the pad had when its bits were last cleared.
-    private let hidraw: Mutex<(descriptor: FileDescriptor?, clearedAt: Int?)>
+    private let hidraw: OrderedMutex<(descriptor: FileDescriptor?, clearedAt: Int?)>
     /// Counts the rumble writes made to the pad, when known.
     private let rumbleWrites: (@Sendable () -> Int)?
 
@@ -89,7 +89,7 @@ public final class DualSenseHDHaptics: Sendable {
             }
             usb = stream
             bluetooth = nil
-            hidraw = Mutex((descriptor, nil))
+            hidraw = OrderedMutex((descriptor, nil))
         case .bluetooth:
             do {
                 bluetooth = try BluetoothHapticsStream(node: node)
@@ -97,7 +97,7 @@ public final class DualSenseHDHaptics: Sendable {
                 throw .node(error)
             }
             usb = nil
-            hidraw = Mutex((nil, nil))
+            hidraw = OrderedMutex((nil, nil))
         }
         do {
             try selectAudioHaptics()
@@ -117,7 +117,7 @@ public final class DualSenseHDHaptics: Sendable {
         usb = stream
         bluetooth = nil
         do {
-            hidraw = Mutex((try node.open(), nil))
+            hidraw = OrderedMutex((try node.open(), nil))
         } catch {
             throw .node(error)
         }
