@@ -40,7 +40,7 @@ struct DoctorCommandTests {
     func doctor(_ root: TemporaryFolder, groups: String, json: Bool = false,
                 realtimeKit: String = "unix:path=/nonexistent/haptics-bus") throws -> (status: Int32, output: String, error: String) {
         let unprivilegedProbe: @Sendable (RealtimeKit.Bus) -> RealtimeThread.Priority = { bus in
-            let priority = Mutex<RealtimeThread.Priority>(.normal)
+            let priority = OrderedMutex<RealtimeThread.Priority>(.normal)
             try? onUnprivilegedThread {
                 let probed = DoctorChecks.probeRealtimePriority(realtimeKit: bus)
                 priority.withLock { $0 = probed }
@@ -202,7 +202,7 @@ struct DoctorCommandTests {
     /// Runs doctor with slot counts given for every node the user may open, and the paths it was asked about.
     func doctor(_ root: TemporaryFolder, groups: String, json: Bool = false, slots: DoctorChecks.SlotUse) throws
         -> (result: (status: Int32, output: String, error: String), probed: [String]) {
-        let probed = Mutex<[String]>([])
+        let probed = OrderedMutex<[String]>([])
         let result = try DoctorChecks.$slotProbe.withValue({ path in
             probed.withLock { $0.append(path) }
             return slots

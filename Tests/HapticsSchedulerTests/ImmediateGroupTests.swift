@@ -261,7 +261,7 @@ struct ImmediateGroupTests {
         let t0 = clock.now()
         #expect(scheduler.start(busy, at: t0))
         output.holdsPerform.store(true, ordering: .releasing)
-        let outcome = Mutex<(Bool, ImmediateProcessing)?>(nil)
+        let outcome = OrderedMutex<(Bool, ImmediateProcessing)?>(nil)
         runConcurrently(2) { index in
             if index == 0 {
                 scheduler.process()

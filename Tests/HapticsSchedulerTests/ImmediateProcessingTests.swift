@@ -109,7 +109,7 @@ struct ImmediateProcessingTests {
         #expect(scheduler.start(busy, at: t0))
         output.holdsPerform.store(true, ordering: .releasing)
         // Thread 0 processes and is held inside its perform; thread 1 submits meanwhile.
-        let outcome = Mutex<ImmediateProcessing?>(nil)
+        let outcome = OrderedMutex<ImmediateProcessing?>(nil)
         runConcurrently(2) { index in
             if index == 0 {
                 scheduler.process()

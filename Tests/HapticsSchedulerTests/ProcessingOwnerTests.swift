@@ -31,7 +31,7 @@ struct ProcessingOwnerTests {
         #expect(!rig.scheduler.isProcessingTaken)
 
         let owned = Atomic<Bool>(false)
-        let sighting = Mutex(Sighting())
+        let sighting = OrderedMutex(Sighting())
         let passesBefore = rig.scheduler.completedPassCount.load(ordering: .acquiring)
         runConcurrently(2) { index in
             if index == 1 {

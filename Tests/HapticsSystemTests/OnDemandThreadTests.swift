@@ -19,7 +19,7 @@ struct OnDemandThreadTests {
 
     @Test("runs once at the instant asked for, not before, and then sleeps until asked again")
     func runsAtTheInstantAskedFor() throws {
-        let ranAt = Mutex<[MonotonicInstant]>([])
+        let ranAt = OrderedMutex<[MonotonicInstant]>([])
         let thread = try OnDemandThread(name: "haptics-test") { now in
             ranAt.withLock { $0.append(now) }
             return nil
@@ -62,7 +62,7 @@ struct OnDemandThreadTests {
 
     @Test("stop from inside work returns without waiting for itself; no run begins after")
     func stopFromInsideWork() throws {
-        let holder = Mutex<OnDemandThread?>(nil)
+        let holder = OrderedMutex<OnDemandThread?>(nil)
         let thread = try OnDemandThread(name: "haptics-test") { now in
             holder.withLock { $0 }?.stop()
             return now

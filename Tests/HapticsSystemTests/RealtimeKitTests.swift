@@ -15,7 +15,7 @@ struct RealtimeKitTests {
     /// Starts a thread asking `SCHED_FIFO` 50 on a thread that may not set it, and returns its grant
     /// and whether its body saw itself run with `SCHED_FIFO`.
     private func grantOfUnprivilegedThread(asking bus: RealtimeKit.Bus?) throws -> (RealtimeThread.Grant, Bool) {
-        let result = Mutex<(RealtimeThread.Grant, Bool)?>(nil)
+        let result = OrderedMutex<(RealtimeThread.Grant, Bool)?>(nil)
         try onUnprivilegedThread {
             let policy = Atomic<Int32>(-1)
             let configuration = RealtimeThread.Configuration(name: "haptics-rtkit", priority: 50, realtimeKit: bus)

@@ -9,7 +9,7 @@ struct RealtimeThreadTypeTests {
     @Test func startReturnsAConfiguredThreadThatRunsItsBodyUntilJoined() throws {
         final class Probe: Sendable {
             let ran = Atomic<Bool>(false)
-            let name = Mutex<String>("")
+            let name = OrderedMutex<String>("")
         }
         let probe = Probe()
         let thread = try RealtimeThread.start(RealtimeThread.Configuration(name: "haptics-test", priority: 10)) {

@@ -45,7 +45,7 @@ public final class FakeRealtimeKit: Sendable {
     }
 
     private final class State: Sendable {
-        let calls = Mutex<[Call]>([])
+        let calls = OrderedMutex<[Call]>([])
         let stopping = Atomic<Bool>(false)
     }
     private let state = State()

@@ -24,8 +24,8 @@ public final class PreparingDevice: PreparableActuator, HardwareGainActuator, Lo
     public let simulated: SimulatedDevice
     private let requestLog = Recorder<Request>()
     private let programLog = Recorder<Program>()
-    private let lost = Mutex<SystemCallError?>(nil)
-    private let oldestUse = Mutex<MonotonicInstant?>(nil)
+    private let lost = OrderedMutex<SystemCallError?>(nil)
+    private let oldestUse = OrderedMutex<MonotonicInstant?>(nil)
 
     /// Creates a device playing with `profile`.
     public init(profile: DeviceProfile) {

@@ -1,16 +1,17 @@
+import HapticsSystem
 import Synchronization
 
 /// Values appended from any thread, read back in the order they arrived: what a test's event
 /// handler or fake device saw.
 public final class Recorder<Element: Sendable>: Sendable {
-    private let elements: Mutex<[Element]>
+    private let elements: OrderedMutex<[Element]>
 
     /// Creates an empty recorder with room for `capacity` elements, so that appending (from a
     /// realtime thread, say) does not allocate until then.
     public init(reservingCapacity capacity: Int = 0) {
         var elements: [Element] = []
         elements.reserveCapacity(capacity)
-        self.elements = Mutex(elements)
+        self.elements = OrderedMutex(elements)
     }
 
     /// Appends `element`.

@@ -63,7 +63,7 @@ struct ConcurrencyStressTests {
         let soundBefore = audio.statistics
         #expect(auditBefore.dropped == 0)
 
-        let tallies = Mutex<[StressTally]>([])
+        let tallies = OrderedMutex<[StressTally]>([])
         let feedbacks = Feedback.vocabulary
         runConcurrently(Self.threads, niceness: 19) { thread in
             var tally = StressTally()
@@ -150,7 +150,7 @@ struct ChannelHandOverStressTests {
         // pad B or C while game threads keep playing on A alone.
         let engine = HapticEngine(outputs: [], configuration: .init(scheduler: SchedulerConfiguration(maximumChannels: 2)))
         try engine.start()
-        let others = Mutex<[SimulatedDevice]>([])
+        let others = OrderedMutex<[SimulatedDevice]>([])
         let opener: HapticEngine.DeviceOpener = { path throws(DeviceError) in
             let device = SimulatedDevice(profile: .genericRumble)
             if !path.hasSuffix("event1") { others.withLock { $0.append(device) } }

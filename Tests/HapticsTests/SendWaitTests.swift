@@ -87,7 +87,7 @@ struct SendWaitTests {
     func waitsForTheRealtimeThread() throws {
         let fixture = try StartedEngine()
         defer { fixture.engine.stop() }
-        let seen = Mutex(Seen())
+        let seen = OrderedMutex(Seen())
         whileProcessingIsHeld(by: fixture.engine) { holdUntil in
             let play = Play(on: fixture.engine)
             let release = play.end + .milliseconds(60)
@@ -111,7 +111,7 @@ struct SendWaitTests {
     func timesOut() throws {
         let fixture = try StartedEngine()
         defer { fixture.engine.stop() }
-        let seen = Mutex(Seen())
+        let seen = OrderedMutex(Seen())
         whileProcessingIsHeld(by: fixture.engine) { holdUntil in
             let play = Play(on: fixture.engine)
             holdUntil(play.end + .seconds(1))

@@ -3,6 +3,7 @@ import HapticsDevices
 import HapticsPatterns
 import HapticsRendering
 import HapticsScheduler
+import HapticsSystem
 import Synchronization
 import Testing
 @testable import Haptics
@@ -138,7 +139,7 @@ struct SoundSyncTests {
     func audioDeviceLost() throws {
         let fixture = try SoundFixture(profiles: [.simulated], sink: UnpluggedSink(after: 2))
         defer { fixture.folder.remove() }
-        let events = Mutex<[HapticEngine.Event]>([])
+        let events = OrderedMutex<[HapticEngine.Event]>([])
         fixture.engine.setEventHandler { event in events.withLock { $0.append(event) } }
         #expect(fixture.audio.process())
         #expect(fixture.audio.process())
@@ -158,7 +159,7 @@ struct SoundSyncTests {
     func soundDroppedForWantOfAVoice() throws {
         let fixture = try SoundFixture(profiles: [.simulated], audioConfiguration: AudioOutputConfiguration(maximumVoices: 1))
         defer { fixture.folder.remove() }
-        let events = Mutex<[HapticEngine.Event]>([])
+        let events = OrderedMutex<[HapticEngine.Event]>([])
         fixture.engine.setEventHandler { event in events.withLock { $0.append(event) } }
         let first = fixture.engine.play(.impact(.heavy), withSound: true)
         let second = fixture.engine.play(.impact(.light), withSound: true)

@@ -133,7 +133,7 @@ struct SoundTraceTests {
         let (fixture, path) = try twoClickFixture(audioConfiguration: AudioOutputConfiguration(maximumVoices: 1))
         defer { fixture.folder.remove() }
         let player = try fixture.engine.makePlayer(contentsOf: path)
-        let events = Mutex<[HapticEngine.Event]>([])
+        let events = OrderedMutex<[HapticEngine.Event]>([])
         fixture.engine.setEventHandler { event in events.withLock { $0.append(event) } }
         fixture.engine.startTracing()
         let onset = fixture.origin + .milliseconds(100)

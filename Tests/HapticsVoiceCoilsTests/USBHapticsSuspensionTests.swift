@@ -9,7 +9,7 @@ import Testing
 /// readings that place frame `p` at `origin + p / rate` of its current opening.
 final class CountingCard: AudioSink, @unchecked Sendable {
     let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 48, periodCount: 3, sampleFormat: .signed16, channelCount: 4)
-    private let state = Mutex<(opens: Int, closes: Int, written: Int64, origin: MonotonicInstant, loudFramesByOpening: [Int])>(
+    private let state = OrderedMutex<(opens: Int, closes: Int, written: Int64, origin: MonotonicInstant, loudFramesByOpening: [Int])>(
         (0, 0, 0, .now, []))
 
     func open() throws(AudioSinkError) -> AudioTimestamp? {
