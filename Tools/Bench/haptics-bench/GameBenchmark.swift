@@ -175,6 +175,28 @@ func runGameClient(_ arguments: [String]) {
             return start
         }
         finish = { engine.stop() }
+    case "haptics_player":
+        // Diagnosis: the same heavy rumble as a pattern file a game plays, through a prepared
+        // pattern player (played as rumble: the pad's voice coils are another path).
+        let engine: HapticEngine
+        let player: HapticPatternPlayer
+        do {
+            engine = try HapticEngine.automatic()
+            player = try engine.makePlayer(pattern: Pattern(events: [
+                PatternEvent(kind: .hapticContinuous, time: 0, duration: Double(GameBenchmark.rumbleLength) / 1_000_000,
+                             parameters: EventParameters(hapticIntensity: 1, hapticSharpness: 0.5)),
+            ]))
+        } catch {
+            benchFailure("engine: \(error)")
+        }
+        player.usesHDHaptics = false
+        prepare = { player.prepare() }
+        trigger = {
+            let start = SystemMonotonicClock().now().nanoseconds
+            guard player.start().isScheduled else { benchFailure("engine: the pattern was not scheduled") }
+            return start
+        }
+        finish = { engine.stop() }
     case "sdl2_rumble", "sdl2_haptic":
         guard CBenchSupport_sdlOpen(VirtualDualSense.deviceName) == 0 else {
             benchFailure("SDL2: \(String(cString: CBenchSupport_sdlFailure()))")
