@@ -51,6 +51,16 @@ public final class HapticEngine: Sendable {
         /// when they turn vibration off. Off by default: switching haptics off sets the triggers
         /// off too.
         public var keepsTriggersWhenDisabled: Bool
+        /// Whether `start()` rehearses one play on each evdev device, so that a game's first play
+        /// is as quick as the next ones (on by default). The rehearsal runs the code of a prepared
+        /// play of the heavy impact, from the call to the `write()` and its stop, with events the
+        /// kernel drops before any driver or device owner sees them (value -1): nothing is felt,
+        /// nothing is sent to the device. It uploads the device's streaming effect, which the
+        /// engine keeps for levels not prepared, and shows in the device's statistics. A process
+        /// runs code slowest the first time (its pages are mapped, its symbols bound; under an
+        /// emulator, translated): without it the first play of a process takes several times as
+        /// long as the next ones.
+        public var rehearsesAtStart: Bool
 
         /// Creates a configuration.
         public init(
@@ -61,7 +71,8 @@ public final class HapticEngine: Sendable {
             soundCueFolder: String? = nil,
             soundBudgetPerPattern: Int = AudioMemoryBudget.patternLimit,
             soundBudget: Int = AudioMemoryBudget.engineLimit,
-            keepsTriggersWhenDisabled: Bool = false
+            keepsTriggersWhenDisabled: Bool = false,
+            rehearsesAtStart: Bool = true
         ) {
             precondition(soundBudgetPerPattern >= 0 && soundBudget >= 0, "sound budgets cannot be negative")
             self.overlapPolicy = overlapPolicy
@@ -72,6 +83,7 @@ public final class HapticEngine: Sendable {
             self.soundBudgetPerPattern = soundBudgetPerPattern
             self.soundBudget = soundBudget
             self.keepsTriggersWhenDisabled = keepsTriggersWhenDisabled
+            self.rehearsesAtStart = rehearsesAtStart
         }
 
         /// The range of `prepareLifetime`: 0…1 h.
@@ -169,6 +181,9 @@ public final class HapticEngine: Sendable {
     private let enabled = Atomic<Bool>(true)
     private let applicationActive = Atomic<Bool>(true)
     private let running = Atomic<Bool>(false)
+    /// The thread rehearsing inside `start()` (`pthread_self()`), whose plays the stopped engine
+    /// lets through; 0 otherwise.
+    let rehearsalThread = Atomic<UInt>(0)
     private let gainBits = Atomic<UInt64>(Double(1).bitPattern)
     let realtime = Atomic<Bool>(false)
     /// `motorLevelTimeout` in nanoseconds.
@@ -310,6 +325,8 @@ public final class HapticEngine: Sendable {
         realtime.store(true, ordering: .releasing)
         triggers.open()
         hdHaptics.open()
+        // Before the engine runs: no play of the game's can reach a device while it rehearses.
+        if configuration.rehearsesAtStart { rehearse() }
         running.store(true, ordering: .releasing)
         startHousekeeping()
     }
@@ -384,7 +401,7 @@ public final class HapticEngine: Sendable {
         if gain == 0 { return .muted }
         if !isApplicationActive { return .applicationInactive }
         if roster.liveCount == 0 { return .noDevice }
-        if !isRunning { return .engineStopped }
+        if !isRunning && !isRehearsingOnThisThread { return .engineStopped }
         return nil
     }
 

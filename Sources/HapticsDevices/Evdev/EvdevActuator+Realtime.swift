@@ -203,6 +203,7 @@ extension EvdevActuator {
     @inline(__always)
     func _writeEvents<Events>(_ events: inout Events) -> Bool {
         _ActuatorCounters.advance(counters.realtimeWrites)
+        if rehearsing.load(ordering: .relaxed) { _rehearsed(&events) }
         let descriptor = device.descriptor.rawValue
         let result = withUnsafeBytes(of: &events) { bytes in
             _SystemCall.perform("write", fileDescriptor: descriptor) {
@@ -214,6 +215,15 @@ extension EvdevActuator {
             return false
         }
         return true
+    }
+
+    /// `events` (`input_event`s in a row) with the value -1, which the input core ignores.
+    @inline(never)
+    func _rehearsed<Events>(_ events: inout Events) {
+        withUnsafeMutableBytes(of: &events) { bytes in
+            let events = bytes.bindMemory(to: input_event.self)
+            for index in events.indices { events[index].value = -1 }
+        }
     }
 
     /// Erases effect `id` (`EVIOCRMFF`). Returns whether the kernel accepted.

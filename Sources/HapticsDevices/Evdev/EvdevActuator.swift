@@ -37,8 +37,14 @@ import HapticsSystem
 /// - **Close.** ``close()`` (and deinit) waits for a running `perform` to return, stops what plays,
 ///   erases every effect it uploaded and closes the descriptor.
 ///
+/// - **Rehearsal.** While rehearsing (``setRehearsing(_:)``), every write carries its events with
+///   the value -1: the same calls reach the kernel, whose input core drops an `EV_FF` event with a
+///   negative value before the driver or a uinput device's owner sees it. An upload a rehearsal
+///   needs (the streaming effect) is real: the streaming slot is the actuator's own.
+///
 /// One actuator serves one scheduler channel: `perform` must be called from one thread at a time.
-public final class EvdevActuator: PreparableActuator, HardwareGainActuator, LossReportingActuator, @unchecked Sendable {
+public final class EvdevActuator: PreparableActuator, HardwareGainActuator, LossReportingActuator, RehearsingActuator,
+    @unchecked Sendable {
     /// The device this actuator drives (and closes).
     public let device: EvdevDevice
     /// The tuning it was created with.
@@ -64,6 +70,9 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
     /// When the kernel would end what plays on its own (nanoseconds, `.min` when nothing plays):
     /// written at the end of each `perform`, read by ``lifetimeOfPerformedLevel(on:now:)``.
     let expiry = Atomic<Int64>(.min)
+    /// Whether plays are rehearsals (`RehearsingActuator`): their `EV_FF` events are written with
+    /// the value -1, which the kernel's input core drops before any driver or device owner sees it.
+    let rehearsing = Atomic<Bool>(false)
     /// The streaming effect's `replay.length` in ms, set by `prepare`, read by the realtime thread.
     let streamingLength: Atomic<Int>
     /// ``Configuration/safetyMargin`` in nanoseconds, converted once: holds are measured in program
@@ -99,6 +108,10 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
     deinit {
         close()
         realtime.deinitialize(count: 1).deallocate()
+    }
+
+    package func setRehearsing(_ rehearsing: Bool) {
+        self.rehearsing.store(rehearsing, ordering: .relaxed)
     }
 
     /// How many levels can be prepared at once (`slots − 1`, at most 16; 0 on a 1-slot device).

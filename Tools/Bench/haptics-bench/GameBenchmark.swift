@@ -144,11 +144,12 @@ func runGameClient(_ arguments: [String]) {
         }
         stop = { _ = CBenchSupport_rawTrigger(raw.rawValue, effect, 0) }
         finish = { try? raw.close() }
-    case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping", "haptics_prefaulted", "haptics_settled", "haptics_warmed", "haptics_warm_silent":
+    case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping", "haptics_prefaulted", "haptics_settled", "haptics_warmed", "haptics_warm_silent", "haptics_unrehearsed":
         if peer == "haptics_prefaulted" { prefaultCode() }
         var configuration = HapticEngine.Configuration()
         if peer == "haptics_no_wake_ahead" { configuration.scheduler.wakeAheadLimit = .zero }
         if peer == "haptics_slow_housekeeping" { configuration.housekeepingInterval = .seconds(10) }
+        if peer == "haptics_unrehearsed" { configuration.rehearsesAtStart = false }
         let engine: HapticEngine
         do { engine = try HapticEngine.automatic(configuration: configuration) } catch { benchFailure("engine: \(error)") }
         let generator = ImpactFeedbackGenerator(style: .heavy, engine: engine)

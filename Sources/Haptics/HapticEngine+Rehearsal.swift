@@ -1,0 +1,46 @@
+import Glibc
+import HapticsDevices
+
+// The first play of a process is the slowest: its code runs for the first time (pages mapped,
+// symbols bound, and under an emulator translated). `start()` therefore plays once itself, before
+// the engine runs, on every device that can rehearse (`RehearsingActuator`: evdev, whose rehearsal
+// writes events the kernel drops), through the very calls a game's play makes: `play`, the
+// submission, the level written on the caller's thread, the stop. Nothing is felt; what the play
+// left (its preparation stamp, its intensity) is put back.
+extension HapticEngine {
+    /// Rehearses a play of the heavy impact on every device that can rehearse. Only from `start()`,
+    /// before the engine runs.
+    func rehearse() {
+        let pads = channelDevices.withLock { devices in
+            devices.compactMap { device in
+                (device.output.device as? any RehearsingActuator).map { (id: device.deviceID, actuator: $0) }
+            }
+        }
+        guard !pads.isEmpty, let entry = vocabularyEntry(for: .impact(.heavy)) else { return }
+        let preparedUntil = entry.preparedUntil.load(ordering: .relaxed)
+        let intensityStep = entry.lastIntensityStep.load(ordering: .relaxed)
+        for pad in pads { pad.actuator.setRehearsing(true) }
+        rehearsalThread.store(UInt(pthread_self()), ordering: .releasing)
+        let selection = DeviceSelection(pads.map(\.id))
+        _ = play(entry, intensity: 1, at: nil, withSound: false, on: selection)
+        rehearsalThread.store(0, ordering: .releasing)
+        // The stops go out from the realtime thread, still rehearsed: it is the only thread that
+        // processes while the engine is not yet running.
+        let now = scheduler.currentTime()
+        for channel in 0..<roster.upperBound {
+            guard let found = entry.playable(on: channel, roster, devices: selection) else { continue }
+            _ = scheduler.stop(found.slot.player, at: now)
+        }
+        _ = awaitPass(scheduler.processingMark(), until: now + .seconds(1))
+        for pad in pads { pad.actuator.setRehearsing(false) }
+        entry.preparedUntil.store(preparedUntil, ordering: .relaxed)
+        entry.lastIntensityStep.store(intensityStep, ordering: .relaxed)
+    }
+
+    /// Whether this thread is rehearsing in `start()`: its plays pass although the engine is not
+    /// running yet.
+    var isRehearsingOnThisThread: Bool {
+        let thread = rehearsalThread.load(ordering: .acquiring)
+        return thread != 0 && thread == UInt(pthread_self())
+    }
+}
