@@ -68,9 +68,14 @@ extension HapticEngine {
     /// now. It runs only when something is due (``nextHousekeeping(after:)``): an idle engine is
     /// never woken by it.
     func startHousekeeping() {
+        // One thread at a time serves `housekeepingRequests`: any previous one ends first.
+        background.withLock { background in
+            defer { background.housekeeping = nil }
+            return background.housekeeping
+        }?.stop()
         let thread: OnDemandThread
         do throws(SystemCallError) {
-            thread = try OnDemandThread(name: "haptics-house") { [weak self] now in
+            thread = try OnDemandThread(name: "haptics-house", requests: housekeepingRequests) { [weak self] now in
                 guard let self else { return nil }
                 performHousekeeping()
                 return nextHousekeeping(after: now)
@@ -79,11 +84,7 @@ extension HapticEngine {
             // No thread to spare: the engine plays on; what housekeeping does waits for a manual call.
             return
         }
-        let previous = background.withLock { background in
-            defer { background.housekeeping = thread }
-            return background.housekeeping
-        }
-        previous?.stop()
+        background.withLock { $0.housekeeping = thread }
         requestHousekeeping()
     }
 

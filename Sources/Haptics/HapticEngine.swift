@@ -184,6 +184,10 @@ public final class HapticEngine: Sendable {
     /// The thread rehearsing inside `start()` (`pthread_self()`), whose plays the stopped engine
     /// lets through; 0 otherwise.
     let rehearsalThread = Atomic<UInt>(0)
+    /// Where housekeeping's runs are asked for: by the control side, and by the scheduler for each
+    /// player's ending (whose completion housekeeping delivers). Kept for the engine's life; the
+    /// housekeeping thread serving it is started and stopped with the engine.
+    let housekeepingRequests = RunRequests()
     private let gainBits = Atomic<UInt64>(Double(1).bitPattern)
     let realtime = Atomic<Bool>(false)
     /// `motorLevelTimeout` in nanoseconds.
@@ -220,7 +224,8 @@ public final class HapticEngine: Sendable {
     /// (`DeviceProfile.validate()`; `addOutput` says why), are left out.
     public init<Clock: HapticClock>(clock: Clock, outputs: [Output], configuration requested: Configuration = Configuration()) {
         let configuration = requested.clamped
-        scheduler = Scheduler(clock: clock, configuration: configuration.scheduler)
+        scheduler = Scheduler(clock: clock, configuration: configuration.scheduler,
+                              endingRequests: housekeepingRequests)
         self.configuration = configuration
         prepareLifetimeNanoseconds = configuration.prepareLifetime.nanoseconds
         soundMemory = SoundMemory(limit: configuration.soundBudget)

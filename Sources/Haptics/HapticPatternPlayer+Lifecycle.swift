@@ -37,9 +37,9 @@ struct PlayerLifecycle {
 extension HapticPatternPlayer {
     /// Called once per start that played, with how it ended: `.finished` when a non-looping player
     /// reached its end, `.stopped` when something stopped it first (a looping player only ever
-    /// stops). Called on the engine's housekeeping thread (within one
-    /// `Configuration.housekeepingInterval` of the end; for a manually driven engine, in
-    /// `performHousekeeping()`) or in the engine's `stop()` — never on the realtime thread, and
+    /// stops). Called on the engine's housekeeping thread (woken by the end itself; for a manually
+    /// driven engine, in `performHousekeeping()`) or in the engine's `stop()` — never on the
+    /// realtime thread, and
     /// never under a lock of the engine, so it may call back into the player. A start that played
     /// nowhere (`.notPlayed`) has no completion. `nil` (the default) reports nothing.
     public var completionHandler: (@Sendable (PlayerCompletion) -> Void)? {
@@ -118,9 +118,10 @@ extension HapticPatternPlayer {
     // MARK: Starts and their ends
 
     /// Registers a start on `players` before it is submitted; returns its tag. Once submitted, its
-    /// ending (the completion handler) and its sound's loop passes are housekeeping's to watch
-    /// (``needsWatching``): the caller requests housekeeping after the submission, whose writes
-    /// the wake of that thread must not delay.
+    /// ending (the completion handler) is housekeeping's to deliver, woken by the scheduler when
+    /// the ending is pushed; its loop passes are housekeeping's to watch while it plays
+    /// (``hasPassesToWatch``), asked for by the caller after the submission, whose writes the
+    /// wake of that thread must not delay.
     func beginStart(of players: [PlayerID]) -> Int64 {
         lifecycle.withLock { lifecycle in
             lifecycle.lastTag += 1
@@ -137,7 +138,13 @@ extension HapticPatternPlayer {
     /// that is not playing needs nothing, so an engine whose players are all idle sleeps.
     var needsWatching: Bool {
         lifecycle.withLock { !$0.starts.isEmpty }
-            || timeline.withLock { $0.soundPasses != nil || $0.triggerPasses != nil || $0.voiceCoilsLater != nil }
+            || hasPassesToWatch
+    }
+
+    /// Whether housekeeping has passes to queue while the player plays: its sound's or its
+    /// triggers' loop passes, or voice coils that start later.
+    var hasPassesToWatch: Bool {
+        timeline.withLock { $0.soundPasses != nil || $0.triggerPasses != nil || $0.voiceCoilsLater != nil }
     }
 
     /// Forgets the outputs a start could not be submitted to.

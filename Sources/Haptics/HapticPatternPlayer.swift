@@ -208,7 +208,6 @@ public final class HapticPatternPlayer: Sendable {
             }
             engine.scheduler.endImmediateGroup(group)
             abandonStart(tag, of: playable.dropFirst(started).map(\.player))
-            if started > 0 { engine.requestHousekeeping() }
             startVoiceCoils(playable.prefix(started).filter { $0.voiceCoils != nil }, onset: onset)
         }
         // The sound follows the first output that plays: traced under its player's id (the first
@@ -244,6 +243,13 @@ public final class HapticPatternPlayer: Sendable {
             startTriggerPasses(&loop, onset: onset, length: .nanoseconds(program?.durationNanoseconds ?? 0),
                                leadTime: .nanoseconds(program?.leadTimeNanoseconds ?? 0))
             return audio
+        }
+        // The start's ending wakes housekeeping to deliver its completion (the scheduler asks for
+        // it); housekeeping is asked now only for what it must do while the pattern plays: queue
+        // the sound's and the triggers' loop passes, start voice coils that come later. A woken
+        // thread can take the processor from the driver's worker that sends this start's report.
+        if case .scheduled = haptics, hasPassesToWatch {
+            engine.requestHousekeeping()
         }
         return PlaybackOutcome.WithSound(haptics: haptics ?? .notPlayed(.unsupported), audio: audio)
     }

@@ -30,6 +30,8 @@ final class Players {
     let holds: ChannelHolds
     /// How tagged starts ended, for the control side.
     let endings: UnsafeMutablePointer<BoundedMPSCQueue<EndingRecord>>
+    /// Where an ending pushed asks for its delivery (`nil`: the control side polls).
+    let endingRequests: RunRequests?
     let counters: UnsafeMutablePointer<SchedulerCounters>
     let traceRing: UnsafeMutablePointer<TraceRing>
 
@@ -37,7 +39,8 @@ final class Players {
          bindings: UnsafeMutablePointer<Atomic<Int>>, programInUse: UnsafeMutablePointer<Atomic<Int>>,
          publications: UnsafeMutablePointer<Atomic<Int64>>, playerCount: Int,
          channelSlots: UnsafeMutablePointer<ChannelSlot>, holds: ChannelHolds,
-         endings: UnsafeMutablePointer<BoundedMPSCQueue<EndingRecord>>, counters: UnsafeMutablePointer<SchedulerCounters>,
+         endings: UnsafeMutablePointer<BoundedMPSCQueue<EndingRecord>>, endingRequests: RunRequests?,
+         counters: UnsafeMutablePointer<SchedulerCounters>,
          traceRing: UnsafeMutablePointer<TraceRing>) {
         self.realtime = realtime
         self.programs = programs
@@ -48,6 +51,7 @@ final class Players {
         self.channelSlots = channelSlots
         self.holds = holds
         self.endings = endings
+        self.endingRequests = endingRequests
         self.counters = counters
         self.traceRing = traceRing
     }
@@ -421,6 +425,8 @@ final class Players {
         players[slot].startTag = 0
         let record = EndingRecord(player: Int32(slot), generation: players[slot].generation, tag: tag, reason: reason.rawValue, time: time)
         if !endings.pointee.push(record) { counters.pointee.lostEndings.add(1, ordering: .relaxed) }
+        // Delivered at once, by a thread that slept while the start played.
+        endingRequests?.schedule(at: time)
     }
 
     // MARK: Progress

@@ -92,8 +92,11 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     package let clock: Clock
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
-    /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``).
-    package init(clock: Clock, configuration requested: SchedulerConfiguration = .default) {
+    /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``). Each
+    /// tagged start's ending, once pushed, asks `endingRequests` for a run at once (the thread
+    /// that delivers completions: it sleeps while a start plays, and the start never wakes it).
+    package init(clock: Clock, configuration requested: SchedulerConfiguration = .default,
+                 endingRequests: RunRequests? = nil) {
         let configuration = requested.clamped
         self.clock = clock
         self.configuration = configuration
@@ -132,8 +135,8 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         players = Players(
             realtime: realtimeStorage.base, programs: programTable.entries, bindings: playerTable.bindings,
             programInUse: playerTable.programInUse, publications: playerTable.publications, playerCount: playerCount,
-            channelSlots: channelTable.slots, holds: holds, endings: endingStorage.base, counters: counterStorage.base,
-            traceRing: traceRingStorage.base)
+            channelSlots: channelTable.slots, holds: holds, endings: endingStorage.base, endingRequests: endingRequests,
+            counters: counterStorage.base, traceRing: traceRingStorage.base)
         curvePlayers = CurvePlayers(realtime: realtimeStorage.base, table: curveStorage.base,
                                     channelSlots: channelTable.slots)
 

@@ -10,10 +10,8 @@ import Synchronization
 /// realtime thread may call it. The thread waits with a futex on an absolute `CLOCK_MONOTONIC`
 /// deadline. ``stop()`` ends the thread and waits for it; no run begins after it returns.
 package final class OnDemandThread: @unchecked Sendable {
-    /// The parked mark the thread waits on (`CHapticsSystem_parkBegin`).
-    private let word: UnsafeMutablePointer<UInt32>
-    /// The earliest instant asked for (nanoseconds of `CLOCK_MONOTONIC`), `.max` when none.
-    private let due = Atomic<Int64>(.max)
+    /// What is asked of the thread: its wake-up, and the word it parks on.
+    package let requests: RunRequests
     private let running = Atomic<Bool>(true)
     private let runCount = Atomic<Int>(0)
     /// The thread's kernel id, once it runs.
@@ -28,25 +26,18 @@ package final class OnDemandThread: @unchecked Sendable {
     /// normal priority).
     ///
     /// The corresponding C function is `pthread_create`.
+    /// `requests`: where its runs are asked for, by default its own; a `RunRequests` kept by
+    /// whoever asks lets them ask a thread that is started later, and again after a restart.
     package init(
         name: String, priority: Int32? = nil, timerSlack: Duration = .milliseconds(1),
+        requests: RunRequests = RunRequests(),
         work: @escaping @Sendable (_ now: MonotonicInstant) -> MonotonicInstant?
     ) throws(SystemCallError) {
-        word = .allocate(capacity: 1)
-        word.initialize(to: 0)
+        self.requests = requests
         self.work = work
-        do throws(SystemCallError) {
-            let configuration = RealtimeThread.Configuration(name: name, priority: priority, timerSlack: timerSlack)
-            let started = try RealtimeThread.start(configuration) { [self] in loop() }
-            thread.withLock { $0 = started }
-        } catch {
-            word.deallocate()
-            throw error
-        }
-    }
-
-    deinit {
-        word.deallocate()
+        let configuration = RealtimeThread.Configuration(name: name, priority: priority, timerSlack: timerSlack)
+        let started = try RealtimeThread.start(configuration) { [self] in loop() }
+        thread.withLock { $0 = started }
     }
 
     /// How many times `work` has run.
@@ -55,17 +46,7 @@ package final class OnDemandThread: @unchecked Sendable {
     /// Asks for a run at `instant` (at once when it has passed), unless one is due sooner already.
     /// Lock-free, allocation-free; a futex wake only when the thread's wake-up moves sooner.
     package func schedule(at instant: MonotonicInstant) {
-        let wanted = instant.nanoseconds
-        var current = due.load(ordering: .relaxed)
-        while wanted < current {
-            let (exchanged, original) = due.compareExchange(
-                expected: current, desired: wanted, ordering: .sequentiallyConsistent)
-            if exchanged {
-                _ = CHapticsSystem_wakeIfParked(word)
-                return
-            }
-            current = original
-        }
+        requests.schedule(at: instant)
     }
 
     /// Ends the thread and waits for it: a run under way finishes first, none begins after.
@@ -73,7 +54,7 @@ package final class OnDemandThread: @unchecked Sendable {
     /// not wait: the thread is detached and ends once that run returns.
     package func stop() {
         running.store(false, ordering: .sequentiallyConsistent)
-        _ = CHapticsSystem_wakeIfParked(word)
+        _ = CHapticsSystem_wakeIfParked(requests.word)
         // Taken out either way: the thread's body holds this object until it returns, and this
         // object must not hold the thread back.
         let ended = thread.withLock { thread -> RealtimeThread? in
@@ -89,11 +70,12 @@ package final class OnDemandThread: @unchecked Sendable {
 
     private func loop() {
         threadID.store(ThreadIdentity.current, ordering: .relaxed)
+        let word = requests.word
         while running.load(ordering: .acquiring) {
             // Announce the park before reading what is due: a `schedule` after the read sees the
             // mark and wakes the wait (or clears the mark, and the wait returns at once).
             CHapticsSystem_parkBegin(word)
-            let target = due.load(ordering: .sequentiallyConsistent)
+            let target = requests.due.load(ordering: .sequentiallyConsistent)
             let now = CHapticsSystem_monotonicNow()
             guard running.load(ordering: .sequentiallyConsistent) else {
                 CHapticsSystem_parkEnd(word)
@@ -106,7 +88,7 @@ package final class OnDemandThread: @unchecked Sendable {
             }
             CHapticsSystem_parkEnd(word)
             // Taken before the run: a request made during it stays for the next turn.
-            _ = due.exchange(.max, ordering: .sequentiallyConsistent)
+            _ = requests.due.exchange(.max, ordering: .sequentiallyConsistent)
             runCount.add(1, ordering: .relaxed)
             if let next = work(MonotonicInstant(nanoseconds: now)) { schedule(at: next) }
         }

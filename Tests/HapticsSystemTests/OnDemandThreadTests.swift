@@ -50,6 +50,24 @@ struct OnDemandThreadTests {
         #expect(thread.runs == 4)
     }
 
+    @Test("requests kept apart outlive their thread: one asked while none serves them runs on the next")
+    func requestsOutliveTheirThread() throws {
+        let requests = RunRequests()
+        let first = try OnDemandThread(name: "haptics-test", requests: requests) { _ in nil }
+        requests.schedule(at: .now)
+        #expect(eventually { first.runs == 1 })
+        first.stop()
+        // Asked between two threads: kept until one serves it.
+        requests.schedule(at: .now)
+        let second = try OnDemandThread(name: "haptics-test", requests: requests) { _ in nil }
+        defer { second.stop() }
+        #expect(eventually { second.runs == 1 })
+        #expect(first.runs == 1)
+        usleep(50_000)
+        requests.schedule(at: .now + .milliseconds(10))
+        #expect(eventually { second.runs == 2 })
+    }
+
     @Test("a sooner request wakes a thread that waits for a later one")
     func soonerRequestWakesTheThread() throws {
         let thread = try OnDemandThread(name: "haptics-test") { _ in nil }
