@@ -19,8 +19,25 @@ public enum PlayerCompletion: Sendable, Hashable {
 struct PlayerLifecycle {
     /// A start whose end is awaited: the scheduler players it started that have not ended yet.
     struct Start {
-        var waiting: Set<PlayerID>
+        /// Each player once; a start has one per output, a handful, so a list is searched (a set
+        /// would cost a start more to make than every search it saves).
+        private(set) var waiting: [PlayerID]
         var finished = false
+
+        init(waiting: [PlayerID]) {
+            self.waiting = waiting
+        }
+
+        /// Takes `player` off the list: whether it was on it.
+        mutating func remove(_ player: PlayerID) -> Bool {
+            guard let index = waiting.firstIndex(of: player) else { return false }
+            waiting.remove(at: index)
+            return true
+        }
+
+        mutating func insert(_ player: PlayerID) {
+            if !waiting.contains(player) { waiting.append(player) }
+        }
     }
 
     var lastTag: Int64 = 0
@@ -127,8 +144,8 @@ extension HapticPatternPlayer {
             lifecycle.lastTag += 1
             let tag = lifecycle.lastTag
             lifecycle.currentTag = tag
-            lifecycle.parameters[.hapticIntensityControl] = nil
-            if !players.isEmpty { lifecycle.starts[tag] = PlayerLifecycle.Start(waiting: Set(players)) }
+            if !lifecycle.parameters.isEmpty { lifecycle.parameters[.hapticIntensityControl] = nil }
+            if !players.isEmpty { lifecycle.starts[tag] = PlayerLifecycle.Start(waiting: players) }
             return tag
         }
     }
@@ -152,7 +169,7 @@ extension HapticPatternPlayer {
         guard !players.isEmpty else { return }
         lifecycle.withLock { lifecycle in
             guard var start = lifecycle.starts[tag] else { return }
-            for player in players { start.waiting.remove(player) }
+            for player in players { _ = start.remove(player) }
             lifecycle.starts[tag] = start.waiting.isEmpty ? nil : start
         }
     }
@@ -160,7 +177,7 @@ extension HapticPatternPlayer {
     /// Takes one output's ending; once every output of the start has ended, calls the handler.
     func handle(_ ending: PlayerEnding) {
         let completion = lifecycle.withLock { lifecycle -> (PlayerCompletion, (@Sendable (PlayerCompletion) -> Void)?)? in
-            guard var start = lifecycle.starts[ending.tag], start.waiting.remove(ending.player) != nil else { return nil }
+            guard var start = lifecycle.starts[ending.tag], start.remove(ending.player) else { return nil }
             if ending.reason == .finished { start.finished = true }
             guard start.waiting.isEmpty else {
                 lifecycle.starts[ending.tag] = start
@@ -208,7 +225,7 @@ extension HapticPatternPlayer {
         guard let progress = scheduler.progress(of: reference.player, at: now), progress.state != .stopped else { return }
         let controls = lifecycle.withLock { lifecycle -> (PlayerLifecycle, Bool) in
             let awaited = progress.state == .playing && lifecycle.starts[lifecycle.currentTag] != nil
-            if awaited { lifecycle.starts[lifecycle.currentTag]?.waiting.insert(player) }
+            if awaited { lifecycle.starts[lifecycle.currentTag]?.insert(player) }
             return (lifecycle, awaited)
         }
         let (state, awaited) = controls

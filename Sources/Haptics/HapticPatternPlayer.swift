@@ -176,14 +176,18 @@ public final class HapticPatternPlayer: Sendable {
             haptics = .notPlayed(reason)
         } else {
             openVoiceCoils()
-            playable = outputs.filter { output in
-                startsOn(output) && output.program.commands.contains { !$0.command.isSilent }
+            let outputs = self.outputs
+            playable.reserveCapacity(outputs.count)
+            for output in outputs where startsOn(output) && output.program.commands.contains(where: { !$0.command.isSilent }) {
+                playable.append(output)
             }
             if playable.isEmpty { haptics = .notPlayed(.unsupported) }
         }
         let state = engine.soundState(requested: withSound, hasSound: sound != nil)
         let now = engine.scheduler.currentTime()
-        var lead = Duration.nanoseconds(playable.map(\.program.leadTimeNanoseconds).max() ?? 0)
+        var longest: Int64 = 0
+        for output in playable { longest = max(longest, output.program.leadTimeNanoseconds) }
+        var lead = Duration.nanoseconds(longest)
         if let audio = state.audio { lead = max(lead, audio.output.minimumLeadTime) }
         lead = min(lead, HapticEngine.schedulingHorizon)
         let earliest = now + lead
