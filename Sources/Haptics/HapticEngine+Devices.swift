@@ -168,6 +168,8 @@ extension HapticEngine {
     /// given `device`.
     private func claimChannel(for profile: DeviceProfile, device: any Actuator, preferring preferred: ChannelID?,
                               in book: inout DeviceBook) throws(EngineError) -> ChannelID {
+        // A device found gone while it plays wakes housekeeping, which reports it.
+        (device as? any LossAnnouncingActuator)?.announceLoss(to: housekeepingRequests)
         let target = profile.clamped
         let channels = book.channels
         let free = channels.indices.filter { channels[$0].freeAfter != nil }

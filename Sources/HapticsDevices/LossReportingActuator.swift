@@ -7,3 +7,11 @@ public protocol LossReportingActuator: Actuator {
     /// Set on the realtime thread when a call first fails that way; read on the control side.
     var lossError: SystemCallError? { get }
 }
+
+/// An actuator that asks for a run of whoever reports its loss, the moment it finds its device
+/// gone, so that nothing has to poll for it.
+package protocol LossAnnouncingActuator: LossReportingActuator {
+    /// Where a loss asks for its report (the engine's housekeeping). Control side, before the
+    /// actuator plays; the first one given stays.
+    func announceLoss(to requests: RunRequests)
+}

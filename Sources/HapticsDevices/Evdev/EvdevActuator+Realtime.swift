@@ -246,7 +246,9 @@ extension EvdevActuator {
     func _failed(_ call: _Call, _ errno: Errno) {
         if errno == .operationNotSupportedByDevice {
             let word = call.rawValue << 32 | Int(errno.rawValue)
-            _ = loss.compareExchange(expected: 0, desired: word, ordering: .releasing)
+            if loss.compareExchange(expected: 0, desired: word, ordering: .releasing).exchanged {
+                lossRequests.load()?.schedule(at: clock.now())
+            }
             return
         }
         if errno == .noSpace { _ActuatorCounters.bump(counters.noSpaceErrors) }

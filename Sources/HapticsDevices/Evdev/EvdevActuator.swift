@@ -43,7 +43,7 @@ import HapticsSystem
 ///   needs (the streaming effect) is real: the streaming slot is the actuator's own.
 ///
 /// One actuator serves one scheduler channel: `perform` must be called from one thread at a time.
-public final class EvdevActuator: PreparableActuator, HardwareGainActuator, LossReportingActuator, RehearsingActuator,
+public final class EvdevActuator: PreparableActuator, HardwareGainActuator, LossAnnouncingActuator, RehearsingActuator,
     @unchecked Sendable {
     /// The device this actuator drives (and closes).
     public let device: EvdevDevice
@@ -67,6 +67,8 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
     let isShutDown = Atomic<Bool>(false)
     /// The loss, published once in one word: `call << 32 | errno` (0: none).
     let loss = Atomic<Int>(0)
+    /// Where the loss, once published, asks for its report (`announceLoss(to:)`).
+    let lossRequests = AtomicLazyReference<RunRequests>()
     /// When the kernel would end what plays on its own (nanoseconds, `.min` when nothing plays):
     /// written at the end of each `perform`, read by ``lifetimeOfPerformedLevel(on:now:)``.
     let expiry = Atomic<Int64>(.min)
@@ -108,6 +110,10 @@ public final class EvdevActuator: PreparableActuator, HardwareGainActuator, Loss
     deinit {
         close()
         realtime.deinitialize(count: 1).deallocate()
+    }
+
+    package func announceLoss(to requests: RunRequests) {
+        _ = lossRequests.storeIfNil(requests)
     }
 
     package func setRehearsing(_ rehearsing: Bool) {
