@@ -1,5 +1,5 @@
-import Glibc
 import HapticsDevices
+import HapticsSystem
 
 // The first play of a process is the slowest: its code runs for the first time (pages mapped,
 // symbols bound, and under an emulator translated). `start()` therefore plays once itself, before
@@ -20,7 +20,7 @@ extension HapticEngine {
         let preparedUntil = entry.preparedUntil.load(ordering: .relaxed)
         let intensityStep = entry.lastIntensityStep.load(ordering: .relaxed)
         for pad in pads { pad.actuator.setRehearsing(true) }
-        rehearsalThread.store(UInt(pthread_self()), ordering: .releasing)
+        rehearsalThread.store(ThreadIdentity.current, ordering: .releasing)
         let selection = DeviceSelection(pads.map(\.id))
         _ = play(entry, intensity: 1, at: nil, withSound: false, on: selection)
         rehearsalThread.store(0, ordering: .releasing)
@@ -41,6 +41,6 @@ extension HapticEngine {
     /// running yet.
     var isRehearsingOnThisThread: Bool {
         let thread = rehearsalThread.load(ordering: .acquiring)
-        return thread != 0 && thread == UInt(pthread_self())
+        return thread != 0 && thread == ThreadIdentity.current
     }
 }

@@ -52,8 +52,8 @@ public final class HapticEngine: Sendable {
         /// off too.
         public var keepsTriggersWhenDisabled: Bool
         /// Whether `start()` rehearses one play on each evdev device, so that a game's first play
-        /// is as quick as the next ones (on by default). The rehearsal runs the code of a prepared
-        /// play of the heavy impact, from the call to the `write()` and its stop, with events the
+        /// is as quick as the next ones (on by default). The rehearsal runs the code of a play of
+        /// the heavy impact, from the call to the `write()` and its stop, with events the
         /// kernel drops before any driver or device owner sees them (value -1): nothing is felt,
         /// nothing is sent to the device. It uploads the device's streaming effect, which the
         /// engine keeps for levels not prepared, and shows in the device's statistics. A process
@@ -181,9 +181,9 @@ public final class HapticEngine: Sendable {
     private let enabled = Atomic<Bool>(true)
     private let applicationActive = Atomic<Bool>(true)
     private let running = Atomic<Bool>(false)
-    /// The thread rehearsing inside `start()` (`pthread_self()`), whose plays the stopped engine
+    /// The thread rehearsing inside `start()` (its `ThreadIdentity`), whose plays the stopped engine
     /// lets through; 0 otherwise.
-    let rehearsalThread = Atomic<UInt>(0)
+    let rehearsalThread = Atomic<Int32>(0)
     /// Where housekeeping's runs are asked for: by the control side, and by the scheduler for each
     /// player's ending (whose completion housekeeping delivers). Kept for the engine's life; the
     /// housekeeping thread serving it is started and stopped with the engine.
