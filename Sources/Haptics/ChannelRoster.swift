@@ -108,7 +108,7 @@ final class ChannelRoster: @unchecked Sendable {
 
     /// Marks `channel` live for device `device`, after everything readers need for it has been
     /// written. Control side (under the engine's lock), on an empty or retired channel.
-    func publish(_ channel: Int, device: Int, gain: Double, enabled: Bool, real: Bool, voiceCoils: Bool = false) {
+    func publish(_ channel: Int, device: Int, gain: Double, enabled: Bool, real: Bool, voiceCoils: Bool) {
         deviceIDs[channel].store(device, ordering: .sequentiallyConsistent)
         gains[channel].store(gain.bitPattern, ordering: .relaxed)
         flags[channel].store((enabled ? 1 : 0) | (real ? 2 : 0) | (voiceCoils ? 4 : 0), ordering: .relaxed)
