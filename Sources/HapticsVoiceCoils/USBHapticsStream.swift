@@ -60,6 +60,7 @@ public final class USBHapticsStream: @unchecked Sendable {
     private let running = Atomic<Bool>(false)
     private let periodsWritten = Atomic<Int>(0)
     private let underrunsRecovered = Atomic<Int>(0)
+    private let timingJumpCount = Atomic<Int>(0)
     private let framesRewound = Atomic<Int>(0)
     private let suspended = Atomic<Bool>(false)
     /// Drive samples fed live (``feed(_:at:)``), placed by frame and added to what plays.
@@ -207,6 +208,11 @@ public final class USBHapticsStream: @unchecked Sendable {
     /// card played silence until the thread caught up, and the frames due meanwhile were dropped;
     /// later frames play on time.
     public var underruns: Int { underrunsRecovered.load(ordering: .relaxed) }
+
+    /// How many times the card's position jumped later without an underrun (the stream lost time:
+    /// the thread not run for longer than the card's buffer) and the timing started again from it:
+    /// a pattern not yet sounding is placed again by the new timing, one sounding plays on.
+    public var timingJumps: Int { timingJumpCount.load(ordering: .relaxed) }
 
     /// How many frames handovers took back from the card and wrote again.
     public var rewoundFrames: Int { framesRewound.load(ordering: .relaxed) }
@@ -366,7 +372,12 @@ public final class USBHapticsStream: @unchecked Sendable {
         }
         framesWritten += Int64(waveform.count)
         periodsWritten.add(1, ordering: .relaxed)
-        if let timestamp = result.timestamp { clock.observe(timestamp) }
+        if let timestamp = result.timestamp, clock.observe(timestamp) {
+            timingJumpCount.add(1, ordering: .relaxed)
+            // A pattern none of whose frames is written yet is placed again by the new timing; one
+            // that began sounding keeps its frames running on.
+            if let origin = job?.origin, origin >= framesWritten { job?.origin = nil }
+        }
         return true
     }
 

@@ -5,14 +5,20 @@ import Testing
 @testable import HapticsVoiceCoils
 
 /// A sink standing for the pad's sound card: keeps every frame written, and says position 0 is
-/// audible at `origin`, each later frame 1/48,000 s after it, as a device with no delay would.
+/// audible at `origin`, each later frame 1/48,000 s after it, as a device with no delay would —
+/// or, from its `jump.write`th write on, `jump.frames` frames later (its pointer wrapped unseen
+/// during a stall: no underrun).
 final class RecordingCard: AudioSink, @unchecked Sendable {
     let format = AudioStreamFormat(sampleRate: 48_000, periodFrames: 48, periodCount: 3, sampleFormat: .signed16, channelCount: 4)
     let origin: MonotonicInstant
+    let jump: (write: Int, frames: Int64)?
     var frames: [Float] = []
     var isOpen = false
 
-    init(origin: MonotonicInstant) { self.origin = origin }
+    init(origin: MonotonicInstant, jump: (write: Int, frames: Int64)? = nil) {
+        self.origin = origin
+        self.jump = jump
+    }
 
     func open() throws(AudioSinkError) -> AudioTimestamp? {
         isOpen = true
@@ -22,8 +28,9 @@ final class RecordingCard: AudioSink, @unchecked Sendable {
     func write(_ period: UnsafePointer<Float>) -> AudioSinkWrite {
         frames.append(contentsOf: UnsafeBufferPointer(start: period, count: 4 * format.periodFrames))
         let written = Int64(frames.count / 4)
+        let later = jump.map { written / 48 >= $0.write ? $0.frames : 0 } ?? 0
         return AudioSinkWrite(status: .written, timestamp: AudioTimestamp(
-            framesWritten: written, delayFrames: 0, instant: origin + .nanoseconds(written * 1_000_000_000 / 48_000)))
+            framesWritten: written, delayFrames: 0, instant: origin + .nanoseconds((written + later) * 1_000_000_000 / 48_000)))
     }
 
     func close() { isOpen = false }
@@ -74,6 +81,39 @@ struct USBHapticsStreamTests {
         #expect(stream.periods == 50)
         stream.close()
         #expect(!card.isOpen)
+    }
+
+    @Test("a pattern not yet sounding when the card's position jumps is placed again by the new timing")
+    func placedAgainAfterAJump() throws {
+        // Placed at frame 4 800 (100 ms) by the first period; from the 20th write on, the card is
+        // 1 536 frames (32 ms) later, so the instant is frame 3 264 — not 4 800, a jump late.
+        let card = RecordingCard(origin: origin, jump: (write: 20, frames: 1_536))
+        let stream = USBHapticsStream(sink: card, device: "recording")
+        try stream.open()
+        stream.play(pattern, at: origin + .milliseconds(100))
+        for _ in 0..<120 { stream.process() }
+        let expected = [Float](repeating: 0, count: 3_264) + rendered()
+        let left = card.channel(2)
+        #expect(Array(left[..<expected.count]) == expected)
+        #expect(left[expected.count...].allSatisfy { $0 == 0 })
+        #expect(stream.timingJumps == 1 && stream.underruns == 0)
+        stream.close()
+    }
+
+    @Test("a pattern sounding when the card's position jumps plays on, not started again")
+    func soundingPlaysOnAcrossAJump() throws {
+        // Frame 600 on; the jump comes at frame 960, 360 frames into it.
+        let card = RecordingCard(origin: origin, jump: (write: 20, frames: 1_536))
+        let stream = USBHapticsStream(sink: card, device: "recording")
+        try stream.open()
+        stream.play(pattern, at: origin + .microseconds(12_500))
+        for _ in 0..<50 { stream.process() }
+        let expected = [Float](repeating: 0, count: 600) + rendered()
+        let left = card.channel(2)
+        #expect(Array(left[..<expected.count]) == expected)
+        #expect(left[expected.count...].allSatisfy { $0 == 0 })
+        #expect(stream.timingJumps == 1)
+        stream.close()
     }
 
     @Test("a pattern whose instant has passed starts with the next period; stop silences the next one")
