@@ -1,12 +1,14 @@
 import HapticsDevices
+import HapticsPatterns
 import HapticsSystem
 
 // The first play of a process is the slowest: its code runs for the first time (pages mapped,
 // symbols bound, and under an emulator translated). `start()` therefore plays once itself, before
 // the engine runs, on every device that can rehearse (`RehearsingActuator`: evdev, whose rehearsal
 // writes events the kernel drops), through the very calls a game's play makes: `play`, the
-// submission, the level written on the caller's thread, the stop. Nothing is felt; what the play
-// left (its preparation stamp, its intensity) is put back.
+// submission, the level written on the caller's thread, the stop — and then a pattern player's
+// start and stop. Nothing is felt; what the impact's play left (its preparation stamp, its
+// intensity) is put back, and the player is released.
 extension HapticEngine {
     /// Rehearses a play of the heavy impact on every device that can rehearse. Only from `start()`,
     /// before the engine runs.
@@ -32,9 +34,34 @@ extension HapticEngine {
             _ = scheduler.stop(found.slot.player, at: now)
         }
         _ = awaitPass(scheduler.processingMark(), until: now + .seconds(1))
+        rehearsePlayer(on: selection)
         for pad in pads { pad.actuator.setRehearsing(false) }
         entry.preparedUntil.store(preparedUntil, ordering: .relaxed)
         entry.lastIntensityStep.store(intensityStep, ordering: .relaxed)
+    }
+
+    /// What a rehearsed pattern player plays: one rumble, as a pattern file's continuous event.
+    static let rehearsedPattern = Pattern(events: [
+        PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.1, parameters: EventParameters(hapticIntensity: 1, hapticSharpness: 0.5)),
+    ])
+
+    /// Rehearses a pattern player's start on `selection`, whose devices rehearse: most of a
+    /// start's code is its own (its outputs, the start's bookkeeping, the scheduler's program)
+    /// beside the level it writes. The player is made, started, stopped and released here; its
+    /// ending is handed back before the engine runs, to nobody.
+    private func rehearsePlayer(on selection: DeviceSelection) {
+        do {
+            let player = try makePlayer(pattern: Self.rehearsedPattern, on: selection)
+            player.usesHDHaptics = false
+            rehearsalThread.store(ThreadIdentity.current, ordering: .releasing)
+            _ = player.start()
+            rehearsalThread.store(0, ordering: .releasing)
+            _ = player.stop()
+        } catch {
+            return
+        }
+        _ = awaitPass(scheduler.processingMark(), until: scheduler.currentTime() + .seconds(1))
+        deliverPlayerCompletions()
     }
 
     /// Whether this thread is rehearsing in `start()`: its plays pass although the engine is not

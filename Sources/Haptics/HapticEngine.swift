@@ -51,12 +51,13 @@ public final class HapticEngine: Sendable {
         /// when they turn vibration off. Off by default: switching haptics off sets the triggers
         /// off too.
         public var keepsTriggersWhenDisabled: Bool
-        /// Whether `start()` rehearses one play on each evdev device, so that a game's first play
-        /// is as quick as the next ones (on by default). The rehearsal runs the code of a play of
-        /// the heavy impact, from the call to the `write()` and its stop, with events the
-        /// kernel drops before any driver or device owner sees them (value -1): nothing is felt,
-        /// nothing is sent to the device. It uploads the device's streaming effect, which the
-        /// engine keeps for levels not prepared, and shows in the device's statistics. A process
+        /// Whether `start()` rehearses on each evdev device, so that a game's first play is as
+        /// quick as the next ones (on by default). The rehearsal runs the code of a play of the
+        /// heavy impact, from the call to the `write()` and its stop, and of a pattern player's
+        /// start and stop, with events the kernel drops before any driver or device owner sees
+        /// them (value -1): nothing is felt, nothing is sent to the device. It uploads the
+        /// device's streaming effect, which the engine keeps for levels not prepared, and shows
+        /// in the device's statistics. A process
         /// runs code slowest the first time (its pages are mapped, its symbols bound; under an
         /// emulator, translated): without it the first play of a process takes several times as
         /// long as the next ones.

@@ -30,7 +30,7 @@ private final class RehearsingRecorder: RehearsingActuator {
 
 @Suite("Rehearsal at start")
 struct RehearsalTests {
-    @Test("start rehearses the heavy impact and its stop; the game's plays are never rehearsed")
+    @Test("start rehearses the heavy impact and a player, each stopped; the game's plays are never rehearsed")
     func startRehearses() throws {
         let pad = RehearsingRecorder()
         let other = RecordingActuator()
@@ -39,13 +39,16 @@ struct RehearsalTests {
         let generator = ImpactFeedbackGenerator(style: .heavy, engine: engine)
         try engine.start()
         defer { engine.stop() }
-        // Inside start(): one level and the silence after it, both rehearsed, and nothing on the
-        // device that cannot rehearse.
+        // Inside start(): the impact's level and the silence after it, then the player's first
+        // level and its silence, all rehearsed, and nothing on the device that cannot rehearse.
         #expect(pad.switches.all == [true, false])
-        let rehearsal = pad.steps.take()
-        #expect(rehearsal.map(\.rehearsed) == [true, true])
-        #expect(rehearsal.count == 2 && !rehearsal[0].command.isSilent && rehearsal[1].command.isSilent)
+        let steps = pad.steps.take()
+        #expect(steps.map(\.rehearsed) == [true, true, true, true])
+        #expect(steps.map(\.command.isSilent) == [false, true, false, true])
+        let rehearsal = Array(steps.prefix(2))
         #expect(other.recorded.isEmpty)
+        // The player was released: none is left registered.
+        #expect(engine.patternPlayers.players.isEmpty)
         // What the play left is put back: nothing prepared, the intensity last played is 1.
         #expect(!generator.isPrepared)
         #expect(engine.vocabularyEntry(for: .impact(.heavy))?.lastIntensityStep.load(ordering: .relaxed) == HapticEngine.intensitySteps)
