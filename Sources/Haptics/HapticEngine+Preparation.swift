@@ -76,14 +76,14 @@ extension HapticEngine {
     }
 
     /// Prepares `entry` on one device outside the engine's lock: the level of the intensity it was
-    /// last played at, then, for an impact, the levels of its other intensities ahead while the
-    /// device has free room, nearest first. A device that turns out to be gone is reported lost,
-    /// and any other refusal leaves the item to play unprepared.
-    func prepare(_ entry: VocabularyEntry, on target: PreparationTarget) {
+    /// last played at, then, for an impact and when `ahead`, the levels of its other intensities
+    /// ahead while the device has free room, nearest first. A device that turns out to be gone is
+    /// reported lost, and any other refusal leaves the item to play unprepared.
+    func prepare(_ entry: VocabularyEntry, on target: PreparationTarget, ahead: Bool = true) {
         let gain = self.gain * target.deviceGain
         let asked = entry.lastIntensityStep.load(ordering: .relaxed)
         var levels = [Self.level(step: asked, gain: gain, hardwareGain: target.hardwareGain)]
-        if case .impact = entry.feedback {
+        if ahead, case .impact = entry.feedback {
             let others = (1...Self.intensitySteps).sorted { (abs($0 - asked), -$0) < (abs($1 - asked), -$1) }
             for step in others {
                 let level = Self.level(step: step, gain: gain, hardwareGain: target.hardwareGain)
@@ -137,7 +137,7 @@ extension HapticEngine {
     }
 
     /// The part of `device` in preparing vocabulary item `index`, with its own gain.
-    private func preparationTarget(_ device: EngineDevice, item index: Int) -> PreparationTarget? {
+    func preparationTarget(_ device: EngineDevice, item index: Int) -> PreparationTarget? {
         PreparationTarget(device, item: index, deviceGain: roster.gain(device.channel.rawValue))
     }
 

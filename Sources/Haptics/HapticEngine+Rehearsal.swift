@@ -5,10 +5,13 @@ import HapticsSystem
 // The first play of a process is the slowest: its code runs for the first time (pages mapped,
 // symbols bound, and under an emulator translated). `start()` therefore plays once itself, before
 // the engine runs, on every device that can rehearse (`RehearsingActuator`: evdev, whose rehearsal
-// writes events the kernel drops), through the very calls a game's play makes: `play`, the
-// submission, the level written on the caller's thread, the stop — and then a pattern player's
-// start and stop. Nothing is felt; what the impact's play left (its preparation stamp, its
-// intensity) is put back, and the player is released.
+// writes events the kernel drops), through the very calls a game's play makes: the heavy impact
+// prepared at intensity 1, as a game prepares what it plays, then `play`, the submission, the
+// level written on the caller's thread, the stop — and then a pattern player's start and stop.
+// Nothing is felt; what the impact's play left (its preparation stamp, its intensity) is put back,
+// and the player is released. Why prepared: at the wire, the game's first call came to 1.07x raw
+// C's first call with it, against 1.37x with the unprepared rehearsal in the same run, and 4-5x
+// with none (docs/results/benchmarks-log.md, `game`).
 extension HapticEngine {
     /// Rehearses a play of the heavy impact on every device that can rehearse. Only from `start()`,
     /// before the engine runs.
@@ -21,9 +24,10 @@ extension HapticEngine {
         guard !pads.isEmpty, let entry = vocabularyEntry(for: .impact(.heavy)) else { return }
         let preparedUntil = entry.preparedUntil.load(ordering: .relaxed)
         let intensityStep = entry.lastIntensityStep.load(ordering: .relaxed)
+        let selection = DeviceSelection(pads.map(\.id))
+        prepareRehearsedLevel(entry, on: selection)
         for pad in pads { pad.actuator.setRehearsing(true) }
         rehearsalThread.store(ThreadIdentity.current, ordering: .releasing)
-        let selection = DeviceSelection(pads.map(\.id))
         _ = play(entry, intensity: 1, at: nil, withSound: false, on: selection)
         rehearsalThread.store(0, ordering: .releasing)
         // The stops go out from the realtime thread, still rehearsed: it is the only thread that
@@ -38,6 +42,20 @@ extension HapticEngine {
         for pad in pads { pad.actuator.setRehearsing(false) }
         entry.preparedUntil.store(preparedUntil, ordering: .relaxed)
         entry.lastIntensityStep.store(intensityStep, ordering: .relaxed)
+    }
+
+    /// Prepares the rehearsed impact's level at intensity 1 on `selection` (one upload a pad, no
+    /// level ahead) and marks it prepared, so that the rehearsal plays it as a game's call plays
+    /// what the game prepared: through the prepared branch of the engine and of the actuator. The
+    /// mark is put back after the rehearsal; the upload stays, for the game's `prepare()`, and
+    /// expires unused like any other.
+    private func prepareRehearsedLevel(_ entry: VocabularyEntry, on selection: DeviceSelection) {
+        guard let index = vocabulary.firstIndex(where: { $0 === entry }) else { return }
+        let targets = channelDevices.withLock { devices in
+            devices.compactMap { selection.contains($0.deviceID.rawValue) ? preparationTarget($0, item: index) : nil }
+        }
+        for target in targets { prepare(entry, on: target, ahead: false) }
+        entry.preparedUntil.store((scheduler.currentTime() + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
     }
 
     /// What a rehearsed pattern player plays: one rumble, as a pattern file's continuous event.

@@ -55,9 +55,10 @@ public final class HapticEngine: Sendable {
         /// quick as the next ones (on by default). The rehearsal runs the code of a play of the
         /// heavy impact, from the call to the `write()` and its stop, and of a pattern player's
         /// start and stop, with events the kernel drops before any driver or device owner sees
-        /// them (value -1): nothing is felt, nothing is sent to the device. It uploads the
-        /// device's streaming effect, which the engine keeps for levels not prepared, and shows
-        /// in the device's statistics. A process
+        /// them (value -1): nothing is felt, nothing is sent to the device. The impact is played
+        /// prepared, as a game plays what it prepared: its level at intensity 1 is uploaded (one
+        /// effect slot, which a later `prepare()` of the heavy impact finds ready, and which
+        /// expires unused after `prepareLifetime` like any preparation). A process
         /// runs code slowest the first time (its pages are mapped, its symbols bound; under an
         /// emulator, translated): without it the first play of a process takes several times as
         /// long as the next ones.
