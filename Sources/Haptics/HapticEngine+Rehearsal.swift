@@ -9,7 +9,7 @@ import HapticsSystem
 // prepared at intensity 1, as a game prepares what it plays, then `play`, the submission, the
 // level written on the caller's thread, the stop — and then a pattern player's start and stop.
 // Nothing is felt; what the impact's play left (its preparation stamp, its intensity) is put back,
-// and the player is released. Why prepared: at the wire, the game's first call came to 1.07x raw
+// the player is released, and the level prepared for it erased on pads that held no preparation. Why prepared: at the wire, the game's first call came to 1.07x raw
 // C's first call with it, against 1.37x with the unprepared rehearsal in the same run, and 4-5x
 // with none (docs/results/benchmarks-log.md, `game`).
 extension HapticEngine {
@@ -25,7 +25,7 @@ extension HapticEngine {
         let preparedUntil = entry.preparedUntil.load(ordering: .relaxed)
         let intensityStep = entry.lastIntensityStep.load(ordering: .relaxed)
         let selection = DeviceSelection(pads.map(\.id))
-        prepareRehearsedLevel(entry, on: selection)
+        let unprepared = prepareRehearsedLevel(entry, on: selection)
         for pad in pads { pad.actuator.setRehearsing(true) }
         rehearsalThread.store(ThreadIdentity.current, ordering: .releasing)
         _ = play(entry, intensity: 1, at: nil, withSound: false, on: selection)
@@ -42,20 +42,25 @@ extension HapticEngine {
         for pad in pads { pad.actuator.setRehearsing(false) }
         entry.preparedUntil.store(preparedUntil, ordering: .relaxed)
         entry.lastIntensityStep.store(intensityStep, ordering: .relaxed)
+        // What the rehearsal prepared goes again on the pads that held no preparation before: an
+        // engine left idle keeps no slot, and no expiry to wake for.
+        let later = scheduler.currentTime() + .seconds(1)
+        for output in unprepared { output.expirePreparations(unusedSince: later) }
     }
 
     /// Prepares the rehearsed impact's level at intensity 1 on `selection` (one upload a pad, no
     /// level ahead) and marks it prepared, so that the rehearsal plays it as a game's call plays
     /// what the game prepared: through the prepared branch of the engine and of the actuator. The
-    /// mark is put back after the rehearsal; the upload stays, for the game's `prepare()`, and
-    /// expires unused like any other.
-    private func prepareRehearsedLevel(_ entry: VocabularyEntry, on selection: DeviceSelection) {
-        guard let index = vocabulary.firstIndex(where: { $0 === entry }) else { return }
+    /// mark is put back after the rehearsal. Returns the devices that held no preparation before.
+    private func prepareRehearsedLevel(_ entry: VocabularyEntry, on selection: DeviceSelection) -> [any PreparableActuator] {
+        guard let index = vocabulary.firstIndex(where: { $0 === entry }) else { return [] }
         let targets = channelDevices.withLock { devices in
             devices.compactMap { selection.contains($0.deviceID.rawValue) ? preparationTarget($0, item: index) : nil }
         }
+        let unprepared = targets.map(\.output).filter { $0.oldestPreparationUse == nil }
         for target in targets { prepare(entry, on: target, ahead: false) }
         entry.preparedUntil.store((scheduler.currentTime() + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
+        return unprepared
     }
 
     /// What a rehearsed pattern player plays: one rumble, as a pattern file's continuous event.

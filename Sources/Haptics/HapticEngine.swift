@@ -56,9 +56,9 @@ public final class HapticEngine: Sendable {
         /// heavy impact, from the call to the `write()` and its stop, and of a pattern player's
         /// start and stop, with events the kernel drops before any driver or device owner sees
         /// them (value -1): nothing is felt, nothing is sent to the device. The impact is played
-        /// prepared, as a game plays what it prepared: its level at intensity 1 is uploaded (one
-        /// effect slot, which a later `prepare()` of the heavy impact finds ready, and which
-        /// expires unused after `prepareLifetime` like any preparation). A process
+        /// prepared, as a game plays what it prepared: its level at intensity 1 is uploaded for
+        /// the rehearsal and erased after it (kept on a device that held preparations already,
+        /// where it expires unused like any other), which a device's owner can see. A process
         /// runs code slowest the first time (its pages are mapped, its symbols bound; under an
         /// emulator, translated): without it the first play of a process takes several times as
         /// long as the next ones.

@@ -34,32 +34,35 @@ extension EngineKernelTests {
         // Starting, the engine rehearsed a play of the heavy impact and a pattern player's start on
         // each pad: the one upload they need (the impact's level at intensity 1, prepared, which
         // is also the player's level), their plays and stops written with the value the kernel
-        // drops, so neither pad saw them.
-        var rehearsedLevels: [UploadedForceFeedbackEffect] = []
+        // drops, so neither pad saw them, and the level erased again (the kernel stops an effect
+        // it erases: the sink sees that stop first).
         for sink in [first, second] {
-            let events = sink.waitForRecords(count: 1).map(\.event)
-            guard events.count == 1, case let .upload(level, nil) = events[0] else {
-                Issue.record("expected the rehearsal's one upload, got \(events)")
+            let events = sink.waitForRecords(count: 3).map(\.event)
+            guard events.count == 3, case let .upload(level, nil) = events[0] else {
+                Issue.record("expected the rehearsal's upload and erase, got \(events)")
                 return
             }
             #expect(level.type == UInt16(FF_RUMBLE) && level.replayLength == 260)
             #expect(level.parameters == .rumble(strongMagnitude: 65_535, weakMagnitude: 65_535))
-            rehearsedLevels.append(level)
+            #expect(Array(events.dropFirst()) == [.stop(effectID: level.id), .erase(effectID: level.id)])
         }
 
-        // The impact's level at intensity 1 is prepared already: its other 14 steps follow (15 of
-        // the sink's 16 slots: one is kept for streaming).
+        // The impact's level at intensity 1 first, then its other 14 steps ahead (15 of the sink's
+        // 16 slots: one is kept for streaming).
         engine.prepare(.impact(.heavy), on: [player2])
-        let uploads = Array(second.waitForRecords(count: 15).dropFirst())
-        #expect(uploads.count == 14)
+        let uploads = Array(second.waitForRecords(count: 18).dropFirst(3))
+        #expect(uploads.count == 15)
         #expect(uploads.allSatisfy { if case .upload(_, nil) = $0.event { true } else { false } })
-        let effect = rehearsedLevels[1]
+        guard case let .upload(effect, _)? = uploads.first?.event else {
+            Issue.record("expected uploads on pad two, got \(uploads)")
+            return
+        }
         #expect(engine.play(.impact(.heavy), on: player2).isScheduled)
-        let events = second.waitForRecords(count: 17).dropFirst(15).map(\.event)
+        let events = second.waitForRecords(count: 20).dropFirst(18).map(\.event)
         #expect(events == [.play(effectID: effect.id, count: 1), .stop(effectID: effect.id)])
-        // Pad one saw nothing after its rehearsal's upload: no upload, no play.
-        #expect(waitUntil(timeout: 0.5) { first.records.count > 1 } == false)
-        #expect(first.records.count == 1)
+        // Pad one saw nothing after its rehearsal: no upload, no play.
+        #expect(waitUntil(timeout: 0.5) { first.records.count > 3 } == false)
+        #expect(first.records.count == 3)
     }
 
     @Test func aPlayOnOneDualSenseMovesItsMotorsAndNotTheOthers() throws {
