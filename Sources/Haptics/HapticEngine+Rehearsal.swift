@@ -9,9 +9,10 @@ import HapticsSystem
 // prepared at intensity 1, as a game prepares what it plays, then `play`, the submission, the
 // level written on the caller's thread, the stop — and then a pattern player's start and stop.
 // Nothing is felt; what the impact's play left (its preparation stamp, its intensity) is put back,
-// the player is released, and the level prepared for it erased on pads that held no preparation. Why prepared: at the wire, the game's first call came to 1.07x raw
-// C's first call with it, against 1.37x with the unprepared rehearsal in the same run, and 4-5x
-// with none (docs/results/benchmarks-log.md, `game`).
+// the player is released, and the level prepared for it is erased on pads that held no
+// preparation. Why prepared: at the wire, the game's first call came to 1.07x raw C's first call
+// with it, against 1.37x with the unprepared rehearsal in the same run, and 4-5x with none
+// (docs/results/benchmarks-log.md, `game`).
 extension HapticEngine {
     /// Rehearses a play of the heavy impact on every device that can rehearse. Only from `start()`,
     /// before the engine runs.
