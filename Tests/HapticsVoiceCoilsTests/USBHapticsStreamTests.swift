@@ -83,37 +83,39 @@ struct USBHapticsStreamTests {
         #expect(!card.isOpen)
     }
 
-    @Test("a pattern not yet sounding when the card's position jumps is placed again by the new timing")
-    func placedAgainAfterAJump() throws {
-        // Placed at frame 4 800 (100 ms) by the first period; from the 20th write on, the card is
-        // 1 536 frames (32 ms) later, so the instant is frame 3 264 — not 4 800, a jump late.
+    /// The pattern played at `instant` for `periods` periods on a card whose position jumps 1 536
+    /// frames (32 ms) later from its 20th write on (frame 960): the frame its first sample landed
+    /// on, after checking that it sounded whole there and nothing else did, and the jumps counted.
+    func playAcrossAJump(at instant: MonotonicInstant, periods: Int) throws -> (firstFrame: Int, jumps: Int) {
         let card = RecordingCard(origin: origin, jump: (write: 20, frames: 1_536))
         let stream = USBHapticsStream(sink: card, device: "recording")
         try stream.open()
-        stream.play(pattern, at: origin + .milliseconds(100))
-        for _ in 0..<120 { stream.process() }
-        let expected = [Float](repeating: 0, count: 3_264) + rendered()
+        defer { stream.close() }
+        stream.play(pattern, at: instant)
+        for _ in 0..<periods { stream.process() }
+        #expect(stream.underruns == 0)
         let left = card.channel(2)
-        #expect(Array(left[..<expected.count]) == expected)
-        #expect(left[expected.count...].allSatisfy { $0 == 0 })
-        #expect(stream.timingJumps == 1 && stream.underruns == 0)
-        stream.close()
+        let burst = rendered()
+        let first = try #require(left.firstIndex { $0 != 0 }) - burst.firstIndex { $0 != 0 }!
+        try #require(first + burst.count <= left.count, "the pattern from frame \(first) runs past the \(left.count) frames written")
+        #expect(Array(left[first..<(first + burst.count)]) == burst)
+        #expect(left[..<first].allSatisfy { $0 == 0 } && left[(first + burst.count)...].allSatisfy { $0 == 0 })
+        return (first, stream.timingJumps)
+    }
+
+    @Test("a pattern not yet sounding when the card's position jumps is placed again by the new timing")
+    func placedAgainAfterAJump() throws {
+        // Placed at frame 4 800 (100 ms) by the first period; after the jump the instant is frame
+        // 3 264 — not 4 800, a jump late.
+        let played = try playAcrossAJump(at: origin + .milliseconds(100), periods: 120)
+        #expect(played.firstFrame == 3_264 && played.jumps == 1)
     }
 
     @Test("a pattern sounding when the card's position jumps plays on, not started again")
     func soundingPlaysOnAcrossAJump() throws {
         // Frame 600 on; the jump comes at frame 960, 360 frames into it.
-        let card = RecordingCard(origin: origin, jump: (write: 20, frames: 1_536))
-        let stream = USBHapticsStream(sink: card, device: "recording")
-        try stream.open()
-        stream.play(pattern, at: origin + .microseconds(12_500))
-        for _ in 0..<50 { stream.process() }
-        let expected = [Float](repeating: 0, count: 600) + rendered()
-        let left = card.channel(2)
-        #expect(Array(left[..<expected.count]) == expected)
-        #expect(left[expected.count...].allSatisfy { $0 == 0 })
-        #expect(stream.timingJumps == 1)
-        stream.close()
+        let played = try playAcrossAJump(at: origin + .microseconds(12_500), periods: 50)
+        #expect(played.firstFrame == 600 && played.jumps == 1)
     }
 
     @Test("a pattern whose instant has passed starts with the next period; stop silences the next one")
