@@ -80,6 +80,8 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
         }
     }
     if strace { straceFirstCalls(node: node, folder: folder) }
+    // `game 1 strace`: the trace alone, no peer to report.
+    guard !peers.isEmpty else { return }
     let raw = latency[0].flatMap { $0 }.sorted()
     let rawP50 = percentile(raw, 0.5)
     var entries: [(String, String)] = []
