@@ -60,14 +60,18 @@ extension HapticEngine {
     func prepare(_ entry: VocabularyEntry, on selection: DeviceSelection = .all) {
         let now = scheduler.currentTime()
         entry.preparedUntil.store((now + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
-        guard let index = vocabulary.firstIndex(where: { $0 === entry }) else { return }
-        let targets = channelDevices.withLock { devices in
+        for target in preparationTargets(of: entry, on: selection) { prepare(entry, on: target) }
+        expireUnusedPreparations()
+    }
+
+    /// The devices of `selection` that prepare `entry`, each with its part in it.
+    func preparationTargets(of entry: VocabularyEntry, on selection: DeviceSelection) -> [PreparationTarget] {
+        guard let index = vocabulary.firstIndex(where: { $0 === entry }) else { return [] }
+        return channelDevices.withLock { devices in
             devices.compactMap { device in
                 selection.contains(device.deviceID.rawValue) ? preparationTarget(device, item: index) : nil
             }
         }
-        for target in targets { prepare(entry, on: target) }
-        expireUnusedPreparations()
     }
 
     /// Whether an item's preparation still holds.
@@ -137,7 +141,7 @@ extension HapticEngine {
     }
 
     /// The part of `device` in preparing vocabulary item `index`, with its own gain.
-    func preparationTarget(_ device: EngineDevice, item index: Int) -> PreparationTarget? {
+    private func preparationTarget(_ device: EngineDevice, item index: Int) -> PreparationTarget? {
         PreparationTarget(device, item: index, deviceGain: roster.gain(device.channel.rawValue))
     }
 

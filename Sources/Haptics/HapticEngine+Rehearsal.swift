@@ -54,10 +54,7 @@ extension HapticEngine {
     /// what the game prepared: through the prepared branch of the engine and of the actuator. The
     /// mark is put back after the rehearsal. Returns the devices that held no preparation before.
     private func prepareRehearsedLevel(_ entry: VocabularyEntry, on selection: DeviceSelection) -> [any PreparableActuator] {
-        guard let index = vocabulary.firstIndex(where: { $0 === entry }) else { return [] }
-        let targets = channelDevices.withLock { devices in
-            devices.compactMap { selection.contains($0.deviceID.rawValue) ? preparationTarget($0, item: index) : nil }
-        }
+        let targets = preparationTargets(of: entry, on: selection)
         let unprepared = targets.map(\.output).filter { $0.oldestPreparationUse == nil }
         for target in targets { prepare(entry, on: target, ahead: false) }
         entry.preparedUntil.store((scheduler.currentTime() + configuration.prepareLifetime).nanoseconds, ordering: .relaxed)
