@@ -146,7 +146,7 @@ func runGameClient(_ arguments: [String]) {
         }
         stop = { _ = CBenchSupport_rawTrigger(raw.rawValue, effect, 0) }
         finish = { try? raw.close() }
-    case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping", "haptics_prefaulted", "haptics_settled", "haptics_warmed", "haptics_warm_silent", "haptics_unrehearsed":
+    case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping", "haptics_prefaulted", "haptics_settled", "haptics_warmed", "haptics_warm_silent", "haptics_unrehearsed", "haptics_prewarmed":
         if peer == "haptics_prefaulted" { prefaultCode() }
         var configuration = HapticEngine.Configuration()
         if peer == "haptics_no_wake_ahead" { configuration.scheduler.wakeAheadLimit = .zero }
@@ -172,12 +172,37 @@ func runGameClient(_ arguments: [String]) {
             usleep(300_000)
         }
         prepare = { generator.prepare() }
+        // Diagnosis: each prepare() followed at once by a silent trigger (intensity 0) of the item.
+        if peer == "haptics_prewarmed" {
+            prepare = {
+                generator.prepare()
+                _ = generator.impactOccurred(intensity: 0)
+            }
+        }
         trigger = {
             let start = SystemMonotonicClock().now().nanoseconds
             guard generator.impactOccurred().isScheduled else { benchFailure("engine: the impact was not scheduled") }
             return start
         }
         finish = { engine.stop() }
+    case "raw_c_beside_engine":
+        // Diagnosis: raw C's write from a process where a started engine runs too (its threads,
+        // its memory): what the engine's presence costs a trigger that does not go through it.
+        let engine: HapticEngine
+        do { engine = try HapticEngine.automatic() } catch { benchFailure("engine: \(error)") }
+        let (raw, effectID): (FileDescriptor, Int16)
+        do { (raw, effectID) = try openRawTrigger(eventNodePath: node) } catch { benchFailure("raw C: \(error)") }
+        let effect = UInt16(bitPattern: effectID)
+        trigger = {
+            let start = CBenchSupport_rawTrigger(raw.rawValue, effect, 1)
+            guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
+            return start
+        }
+        stop = { _ = CBenchSupport_rawTrigger(raw.rawValue, effect, 0) }
+        finish = {
+            try? raw.close()
+            engine.stop()
+        }
     case "haptics_player":
         // Diagnosis: the same heavy rumble as a pattern file a game plays, through a prepared
         // pattern player (played as rumble: the pad's voice coils are another path).
