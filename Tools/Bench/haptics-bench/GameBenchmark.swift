@@ -146,14 +146,27 @@ func runGameClient(_ arguments: [String]) {
         }
         stop = { _ = CBenchSupport_rawTrigger(raw.rawValue, effect, 0) }
         finish = { try? raw.close() }
-    case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping", "haptics_prefaulted", "haptics_settled", "haptics_warmed", "haptics_warm_silent", "haptics_unrehearsed", "haptics_prewarmed":
+    case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping", "haptics_prefaulted", "haptics_settled", "haptics_warmed", "haptics_warm_silent", "haptics_unrehearsed", "haptics_prewarmed", "haptics_plugged_later":
         if peer == "haptics_prefaulted" { prefaultCode() }
         var configuration = HapticEngine.Configuration()
         if peer == "haptics_no_wake_ahead" { configuration.scheduler.wakeAheadLimit = .zero }
         if peer == "haptics_slow_housekeeping" { configuration.housekeepingInterval = .seconds(10) }
         if peer == "haptics_unrehearsed" { configuration.rehearsesAtStart = false }
         let engine: HapticEngine
-        do { engine = try HapticEngine.automatic(configuration: configuration) } catch { benchFailure("engine: \(error)") }
+        do {
+            if peer == "haptics_plugged_later" {
+                // Diagnosis: the game started its engine before the pad was plugged in (on the
+                // simulated device `automatic()` falls back to), and the pad comes as a hotplug
+                // adds it.
+                engine = HapticEngine(outputs: [.simulated()], configuration: configuration)
+                try engine.start()
+                try engine.addOutput(HapticEngine.evdevOutput(path: node))
+            } else {
+                engine = try HapticEngine.automatic(configuration: configuration)
+            }
+        } catch {
+            benchFailure("engine: \(error)")
+        }
         let generator = ImpactFeedbackGenerator(style: .heavy, engine: engine)
         // Diagnosis: the first call after the process has had 2 s to settle; or after one
         // untimed trigger of another item.
