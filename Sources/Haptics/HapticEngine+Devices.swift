@@ -27,9 +27,18 @@ extension HapticEngine {
     /// Throws `.invalidProfile` when a value of the output's profile is outside its range
     /// (`DeviceProfile.validate()`), `.tooManyOutputs` when every channel serves a device, or
     /// `.schedulerFull`; nothing is added then.
+    ///
+    /// On a running engine an evdev device rehearses first (`Configuration.rehearsesDevices`), and
+    /// the game's plays reach it only after.
     @discardableResult
     public func addOutput(_ output: Output) throws(EngineError) -> HapticDevice {
-        let (channel, id) = try install(output)
+        let rehearsing = isRunning && configuration.rehearsesDevices && output.device is any RehearsingActuator
+        let (channel, id) = try install(output, rehearsing: rehearsing)
+        if rehearsing {
+            rehearse(devices: [id])
+            // Lost while it rehearsed: reported lost, never listed as added.
+            guard makeLive(channel, id: id, output: output) else { return device(id)! }
+        }
         prepareCurrentPreparations(onChannel: channel)
         playersJoin(channel: channel)
         eventHub.deliver(.deviceAdded(name: output.name, path: output.path))
@@ -76,10 +85,12 @@ extension HapticEngine {
     }
 
     /// Renders the vocabulary for `output` and loads it on a channel (`claimChannel`), then
-    /// publishes the channel. The device is the one the book
-    /// matches, or `record` when given (a profile change), or a new one.
+    /// publishes the channel (`rehearsing`: for its rehearsal only, `ChannelRoster.makeLive(_:)`
+    /// follows). The device is the one the book matches, or `record` when given (a profile
+    /// change), or a new one.
     @discardableResult
-    func install(_ output: Output, record requested: Int? = nil, replacing replaced: ChannelID? = nil) throws(EngineError) -> (ChannelID, HapticDevice.ID) {
+    func install(_ output: Output, record requested: Int? = nil, replacing replaced: ChannelID? = nil,
+                 rehearsing: Bool = false) throws(EngineError) -> (ChannelID, HapticDevice.ID) {
         do throws(DeviceProfileError) {
             try output.profile.validate()
         } catch {
@@ -125,32 +136,58 @@ extension HapticEngine {
                 if let replaced { retireLocked(replaced, leaving: .available, devices: &devices, book: &book) }
                 try? gainOutput?.setGain(gain * settings.gain)
                 devices.append(device)
-                var record = book.records[index]
-                record.channel = channel
-                record.isListed = true
-                record.device.state = .available
-                record.device.profile = profile
-                record.device.isSimulatedFallback = output.isFallback
-                record.device.path = output.path
-                if let node = output.eventNode {
-                    record.device.name = node.name
-                    record.device.uniqueIdentifier = node.uniqueIdentifier
-                    record.device.inputID = node.id
-                    record.device.physicalLocation = node.physicalLocation
-                    record.device.joystickGUID = node.joystickGUID
-                    record.device.hidapiJoystickGUID = DeviceCatalog.hidapiJoystickGUID(of: node)
-                    record.device.forceFeedbackCodes = node.forceFeedbackCodes
-                    record.device.effectSlots = node.slots
-                } else {
-                    record.device.name = output.name
+                let record = Self.listed(book.records[index], output: output, channel: channel, profile: profile)
+                // A device that rehearses first is listed as available once it is live.
+                if !rehearsing {
+                    book.records[index] = record
+                } else if matched == nil {
+                    book.records[index].isListed = false
                 }
-                book.records[index] = record
                 roster.publish(channel.rawValue, device: id.rawValue, gain: settings.gain,
                                enabled: settings.isEnabled, real: !output.isFallback,
-                               voiceCoils: record.device.hasVoiceCoils)
+                               voiceCoils: record.device.hasVoiceCoils, rehearsing: rehearsing)
                 return (channel, id)
             }
         }
+    }
+
+    /// Makes the channel of a device that has rehearsed live and lists the device as available on
+    /// it; `false` when the device was lost meanwhile.
+    private func makeLive(_ channel: ChannelID, id: HapticDevice.ID, output: Output) -> Bool {
+        channelDevices.withLock { devices in
+            book.withLock { book in
+                guard let device = devices.first(where: { $0.channel == channel && $0.deviceID == id }),
+                      let index = book.records.firstIndex(where: { $0.device.id == id }),
+                      roster.makeLive(channel.rawValue) else { return false }
+                book.records[index] = Self.listed(book.records[index], output: output, channel: channel, profile: device.profile)
+                return true
+            }
+        }
+    }
+
+    /// `record` as the device now playing on `channel` as `output`, rendered for `profile`:
+    /// listed, available, with what its event node says of it.
+    static func listed(_ record: DeviceBook.Record, output: Output, channel: ChannelID, profile: DeviceProfile) -> DeviceBook.Record {
+        var record = record
+        record.channel = channel
+        record.isListed = true
+        record.device.state = .available
+        record.device.profile = profile
+        record.device.isSimulatedFallback = output.isFallback
+        record.device.path = output.path
+        if let node = output.eventNode {
+            record.device.name = node.name
+            record.device.uniqueIdentifier = node.uniqueIdentifier
+            record.device.inputID = node.id
+            record.device.physicalLocation = node.physicalLocation
+            record.device.joystickGUID = node.joystickGUID
+            record.device.hidapiJoystickGUID = DeviceCatalog.hidapiJoystickGUID(of: node)
+            record.device.forceFeedbackCodes = node.forceFeedbackCodes
+            record.device.effectSlots = node.slots
+        } else {
+            record.device.name = output.name
+        }
+        return record
     }
 
     /// The profile a device renders for: its settings' profile with the device's own kernel

@@ -51,8 +51,11 @@ public final class HapticEngine: Sendable {
         /// when they turn vibration off. Off by default: switching haptics off sets the triggers
         /// off too.
         public var keepsTriggersWhenDisabled: Bool
-        /// Whether `start()` rehearses on each evdev device, so that a game's first play is as
-        /// quick as the next ones (on by default). The rehearsal runs the code of a play of the
+        /// Whether the engine rehearses on each evdev device before a game can play on it — in
+        /// `start()`, and as a device is added to the running engine (a pad plugged in later) —
+        /// so that a game's first play is as quick as the next ones (on by default). While a
+        /// device added later rehearses, the game's plays pass it by, as if it came a few
+        /// milliseconds later. The rehearsal runs the code of a play of the
         /// heavy impact, from the call to the `write()` and its stop, and of a pattern player's
         /// start and stop, with events the kernel drops before any driver or device owner sees
         /// them (value -1): nothing is felt, nothing is sent to the device. The impact is played
@@ -62,7 +65,7 @@ public final class HapticEngine: Sendable {
         /// runs code slowest the first time (its pages are mapped, its symbols bound; under an
         /// emulator, translated): without it the first play of a process takes several times as
         /// long as the next ones.
-        public var rehearsesAtStart: Bool
+        public var rehearsesDevices: Bool
 
         /// Creates a configuration.
         public init(
@@ -74,7 +77,7 @@ public final class HapticEngine: Sendable {
             soundBudgetPerPattern: Int = AudioMemoryBudget.patternLimit,
             soundBudget: Int = AudioMemoryBudget.engineLimit,
             keepsTriggersWhenDisabled: Bool = false,
-            rehearsesAtStart: Bool = true
+            rehearsesDevices: Bool = true
         ) {
             precondition(soundBudgetPerPattern >= 0 && soundBudget >= 0, "sound budgets cannot be negative")
             self.overlapPolicy = overlapPolicy
@@ -85,7 +88,7 @@ public final class HapticEngine: Sendable {
             self.soundBudgetPerPattern = soundBudgetPerPattern
             self.soundBudget = soundBudget
             self.keepsTriggersWhenDisabled = keepsTriggersWhenDisabled
-            self.rehearsesAtStart = rehearsesAtStart
+            self.rehearsesDevices = rehearsesDevices
         }
 
         /// The range of `prepareLifetime`: 0…1 h.
@@ -183,9 +186,8 @@ public final class HapticEngine: Sendable {
     private let enabled = Atomic<Bool>(true)
     private let applicationActive = Atomic<Bool>(true)
     private let running = Atomic<Bool>(false)
-    /// The thread rehearsing inside `start()` (its `ThreadIdentity`), whose plays the stopped engine
-    /// lets through; 0 otherwise.
-    let rehearsalThread = Atomic<Int32>(0)
+    /// One rehearsal at a time: `start()`'s, or a pad's added to the running engine.
+    let rehearsals = OrderedMutex<Void>(())
     /// Where housekeeping's runs are asked for: by the control side, and by the scheduler for each
     /// player's ending (whose completion housekeeping delivers). Kept for the engine's life; the
     /// housekeeping thread serving it is started and stopped with the engine.
@@ -333,7 +335,7 @@ public final class HapticEngine: Sendable {
         triggers.open()
         hdHaptics.open()
         // Before the engine runs: no play of the game's can reach a device while it rehearses.
-        if configuration.rehearsesAtStart { rehearse() }
+        if configuration.rehearsesDevices { rehearse() }
         running.store(true, ordering: .releasing)
         startHousekeeping()
     }
@@ -407,8 +409,8 @@ public final class HapticEngine: Sendable {
         if !isEnabled { return .disabled }
         if gain == 0 { return .muted }
         if !isApplicationActive { return .applicationInactive }
-        if roster.liveCount == 0 { return .noDevice }
-        if !isRunning && !isRehearsingOnThisThread { return .engineStopped }
+        if roster.liveCount == 0 && !roster.isRehearsingOnThisThread { return .noDevice }
+        if !isRunning && !roster.isRehearsingOnThisThread { return .engineStopped }
         return nil
     }
 
@@ -419,7 +421,7 @@ public final class HapticEngine: Sendable {
         if let reason = silenceReason() { return reason }
         if devices.isAll { return nil }
         var live = false
-        for channel in 0..<roster.upperBound where roster.isLive(channel) && devices.contains(roster.deviceID(channel)) {
+        for channel in 0..<roster.upperBound where roster.admits(roster.snapshot(channel)) && devices.contains(roster.deviceID(channel)) {
             if roster.isEnabled(channel) { return nil }
             live = true
         }

@@ -62,14 +62,15 @@ final class VocabularyEntry: @unchecked Sendable {
                                ordering: .sequentiallyConsistent)
     }
 
-    /// What a play of the item on `channel` needs, when the channel is live, enabled and one of
+    /// What a play of the item on `channel` needs, when the channel is live (or rehearsing, for the
+    /// thread that rehearses it: `ChannelRoster.admits(_:)`), enabled and one of
     /// `devices` and the item is playable there; `nil` otherwise. Everything is read from one
     /// publication of the channel (its roster snapshot still holds after the reads), so a slot read
     /// while the channel changed devices is never used. Lock-free; no allocation.
     @inline(__always)
     func playable(on channel: Int, _ roster: ChannelRoster, devices: DeviceSelection) -> PlayableChannel? {
         let snapshot = roster.snapshot(channel)
-        guard ChannelRoster.isLive(snapshot), roster.isEnabled(channel), devices.contains(roster.deviceID(channel)) else {
+        guard roster.admits(snapshot), roster.isEnabled(channel), devices.contains(roster.deviceID(channel)) else {
             return nil
         }
         let found = PlayableChannel(slot: slot(channel), deviceGain: roster.gain(channel), real: roster.isReal(channel))

@@ -111,6 +111,47 @@ extension EngineKernelTests {
         #expect(motorStates(Array(played.dropFirst(before))) == [[0xFF, 0xFF], [0, 0]])
     }
 
+    @Test func aPadAddedToTheRunningEngineRehearsesBeforeTheGamesPlaysReachIt() throws {
+        let sink = try UInputForceFeedbackSink(.init(name: "haptics-test pad added later"))
+        defer { sink.close() }
+        let dualSense = try VirtualDualSense()
+        defer { dualSense.close() }
+        let node = try #require(try dualSense.waitForGamepadNode())
+        _ = dualSense.waitForOutputReports(timeout: .milliseconds(300)) { _ in false }
+        let before = dualSense.outputReports.count
+        // The game started its engine before any pad was there.
+        let engine = HapticEngine(outputs: [])
+        try engine.start()
+        defer { engine.stop() }
+        let pad = try engine.addOutput(HapticEngine.evdevOutput(path: sink.eventNodePath))
+        // Inside addOutput: the rehearsal's one upload, its plays and stops dropped by the kernel,
+        // the level erased again (the kernel's stop of an erased effect first).
+        let events = sink.waitForRecords(count: 3).map(\.event)
+        guard events.count == 3, case let .upload(level, nil) = events[0] else {
+            Issue.record("expected the rehearsal's upload and erase, got \(events)")
+            return
+        }
+        #expect(level.parameters == .rumble(strongMagnitude: 65_535, weakMagnitude: 65_535))
+        #expect(Array(events.dropFirst()) == [.stop(effectID: level.id), .erase(effectID: level.id)])
+        // The game's prepared play: its own upload, then play and stop, whole.
+        engine.prepare(.impact(.heavy), on: [pad])
+        let uploads = Array(sink.waitForRecords(count: 18).dropFirst(3))
+        guard uploads.count == 15, case let .upload(effect, nil)? = uploads.first?.event else {
+            Issue.record("expected 15 uploads, got \(uploads)")
+            return
+        }
+        #expect(engine.play(.impact(.heavy), on: pad).isScheduled)
+        #expect(sink.waitForRecords(count: 20).dropFirst(18).map(\.event) == [.play(effectID: effect.id, count: 1), .stop(effectID: effect.id)])
+
+        // A DualSense added the same way: its rehearsal reaches no report, the game's play does.
+        let second = try engine.addOutput(HapticEngine.evdevOutput(path: node))
+        let rehearsed = dualSense.waitForOutputReports(timeout: .milliseconds(400)) { $0.count > before }
+        #expect(rehearsed.count == before)
+        #expect(engine.play(.impact(.heavy), on: second).isScheduled)
+        let played = dualSense.waitForOutputReports { motorStates(Array($0.dropFirst(before))) == [[0xFF, 0xFF], [0, 0]] }
+        #expect(motorStates(Array(played.dropFirst(before))) == [[0xFF, 0xFF], [0, 0]])
+    }
+
     /// The hidraw node of the HID device whose unique id is `uniq`, from its uevent (`HID_UNIQ=`).
     func hidrawNode(uniq: String) -> String? {
         FileDescriptor.numberedEntries(in: "/sys/class/hidraw", prefix: "hidraw").first { entry in

@@ -151,7 +151,7 @@ func runGameClient(_ arguments: [String]) {
         var configuration = HapticEngine.Configuration()
         if peer == "haptics_no_wake_ahead" { configuration.scheduler.wakeAheadLimit = .zero }
         if peer == "haptics_slow_housekeeping" { configuration.housekeepingInterval = .seconds(10) }
-        if peer == "haptics_unrehearsed" { configuration.rehearsesAtStart = false }
+        if peer == "haptics_unrehearsed" { configuration.rehearsesDevices = false }
         let engine: HapticEngine
         do {
             if peer == "haptics_plugged_later" {
