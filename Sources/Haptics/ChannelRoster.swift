@@ -8,10 +8,11 @@ import Synchronization
 /// retired, and a retired channel becomes live again when the engine gives it to another device
 /// (or the same pad plugged in again) once the scheduler has let go of everything the old device
 /// played. A pad added to a running engine is published rehearsing first: only the thread that
-/// rehearses it (`rehearsalThread`) plays on it, until it is made live. Each time a channel is published its generation grows: a reader takes a `snapshot`,
-/// reads what it needs for the channel, and accepts what it read only while the snapshot still
-/// holds (`holds`), so it never mixes what two devices wrote. A submission that raced the
-/// retirement names players the engine released first, and the scheduler ignores it.
+/// rehearses it (`rehearsalThread`) plays on it, until it is made live. Each time a channel is
+/// published its generation grows: a reader takes a `snapshot`, reads what it needs for the
+/// channel, and accepts what it read only while the snapshot still holds (`holds`), so it never
+/// mixes what two devices wrote. A submission that raced the retirement names players the engine
+/// released first, and the scheduler ignores it.
 final class ChannelRoster: @unchecked Sendable {
     /// A channel's lifecycle state.
     enum State: Int {

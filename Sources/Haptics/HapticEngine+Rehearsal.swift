@@ -7,9 +7,9 @@ import HapticsSystem
 // the engine runs, on every device that can rehearse (`RehearsingActuator`: evdev, whose rehearsal
 // writes events the kernel drops), and `addOutput` does the same on such a device added to the
 // running engine (a pad plugged in after the game started), before the game's plays can reach it;
-// each time through the very calls a game's play makes: the heavy impact
-// prepared at intensity 1, as a game prepares what it plays, then `play`, the submission, the
-// level written on the caller's thread, the stop — and then a pattern player's start and stop.
+// each time through the very calls a game's play makes: the heavy impact prepared at intensity 1,
+// as a game prepares what it plays, then `play`, the submission, the level written on the
+// caller's thread, the stop — and then a pattern player's start and stop.
 // Nothing is felt; what the impact's play left (its preparation stamp, its intensity) is put back,
 // the player is released, and the level prepared for it is erased on pads that held no
 // preparation. Why prepared: at the wire, the game's first call came to 1.07x raw C's first call
