@@ -135,7 +135,14 @@ func runGameClient(_ arguments: [String]) {
     var stop: () -> Void = {}
     var finish: () -> Void = {}
     switch peer {
-    case "raw_c":
+    case "raw_c", "raw_c_beside_engine":
+        // Diagnosis (`raw_c_beside_engine`): raw C's write from a process where a started engine
+        // runs too (its threads, its memory): what the engine's presence costs a trigger that does
+        // not go through it.
+        var engine: HapticEngine?
+        if peer == "raw_c_beside_engine" {
+            do { engine = try HapticEngine.automatic() } catch { benchFailure("engine: \(error)") }
+        }
         let (raw, effectID): (FileDescriptor, Int16)
         do { (raw, effectID) = try openRawTrigger(eventNodePath: node) } catch { benchFailure("raw C: \(error)") }
         let effect = UInt16(bitPattern: effectID)
@@ -145,7 +152,10 @@ func runGameClient(_ arguments: [String]) {
             return start
         }
         stop = { _ = CBenchSupport_rawTrigger(raw.rawValue, effect, 0) }
-        finish = { try? raw.close() }
+        finish = {
+            try? raw.close()
+            engine?.stop()
+        }
     case "haptics", "haptics_no_wake_ahead", "haptics_slow_housekeeping", "haptics_prefaulted", "haptics_settled", "haptics_warmed", "haptics_warm_silent", "haptics_unrehearsed", "haptics_prewarmed", "haptics_plugged_later":
         if peer == "haptics_prefaulted" { prefaultCode() }
         var configuration = HapticEngine.Configuration()
@@ -198,24 +208,6 @@ func runGameClient(_ arguments: [String]) {
             return start
         }
         finish = { engine.stop() }
-    case "raw_c_beside_engine":
-        // Diagnosis: raw C's write from a process where a started engine runs too (its threads,
-        // its memory): what the engine's presence costs a trigger that does not go through it.
-        let engine: HapticEngine
-        do { engine = try HapticEngine.automatic() } catch { benchFailure("engine: \(error)") }
-        let (raw, effectID): (FileDescriptor, Int16)
-        do { (raw, effectID) = try openRawTrigger(eventNodePath: node) } catch { benchFailure("raw C: \(error)") }
-        let effect = UInt16(bitPattern: effectID)
-        trigger = {
-            let start = CBenchSupport_rawTrigger(raw.rawValue, effect, 1)
-            guard start >= 0 else { benchFailure("raw C: write: errno \(-start)") }
-            return start
-        }
-        stop = { _ = CBenchSupport_rawTrigger(raw.rawValue, effect, 0) }
-        finish = {
-            try? raw.close()
-            engine.stop()
-        }
     case "haptics_player":
         // Diagnosis: the same heavy rumble as a pattern file a game plays, through a prepared
         // pattern player (played as rumble: the pad's voice coils are another path).
