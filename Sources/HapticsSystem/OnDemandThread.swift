@@ -40,8 +40,8 @@ package final class OnDemandThread: @unchecked Sendable {
         thread.withLock { $0 = started }
     }
 
-    /// How many times `work` has run.
-    package var runs: Int { runCount.load(ordering: .relaxed) }
+    /// How many runs of `work` have ended (a run under way is not counted yet).
+    package var runs: Int { runCount.load(ordering: .acquiring) }
 
     /// Asks for a run at `instant` (at once when it has passed), unless one is due sooner already.
     /// Lock-free, allocation-free; a futex wake only when the thread's wake-up moves sooner.
@@ -89,8 +89,10 @@ package final class OnDemandThread: @unchecked Sendable {
             CHapticsSystem_parkEnd(word)
             // Taken before the run: a request made during it stays for the next turn.
             _ = requests.due.exchange(.max, ordering: .sequentiallyConsistent)
-            runCount.add(1, ordering: .relaxed)
-            if let next = work(MonotonicInstant(nanoseconds: now)) { schedule(at: next) }
+            let next = work(MonotonicInstant(nanoseconds: now))
+            // Counted once it has ended: a reader that sees the count sees what the run did.
+            runCount.add(1, ordering: .releasing)
+            if let next { schedule(at: next) }
         }
     }
 }

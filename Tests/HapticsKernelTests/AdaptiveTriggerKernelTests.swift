@@ -3,6 +3,7 @@ import Haptics
 import HapticsCommandLine
 import HapticsPatterns
 import HapticsSystem
+import HapticsTestSupport
 import HapticsTriggers
 import HapticsVirtualDevices
 import Testing

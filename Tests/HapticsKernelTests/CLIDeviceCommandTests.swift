@@ -2,6 +2,7 @@ import CEvdev
 import Foundation
 import Glibc
 import HapticsCommandLine
+import HapticsTestSupport
 import Synchronization
 import HapticsDevices
 import Testing

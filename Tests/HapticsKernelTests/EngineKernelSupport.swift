@@ -10,22 +10,6 @@ import HapticsVirtualDevices
 @Suite(.requiresKernelTestbench, .serialized)
 struct EngineKernelTests {}
 
-/// Waits until `condition` holds or `timeout` seconds pass, and returns whether it held. The
-/// kernel and the engine's own threads do their work asynchronously: tests wait for the result
-/// they expect instead of sleeping a guessed time.
-func waitUntil(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    let deadline = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + timeout
-    while !condition() {
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        if Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 > deadline { return false }
-        var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-        nanosleep(&pause, nil)
-    }
-    return true
-}
-
 /// Distinct consecutive (weak, strong) motor states the DualSense received.
 func motorStates(_ reports: [DualSenseOutputReport]) -> [[UInt8]] {
     VirtualDualSenseTests.motorStates(reports)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Haptics
 import HapticsDevices
+import HapticsTestSupport
 import HapticsTriggers
 import HapticsPatterns
 import Testing

@@ -23,13 +23,3 @@ func rumbleProgram(_ levels: [(Int64, UInt16, UInt16)], duration: Int64, intensi
     commands.append(TimedCommand(offsetNanoseconds: duration, intensity: 0, sharpness: 0, command: .stop))
     return Program(profileName: "test-rumble", commands: commands, durationNanoseconds: duration, leadTimeNanoseconds: 0)
 }
-
-/// Waits until `condition` holds, checking every 100 µs for at most `limit` seconds.
-func waitUntil(seconds limit: Int64 = 10, _ condition: () -> Bool) -> Bool {
-    let end = SystemMonotonicClock().now().advanced(by: limit * 1_000_000_000)
-    while !condition() {
-        if SystemMonotonicClock().now() > end { return false }
-        usleep(100)
-    }
-    return true
-}

@@ -1,19 +1,11 @@
 import Glibc
 import HapticsSystem
+import HapticsTestSupport
 import Synchronization
 import Testing
 
 @Suite("Device reader thread")
 struct DeviceReaderThreadTests {
-    /// Waits up to 5 s for `condition`, checking every millisecond.
-    func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<5_000 {
-            if condition() { return true }
-            usleep(1_000)
-        }
-        return condition()
-    }
-
     @Test("a reader with an interval ticks on its own and still reads, and nothing runs after stop")
     func ticksAndReads() throws {
         var ends: [CInt] = [-1, -1]
@@ -29,10 +21,10 @@ struct DeviceReaderThreadTests {
             var byte: UInt8 = 0
             if read(ends[0], &byte, 1) == 1 { reads.add(1, ordering: .relaxed) }
         }
-        #expect(eventually { ticks.load(ordering: .relaxed) >= 5 })
+        #expect(waitUntil { ticks.load(ordering: .relaxed) >= 5 })
         var byte: UInt8 = 1
         #expect(write(ends[1], &byte, 1) == 1)
-        #expect(eventually { reads.load(ordering: .relaxed) == 1 })
+        #expect(waitUntil { reads.load(ordering: .relaxed) == 1 })
         reader.stop()
         let stopped = ticks.load(ordering: .relaxed)
         usleep(20_000)
@@ -51,7 +43,7 @@ struct DeviceReaderThreadTests {
         }
         var bytes: [UInt8] = [1, 2, 3]
         #expect(write(ends[1], &bytes, 3) == 3)
-        #expect(eventually { reads.load(ordering: .relaxed) == 3 })
+        #expect(waitUntil { reads.load(ordering: .relaxed) == 3 })
         reader.stop()
     }
 }

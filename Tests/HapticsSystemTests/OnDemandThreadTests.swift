@@ -1,5 +1,6 @@
 import Glibc
 import HapticsSystem
+import HapticsTestSupport
 import Synchronization
 import Testing
 
@@ -7,16 +8,6 @@ import Testing
 /// otherwise sleeps without a timer.
 @Suite("OnDemandThread")
 struct OnDemandThreadTests {
-    /// Polls `condition` every millisecond for at most `seconds`.
-    private func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-        let end = MonotonicInstant.now + .milliseconds(Int64(seconds * 1_000))
-        while MonotonicInstant.now < end {
-            if condition() { return true }
-            usleep(1_000)
-        }
-        return condition()
-    }
-
     @Test("runs once at the instant asked for, not before, and then sleeps until asked again")
     func runsAtTheInstantAskedFor() throws {
         let ranAt = OrderedMutex<[MonotonicInstant]>([])
@@ -29,12 +20,12 @@ struct OnDemandThreadTests {
         #expect(thread.runs == 0)
         let asked = MonotonicInstant.now + .milliseconds(30)
         thread.schedule(at: asked)
-        #expect(eventually { thread.runs == 1 })
+        #expect(waitUntil { thread.runs == 1 })
         #expect(ranAt.withLock { $0 }.allSatisfy { $0 >= asked })
         usleep(200_000)
         #expect(thread.runs == 1)
         thread.schedule(at: .now)
-        #expect(eventually { thread.runs == 2 })
+        #expect(waitUntil { thread.runs == 2 })
     }
 
     @Test("the instant work returns keeps it running; nil lets it sleep")
@@ -45,7 +36,7 @@ struct OnDemandThreadTests {
         }
         defer { thread.stop() }
         thread.schedule(at: .now)
-        #expect(eventually { thread.runs == 4 })
+        #expect(waitUntil { thread.runs == 4 })
         usleep(100_000)
         #expect(thread.runs == 4)
     }
@@ -55,17 +46,17 @@ struct OnDemandThreadTests {
         let requests = RunRequests()
         let first = try OnDemandThread(name: "haptics-test", requests: requests) { _ in nil }
         requests.schedule(at: .now)
-        #expect(eventually { first.runs == 1 })
+        #expect(waitUntil { first.runs == 1 })
         first.stop()
         // Asked between two threads: kept until one serves it.
         requests.schedule(at: .now)
         let second = try OnDemandThread(name: "haptics-test", requests: requests) { _ in nil }
         defer { second.stop() }
-        #expect(eventually { second.runs == 1 })
+        #expect(waitUntil { second.runs == 1 })
         #expect(first.runs == 1)
         usleep(50_000)
         requests.schedule(at: .now + .milliseconds(10))
-        #expect(eventually { second.runs == 2 })
+        #expect(waitUntil { second.runs == 2 })
     }
 
     @Test("a sooner request wakes a thread that waits for a later one")
@@ -75,7 +66,7 @@ struct OnDemandThreadTests {
         thread.schedule(at: .now + .seconds(3_600))
         usleep(20_000)
         thread.schedule(at: .now)
-        #expect(eventually(within: 2) { thread.runs == 1 })
+        #expect(waitUntil(timeout: 2) { thread.runs == 1 })
     }
 
     @Test("stop from inside work returns without waiting for itself; no run begins after")
@@ -87,7 +78,7 @@ struct OnDemandThreadTests {
         }
         holder.withLock { $0 = thread }
         thread.schedule(at: .now)
-        #expect(eventually { thread.runs == 1 })
+        #expect(waitUntil { thread.runs == 1 })
         usleep(50_000)
         #expect(thread.runs == 1)
         holder.withLock { $0 = nil }

@@ -1,6 +1,7 @@
 import HapticsAudio
 import HapticsPatterns
 import HapticsSystem
+import HapticsTestSupport
 import Synchronization
 import Testing
 @testable import HapticsVoiceCoils
@@ -44,12 +45,6 @@ final class CountingCard: AudioSink, @unchecked Sendable {
 
 @Suite("USB HD haptics stream: idle suspension")
 struct USBHapticsSuspensionTests {
-    /// Waits until `condition` holds, at most 5 s.
-    func waitUntil(_ condition: () -> Bool) {
-        let deadline = MonotonicInstant.now + .seconds(5)
-        while !condition() && .now < deadline { SystemMonotonicClock.sleep(until: .now + .milliseconds(2)) }
-    }
-
     @Test("after a second of silence the thread closes the card; a play opens it again and plays, then it closes again")
     func suspendsAndResumes() throws {
         let card = CountingCard()
