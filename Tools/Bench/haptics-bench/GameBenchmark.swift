@@ -2,6 +2,7 @@ import CBenchSupport
 import Foundation
 import Glibc
 import Haptics
+import HapticsMeasurement
 import HapticsSystem
 import HapticsVirtualDevices
 
@@ -30,9 +31,11 @@ enum GameBenchmark {
 /// `haptics-bench game [rounds]`, in the guest: creates the pad, runs every peer's process in
 /// every round, matches each call with the output report that moved a motor after it.
 func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) {
-    // Diagnosis: `strace` as a peer name traces one engine process's first calls instead.
+    // Diagnosis: `strace` as a peer name traces one engine process's first calls instead;
+    // `split` splits every call at the kernel's instants (`GameSplit`).
     let strace = named.contains("strace")
-    let peers = named.filter { $0 != "strace" }
+    let split = named.contains("split")
+    let peers = named.filter { $0 != "strace" && $0 != "split" }
     print("game: a heavy impact on a virtual DualSense (uhid, hid-playstation) as a game calls it — a fresh process, \(GameBenchmark.calls) times prepare(), 100 ms, trigger, 300 ms — by raw C write(), the engine (HapticEngine.automatic(), ImpactFeedbackGenerator(style: .heavy)), SDL2's rumble and SDL2's haptic API (HIDAPI off); call → output report at the device, per call index, \(rounds) rounds of a process each")
     let pad: VirtualDualSense
     let node: String
@@ -46,6 +49,9 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     defer { pad.close() }
     // latency[peer][call index] over the rounds.
     var latency = [[[Int64]]](repeating: [[Int64]](repeating: [], count: GameBenchmark.calls), count: peers.count)
+    var calls: [GameSplit.Call] = []
+    let traceFailure = split ? KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction]) : nil
+    if split, let traceFailure { print("split: not measured (\(traceFailure))") }
     let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     for round in 0..<rounds {
         for offset in 0..<peers.count {
@@ -66,7 +72,9 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
             guard status == 0, let text = try? String(contentsOfFile: log, encoding: .utf8) else {
                 benchFailure("the \(peers[peer]) process of round \(round) failed (exit status \(status.map(String.init) ?? "none"))")
             }
-            let starts = text.split(separator: "\n").compactMap { Int64($0) }
+            let lines = text.split(separator: "\n")
+            let starts = lines.compactMap { Int64($0) }
+            let thread = lines.first { $0.hasPrefix("thread ") }.flatMap { Int32($0.dropFirst(7)) } ?? 0
             guard starts.count == GameBenchmark.calls else {
                 benchFailure("the \(peers[peer]) process of round \(round) reported \(starts.count) calls, not \(GameBenchmark.calls)")
             }
@@ -76,9 +84,12 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
                     benchFailure("no motor report after call \(index) of \(peers[peer]) in round \(round)")
                 }
                 latency[peer][index].append(arrival.receivedAt.nanoseconds - start)
+                calls.append(GameSplit.Call(peer: peer, index: index, thread: thread, start: start,
+                                            arrival: arrival.receivedAt.nanoseconds))
             }
         }
     }
+    let splits = split && traceFailure == nil ? GameSplit(calls, peers: peers.count) : nil
     if strace { straceFirstCalls(node: node, folder: folder) }
     // `game 1 strace`: the trace alone, no peer to report.
     guard !peers.isEmpty else { return }
@@ -111,8 +122,10 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
                 ("ratio_p50_to_raw_c", decimal(Double(groupP50) / Double(max(1, percentile(group.range.flatMap { latency[0][$0] }.sorted(), 0.5))))),
             ])))
         }
+        if let splits { figures += splits.json(of: index) }
         entries.append((peer, jsonObject(figures)))
     }
+    if let splits { splits.print(peers: peers) }
     for group in GameBenchmark.groups {
         let line = peers.indices.map { index in
             let values = group.range.flatMap { latency[index][$0] }.sorted()
@@ -271,7 +284,8 @@ func runGameClient(_ arguments: [String]) {
         usleep(GameBenchmark.afterTrigger - GameBenchmark.rumbleLength)
     }
     finish()
-    let text = starts.map(String.init).joined(separator: "\n") + "\n"
+    // The thread that made the calls, for a split at the kernel's instants.
+    let text = "thread \(ThreadIdentity.current)\n" + starts.map(String.init).joined(separator: "\n") + "\n"
     guard (try? text.write(toFile: log, atomically: true, encoding: .utf8)) != nil else { benchFailure("cannot write \(log)") }
 }
 
@@ -311,5 +325,73 @@ func straceFirstCalls(node: String, folder: String) {
         if line.contains("call-0-begin") || line.contains("call-1-begin") { inside = true }
         if inside { print("strace: \(line)") }
         if line.contains("call-0-end") || line.contains("call-1-end") { inside = false }
+    }
+}
+
+/// Diagnosis (`game … split`): every call split at the kernel's own instants (the function
+/// tracer, `KernelFunctionTrace`) into call → the calling thread's `write()` enters evdev (the
+/// peer's code before its write: for SDL2's rumble its upload too), → hid-playstation's output
+/// worker begins, → the report reaches the device; p50 per group of call indices, side by side.
+struct GameSplit {
+    struct Call {
+        let peer: Int, index: Int, thread: Int32, start: Int64, arrival: Int64
+    }
+
+    /// Per peer and group: the three stages of the calls matched (a call whose write was made by
+    /// another thread, or none, is left out and counted).
+    private var stages: [[(toKernel: [Int64], toWorker: [Int64], toWire: [Int64])]]
+    private var unmatched: [Int]
+
+    init(_ calls: [Call], peers: Int) {
+        KernelFunctionTrace.stop()
+        let entries = KernelFunctionTrace.entries(KernelFunctionTrace.lines())
+        let toKernel = KernelFunctionTrace.delays(after: calls.map { ($0.thread, $0.start) }, until: kernelWriteFunction, in: entries)
+        let entered = zip(calls, toKernel).map { call, delay in delay.map { call.start + $0 } ?? .max }
+        let toWorker = KernelFunctionTrace.delays(after: entered, until: driverWorkerFunction, in: entries)
+        stages = Array(repeating: Array(repeating: ([], [], []), count: GameBenchmark.groups.count), count: peers)
+        unmatched = Array(repeating: 0, count: peers)
+        for (position, call) in calls.enumerated() {
+            guard let kernel = toKernel[position], let worker = toWorker[position],
+                  let group = GameBenchmark.groups.firstIndex(where: { $0.range.contains(call.index) }) else {
+                unmatched[call.peer] += 1
+                continue
+            }
+            let began = entered[position] + worker
+            guard began <= call.arrival else {
+                unmatched[call.peer] += 1
+                continue
+            }
+            stages[call.peer][group].toKernel.append(kernel)
+            stages[call.peer][group].toWorker.append(worker)
+            stages[call.peer][group].toWire.append(call.arrival - began)
+        }
+    }
+
+    /// The table: per peer, per group, the three stages' p50 in µs.
+    func print(peers: [String]) {
+        Swift.print("split at the kernel's instants, p50 µs per group of calls (call → write() enters evdev → driver's worker begins → report at the device):")
+        for (index, peer) in peers.enumerated() {
+            let groups = GameBenchmark.groups.indices.map { group -> String in
+                let stage = stages[index][group]
+                guard !stage.toKernel.isEmpty else { return "calls \(GameBenchmark.groups[group].name): -" }
+                return "calls \(GameBenchmark.groups[group].name): " + [stage.toKernel, stage.toWorker, stage.toWire]
+                    .map { microseconds(percentile($0.sorted(), 0.5)) }.joined(separator: " / ")
+            }
+            Swift.print("  \(peer): " + groups.joined(separator: ", ") + (unmatched[index] > 0 ? " (\(unmatched[index]) calls unmatched)" : ""))
+        }
+    }
+
+    /// The peer's stages as JSON pairs.
+    func json(of peer: Int) -> [(String, String)] {
+        GameBenchmark.groups.indices.compactMap { group in
+            let stage = stages[peer][group]
+            guard !stage.toKernel.isEmpty else { return nil }
+            let name = GameBenchmark.groups[group].name.replacingOccurrences(of: "-", with: "_")
+            return ("split_calls_\(name)", jsonObject([
+                ("call_to_kernel_write_p50_us", microseconds(percentile(stage.toKernel.sorted(), 0.5))),
+                ("kernel_write_to_worker_p50_us", microseconds(percentile(stage.toWorker.sorted(), 0.5))),
+                ("worker_to_device_p50_us", microseconds(percentile(stage.toWire.sorted(), 0.5))),
+            ]))
+        }
     }
 }
