@@ -6,5 +6,5 @@ extension HapticEngine {
     /// itself (`EPERM` without `RLIMIT_RTPRIO`), or why neither (`priority`), and its timer slack.
     /// `nil` before the engine has started. The sound output's thread reports its own grant in
     /// its statistics.
-    public var realtimeGrant: RealtimeThread.Grant? { scheduler.realtimeGrant }
+    public var realtimeGrant: RealtimeThread.Grant? { scheduler.statistics.realtimeThread }
 }

@@ -39,7 +39,7 @@ extension HapticEngine {
             _ = scheduler.drainTrace(into: &discarded)
             log = TraceLog()
             log.origin = scheduler.currentTime()
-            log.overflowsAtStart = scheduler.traceOverflowTotal
+            log.overflowsAtStart = scheduler.statistics.traceOverflows
             log.devices = traceDevices()
         }
         scheduler.startTracing()
@@ -61,7 +61,7 @@ extension HapticEngine {
     public func collectTrace() -> Trace {
         collectTraceRecords()
         let log = traceLog.withLock { $0 }
-        let lost = scheduler.traceOverflowTotal - log.overflowsAtStart + log.overLimit
+        let lost = scheduler.statistics.traceOverflows - log.overflowsAtStart + log.overLimit
         return Trace(records: log.records, devices: log.devices.values.sorted { $0.channel < $1.channel },
                      lost: lost, origin: log.origin,
                      processName: ThreadIdentity.processName ?? "haptics", threadNames: log.threadNames)

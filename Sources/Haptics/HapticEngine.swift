@@ -169,7 +169,7 @@ public final class HapticEngine: Sendable {
         }
     }
 
-    let scheduler: any SchedulerControl
+    let scheduler: Scheduler
     let configuration: Configuration
     /// `configuration.prepareLifetime` in nanoseconds, converted once (a play extends a
     /// preparation by it, and `Duration` arithmetic is not free on that path).
@@ -330,7 +330,10 @@ public final class HapticEngine: Sendable {
     /// preparations). Throws when the thread cannot be created.
     public func start() throws {
         guard !running.load(ordering: .acquiring) else { return }
-        try scheduler.startRealtime()
+        // The realtime thread sleeps on CLOCK_MONOTONIC: an engine on another clock is driven with
+        // `process()`.
+        guard scheduler.readsSystemClock else { throw EngineError.clockNotRealtime }
+        try scheduler.startRealtimeThread()
         realtime.store(true, ordering: .releasing)
         triggers.open()
         hdHaptics.open()
@@ -361,7 +364,7 @@ public final class HapticEngine: Sendable {
         silenceSound()
         if realtime.exchange(false, ordering: .acquiringAndReleasing) {
             // The realtime thread silences every channel before it ends.
-            scheduler.stopRealtime()
+            scheduler.stopRealtimeThread()
         } else {
             _ = scheduler.stopAll(at: scheduler.currentTime())
             _ = scheduler.process()

@@ -11,9 +11,8 @@ import HapticsRendering
 ///
 /// Processing side only, like the rest of processing: no allocation, no lock, no logging. Made once
 /// by the scheduler and stored in it; a plain value of stored pointers into the channel table, the
-/// processing state, the counters and the trace ring, so that every read is one load. Not generic
-/// over the clock (it reads it through ``TraceClock``, for trace records only): code not
-/// specialized for a clock calls its methods without looking up any type metadata.
+/// processing state, the counters and the trace ring, so that every read is one load. It reads
+/// the clock (``TraceClock``) only for trace records.
 struct ChannelHolds {
     /// What processing holds on each channel.
     let states: UnsafeMutablePointer<ChannelState>

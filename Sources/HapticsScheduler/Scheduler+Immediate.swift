@@ -28,7 +28,7 @@ extension Scheduler {
             endProcessing(countsPass: false)
             return ImmediateGroup()
         }
-        let now = reading ?? clock.now()
+        let now = reading ?? currentTime()
         return ImmediateGroup(owner: true, now: now, deadlineBefore: nextDeadline.load(ordering: .relaxed))
     }
 
@@ -151,9 +151,9 @@ extension Scheduler {
         var command = submitted
         var taken = group.now
         if traceRing.pointee.isOn.load(ordering: .relaxed) {
-            let began = clock.now()
+            let began = currentTime()
             command.sequence = makeTraceSequence()
-            taken = clock.now()
+            taken = currentTime()
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
                               deadline: command.time, time: taken, began: began, sequence: command.sequence))
         }

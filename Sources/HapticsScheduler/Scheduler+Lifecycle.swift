@@ -159,7 +159,7 @@ extension Scheduler {
         let rate = Double(bitPattern: UInt64(bitPattern: rateBits))
         switch state & 3 {
         case 1:
-            let now = SchedulerLimits.clamped(instant ?? clock.now()).nanoseconds
+            let now = SchedulerLimits.clamped(instant ?? currentTime()).nanoseconds
             let (elapsed, overflow) = now.subtractingReportingOverflow(anchor)
             let span = overflow ? Int64.max : max(0, elapsed)
             let advanced = rate == 1 ? min(span, 1 << 62) : Int64(min(Double(span) * rate, 0x1p62).rounded())

@@ -7,7 +7,7 @@ import HapticsRendering
 // The pass decides what is due and in what order; the rules live in the parts it calls:
 // `Players`, `CurvePlayers` and `ChannelHolds`, where every level is written.
 extension Scheduler {
-    /// Takes the submitted commands, performs everything due at `clock.now()` in time order, and
+    /// Takes the submitted commands, performs everything due at `currentTime()` in time order, and
     /// returns the next instant something is due (`nil` when nothing is scheduled).
     ///
     /// Submissions and program commands due at the same instant: submissions first, in submission
@@ -29,7 +29,7 @@ extension Scheduler {
     /// next instant something is due (`.max` when nothing is) and publishes it in `nextDeadline`
     /// for the realtime thread's wait.
     func processPass(now reading: MonotonicInstant? = nil) -> MonotonicInstant {
-        let next = processDue(now: reading ?? clock.now())
+        let next = processDue(now: reading ?? currentTime())
         pendingHasRoom.store(realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, ordering: .releasing)
         nextDeadline.store(next, ordering: .sequentiallyConsistent)
         return next

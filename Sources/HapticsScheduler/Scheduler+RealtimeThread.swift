@@ -4,7 +4,7 @@ import CHapticsSystem
 /// The name the realtime thread shows in `top -H`, `ps -L` and trace viewers (≤ 15 bytes).
 let realtimeThreadName = "haptics-rt"
 
-extension Scheduler where Clock == SystemMonotonicClock {
+extension Scheduler {
     /// Starts the realtime thread: a ``RealtimeThread`` named `haptics-rt`, timer slack 1 ns,
     /// `SCHED_FIFO` if the system grants it (the refusal is kept in `statistics.realtimeThread`; the
     /// thread carries on without it). It loops on `process()` and waits for the next deadline with a futex
@@ -13,6 +13,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// Only for a scheduler on `SystemMonotonicClock`: the thread's waits are on that clock. The thread
     /// keeps the scheduler alive until `stopRealtimeThread()`; returns once the thread is configured.
     package func startRealtimeThread() throws(SchedulerError) {
+        precondition(readsSystemClock, "the realtime thread waits on CLOCK_MONOTONIC: a scheduler on another clock is driven with process()")
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
             guard book.realtimeThread == nil else { throw .realtimeThreadAlreadyRunning }
             running.store(true, ordering: .releasing)
@@ -96,7 +97,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
     @inline(__always)
     private func wakeTarget(for deadline: MonotonicInstant) -> MonotonicInstant {
         guard deadline != .max, wake.floor.pointee.aheadNanoseconds > 0 else { return deadline }
-        return wake.target(for: deadline, now: clock.now())
+        return wake.target(for: deadline, now: currentTime())
     }
 
     /// A wake-up with the thread still marked parked, its timer last armed for `target` to act at
@@ -106,7 +107,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// is not (the thread did not wait, or the timer was re-armed as it woke).
     private func timerWoke(target: MonotonicInstant, deadline: MonotonicInstant) -> Bool {
         guard target != .max else { return false }
-        let woke = clock.now()
+        let woke = currentTime()
         guard woke >= target else { return false }
         var early = false
         if wake.learns {
@@ -127,7 +128,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
     /// submission waits, a caller's pass brought the next deadline forward, or the thread is
     /// stopping: the pass that follows takes care of those.
     private func spin(until deadline: MonotonicInstant) {
-        while clock.now() < deadline {
+        while currentTime() < deadline {
             if hasWaitingSubmissions || nextDeadline.load(ordering: .relaxed) < deadline
                 || !running.load(ordering: .relaxed) { return }
             CHapticsSystem_spinPause()
@@ -148,7 +149,7 @@ extension Scheduler where Clock == SystemMonotonicClock {
         realtime.pointee.pendingCount = 0
         curvePlayers.releaseAll()
         counters.pointee.discarded.add(discarded, ordering: .relaxed)
-        let now = clock.now()
+        let now = currentTime()
         stopEverything(at: now, now: now)
     }
 }

@@ -146,7 +146,7 @@ extension Scheduler {
         let traced = traceRing.pointee.isOn.load(ordering: .relaxed)
         var began = MonotonicInstant(nanoseconds: 0)
         if traced {
-            began = clock.now()
+            began = currentTime()
             command.sequence = makeTraceSequence()
         }
         guard queue.push(command) else {
@@ -157,7 +157,7 @@ extension Scheduler {
         if wakes { wakeRealtimeThread() }
         if traced {
             trace(TraceRecord(event: .submitted, channel: -1, player: command.player, command: .stop,
-                              deadline: command.time, time: clock.now(), began: began, sequence: command.sequence))
+                              deadline: command.time, time: currentTime(), began: began, sequence: command.sequence))
         }
         return true
     }

@@ -19,8 +19,9 @@ import HapticsRendering
 ///   held level again before its output would end it on its own (``Actuator/lifetimeOfPerformedLevel(on:now:)``),
 ///   so that only the engine ends a level.
 ///
-/// Generic over its clock so that tests drive `process()` with a `ManualClock` and never sleep.
-package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
+/// Its clock is `SystemMonotonicClock` in production and a `ManualClock` in tests, which drive
+/// `process()` and never sleep; the system clock is read directly (``currentTime()``).
+package final class Scheduler: @unchecked Sendable {
     /// The capacities this scheduler was created with, clamped into their ranges.
     package let configuration: SchedulerConfiguration
 
@@ -83,22 +84,24 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
     let players: Players
     /// Runtime curves as players play them.
     let curvePlayers: CurvePlayers
-    /// `clock` for the processing parts that are not generic over it.
+    /// `clock` for the processing parts that stamp trace records.
     private let traceClock: TraceClock
 
-    /// The clock deadlines are measured on. Declared last: in code not specialized for a clock
-    /// (the engine's calls come through `any SchedulerControl`), a stored property after it would
-    /// have an offset known only at run time, read from the class's metadata on every access.
-    package let clock: Clock
+    /// The clock deadlines are measured on.
+    package let clock: any HapticClock
+    /// Whether `clock` is `SystemMonotonicClock`: ``currentTime()`` reads `CLOCK_MONOTONIC` itself,
+    /// and only then can the realtime thread run (its waits are on that clock).
+    package let readsSystemClock: Bool
 
     /// Creates a scheduler and allocates everything the realtime path will ever use. Capacities
     /// outside their ranges are clamped into them (``SchedulerConfiguration/clamped``). Each
     /// tagged start's ending, once pushed, asks `endingRequests` for a run at once (the thread
     /// that delivers completions: it sleeps while a start plays, and the start never wakes it).
-    package init(clock: Clock, configuration requested: SchedulerConfiguration = .default,
+    package init(clock: some HapticClock, configuration requested: SchedulerConfiguration = .default,
                  endingRequests: RunRequests? = nil) {
         let configuration = requested.clamped
         self.clock = clock
+        readsSystemClock = clock is SystemMonotonicClock
         self.configuration = configuration
         queue = BoundedMPSCQueue(minimumCapacity: configuration.queueCapacity, filler: .empty)
         control = OrderedMutex(ControlBook(configuration: configuration))
@@ -118,7 +121,7 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         let endingStorage = FixedArray(count: 1) { _ in
             BoundedMPSCQueue<EndingRecord>(minimumCapacity: 2 * playerCount, filler: .empty)
         }
-        let traceClock = ClockOf(clock)
+        let traceClock = TraceClock(clock)
         let pending = FixedArray(repeating: SchedulerCommand.empty, count: queue.capacity)
         let state = RealtimeState(
             players: playerTable.states, channelStates: channelTable.states, activePlayers: playerTable.active,
@@ -157,6 +160,13 @@ package final class Scheduler<Clock: HapticClock>: @unchecked Sendable {
         self.traceClock = traceClock
 
         wake = WakeTimer(wakeAheadLimitNanoseconds: configuration.wakeAheadLimit.nanoseconds)
+    }
+
+    /// The current instant on the scheduler's clock: on the system clock one `clock_gettime`,
+    /// with no call through the clock's witness. Any thread.
+    @inlinable
+    package func currentTime() -> MonotonicInstant {
+        readsSystemClock ? MonotonicInstant(nanoseconds: CHapticsSystem_monotonicNow()) : clock.now()
     }
 
     /// A snapshot of the counters. Control side.

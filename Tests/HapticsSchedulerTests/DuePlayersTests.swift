@@ -143,7 +143,7 @@ struct DuePlayersTests {
 
     /// Whether each channel's count of active players is the number of them the active list has
     /// there.
-    static func countsAgree(_ scheduler: Scheduler<ManualClock>) -> Bool {
+    static func countsAgree(_ scheduler: Scheduler) -> Bool {
         let state = scheduler.realtime.pointee
         var counts = [Int](repeating: 0, count: policies.count)
         for position in 0..<state.activeCount { counts[state.players[state.activePlayers[position]].channel] += 1 }

@@ -11,7 +11,7 @@ import HapticsTestSupport
 /// a direct level; each records what it performs.
 struct ThreeChannelRig {
     let clock = ManualClock(start: MonotonicInstant(nanoseconds: 1_000 * ms))
-    let scheduler: Scheduler<ManualClock>
+    let scheduler: Scheduler
     let outputs = (0..<3).map { _ in RecordingActuator() }
     let channels: [ChannelID]
 

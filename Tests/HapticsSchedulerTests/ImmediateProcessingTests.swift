@@ -233,7 +233,7 @@ struct ImmediateProcessingTests {
     /// Starts `player` at `instant` in an immediate group of its own and ends it: the caller's
     /// pass, or the fallback to the realtime thread.
     @discardableResult
-    func playFromCaller<Clock: HapticClock>(_ scheduler: Scheduler<Clock>, _ player: PlayerID, at instant: MonotonicInstant) -> ImmediateProcessing {
+    func playFromCaller(_ scheduler: Scheduler, _ player: PlayerID, at instant: MonotonicInstant) -> ImmediateProcessing {
         var group = scheduler.beginImmediateGroup()
         _ = scheduler.start(player, at: instant, tag: 0, in: &group)
         return scheduler.endImmediateGroup(group)
@@ -243,7 +243,7 @@ struct ImmediateProcessingTests {
     /// that level from 0, then a stop at `duration`).
     func witnessed<Clock: HapticClock>(
         _ clock: Clock, policy: OverlapPolicy, levels: [(UInt16, UInt16)], duration: Int64 = 10 * ms
-    ) throws -> (Scheduler<Clock>, WitnessActuator, [PlayerID]) {
+    ) throws -> (Scheduler, WitnessActuator, [PlayerID]) {
         let scheduler = Scheduler(clock: clock)
         let output = WitnessActuator()
         let channel = try scheduler.addChannel(output: output, profile: testRumble, policy: policy)
@@ -259,7 +259,7 @@ struct ImmediateProcessingTests {
 /// players each share: checks that no output was written by two threads at once, that every
 /// command was applied, and that everything ended in silence.
 func runCallersOnSharedOutputs(
-    commandsPerCall: Int, _ call: @escaping @Sendable (Scheduler<SystemMonotonicClock>, PlayerID, Int) -> Void
+    commandsPerCall: Int, _ call: @escaping @Sendable (Scheduler, PlayerID, Int) -> Void
 ) throws {
     // Room for every submission at once: what is tested is who writes, not back-pressure.
     let scheduler = Scheduler(clock: SystemMonotonicClock(), configuration: SchedulerConfiguration(queueCapacity: 4_096))

@@ -6,7 +6,7 @@ import HapticsTestSupport
 /// A scheduler on a manual clock with one recording channel.
 struct SchedulerRig {
     let clock: ManualClock
-    let scheduler: Scheduler<ManualClock>
+    let scheduler: Scheduler
     let output: RecordingActuator
     let channel: ChannelID
 

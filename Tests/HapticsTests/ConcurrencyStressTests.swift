@@ -52,7 +52,7 @@ struct ConcurrencyStressTests {
         try engine.attachAudio(audio)
         try audio.start()
         try engine.start()
-        let scheduler = try #require(engine.scheduler as? Scheduler<SystemMonotonicClock>)
+        let scheduler = engine.scheduler
         let hum = try engine.makePlayer(pattern: Pattern(events: [
             PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.5,
                          parameters: EventParameters(hapticIntensity: 0.6, hapticSharpness: 0.3)),

@@ -101,8 +101,8 @@ struct OnePadPlayTests {
         oneCall.run(for: 1_000_000_000)
         walk.run(for: 1_000_000_000)
         #expect(same(oneCall.received(since: origin), walk.received(since: origin)), "\(situation)")
-        let a = try #require(oneCall.engine.scheduler as? Scheduler<ManualClock>).statistics
-        let b = try #require(walk.engine.scheduler as? Scheduler<ManualClock>).statistics
+        let a = oneCall.engine.scheduler.statistics
+        let b = walk.engine.scheduler.statistics
         #expect(a.submitted == b.submitted && a.applied == b.applied && a.emitted == b.emitted
                     && a.immediatePasses == b.immediatePasses, "\(situation): \(a) vs \(b)")
     }

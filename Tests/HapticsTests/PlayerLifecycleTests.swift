@@ -241,7 +241,7 @@ struct PlayerLifecycleTests {
             PatternEvent(kind: .hapticContinuous, time: 0, duration: 30, parameters: EventParameters(hapticIntensity: 0.8, hapticSharpness: 0.4)),
         ])
         let player = try fixture.engine.makePlayer(pattern: long)
-        let scheduler = try #require(fixture.engine.scheduler as? Scheduler<ManualClock>)
+        let scheduler = fixture.engine.scheduler
         #expect(player.start().isScheduled)
         let curve = ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: (0..<1_000).map {
             .init(time: Double($0) * 0.01, value: $0 % 2 == 0 ? 0.25 : 0.75)
@@ -263,7 +263,7 @@ struct PlayerLifecycleTests {
         configuration.scheduler.queueCapacity = 2
         let fixture = EngineFixture(configuration: configuration)
         let player = try fixture.engine.makePlayer(pattern: pattern)
-        let scheduler = try #require(fixture.engine.scheduler as? Scheduler<ManualClock>)
+        let scheduler = fixture.engine.scheduler
         let ramp = ParameterCurve(id: .hapticIntensityControl, time: 0, controlPoints: [.init(time: 0, value: 1), .init(time: 0.1, value: 0)])
         #expect(try player.send(.hapticIntensityControl, value: 1))
         #expect(try player.send(.hapticIntensityControl, value: 1))
@@ -293,7 +293,7 @@ struct PlayerLifecycleConcurrencyTests {
         let engine = HapticEngine(outputs: devices.map { HapticEngine.Output(device: $0, profile: $0.profile) },
                                   configuration: configuration)
         try engine.start()
-        let scheduler = try #require(engine.scheduler as? Scheduler<SystemMonotonicClock>)
+        let scheduler = engine.scheduler
         let player = try engine.makePlayer(pattern: Pattern(events: [
             PatternEvent(kind: .hapticContinuous, time: 0, duration: 0.05, parameters: EventParameters(hapticIntensity: 0.7, hapticSharpness: 0.3)),
         ]))

@@ -216,7 +216,7 @@ private func countCurvePasses(channels: Int, passes: Int, untilWrite: Bool, desc
 /// millisecond's `process()`, which must write every channel once.
 private func countSteppedPasses(
     channels: Int, passes: Int, untilWrite: Bool, descriptor: Int32, program: Program, policy: OverlapPolicy,
-    setUp: (Scheduler<SteppedClock>, PlayerID, MonotonicInstant) throws -> Void
+    setUp: (Scheduler, PlayerID, MonotonicInstant) throws -> Void
 ) {
     let clock = SteppedClock()
     let scheduler = Scheduler(clock: clock, configuration: SchedulerConfiguration(maximumChannels: channels))

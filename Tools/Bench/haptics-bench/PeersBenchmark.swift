@@ -41,7 +41,7 @@ final class Peers {
     /// on another actuator of the node, a player of a 30 ms program of one prepared level, started
     /// in an immediate group from the calling thread — to tell the scheduler's part of the engine's
     /// time from the engine's layer above it.
-    let scheduler: Scheduler<SystemMonotonicClock>
+    let scheduler: Scheduler
     let schedulerActuator: EvdevActuator
     let schedulerPlayer: PlayerID
     let sdlIsGameController: Bool

@@ -18,7 +18,7 @@ struct ScalePads {
     var totalNanoseconds: Int64 = 0
 
     /// Creates `devices` pads for `program` on `scheduler`, each recording up to `capacity` updates.
-    init(devices: Int, program: Program, loaded: ProgramID, scheduler: Scheduler<SystemMonotonicClock>, capacity: Int) throws {
+    init(devices: Int, program: Program, loaded: ProgramID, scheduler: Scheduler, capacity: Int) throws {
         let clock = SystemMonotonicClock()
         let begin = clock.now().nanoseconds
         for index in 0..<devices {

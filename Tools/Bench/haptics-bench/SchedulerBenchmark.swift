@@ -42,7 +42,7 @@ final class LatenessRecorder: Actuator, @unchecked Sendable {
 
 /// One scheduler of the benchmark: its realtime thread plays `alternatingLevels` into a recorder.
 struct LatenessRun {
-    let scheduler: Scheduler<SystemMonotonicClock>
+    let scheduler: Scheduler
     let recorder: LatenessRecorder
     let player: PlayerID
 
