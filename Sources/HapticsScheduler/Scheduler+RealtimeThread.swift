@@ -13,7 +13,8 @@ extension Scheduler {
     /// Only for a scheduler on `SystemMonotonicClock`: the thread's waits are on that clock. The thread
     /// keeps the scheduler alive until `stopRealtimeThread()`; returns once the thread is configured.
     package func startRealtimeThread() throws(SchedulerError) {
-        precondition(readsSystemClock, "the realtime thread waits on CLOCK_MONOTONIC: a scheduler on another clock is driven with process()")
+        precondition(readsSystemClock,
+                     "the realtime thread waits on CLOCK_MONOTONIC: a scheduler on another clock is driven with process()")
         try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
             guard book.realtimeThread == nil else { throw .realtimeThreadAlreadyRunning }
             running.store(true, ordering: .releasing)
