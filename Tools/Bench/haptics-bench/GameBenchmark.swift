@@ -2,7 +2,9 @@ import CBenchSupport
 import Foundation
 import Glibc
 import Haptics
+import HapticsDevices
 import HapticsMeasurement
+import HapticsScheduler
 import HapticsSystem
 import HapticsVirtualDevices
 
@@ -221,6 +223,56 @@ func runGameClient(_ arguments: [String]) {
             return start
         }
         finish = { engine.stop() }
+    case "actuator_alone":
+        // Diagnosis: the engine's evdev actuator alone, no scheduler and no engine: its prepared
+        // level (the heavy rumble, with its `replay.length`) performed from the calling thread.
+        let actuator: EvdevActuator
+        do {
+            actuator = EvdevActuator(device: try EvdevDevice(path: node), configuration: .init(maximumPreparedLevels: 1))
+            try actuator.prepare(Peers.pulse(lasting: .microseconds(Int64(GameBenchmark.rumbleLength))))
+        } catch {
+            benchFailure("actuator: \(error)")
+        }
+        let channel = ChannelID(rawValue: 0)
+        trigger = {
+            let start = SystemMonotonicClock().now()
+            actuator.perform(alonePeerLevel, channel: channel, deadline: start, now: start)
+            return start.nanoseconds
+        }
+        stop = {
+            let now = SystemMonotonicClock().now()
+            actuator.perform(.stop, channel: channel, deadline: now, now: now)
+        }
+        finish = { actuator.close() }
+    case "scheduler_alone":
+        // Diagnosis: the scheduler alone, no engine above it: a scheduler of its own (realtime
+        // thread started, which writes the stop) on the same actuator, a player of the same
+        // prepared rumble, started in an immediate group from the calling thread.
+        let actuator: EvdevActuator
+        let scheduler: Scheduler
+        let player: PlayerID
+        do {
+            actuator = EvdevActuator(device: try EvdevDevice(path: node), configuration: .init(maximumPreparedLevels: 1))
+            let pulse = Peers.pulse(lasting: .microseconds(Int64(GameBenchmark.rumbleLength)))
+            try actuator.prepare(pulse)
+            scheduler = Scheduler(clock: SystemMonotonicClock())
+            let channel = try scheduler.addChannel(output: actuator, profile: benchRumble, policy: .replace)
+            player = try scheduler.makePlayer(program: scheduler.load(pulse), channel: channel)
+            try scheduler.startRealtimeThread()
+        } catch {
+            benchFailure("scheduler: \(error)")
+        }
+        trigger = {
+            let start = scheduler.currentTime()
+            var group = scheduler.beginImmediateGroup(now: start)
+            guard scheduler.start(player, at: start, tag: 0, in: &group) else { benchFailure("scheduler: the start was refused") }
+            scheduler.endImmediateGroup(group)
+            return start.nanoseconds
+        }
+        finish = {
+            scheduler.stopRealtimeThread()
+            actuator.close()
+        }
     case "haptics_player":
         // Diagnosis: the same heavy rumble as a pattern file a game plays, through a prepared
         // pattern player (played as rumble: the pad's voice coils are another path).
