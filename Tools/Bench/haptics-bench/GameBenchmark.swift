@@ -128,6 +128,7 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
         entries.append((peer, jsonObject(figures)))
     }
     if let splits { splits.print(peers: peers) }
+    printIndexRatios(latency, peers: peers)
     for group in GameBenchmark.groups {
         let line = peers.indices.map { index in
             let values = group.range.flatMap { latency[index][$0] }.sorted()
@@ -445,5 +446,40 @@ struct GameSplit {
                 ("worker_to_device_p50_us", microseconds(percentile(stage.toWire.sorted(), 0.5))),
             ]))
         }
+    }
+}
+
+/// Each peer's ratio to raw C per call index (the p50s of that index) with a 90 % interval from the
+/// rounds resampled: a round drawn keeps its raw C and its peer call together. Says whether one
+/// index above a target is more than the rounds' own spread.
+func printIndexRatios(_ latency: [[[Int64]]], peers: [String]) {
+    guard peers.count > 1, let rounds = latency.first?.first?.count, rounds > 1 else { return }
+    let draws = 1_000
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15  // a fixed seed: the same figures for the same samples
+    func next() -> Int {
+        // SplitMix64.
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((value ^ (value >> 31)) % UInt64(rounds))
+    }
+    print("ratio to raw C per call index, p50 of the index (90 % interval over the rounds resampled \(draws) times):")
+    for peer in 1..<peers.count {
+        let cells = (0..<GameBenchmark.calls).map { index -> String in
+            let raw = latency[0][index], own = latency[peer][index]
+            let ratio = Double(percentile(own.sorted(), 0.5)) / Double(max(1, percentile(raw.sorted(), 0.5)))
+            var ratios: [Double] = []
+            ratios.reserveCapacity(draws)
+            for _ in 0..<draws {
+                let picked = (0..<rounds).map { _ in next() }
+                let ownP50 = percentile(picked.map { own[$0] }.sorted(), 0.5)
+                let rawP50 = percentile(picked.map { raw[$0] }.sorted(), 0.5)
+                ratios.append(Double(ownP50) / Double(max(1, rawP50)))
+            }
+            ratios.sort()
+            return "\(index): \(decimal(ratio, 2)) (\(decimal(ratios[draws / 20], 2))–\(decimal(ratios[draws - 1 - draws / 20], 2)))"
+        }
+        print("  \(peers[peer]): " + cells.joined(separator: ", "))
     }
 }
