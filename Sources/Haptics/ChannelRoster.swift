@@ -77,11 +77,14 @@ final class ChannelRoster: @unchecked Sendable {
     /// Whether a snapshot says live.
     static func isLive(_ snapshot: Int) -> Bool { snapshot & 3 == State.live.rawValue }
 
+    /// Whether a snapshot says rehearsing.
+    static func isRehearsing(_ snapshot: Int) -> Bool { snapshot & 3 == State.rehearsing.rawValue }
+
     /// Whether the calling thread plays on a channel with this snapshot: a live one, or one
     /// rehearsing when this thread rehearses.
     @inline(__always)
     func admits(_ snapshot: Int) -> Bool {
-        Self.isLive(snapshot) || (snapshot & 3 == State.rehearsing.rawValue && isRehearsingOnThisThread)
+        Self.isLive(snapshot) || (Self.isRehearsing(snapshot) && isRehearsingOnThisThread)
     }
 
     /// Whether this thread is the one rehearsing.
@@ -151,7 +154,7 @@ final class ChannelRoster: @unchecked Sendable {
     @discardableResult
     func makeLive(_ channel: Int) -> Bool {
         let current = states[channel].load(ordering: .relaxed)
-        guard current & 3 == State.rehearsing.rawValue else { return false }
+        guard Self.isRehearsing(current) else { return false }
         let (exchanged, _) = states[channel].compareExchange(
             expected: current, desired: current & ~3 | State.live.rawValue, ordering: .sequentiallyConsistent)
         if exchanged { liveTotal.add(1, ordering: .releasing) }
@@ -163,7 +166,7 @@ final class ChannelRoster: @unchecked Sendable {
     func retire(_ channel: Int) -> Bool {
         let current = states[channel].load(ordering: .relaxed)
         let wasLive = Self.isLive(current)
-        guard wasLive || current & 3 == State.rehearsing.rawValue else { return false }
+        guard wasLive || Self.isRehearsing(current) else { return false }
         let (exchanged, _) = states[channel].compareExchange(
             expected: current, desired: current & ~3 | State.retired.rawValue, ordering: .sequentiallyConsistent)
         if exchanged && wasLive { liveTotal.subtract(1, ordering: .releasing) }
