@@ -1,4 +1,5 @@
 import HapticsRendering
+@_spi(Realtime) import HapticsSystem
 
 /// Everything only the processing thread touches, allocated once at init.
 struct RealtimeState {
@@ -31,4 +32,9 @@ struct RealtimeState {
     /// Set when applying a submission changed a channel other than its own player's, so that the
     /// pass scans every event again instead of trusting its bound (``Scheduler/processPass()``).
     var eventsElsewhere = false
+    /// A lower bound of the earliest player, channel and curve event: the latest pass's next
+    /// deadline, lowered by every submission applied since (``Scheduler/applyDueSubmissions(now:)``).
+    /// Events change only when processing applies something; between passes they are only taken
+    /// away (players released, the realtime thread's last silence), which keeps it a bound.
+    var eventBound = MonotonicInstant.max
 }

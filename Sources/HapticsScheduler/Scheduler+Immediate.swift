@@ -3,8 +3,9 @@ import HapticsPatterns
 @_spi(Realtime) import HapticsSystem
 
 // The caller's pass: what a caller plays now is applied on its own thread by the pass the realtime
-// thread runs (`processPass`), when no other thread is processing — or, when one is, queued for
-// the realtime thread, which is woken. Two routes; one place where a level is written
+// thread runs — its first step as each submission arrives (`applyDueSubmissions`), the rest
+// (`processPass`) at the group's end — when no other thread is processing; or, when one is, queued
+// for the realtime thread, which is woken. Two routes; one place where a level is written
 // (`ChannelHolds.performLevel`).
 // Processing stays one thread at a time, whoever owns `processing`, so every output keeps a single
 // writer, and holds, stops, overlap policies, renewals and endings come out exactly as if the
@@ -32,12 +33,13 @@ extension Scheduler {
         return ImmediateGroup(owner: true, now: now, deadlineBefore: nextDeadline.load(ordering: .relaxed))
     }
 
-    /// Ends an immediate group. When it owns processing: runs the pass on this thread — what the
-    /// group submitted and everything else due reaches its outputs before this returns (a
-    /// prepared trigger's one `write()` happens here) — moves the realtime thread's wake-up when
-    /// the pass brought its next deadline forward (what is timed stays the realtime thread's), and
-    /// lets processing go, counted as a completed pass. Otherwise wakes the realtime thread to
-    /// take the queued submissions (``SchedulerStatistics/immediateFallbacks``).
+    /// Ends an immediate group. When it owns processing: runs the rest of the pass on this thread —
+    /// what the group submitted and everything else due has reached its outputs when this returns
+    /// (a prepared trigger's one `write()` happened as it was submitted, when it was the first
+    /// thing due) — moves the realtime thread's wake-up when the pass brought its next deadline
+    /// forward (what is timed stays the realtime thread's), and lets processing go, counted as a
+    /// completed pass. Otherwise wakes the realtime thread to take the queued submissions
+    /// (``SchedulerStatistics/immediateFallbacks``).
     @discardableResult
     package func endImmediateGroup(_ group: ImmediateGroup) -> ImmediateProcessing {
         guard group.owner else {
@@ -141,8 +143,9 @@ extension Scheduler {
     }
 
     /// With processing owned, hands `submitted` to the group's pass as the pass takes a queued
-    /// submission (``takeSubmission(_:now:)``); otherwise, or when the pass's list is full, queues
-    /// it without waking the realtime thread (the group's end does).
+    /// submission (``takeSubmission(_:now:)``) and takes the pass's first step at once
+    /// (``applyDueSubmissions(now:)``); otherwise, or when the pass's list is full, queues it
+    /// without waking the realtime thread (the group's end does).
     @inline(__always)
     private func submit(_ submitted: SchedulerCommand, in group: inout ImmediateGroup) -> Bool {
         guard group.owner, realtime.pointee.pendingCount < realtime.pointee.pendingCapacity else {
@@ -160,6 +163,7 @@ extension Scheduler {
         counters.pointee.submitted.add(1, ordering: .relaxed)
         // Traced, `dequeued` is dated when it is taken, not before its `submitted`.
         takeSubmission(command, now: taken)
+        applyDueSubmissions(now: group.now)
         return true
     }
 }

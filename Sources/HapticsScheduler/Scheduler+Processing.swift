@@ -30,6 +30,7 @@ extension Scheduler {
     /// for the realtime thread's wait.
     func processPass(now reading: MonotonicInstant? = nil) -> MonotonicInstant {
         let next = processDue(now: reading ?? currentTime())
+        realtime.pointee.eventBound = next
         pendingHasRoom.store(realtime.pointee.pendingCount < realtime.pointee.pendingCapacity, ordering: .releasing)
         nextDeadline.store(next, ordering: .sequentiallyConsistent)
         return next
@@ -42,10 +43,9 @@ extension Scheduler {
         // the next submission is due no later, it is applied without scanning them again. Applying
         // a submission only adds events of its own player and channel (`eventsAfter`); a scan
         // makes the bound exact again. A pass of N submissions on N channels scans once after
-        // them, not N times. Events change only in passes (between them they are only taken away:
-        // players released, the thread's last silence), so the previous pass's next deadline is
-        // such a bound: a trigger due now is applied, and written, before any scan.
-        var bound = realtime.pointee.scansBeforeEveryEvent ? MonotonicInstant.min : nextDeadline.load(ordering: .relaxed)
+        // them, not N times. It starts from `eventBound`, what the latest pass found next and the
+        // submissions applied since added.
+        var bound = realtime.pointee.scansBeforeEveryEvent ? MonotonicInstant.min : realtime.pointee.eventBound
         while true {
             let state = realtime.pointee
             let submissionTime = state.pendingCount > 0 ? state.pending[state.pendingCount - 1].time : MonotonicInstant.max
@@ -122,6 +122,24 @@ extension Scheduler {
             // Never expected (events are in time order): the scan decides.
             if next < time { return }
             players.advance(slot, at: time, now: now)
+        }
+    }
+
+    /// The first steps of a pass, taken as a caller's immediate group submits: while nothing waits
+    /// in the queue and the earliest pending submission is due, at or before every other event,
+    /// applies it — what a pass at `now` would do before anything else, so a start due now is
+    /// written while the caller still submits the group's next one. The group's end runs the rest
+    /// of the pass.
+    @inline(__always)
+    func applyDueSubmissions(now: MonotonicInstant) {
+        guard !realtime.pointee.scansBeforeEveryEvent, !queue.hasPublishedElement else { return }
+        retireReleasedPlayers(now: now)
+        while realtime.pointee.pendingCount > 0 {
+            let time = realtime.pointee.pending[realtime.pointee.pendingCount - 1].time
+            var bound = realtime.pointee.eventBound
+            guard time <= now && time <= bound else { return }
+            applyNextSubmission(now: now, bound: &bound)
+            realtime.pointee.eventBound = bound
         }
     }
 
@@ -294,7 +312,7 @@ extension Scheduler {
     }
 
     /// Retires active players whose binding changed (released on the control side).
-    private func retireReleasedPlayers(now: MonotonicInstant) {
+    func retireReleasedPlayers(now: MonotonicInstant) {
         var position = realtime.pointee.activeCount
         while position > 0 {
             position -= 1

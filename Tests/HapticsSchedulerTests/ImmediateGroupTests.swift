@@ -58,8 +58,8 @@ struct ImmediateGroupTests {
         return rig.scheduler.endImmediateGroup(group)
     }
 
-    @Test("a group's start due now is written by the group's pass before its end returns; the pass is counted")
-    func startIsWrittenByTheGroupsPass() throws {
+    @Test("a group's start due now is written as it is submitted; the group's end finishes the pass and counts it")
+    func startIsWrittenAsItIsSubmitted() throws {
         let rig = SchedulerRig()
         let player = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         let t0 = rig.nowNanoseconds
@@ -67,10 +67,11 @@ struct ImmediateGroupTests {
         var group = rig.scheduler.beginImmediateGroup()
         #expect(group.owner)
         #expect(try rig.scheduler.start(player, at: rig.at(t0), tag: 7, intensity: 0.5, in: &group))
-        // Handed to the group's pass, which the end runs.
-        #expect(rig.output.recorded.isEmpty)
-        #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
+        // The first thing due: the pass's first step, taken at once.
         #expect(rig.output.take() == [Emission(.rumble(strong: 32_768, weak: 32_768), deadlineNanoseconds: t0, nowNanoseconds: t0)])
+        #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes)
+        #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
+        #expect(rig.output.take().isEmpty)
         // The next deadline is the player's stop, for the realtime thread.
         #expect(rig.scheduler.nextDeadline.load(ordering: .relaxed).nanoseconds == t0 + 10 * ms)
         #expect(rig.scheduler.completedPassCount.load(ordering: .acquiring) == passes + 1)
@@ -229,8 +230,8 @@ struct ImmediateGroupTests {
         ])
     }
 
-    @Test("due commands dated out of order in one group are played by its pass in time order")
-    func anOutOfOrderCommandGoesThroughThePass() throws {
+    @Test("due commands of one group are applied as they are submitted, as groups of their own would be")
+    func dueCommandsAreAppliedAsSubmitted() throws {
         let rig = SchedulerRig(policy: .mix)
         let first = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
         let second = try rig.player(rumbleProgram([(0, 1, 2)], duration: 10 * ms))
@@ -242,10 +243,11 @@ struct ImmediateGroupTests {
         #expect(try rig.scheduler.start(second, at: rig.at(t0 - 1 * ms), tag: 0, intensity: 1, in: &group))
         #expect(try rig.scheduler.start(third, at: rig.at(t0), tag: 0, intensity: 1, in: &group))
         rig.scheduler.endImmediateGroup(group)
-        // `second` first (1 ms late), then `first` and `third` in the order they were submitted.
+        // In the order they were submitted: `second`, dated 1 ms earlier, came after `first` had
+        // been applied; nothing else was due before either.
         #expect(rig.output.take() == [
-            Emission(.rumble(strong: 1, weak: 2), deadlineNanoseconds: t0 - 1 * ms, nowNanoseconds: t0),
-            Emission(.rumble(strong: 101, weak: 202), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0, nowNanoseconds: t0),
+            Emission(.rumble(strong: 101, weak: 202), deadlineNanoseconds: t0 - 1 * ms, nowNanoseconds: t0),
             Emission(.rumble(strong: 111, weak: 222), deadlineNanoseconds: t0, nowNanoseconds: t0),
         ])
     }
@@ -341,6 +343,67 @@ struct ImmediateGroupTests {
         #expect(records.map(\.event) == [.submitted, .dequeued, .emitted])
         #expect(records.map(\.sequence) == [1, 1, 1])
         #expect(records.last?.command == .rumble(strong: 100, weak: 200))
+    }
+
+    @Test("a start behind a queued submission waits for the group's pass, which plays both in time order")
+    func aStartBehindTheQueueWaitsForThePass() throws {
+        let rig = SchedulerRig(policy: .mix)
+        let queued = try rig.player(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
+        let grouped = try rig.player(rumbleProgram([(0, 1, 2)], duration: 10 * ms))
+        let t0 = rig.nowNanoseconds
+        // Another thread's plain start, dated 1 ms earlier and not taken by any pass yet: applied
+        // at once, the group's start would come first.
+        #expect(rig.scheduler.start(queued, at: rig.at(t0 - 1 * ms)))
+        var group = rig.scheduler.beginImmediateGroup()
+        #expect(try rig.scheduler.start(grouped, at: rig.at(t0), tag: 0, intensity: 1, in: &group))
+        #expect(rig.output.recorded.isEmpty)
+        #expect(rig.scheduler.endImmediateGroup(group) == .processedHere)
+        #expect(rig.output.take() == [
+            Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 - 1 * ms, nowNanoseconds: t0),
+            Emission(.rumble(strong: 101, weak: 202), deadlineNanoseconds: t0, nowNanoseconds: t0),
+        ])
+    }
+
+    @Test("a late start applied at once brings its own due step first: the group's next start waits for the pass")
+    func aStepTheGroupBroughtDueComesFirst() throws {
+        let rig = SchedulerRig(policy: .mix)
+        let late = try rig.player(rumbleProgram([(0, 100, 200), (2 * ms, 300, 400)], duration: 10 * ms))
+        let now = try rig.player(rumbleProgram([(0, 1, 2)], duration: 10 * ms))
+        rig.clock.advance(by: .milliseconds(5))
+        let t0 = rig.nowNanoseconds
+        var group = rig.scheduler.beginImmediateGroup()
+        // Dated 4 ms ago: applied at once, its 2 ms step is due since 2 ms ago.
+        #expect(try rig.scheduler.start(late, at: rig.at(t0 - 4 * ms), tag: 0, intensity: 1, in: &group))
+        #expect(rig.output.take() == [Emission(.rumble(strong: 100, weak: 200), deadlineNanoseconds: t0 - 4 * ms, nowNanoseconds: t0)])
+        #expect(try rig.scheduler.start(now, at: rig.at(t0), tag: 0, intensity: 1, in: &group))
+        #expect(rig.output.recorded.isEmpty)
+        rig.scheduler.endImmediateGroup(group)
+        #expect(rig.output.take() == [
+            Emission(.rumble(strong: 300, weak: 400), deadlineNanoseconds: t0 - 2 * ms, nowNanoseconds: t0),
+            Emission(.rumble(strong: 301, weak: 402), deadlineNanoseconds: t0, nowNanoseconds: t0),
+        ])
+    }
+
+    @Test("on four channels each start due now is written as it is submitted, before the next one")
+    func eachChannelIsWrittenAsItIsSubmitted() throws {
+        let clock = ManualClock(start: MonotonicInstant(nanoseconds: 1_000 * ms))
+        let scheduler = Scheduler(clock: clock)
+        let output = RecordingActuator()
+        let channels = try (0..<4).map { _ in try scheduler.addChannel(output: output, profile: testRumble, policy: .replace) }
+        let program = try scheduler.load(rumbleProgram([(0, 100, 200)], duration: 10 * ms))
+        let players = try channels.map { try scheduler.makePlayer(program: program, channel: $0) }
+        let t0 = clock.now().nanoseconds
+        var group = scheduler.beginImmediateGroup()
+        for (channel, player) in players.enumerated() {
+            #expect(try scheduler.start(player, at: clock.now(), tag: 0, intensity: 1, in: &group))
+            #expect(output.take() == [Emission(.rumble(strong: 100, weak: 200), channel: channel, deadlineNanoseconds: t0, nowNanoseconds: t0)])
+        }
+        #expect(scheduler.endImmediateGroup(group) == .processedHere)
+        #expect(output.take().isEmpty)
+        #expect(scheduler.nextDeadline.load(ordering: .relaxed).nanoseconds == t0 + 10 * ms)
+        clock.advance(to: MonotonicInstant(nanoseconds: t0 + 10 * ms))
+        scheduler.process()
+        #expect(output.take() == (0..<4).map { Emission(.stop, channel: $0, deadlineNanoseconds: t0 + 10 * ms, nowNanoseconds: t0 + 10 * ms) })
     }
 }
 
