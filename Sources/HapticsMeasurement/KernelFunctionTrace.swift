@@ -57,6 +57,15 @@ package enum KernelFunctionTrace {
         _ = write("0", to: "events/syscalls/sys_exit_write/enable")
     }
 
+    /// Switches the trace events `names` ("sched/sched_switch", …) on or off, beside the function
+    /// entries; `nil`, or what failed.
+    package static func setEvents(_ names: [String], enabled: Bool) -> String? {
+        for name in names {
+            if let failure = write(enabled ? "1" : "0", to: "events/\(name)/enable") { return failure }
+        }
+        return nil
+    }
+
     /// Empties the trace.
     package static func clear() {
         _ = write("", to: "trace")
@@ -95,7 +104,7 @@ package enum KernelFunctionTrace {
     }
 
     /// "123.456789" (the mono clock's seconds, with up to 9 digits) as nanoseconds.
-    static func nanoseconds(_ stamp: Substring) -> Int64? {
+    package static func nanoseconds(_ stamp: Substring) -> Int64? {
         guard let dot = stamp.firstIndex(of: "."), let seconds = Int64(stamp[..<dot]) else { return nil }
         let digits = stamp[stamp.index(after: dot)...]
         guard !digits.isEmpty, digits.count <= 9, var fraction = Int64(digits) else { return nil }

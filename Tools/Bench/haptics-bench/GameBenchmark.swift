@@ -34,10 +34,12 @@ enum GameBenchmark {
 /// every round, matches each call with the output report that moved a motor after it.
 func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) {
     // Diagnosis: `strace` as a peer name traces one engine process's first calls instead;
-    // `split` splits every call at the kernel's instants (`GameSplit`).
+    // `split` splits every call at the kernel's instants (`GameSplit`); `sched` beside it prints
+    // what the kernel's scheduler did during calls 0 and 1 (`printSchedulerEvents`).
     let strace = named.contains("strace")
     let split = named.contains("split")
-    let peers = named.filter { $0 != "strace" && $0 != "split" }
+    let sched = split && named.contains("sched")
+    let peers = named.filter { $0 != "strace" && $0 != "split" && $0 != "sched" }
     print("game: a heavy impact on a virtual DualSense (uhid, hid-playstation) as a game calls it — a fresh process, \(GameBenchmark.calls) times prepare(), 100 ms, trigger, 300 ms — by raw C write(), the engine (HapticEngine.automatic(), ImpactFeedbackGenerator(style: .heavy)), SDL2's rumble and SDL2's haptic API (HIDAPI off); call → output report at the device, per call index, \(rounds) rounds of a process each")
     let pad: VirtualDualSense
     let node: String
@@ -54,6 +56,9 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     var calls: [GameSplit.Call] = []
     let traceFailure = split ? KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction]) : nil
     if split, let traceFailure { print("split: not measured (\(traceFailure))") }
+    if sched, traceFailure == nil, let failure = KernelFunctionTrace.setEvents(schedulerEvents, enabled: true) {
+        print("sched: not traced (\(failure))")
+    }
     let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     for round in 0..<rounds {
         for offset in 0..<peers.count {
@@ -90,6 +95,10 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
                                             arrival: arrival.receivedAt.nanoseconds))
             }
         }
+    }
+    if sched, traceFailure == nil {
+        printSchedulerEvents(calls, peers: peers)
+        _ = KernelFunctionTrace.setEvents(schedulerEvents, enabled: false)
     }
     let splits = split && traceFailure == nil ? GameSplit(calls, peers: peers.count) : nil
     if strace { straceFirstCalls(node: node, folder: folder) }
@@ -364,6 +373,37 @@ func prefaultCode() {
 
 /// Diagnosis: one engine process under `strace -f`, and every system call of its threads during
 /// its first two calls (each marked, 20 ms long).
+/// The trace events `game … split sched` records beside the split's function entries.
+private let schedulerEvents = [
+    "sched/sched_wakeup", "sched/sched_switch", "sched/sched_pi_setprio", "timer/hrtimer_expire_entry",
+    "irq/irq_handler_entry", "syscalls/sys_enter_timerfd_settime", "syscalls/sys_enter_futex",
+]
+
+/// Diagnosis (`game … split sched`): for calls 0 and 1 of every process, the kernel's trace from
+/// the call until 20 µs after its report reached the device — the function entries of the split
+/// and every wake-up, switch, priority change, timer, interrupt and futex or timer system call —
+/// µs after the call, each with its task and flags. It shows whether the driver's worker, woken
+/// inside the caller's `write()`, preempted the caller there (the wake-up's flags hold `N`) or
+/// waited until the caller slept.
+func printSchedulerEvents(_ calls: [GameSplit.Call], peers: [String]) {
+    let lines = KernelFunctionTrace.lines()
+    for call in calls where call.index <= 1 {
+        print("sched: \(peers[call.peer]) call \(call.index), thread \(call.thread), report after \((call.arrival - call.start) / 1_000) µs")
+        for line in lines {
+            guard let bracket = line.firstIndex(of: "]") else { continue }
+            let rest = line[line.index(after: bracket)...]
+            guard let colon = rest.firstRange(of: ": "),
+                  let stamp = rest[..<colon.lowerBound].split(separator: " ").last,
+                  let instant = KernelFunctionTrace.nanoseconds(stamp),
+                  instant >= call.start, instant <= call.arrival + 20_000 else { continue }
+            // The task, and the flags (`N`: the current task must reschedule; then the preemption count).
+            let task = line[..<bracket].split(separator: " ").first ?? ""
+            let flags = rest[..<colon.lowerBound].split(separator: " ").first ?? ""
+            print("  +\((instant - call.start) / 1_000) \(task) \(flags) \(rest[colon.upperBound...].prefix(160))")
+        }
+    }
+}
+
 func straceFirstCalls(node: String, folder: String) {
     let log = "\(folder)/haptics-bench-game.strace", out = "\(folder)/haptics-bench-game.out"
     setenv("HAPTICS_GAME_MARKS", "1", 1)
