@@ -81,30 +81,50 @@ package enum KernelFunctionTrace {
         readWhole("\(root)/trace").split(separator: "\n").filter { !$0.hasPrefix("#") }
     }
 
+    /// One line of the trace, taken apart.
+    package struct Line: Equatable, Sendable {
+        /// The task's name and kernel thread id, "haptics-bench-123".
+        package let task: Substring
+        package let thread: Int32
+        /// The flags: interrupts off (`d`), need-resched (`N`), hard or soft interrupt context,
+        /// the preemption count.
+        package let flags: Substring
+        /// `CLOCK_MONOTONIC` nanoseconds (the trace clock `mono`).
+        package let instant: Int64
+        /// What happened: "evdev_write <-vfs_write", "sched_wakeup: comm=…".
+        package let text: Substring
+    }
+
+    /// `line` taken apart; `nil` for a line of another form.
+    ///
+    /// "   haptics-bench-123     [000] dN.6.   123.456789: sched_wakeup: comm=kworker/0:1 …"
+    package static func parse(_ line: Substring) -> Line? {
+        guard let bracket = line.firstIndex(of: "]"),
+              let task = line[..<bracket].split(separator: " ").dropLast().last,
+              let dash = task.lastIndex(of: "-"),
+              let thread = Int32(task[task.index(after: dash)...]) else { return nil }
+        let rest = line[line.index(after: bracket)...]
+        let fields = rest.split(separator: " ", maxSplits: 2)
+        guard fields.count == 3, fields[1].hasSuffix(":"), let instant = nanoseconds(fields[1].dropLast()) else { return nil }
+        return Line(task: task, thread: thread, flags: fields[0], instant: instant, text: fields[2])
+    }
+
     /// The function entries (and `write()` returns, as `sys_write`) among trace `lines`, oldest
     /// first; marks and lines of another form are left out.
     package static func entries(_ lines: [Substring]) -> [Entry] {
         var entries: [Entry] = []
         // "   haptics-bench-123     [000] d..1.   123.456789: evdev_write <-vfs_write"
         // "   haptics-bench-123     [000] ...1.   123.456901: sys_write -> 0x18"
-        for line in lines {
-            guard let bracket = line.firstIndex(of: "]"),
-                  let task = line[..<bracket].split(separator: " ").dropLast().last,
-                  let dash = task.lastIndex(of: "-"),
-                  let thread = Int32(task[task.index(after: dash)...]) else { continue }
-            let rest = line[line.index(after: bracket)...]
-            guard let colon = rest.firstRange(of: ": "),
-                  let stamp = rest[..<colon.lowerBound].split(separator: " ").last,
-                  let instant = nanoseconds(stamp),
-                  let name = rest[colon.upperBound...].split(separator: " ").first,
+        for text in lines {
+            guard let line = parse(text), let name = line.text.split(separator: " ").first,
                   name != "tracing_mark_write:" else { continue }
-            entries.append(Entry(thread: thread, instant: instant, function: String(name)))
+            entries.append(Entry(thread: line.thread, instant: line.instant, function: String(name)))
         }
         return entries.sorted { $0.instant < $1.instant }
     }
 
     /// "123.456789" (the mono clock's seconds, with up to 9 digits) as nanoseconds.
-    package static func nanoseconds(_ stamp: Substring) -> Int64? {
+    static func nanoseconds(_ stamp: Substring) -> Int64? {
         guard let dot = stamp.firstIndex(of: "."), let seconds = Int64(stamp[..<dot]) else { return nil }
         let digits = stamp[stamp.index(after: dot)...]
         guard !digits.isEmpty, digits.count <= 9, var fraction = Int64(digits) else { return nil }

@@ -21,6 +21,15 @@ import Testing
         ])
     }
 
+    @Test func aLineIsTakenApartIntoTaskThreadFlagsInstantAndText() {
+        let line: Substring = "   haptics-bench-103     [000] dN.6.   3668.689431: sched_wakeup: comm=kworker/0:1 pid=17 prio=120"
+        #expect(KernelFunctionTrace.parse(line) == KernelFunctionTrace.Line(
+            task: "haptics-bench-103", thread: 103, flags: "dN.6.", instant: 3_668_689_431_000,
+            text: "sched_wakeup: comm=kworker/0:1 pid=17 prio=120"))
+        #expect(KernelFunctionTrace.parse("# tracer: function") == nil)
+        #expect(KernelFunctionTrace.parse("   haptics-bench-103     [000] dN.6.   soon: evdev_write") == nil)
+    }
+
     @Test func stampsOfUpToNineDigitsAreNanoseconds() {
         #expect(KernelFunctionTrace.nanoseconds("1.000000001") == 1_000_000_001)
         #expect(KernelFunctionTrace.nanoseconds("2.5") == 2_500_000_000)

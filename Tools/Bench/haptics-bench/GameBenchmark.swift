@@ -371,8 +371,6 @@ func prefaultCode() {
     }
 }
 
-/// Diagnosis: one engine process under `strace -f`, and every system call of its threads during
-/// its first two calls (each marked, 20 ms long).
 /// The trace events `game … split sched` records beside the split's function entries.
 private let schedulerEvents = [
     "sched/sched_wakeup", "sched/sched_switch", "sched/sched_pi_setprio", "timer/hrtimer_expire_entry",
@@ -386,24 +384,17 @@ private let schedulerEvents = [
 /// inside the caller's `write()`, preempted the caller there (the wake-up's flags hold `N`) or
 /// waited until the caller slept.
 func printSchedulerEvents(_ calls: [GameSplit.Call], peers: [String]) {
-    let lines = KernelFunctionTrace.lines()
+    let lines = KernelFunctionTrace.lines().compactMap(KernelFunctionTrace.parse)
     for call in calls where call.index <= 1 {
         print("sched: \(peers[call.peer]) call \(call.index), thread \(call.thread), report after \((call.arrival - call.start) / 1_000) µs")
-        for line in lines {
-            guard let bracket = line.firstIndex(of: "]") else { continue }
-            let rest = line[line.index(after: bracket)...]
-            guard let colon = rest.firstRange(of: ": "),
-                  let stamp = rest[..<colon.lowerBound].split(separator: " ").last,
-                  let instant = KernelFunctionTrace.nanoseconds(stamp),
-                  instant >= call.start, instant <= call.arrival + 20_000 else { continue }
-            // The task, and the flags (`N`: the current task must reschedule; then the preemption count).
-            let task = line[..<bracket].split(separator: " ").first ?? ""
-            let flags = rest[..<colon.lowerBound].split(separator: " ").first ?? ""
-            print("  +\((instant - call.start) / 1_000) \(task) \(flags) \(rest[colon.upperBound...].prefix(160))")
+        for line in lines where line.instant >= call.start && line.instant <= call.arrival + 20_000 {
+            print("  +\((line.instant - call.start) / 1_000) \(line.task) \(line.flags) \(line.text.prefix(160))")
         }
     }
 }
 
+/// Diagnosis: one engine process under `strace -f`, and every system call of its threads during
+/// its first two calls (each marked, 20 ms long).
 func straceFirstCalls(node: String, folder: String) {
     let log = "\(folder)/haptics-bench-game.strace", out = "\(folder)/haptics-bench-game.out"
     setenv("HAPTICS_GAME_MARKS", "1", 1)
