@@ -64,9 +64,8 @@ extension HapticEngine {
         }
     }
 
-    /// Starts the housekeeping thread of a started engine, with a first run one interval from
-    /// now. It runs only when something is due (``nextHousekeeping(after:)``): an idle engine is
-    /// never woken by it.
+    /// Starts the housekeeping thread of a started engine. It runs only when something is due
+    /// (``nextHousekeeping(after:)``), the first time too: an idle engine is never woken by it.
     func startHousekeeping() {
         // One thread at a time serves `housekeepingRequests`: any previous one ends first.
         background.withLock { background in
@@ -85,7 +84,8 @@ extension HapticEngine {
             return
         }
         background.withLock { $0.housekeeping = thread }
-        requestHousekeeping()
+        // What was asked before the thread existed (tracing, sound, a preparation…) is due now.
+        if let next = nextHousekeeping(after: now) { thread.schedule(at: next) }
     }
 
     /// How many times a started engine's housekeeping thread has run (0 when it has none).

@@ -14,7 +14,7 @@ package final class OnDemandThread: @unchecked Sendable {
     package let requests: RunRequests
     private let running = Atomic<Bool>(true)
     private let runCount = Atomic<Int>(0)
-    /// The thread's kernel id, once it runs.
+    /// The thread's kernel id, once it runs its loop.
     private let threadID = Atomic<Int32>(0)
     private let thread = OrderedMutex<RealtimeThread?>(nil)
     private let work: @Sendable (_ now: MonotonicInstant) -> MonotonicInstant?
@@ -38,6 +38,8 @@ package final class OnDemandThread: @unchecked Sendable {
         let configuration = RealtimeThread.Configuration(name: name, priority: priority, timerSlack: timerSlack)
         let started = try RealtimeThread.start(configuration) { [self] in loop() }
         thread.withLock { $0 = started }
+        // Returns once the thread is about to wait or run: none of its start is left to run later.
+        RealtimeThread.yield { threadID.load(ordering: .acquiring) != 0 }
     }
 
     /// How many runs of `work` have ended (a run under way is not counted yet).
@@ -69,8 +71,8 @@ package final class OnDemandThread: @unchecked Sendable {
     }
 
     private func loop() {
-        threadID.store(ThreadIdentity.current, ordering: .relaxed)
         let word = requests.word
+        threadID.store(ThreadIdentity.current, ordering: .releasing)
         while running.load(ordering: .acquiring) {
             // Announce the park before reading what is due: a `schedule` after the read sees the
             // mark and wakes the wait (or clears the mark, and the wait returns at once).

@@ -129,10 +129,20 @@ public final class RealtimeThread: Sendable {
             throw SystemCallError(call: "pthread_create", errno: Errno(rawValue: result))
         }
         thread.handle.withLock { $0 = pthread }
-        // Configuring takes microseconds, or a few D-Bus round trips when rtkit is asked: yield
-        // first, then sleep rather than spin.
+        // Configuring takes microseconds, or a few D-Bus round trips when rtkit is asked.
+        yield { thread.configured.load(ordering: .acquiring) }
+        return thread
+    }
+
+    /// Gives the processor away until `condition` holds — yielding first, then sleeping 100 µs at
+    /// a time rather than spinning. For a thread just started: its first steps run while the
+    /// caller is still runnable. (A new thread enters the kernel's fair scheduler a slice ahead of
+    /// its creator; run first while the creator sleeps, it lifts the run queue's minimum past the
+    /// creator, whose next `write()` to a device then is not preempted by the driver's worker it
+    /// wakes: the report waits until the creator sleeps.) Control side.
+    package static func yield(until condition: () -> Bool) {
         var spins = 0
-        while !thread.configured.load(ordering: .acquiring) {
+        while !condition() {
             if spins < 1_000 {
                 spins += 1
                 sched_yield()
@@ -141,7 +151,6 @@ public final class RealtimeThread: Sendable {
                 nanosleep(&pause, nil)
             }
         }
-        return thread
     }
 
     /// Waits until `body` has returned. Idempotent; must not be called from the thread itself.

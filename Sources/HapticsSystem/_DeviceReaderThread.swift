@@ -1,5 +1,6 @@
 import CHapticsSystem
 import Glibc
+import Synchronization
 
 /// A named thread that calls `handle` whenever a device descriptor is readable, and `tick` every
 /// interval when given one, until stopped.
@@ -12,10 +13,11 @@ package final class _DeviceReaderThread: @unchecked Sendable {
     private let device: FileDescriptor
     private let wake: FileDescriptor
     private let wakeWriter: FileDescriptor
-    private let name: String
     private let handle: () -> Void
     private let tick: (interval: Int64, call: () -> Void)?
-    private var thread: pthread_t?
+    private var thread: RealtimeThread?
+    /// Set once the thread reaches its first `poll`.
+    private let waiting = Atomic<Bool>(false)
 
     /// Starts the thread. `name` is at most 15 characters (the kernel's limit). With `interval`,
     /// `tick` runs on the thread every interval (a virtual device sending its periodic reports),
@@ -24,11 +26,9 @@ package final class _DeviceReaderThread: @unchecked Sendable {
         name: String, device: FileDescriptor, every interval: Duration? = nil, tick: (() -> Void)? = nil,
         handle: @escaping () -> Void
     ) throws(SystemCallError) {
-        precondition(name.utf8.count <= 15, "thread name '\(name)' is longer than 15 characters")
         precondition((interval == nil) == (tick == nil), "a tick needs an interval, and an interval a tick")
         precondition(interval.map { $0 >= .milliseconds(1) } ?? true, "a tick interval is at least 1 ms")
         self.device = device
-        self.name = name
         self.handle = handle
         if let interval, let tick {
             self.tick = (interval.nanoseconds, tick)
@@ -40,20 +40,16 @@ package final class _DeviceReaderThread: @unchecked Sendable {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         wake = FileDescriptor(rawValue: ends[0])
         wakeWriter = FileDescriptor(rawValue: ends[1])
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            let reader = Unmanaged<_DeviceReaderThread>.fromOpaque(context!).takeRetainedValue()
-            reader.run()
-            return nil
-        }, context)
-        if status != 0 {
-            Unmanaged<_DeviceReaderThread>.fromOpaque(context).release()
+        let configuration = RealtimeThread.Configuration(name: name, timerSlack: .zero, realtimeKit: nil)
+        do {
+            thread = try RealtimeThread.start(configuration) { [self] in run() }
+        } catch {
             try? wake.close()
             try? wakeWriter.close()
-            throw SystemCallError(call: "pthread_create", errno: Errno(rawValue: status))
+            throw error
         }
-        self.thread = thread
+        // Returns once the thread is about to wait: none of its start is left to run later.
+        RealtimeThread.yield { waiting.load(ordering: .acquiring) }
     }
 
     /// Wakes the thread, waits for it to end and releases the wake descriptor. Idempotent.
@@ -62,13 +58,12 @@ package final class _DeviceReaderThread: @unchecked Sendable {
         self.thread = nil
         var one: UInt8 = 1
         _ = Glibc.write(wakeWriter.rawValue, &one, 1)
-        pthread_join(thread, nil)
+        thread.join()
         try? wake.close()
         try? wakeWriter.close()
     }
 
     private func run() {
-        name.withCString { _ = CHapticsSystem_setThreadName($0) }
         var entries = [
             pollfd(fd: device.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0),
@@ -86,6 +81,7 @@ package final class _DeviceReaderThread: @unchecked Sendable {
                 }
                 timeout = CInt(clamping: (due - now + 999_999) / 1_000_000)
             }
+            waiting.store(true, ordering: .releasing)
             let ready = poll(&entries, 2, timeout)
             if ready < 0 {
                 if Errno.current == .interrupted { continue }

@@ -7,23 +7,6 @@ import HapticsTestSupport
 
 @Suite("Realtime thread")
 struct RealtimeThreadTests {
-    func threadNames() -> [String] {
-        guard let directory = opendir("/proc/self/task") else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let task = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let file = fopen("/proc/self/task/\(task)/comm", "r") else { continue }
-            var buffer = [CChar](repeating: 0, count: 32)
-            if fgets(&buffer, 32, file) != nil {
-                names.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                    .trimmingSuffix("\n"))
-            }
-            fclose(file)
-        }
-        return names
-    }
-
     @Test func playsOnTimeAndLeavesEveryChannelSilent() throws {
         let scheduler = Scheduler(clock: SystemMonotonicClock())
         let outputs = [RecordingActuator(), RecordingActuator()]
@@ -90,11 +73,5 @@ struct RealtimeThreadTests {
         #expect(waitUntil { output.recorded.count >= 1 })
         scheduler.stopRealtimeThread()
         #expect(output.recorded.map(\.command) == [.rumble(strong: 100, weak: 200), .stop])
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

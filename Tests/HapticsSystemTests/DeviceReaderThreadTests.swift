@@ -31,6 +31,16 @@ struct DeviceReaderThreadTests {
         #expect(ticks.load(ordering: .relaxed) == stopped)
     }
 
+    @Test("a reader's thread is named when the reader is made")
+    func startedWhenMade() throws {
+        var ends: [CInt] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let reader = try _DeviceReaderThread(name: "started-reader", device: FileDescriptor(rawValue: ends[0])) {}
+        defer { reader.stop() }
+        #expect(threadNames().contains("started-reader"))
+    }
+
     @Test("a reader without an interval only reads")
     func readsOnly() throws {
         var ends: [CInt] = [-1, -1]

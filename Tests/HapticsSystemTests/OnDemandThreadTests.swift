@@ -8,6 +8,13 @@ import Testing
 /// otherwise sleeps without a timer.
 @Suite("OnDemandThread")
 struct OnDemandThreadTests {
+    @Test("its thread is named when it is made")
+    func startedWhenMade() throws {
+        let thread = try OnDemandThread(name: "started-house") { _ in nil }
+        defer { thread.stop() }
+        #expect(threadNames().contains("started-house"))
+    }
+
     @Test("runs once at the instant asked for, not before, and then sleeps until asked again")
     func runsAtTheInstantAskedFor() throws {
         let ranAt = OrderedMutex<[MonotonicInstant]>([])

@@ -375,20 +375,26 @@ func prefaultCode() {
 private let schedulerEvents = [
     "sched/sched_wakeup", "sched/sched_switch", "sched/sched_pi_setprio", "timer/hrtimer_expire_entry",
     "irq/irq_handler_entry", "syscalls/sys_enter_timerfd_settime", "syscalls/sys_enter_futex",
+    "sched/sched_stat_runtime",
 ]
 
 /// Diagnosis (`game … split sched`): for calls 0 and 1 of every process, the kernel's trace from
 /// the call until 20 µs after its report reached the device — the function entries of the split
-/// and every wake-up, switch, priority change, timer, interrupt and futex or timer system call —
-/// µs after the call, each with its task and flags. It shows whether the driver's worker, woken
-/// inside the caller's `write()`, preempted the caller there (the wake-up's flags hold `N`) or
-/// waited until the caller slept.
+/// and every wake-up, switch, priority change, timer, interrupt, futex or timer system call and
+/// fair-scheduler accounting (run time and virtual run time) — µs after the call, each with its
+/// task and flags; for call 0 also the switches and accounting of the 150 ms before it. It shows
+/// whether the driver's worker, woken inside the caller's `write()`, preempted the caller there
+/// (the wake-up's flags hold `N`) or waited until the caller slept, and which threads ran while
+/// the caller slept (the fair scheduler preempts for a woken task only when the current one is
+/// more than its wake-up granularity, 1 ms on one processor, ahead of it in virtual run time).
 func printSchedulerEvents(_ calls: [GameSplit.Call], peers: [String]) {
     let lines = KernelFunctionTrace.lines().compactMap(KernelFunctionTrace.parse)
     for call in calls where call.index <= 1 {
         print("sched: \(peers[call.peer]) call \(call.index), thread \(call.thread), report after \((call.arrival - call.start) / 1_000) µs")
-        for line in lines where line.instant >= call.start && line.instant <= call.arrival + 20_000 {
-            print("  +\((line.instant - call.start) / 1_000) \(line.task) \(line.flags) \(line.text.prefix(160))")
+        let from = call.index == 0 ? call.start - 150_000_000 : call.start
+        for line in lines where line.instant >= from && line.instant <= call.arrival + 20_000 {
+            if line.instant < call.start && !(line.text.contains("sched_stat_runtime") || line.text.contains("sched_switch")) { continue }
+            print("  \(line.instant >= call.start ? "+" : "")\((line.instant - call.start) / 1_000) \(line.task) \(line.flags) \(line.text.prefix(160))")
         }
     }
 }
