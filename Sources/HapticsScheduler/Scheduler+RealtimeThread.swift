@@ -11,11 +11,12 @@ extension Scheduler {
     /// wait on an absolute `CLOCK_MONOTONIC` deadline, which a submission interrupts. Control side.
     ///
     /// Only for a scheduler on `SystemMonotonicClock`: the thread's waits are on that clock. The thread
-    /// keeps the scheduler alive until `stopRealtimeThread()`; returns once the thread is configured.
+    /// keeps the scheduler alive until `stopRealtimeThread()`; returns once the thread runs its loop
+    /// (`RealtimeThread.yield(until:)` says why a thread's start is not left for later).
     package func startRealtimeThread() throws(SchedulerError) {
         precondition(readsSystemClock,
                      "the realtime thread waits on CLOCK_MONOTONIC: a scheduler on another clock is driven with process()")
-        try control.withLock { (book: inout ControlBook) throws(SchedulerError) in
+        let thread = try control.withLock { (book: inout ControlBook) throws(SchedulerError) -> Int32 in
             guard book.realtimeThread == nil else { throw .realtimeThreadAlreadyRunning }
             running.store(true, ordering: .releasing)
             immediateClosed.store(false, ordering: .sequentiallyConsistent)
@@ -26,11 +27,13 @@ extension Scheduler {
                 let thread = try RealtimeThread.start(configuration) { [self] in runRealtimeLoop() }
                 book.realtimeThread = thread
                 book.realtimeGrant = thread.grant
+                return thread.grant.threadID
             } catch {
                 running.store(false, ordering: .releasing)
                 throw .threadCreationFailed(errno: error.errno)
             }
         }
+        RealtimeThread.yield { realtimeThreadIdentity.load(ordering: .acquiring) == thread }
     }
 
     /// Whether the realtime thread runs.
@@ -62,7 +65,7 @@ extension Scheduler {
     /// priority meanwhile (``takeProcessing()``). Spinning instead would, at `SCHED_FIFO` on one
     /// core, keep the caller from ever finishing.
     func runRealtimeLoop() {
-        realtimeThreadIdentity.store(ThreadIdentity.current, ordering: .relaxed)
+        realtimeThreadIdentity.store(ThreadIdentity.current, ordering: .releasing)
         while running.load(ordering: .acquiring) {
             takeProcessing()
             _ = processPass()

@@ -129,22 +129,25 @@ public final class RealtimeThread: Sendable {
             throw SystemCallError(call: "pthread_create", errno: Errno(rawValue: result))
         }
         thread.handle.withLock { $0 = pthread }
-        // Configuring takes microseconds, or a few D-Bus round trips when rtkit is asked.
-        yield { thread.configured.load(ordering: .acquiring) }
+        // Configuring takes microseconds, or a few D-Bus round trips when rtkit is asked (the
+        // thread then blocks, and yielding to it would spin: a millisecond, then sleep).
+        yield(for: .milliseconds(1)) { thread.configured.load(ordering: .acquiring) }
         return thread
     }
 
-    /// Gives the processor away until `condition` holds — yielding first, then sleeping 100 µs at
-    /// a time rather than spinning. For a thread just started: its first steps run while the
-    /// caller is still runnable. (A new thread enters the kernel's fair scheduler a slice ahead of
-    /// its creator; run first while the creator sleeps, it lifts the run queue's minimum past the
-    /// creator, whose next `write()` to a device then is not preempted by the driver's worker it
-    /// wakes: the report waits until the creator sleeps.) Control side.
-    package static func yield(until condition: () -> Bool) {
-        var spins = 0
+    /// Gives the processor away until `condition` holds: yielding for up to `limit`, then sleeping
+    /// 100 µs at a time. For a thread just started, whose first steps should run while the caller
+    /// is still runnable. The kernel's fair scheduler places a new thread a slice ahead of its
+    /// creator in virtual run time; run while the creator sleeps, it lifts the run queue's minimum
+    /// past the creator, whose next `write()` to a device then is not preempted by the driver's
+    /// worker it wakes: the report waits until the creator sleeps. Yielding lets the new thread run
+    /// only once the creator has caught up to within the wake-up granularity (on one processor
+    /// that takes the creator a couple of milliseconds of yields; elsewhere the thread runs on
+    /// another processor at once), so the limit is in time, not in yields. Control side.
+    package static func yield(for limit: Duration = .milliseconds(50), until condition: () -> Bool) {
+        let end = CHapticsSystem_monotonicNow() + limit.nanoseconds
         while !condition() {
-            if spins < 1_000 {
-                spins += 1
+            if CHapticsSystem_monotonicNow() < end {
                 sched_yield()
             } else {
                 var pause = timespec(tv_sec: 0, tv_nsec: 100_000)
