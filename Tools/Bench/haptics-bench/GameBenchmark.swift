@@ -35,11 +35,15 @@ enum GameBenchmark {
 func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) {
     // Diagnosis: `strace` as a peer name traces one engine process's first calls instead;
     // `split` splits every call at the kernel's instants (`GameSplit`); `sched` beside it prints
-    // what the kernel's scheduler did during calls 0 and 1 (`printSchedulerEvents`).
+    // what the kernel's scheduler did during calls 0 and 1 (`printSchedulerEvents`); `rounds`
+    // prints every process's call 0 and later calls in round order; `late` begins the rounds 520 s
+    // after the guest's boot.
     let strace = named.contains("strace")
     let split = named.contains("split")
     let sched = split && named.contains("sched")
-    let peers = named.filter { $0 != "strace" && $0 != "split" && $0 != "sched" }
+    let perRound = named.contains("rounds")
+    let late = named.contains("late")
+    let peers = named.filter { !["strace", "split", "sched", "rounds", "late"].contains($0) }
     print("game: a heavy impact on a virtual DualSense (uhid, hid-playstation) as a game calls it — a fresh process, \(GameBenchmark.calls) times prepare(), 100 ms, trigger, 300 ms — by raw C write(), the engine (HapticEngine.automatic(), ImpactFeedbackGenerator(style: .heavy)), SDL2's rumble and SDL2's haptic API (HIDAPI off); call → output report at the device, per call index, \(rounds) rounds of a process each")
     let pad: VirtualDualSense
     let node: String
@@ -54,6 +58,8 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     // latency[peer][call index] over the rounds.
     var latency = [[[Int64]]](repeating: [[Int64]](repeating: [], count: GameBenchmark.calls), count: peers.count)
     var calls: [GameSplit.Call] = []
+    // Diagnosis (`late`): the rounds begin 520 s after the guest's boot.
+    if late { sleep(520) }
     let traceFailure = split ? KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction]) : nil
     if split, let traceFailure { print("split: not measured (\(traceFailure))") }
     if sched, traceFailure == nil, let failure = KernelFunctionTrace.setEvents(schedulerEvents, enabled: true) {
@@ -104,6 +110,16 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     if strace { straceFirstCalls(node: node, folder: folder) }
     // `game 1 strace`: the trace alone, no peer to report.
     guard !peers.isEmpty else { return }
+    // Diagnosis (`rounds`): every process's call 0 and its later calls' p50, µs, in round order.
+    if perRound {
+        for (peer, name) in peers.enumerated() {
+            let later = (0..<latency[peer][0].count).map { round in
+                percentile((1..<GameBenchmark.calls).map { latency[peer][$0][round] }.sorted(), 0.5) / 1_000
+            }
+            print("rounds: \(name) call 0: \(latency[peer][0].map { String($0 / 1_000) }.joined(separator: " "))")
+            print("rounds: \(name) calls 1-9 p50: \(later.map(String.init).joined(separator: " "))")
+        }
+    }
     let raw = latency[0].flatMap { $0 }.sorted()
     let rawP50 = percentile(raw, 0.5)
     var entries: [(String, String)] = []
