@@ -37,13 +37,15 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     // `split` splits every call at the kernel's instants (`GameSplit`); `sched` beside it prints
     // what the kernel's scheduler did during calls 0 and 1 (`printSchedulerEvents`); `rounds`
     // prints every process's call 0 and later calls in round order; `late` begins the rounds 520 s
-    // after the guest's boot.
+    // after the guest's boot; `after-N` runs N rounds first, unmeasured and untraced.
     let strace = named.contains("strace")
     let split = named.contains("split")
     let sched = split && named.contains("sched")
     let perRound = named.contains("rounds")
     let late = named.contains("late")
-    let peers = named.filter { !["strace", "split", "sched", "rounds", "late"].contains($0) }
+    // `after-N`: N rounds run first, unmeasured and untraced.
+    let warmUp = named.first { $0.hasPrefix("after_") }.flatMap { Int($0.dropFirst(6)) } ?? 0
+    let peers = named.filter { !["strace", "split", "sched", "rounds", "late"].contains($0) && !$0.hasPrefix("after_") }
     print("game: a heavy impact on a virtual DualSense (uhid, hid-playstation) as a game calls it — a fresh process, \(GameBenchmark.calls) times prepare(), 100 ms, trigger, 300 ms — by raw C write(), the engine (HapticEngine.automatic(), ImpactFeedbackGenerator(style: .heavy)), SDL2's rumble and SDL2's haptic API (HIDAPI off); call → output report at the device, per call index, \(rounds) rounds of a process each")
     let pad: VirtualDualSense
     let node: String
@@ -60,13 +62,16 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     var calls: [GameSplit.Call] = []
     // Diagnosis (`late`): the rounds begin 520 s after the guest's boot.
     if late { sleep(520) }
-    let traceFailure = split ? KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction]) : nil
-    if split, let traceFailure { print("split: not measured (\(traceFailure))") }
-    if sched, traceFailure == nil, let failure = KernelFunctionTrace.setEvents(schedulerEvents, enabled: true) {
-        print("sched: not traced (\(failure))")
-    }
+    var traceFailure: String?
     let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-    for round in 0..<rounds {
+    for round in 0..<(warmUp + rounds) {
+        if round == warmUp {
+            traceFailure = split ? KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction]) : nil
+            if split, let traceFailure { print("split: not measured (\(traceFailure))") }
+            if sched, traceFailure == nil, let failure = KernelFunctionTrace.setEvents(schedulerEvents, enabled: true) {
+                print("sched: not traced (\(failure))")
+            }
+        }
         for offset in 0..<peers.count {
             let peer = (round + offset) % peers.count
             let log = "\(folder)/haptics-bench-game.\(getpid()).\(peers[peer])"
@@ -85,6 +90,7 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
             guard status == 0, let text = try? String(contentsOfFile: log, encoding: .utf8) else {
                 benchFailure("the \(peers[peer]) process of round \(round) failed (exit status \(status.map(String.init) ?? "none"))")
             }
+            guard round >= warmUp else { continue }
             let lines = text.split(separator: "\n")
             let starts = lines.compactMap { Int64($0) }
             let thread = lines.first { $0.hasPrefix("thread ") }.flatMap { Int32($0.dropFirst(7)) } ?? 0
