@@ -43,7 +43,6 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     let sched = split && named.contains("sched")
     let perRound = named.contains("rounds")
     let late = named.contains("late")
-    // `after-N`: N rounds run first, unmeasured and untraced.
     let warmUp = named.first { $0.hasPrefix("after_") }.flatMap { Int($0.dropFirst(6)) } ?? 0
     let peers = named.filter { !["strace", "split", "sched", "rounds", "late"].contains($0) && !$0.hasPrefix("after_") }
     print("game: a heavy impact on a virtual DualSense (uhid, hid-playstation) as a game calls it — a fresh process, \(GameBenchmark.calls) times prepare(), 100 ms, trigger, 300 ms — by raw C write(), the engine (HapticEngine.automatic(), ImpactFeedbackGenerator(style: .heavy)), SDL2's rumble and SDL2's haptic API (HIDAPI off); call → output report at the device, per call index, \(rounds) rounds of a process each")
