@@ -59,8 +59,11 @@ package enum KernelFunctionTrace {
 
     /// Switches the trace events `names` ("sched/sched_switch", …) on or off, beside the function
     /// entries; `nil`, or what failed.
-    package static func setEvents(_ names: [String], enabled: Bool) -> String? {
+    /// With `filter` ("common_pid == 123"), only the events that pass it are recorded; switching
+    /// off clears the filter.
+    package static func setEvents(_ names: [String], enabled: Bool, filter: String? = nil) -> String? {
         for name in names {
+            if let failure = write(enabled ? filter ?? "0" : "0", to: "events/\(name)/filter") { return failure }
             if let failure = write(enabled ? "1" : "0", to: "events/\(name)/enable") { return failure }
         }
         return nil

@@ -65,10 +65,19 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     for round in 0..<(warmUp + rounds) {
         if round == warmUp {
-            traceFailure = split ? KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction]) : nil
+            traceFailure = split ? KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction] + (sched ? addressSpaceSwitchFunctions : [])) : nil
             if split, let traceFailure { print("split: not measured (\(traceFailure))") }
             if sched, traceFailure == nil, let failure = KernelFunctionTrace.setEvents(schedulerEvents, enabled: true) {
                 print("sched: not traced (\(failure))")
+            }
+            if sched, traceFailure == nil {
+                if let pad = threadID(named: "haptics-uhid") {
+                    if let failure = KernelFunctionTrace.setEvents(padThreadEvents, enabled: true, filter: "common_pid == \(pad)") {
+                        print("sched: the pad's thread not traced (\(failure))")
+                    }
+                } else {
+                    print("sched: the pad's thread not found")
+                }
             }
         }
         for offset in 0..<peers.count {
@@ -109,7 +118,7 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     }
     if sched, traceFailure == nil {
         printSchedulerEvents(calls, peers: peers)
-        _ = KernelFunctionTrace.setEvents(schedulerEvents, enabled: false)
+        _ = KernelFunctionTrace.setEvents(schedulerEvents + padThreadEvents, enabled: false)
     }
     let splits = split && traceFailure == nil ? GameSplit(calls, peers: peers.count) : nil
     if strace { straceFirstCalls(node: node, folder: folder) }
@@ -399,15 +408,40 @@ private let schedulerEvents = [
     "sched/sched_stat_runtime",
 ]
 
+/// What `game … split sched` records of the benchmark's virtual-pad thread (`haptics-uhid`, which
+/// stamps each report as it reads it): its page faults and the system calls it makes between a
+/// wake-up and its stamp.
+private let padThreadEvents = [
+    "exceptions/page_fault_user", "exceptions/page_fault_kernel", "syscalls/sys_enter_read", "syscalls/sys_exit_read",
+    "syscalls/sys_exit_poll", "syscalls/sys_exit_ppoll", "syscalls/sys_enter_mmap", "syscalls/sys_enter_munmap",
+    "syscalls/sys_enter_madvise", "syscalls/sys_enter_brk", "syscalls/sys_enter_mprotect",
+]
+
+/// The kernel functions `game … split sched` traces beside the split's: the switch of address
+/// space (entered by the thread switched from, left in the one switched to).
+private let addressSpaceSwitchFunctions = ["switch_mm_irqs_off", "finish_task_switch*"]
+
+/// The kernel id of this process's thread named `name`, if there is one.
+private func threadID(named name: String) -> Int32? {
+    guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
+    return tasks.compactMap(Int32.init).first { task in
+        (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) == name
+    }
+}
+
 /// Diagnosis (`game … split sched`): for calls 0 and 1 of every process, the kernel's trace from
 /// the call until 20 µs after its report reached the device — the function entries of the split
 /// and every wake-up, switch, priority change, timer, interrupt, futex or timer system call and
-/// fair-scheduler accounting (run time and virtual run time) — µs after the call, each with its
-/// task and flags; for call 0 also the switches and accounting of the 150 ms before it. It shows
-/// whether the driver's worker, woken inside the caller's `write()`, preempted the caller there
-/// (the wake-up's flags hold `N`) or waited until the caller slept, and which threads ran while
-/// the caller slept (the fair scheduler preempts for a woken task only when the current one is
-/// more than its wake-up granularity, 1 ms on one processor, ahead of it in virtual run time).
+/// fair-scheduler accounting (run time and virtual run time), the switches of address space
+/// (`switch_mm_irqs_off` until `finish_task_switch` in the thread switched to) and what the
+/// benchmark's pad thread did in the kernel (its page faults, `poll`, `read`, memory calls) — µs
+/// after the call, each with its task and flags; for call 0 also the switches and accounting of
+/// the 150 ms before it. It shows whether the driver's worker, woken inside the caller's
+/// `write()`, preempted the caller there (the wake-up's flags hold `N`) or waited until the caller
+/// slept, which threads ran while the caller slept (the fair scheduler preempts for a woken task
+/// only when the current one is more than its wake-up granularity, 1 ms on one processor, ahead of
+/// it in virtual run time), and where the report's way to the pad's stamp took its time.
 func printSchedulerEvents(_ calls: [GameSplit.Call], peers: [String]) {
     let lines = KernelFunctionTrace.lines().compactMap(KernelFunctionTrace.parse)
     for call in calls where call.index <= 1 {
