@@ -71,7 +71,7 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
                 print("sched: not traced (\(failure))")
             }
             if sched, traceFailure == nil {
-                if let pad = threadID(named: "haptics-uhid") {
+                if let pad = threadIDs(named: "haptics-uhid").first {
                     if let failure = KernelFunctionTrace.setEvents(padThreadEvents, enabled: true, filter: "common_pid == \(pad)") {
                         print("sched: the pad's thread not traced (\(failure))")
                     }
@@ -420,15 +420,6 @@ private let padThreadEvents = [
 /// The kernel functions `game … split sched` traces beside the split's: the switch of address
 /// space (entered by the thread switched from, left in the one switched to).
 private let addressSpaceSwitchFunctions = ["switch_mm_irqs_off", "finish_task_switch*"]
-
-/// The kernel id of this process's thread named `name`, if there is one.
-private func threadID(named name: String) -> Int32? {
-    guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
-    return tasks.compactMap(Int32.init).first { task in
-        (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) == name
-    }
-}
 
 /// Diagnosis (`game … split sched`): for calls 0 and 1 of every process, the kernel's trace from
 /// the call until 20 µs after its report reached the device — the function entries of the split

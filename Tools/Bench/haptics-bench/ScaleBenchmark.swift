@@ -35,12 +35,9 @@ final class TimedPad: Actuator, @unchecked Sendable {
 /// as precise as the C loop's `CLOCK_THREAD_CPUTIME_ID` — `stat`'s utime/stime are sampled at the
 /// timer tick, which a thread waking every millisecond meets more often than its share.
 func threadCPUTime(named name: String) -> Int64? {
-    guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
     var total: Int64?
-    for task in tasks {
-        guard let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
-              comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
-              let schedstat = try? String(contentsOfFile: "/proc/self/task/\(task)/schedstat", encoding: .utf8),
+    for task in threadIDs(named: name) {
+        guard let schedstat = try? String(contentsOfFile: "/proc/self/task/\(task)/schedstat", encoding: .utf8),
               let onProcessor = schedstat.split(separator: " ").first.flatMap({ Int64($0) })
         else { continue }
         total = (total ?? 0) + onProcessor

@@ -57,3 +57,10 @@ func realtimePriority(_ grant: RealtimeThread.Grant?) -> String {
     guard let grant else { return "realtime thread not started" }
     return grant.priority.description
 }
+
+/// The kernel ids of this process's threads named `name` (`/proc/self/task`).
+func threadIDs(named name: String) -> [Int32] {
+    FileDescriptor.numberedEntries(in: "/proc/self/task", prefix: "")
+        .compactMap { $0.split(separator: "/").last.flatMap { Int32($0) } }
+        .filter { ThreadIdentity.name(of: $0) == name }
+}
