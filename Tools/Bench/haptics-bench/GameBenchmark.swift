@@ -36,15 +36,14 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     // Diagnosis: `strace` as a peer name traces one engine process's first calls instead;
     // `split` splits every call at the kernel's instants (`GameSplit`); `sched` beside it prints
     // what the kernel's scheduler did during calls 0 and 1 (`printSchedulerEvents`); `rounds`
-    // prints every process's call 0 and later calls in round order; `late` begins the rounds 520 s
-    // after the guest's boot; `after-N` runs N rounds first, unmeasured and untraced.
+    // prints every process's call 0 and later calls in round order; `after-N` runs N rounds first,
+    // unmeasured and untraced.
     let strace = named.contains("strace")
     let split = named.contains("split")
     let sched = split && named.contains("sched")
     let perRound = named.contains("rounds")
-    let late = named.contains("late")
     let warmUp = named.first { $0.hasPrefix("after_") }.flatMap { Int($0.dropFirst(6)) } ?? 0
-    let peers = named.filter { !["strace", "split", "sched", "rounds", "late"].contains($0) && !$0.hasPrefix("after_") }
+    let peers = named.filter { !["strace", "split", "sched", "rounds"].contains($0) && !$0.hasPrefix("after_") }
     print("game: a heavy impact on a virtual DualSense (uhid, hid-playstation) as a game calls it — a fresh process, \(GameBenchmark.calls) times prepare(), 100 ms, trigger, 300 ms — by raw C write(), the engine (HapticEngine.automatic(), ImpactFeedbackGenerator(style: .heavy)), SDL2's rumble and SDL2's haptic API (HIDAPI off); call → output report at the device, per call index, \(rounds) rounds of a process each")
     let pad: VirtualDualSense
     let node: String
@@ -59,27 +58,10 @@ func runGameBenchmark(rounds: Int, peers named: [String] = GameBenchmark.peers) 
     // latency[peer][call index] over the rounds.
     var latency = [[[Int64]]](repeating: [[Int64]](repeating: [], count: GameBenchmark.calls), count: peers.count)
     var calls: [GameSplit.Call] = []
-    // Diagnosis (`late`): the rounds begin 520 s after the guest's boot.
-    if late { sleep(520) }
     var traceFailure: String?
     let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     for round in 0..<(warmUp + rounds) {
-        if round == warmUp {
-            traceFailure = split ? KernelFunctionTrace.start([kernelWriteFunction, driverWorkerFunction] + (sched ? addressSpaceSwitchFunctions : [])) : nil
-            if split, let traceFailure { print("split: not measured (\(traceFailure))") }
-            if sched, traceFailure == nil, let failure = KernelFunctionTrace.setEvents(schedulerEvents, enabled: true) {
-                print("sched: not traced (\(failure))")
-            }
-            if sched, traceFailure == nil {
-                if let pad = threadIDs(named: "haptics-uhid").first {
-                    if let failure = KernelFunctionTrace.setEvents(padThreadEvents, enabled: true, filter: "common_pid == \(pad)") {
-                        print("sched: the pad's thread not traced (\(failure))")
-                    }
-                } else {
-                    print("sched: the pad's thread not found")
-                }
-            }
-        }
+        if round == warmUp, split { traceFailure = startGameTrace(scheduler: sched) }
         for offset in 0..<peers.count {
             let peer = (round + offset) % peers.count
             let log = "\(folder)/haptics-bench-game.\(getpid()).\(peers[peer])"
@@ -416,6 +398,26 @@ private let padThreadEvents = [
     "syscalls/sys_exit_poll", "syscalls/sys_exit_ppoll", "syscalls/sys_enter_mmap", "syscalls/sys_enter_munmap",
     "syscalls/sys_enter_madvise", "syscalls/sys_enter_brk", "syscalls/sys_enter_mprotect",
 ]
+
+/// Starts the trace of `game … split` (and with `scheduler`, of `sched`); `nil`, or why the split
+/// is not measured. What `sched` could not switch on is printed, the split goes on without it.
+private func startGameTrace(scheduler: Bool) -> String? {
+    let functions = [kernelWriteFunction, driverWorkerFunction] + (scheduler ? addressSpaceSwitchFunctions : [])
+    if let failure = KernelFunctionTrace.start(functions) {
+        print("split: not measured (\(failure))")
+        return failure
+    }
+    guard scheduler else { return nil }
+    if let failure = KernelFunctionTrace.setEvents(schedulerEvents, enabled: true) { print("sched: not traced (\(failure))") }
+    guard let pad = threadIDs(named: "haptics-uhid").first else {
+        print("sched: the pad's thread not found")
+        return nil
+    }
+    if let failure = KernelFunctionTrace.setEvents(padThreadEvents, enabled: true, filter: "common_pid == \(pad)") {
+        print("sched: the pad's thread not traced (\(failure))")
+    }
+    return nil
+}
 
 /// The kernel functions `game … split sched` traces beside the split's: the switch of address
 /// space (entered by the thread switched from, left in the one switched to).
